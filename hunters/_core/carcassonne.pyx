@@ -1,0 +1,1190 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The Hunters & Gatherers rules core: placement, union-find features, occupants, scoring, game flow.
+
+Everything on the hot path is `noexcept nogil` C over the flat `State` struct. The Python-facing
+class `CoreGame` is a thin handle; `hunters.carcassonne.Game` is the typed public API on top of it.
+
+Internal move code (uint32): `key << 16 | rotation << 14 | occupant slot << 9 | retake slot` where
+key = (y + 128) << 8 | (x + 128); occupant slot 0 = none, 1 + local = meeple, 11 + local = hut;
+retake slot 0 = none, 1 + dense zone. Numeric order of codes is the order of the legal-move list.
+"""
+from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, uint64_t
+from libc.string cimport memcpy, memset
+from libc.stdlib cimport malloc, free
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.ref cimport Py_INCREF
+
+from hunters._core.rng cimport rng_next, rng_below
+
+# ---------------------------------------------------------------------------------------------
+# Tables: facts about the 95 tiles, filled once by load_tables() and never changed.
+
+cdef int NZ = 0
+cdef int16_t T_gid[MAXZ]          # global zone id
+cdef uint8_t T_type[MAXZ]         # FOREST, MEADOW, RIVER, LAKE
+cdef uint8_t T_tile[MAXZ]
+cdef uint8_t T_local[MAXZ]
+cdef uint8_t T_nsides[MAXZ]       # forest/river: sides of the tile this zone runs to
+cdef uint8_t T_fish[MAXZ]
+cdef int16_t T_lakez[MAXZ]        # river: dense zone of its lake, or -1
+cdef int8_t T_lakeidx[MAXZ]       # lake: its index (bit in Agg.lakes), else -1
+cdef uint8_t T_menhir[MAXZ]
+cdef uint8_t T_mush[MAXZ]
+cdef uint8_t T_power[MAXZ]
+cdef uint8_t T_nanim[MAXZ]
+cdef uint8_t T_animal[MAXZ][4]    # animal kinds (0 mammoth, 1 aurochs, 2 deer, 3 tiger) by list position
+cdef int16_t T_gid2dz[NTILES * 10]
+cdef int16_t T_first[NTILES]      # first dense zone of a tile
+cdef uint8_t T_nz[NTILES]         # zones of a tile
+cdef uint8_t T_kind[NTILES]       # 0 normal, 1 menhir, 2 start
+cdef uint8_t T_stype[NTILES][4]   # unrotated side types (FOREST, MEADOW, RIVER), N E S W
+cdef int16_t T_sz[NTILES][4][3]   # dense zones of each side ([zone] or [m1, river, m2] clockwise)
+cdef uint8_t T_code[NTILES][4]    # by rotation: 2 bits per facing direction, the side type there
+cdef uint8_t T_twin[NTILES][5]    # by zone type: 1 when the tile has two or more zones of that type
+cdef uint8_t T_lakefish[32]
+
+cdef int[4] DX = [0, 1, 0, -1]
+cdef int[4] DY = [-1, 0, 1, 0]
+
+cdef dict _TYPES = {"forest": FOREST, "meadow": MEADOW, "river": RIVER, "lake": LAKE}
+cdef dict _ANIMALS = {"mammoth": 0, "aurochs": 1, "deer": 2, "tiger": 3}
+cdef dict _POWERS = {None: P_NONE, "shaman": P_SHAMAN, "logboat": P_LOGBOAT,
+                     "hunting_trap": P_HUNTING, "pit_trap": P_PIT, "wild_fire": P_FIRE, "raft": P_RAFT}
+cdef dict _KINDS = {"normal": 0, "menhir": 1, "start": 2}
+
+NORMAL_TILES = ()
+MENHIR_TILES = ()
+ZONE_TYPES = {}     # global zone id -> "forest" | "meadow" | "river" | "lake"
+
+
+def load_tables(list tiles):
+    """Fill the C tables from the parsed tile JSON (the `tiles` list). Called once at import."""
+    global NZ, NORMAL_TILES, MENHIR_TILES
+    cdef int dz = 0, t, s, i, r, d, nlakes = 0, local
+    cdef dict local2dz
+    if len(tiles) != NTILES:
+        raise ValueError(f"expected {NTILES} tiles, got {len(tiles)}")
+    for i in range(NTILES * 10):
+        T_gid2dz[i] = -1
+    normal, menhir = [], []
+    for t, tile in enumerate(tiles):
+        if tile["id"] != t:
+            raise ValueError("tile ids must be 0..94 in order")
+        T_kind[t] = _KINDS[tile["kind"]]
+        (normal if tile["kind"] == "normal" else menhir if tile["kind"] == "menhir" else []).append(t)
+        T_first[t] = dz
+        T_nz[t] = len(tile["zones"])
+        local2dz = {}
+        counts = [0, 0, 0, 0, 0]
+        for zone in sorted(tile["zones"], key=lambda z: z["local"]):
+            if dz >= MAXZ:
+                raise ValueError("too many zones")
+            local = zone["local"]
+            local2dz[local] = dz
+            T_gid[dz] = t * 10 + local
+            T_gid2dz[t * 10 + local] = dz
+            T_type[dz] = _TYPES[zone["type"]]
+            counts[T_type[dz]] += 1
+            T_tile[dz] = t
+            T_local[dz] = local
+            T_nsides[dz] = 0
+            T_fish[dz] = zone.get("fish") or 0
+            T_lakez[dz] = -1
+            T_lakeidx[dz] = -1
+            T_menhir[dz] = zone.get("kind") == "menhir"
+            T_mush[dz] = zone.get("kind") == "mushrooms"
+            T_power[dz] = _POWERS[zone.get("power")]
+            animals = zone.get("animals") or []
+            if len(animals) > 4:
+                raise ValueError("too many animals in a zone")
+            T_nanim[dz] = len(animals)
+            for i, a in enumerate(animals):
+                T_animal[dz][i] = _ANIMALS[a]
+            if T_type[dz] == LAKE:
+                T_lakeidx[dz] = nlakes
+                T_lakefish[nlakes] = T_fish[dz]
+                nlakes += 1
+            dz += 1
+        for zone in tile["zones"]:
+            if zone["type"] == "river" and zone.get("lake") is not None:
+                T_lakez[local2dz[zone["local"]]] = local2dz[zone["lake"]]
+        for i in range(5):
+            T_twin[t][i] = counts[i] >= 2
+        for s, side in enumerate(tile["sides"]):
+            T_stype[t][s] = _TYPES[side["type"]]
+            if side["type"] == "river":
+                for i in range(3):
+                    T_sz[t][s][i] = local2dz[side["zones"][i]]
+                T_nsides[T_sz[t][s][1]] += 1
+            else:
+                T_sz[t][s][0] = local2dz[side["zone"]]
+                T_sz[t][s][1] = -1
+                T_sz[t][s][2] = -1
+                if side["type"] == "forest":
+                    T_nsides[T_sz[t][s][0]] += 1
+        for r in range(4):
+            T_code[t][r] = 0
+            for d in range(4):
+                T_code[t][r] |= T_stype[t][(d - r) & 3] << (2 * d)
+    if nlakes > 32:
+        raise ValueError("too many lakes")
+    NZ = dz
+    NORMAL_TILES = tuple(normal)
+    MENHIR_TILES = tuple(menhir)
+    ZONE_TYPES.clear()
+    names = {FOREST: "forest", MEADOW: "meadow", RIVER: "river", LAKE: "lake"}
+    for i in range(NZ):
+        ZONE_TYPES[T_gid[i]] = names[T_type[i]]
+
+
+# ---------------------------------------------------------------------------------------------
+# Board cells: an open-addressing hash of positions (placed tiles and the frontier).
+
+cdef inline uint16_t pkey(int x, int y) noexcept nogil:
+    return <uint16_t>(((y + 128) << 8) | (x + 128))
+
+
+cdef inline int key_x(uint16_t key) noexcept nogil:
+    return (key & 0xFF) - 128
+
+
+cdef inline int key_y(uint16_t key) noexcept nogil:
+    return (key >> 8) - 128
+
+
+cdef inline Cell* cell_at(State* s, uint16_t key) noexcept nogil:
+    """The cell of `key`, or the free slot where it would go (its key is then 0)."""
+    cdef uint32_t h = (<uint32_t>key * 2654435761u) >> 23
+    while s.cells[h].key != 0 and s.cells[h].key != key:
+        h = (h + 1) & (HSIZE - 1)
+    return &s.cells[h]
+
+
+cdef inline int tile_at(State* s, int x, int y) noexcept nogil:
+    if x < -120 or x > 120 or y < -120 or y > 120:
+        return -1
+    cdef Cell* c = cell_at(s, pkey(x, y))
+    return c.tile if c.key != 0 else -1
+
+
+# ---------------------------------------------------------------------------------------------
+# Union-find: features (forest, meadow, river) and river systems (river + lake).
+
+cdef inline int ffind(State* s, int z) noexcept nogil:
+    while s.parent[z] != z:
+        s.parent[z] = s.parent[s.parent[z]]
+        z = s.parent[z]
+    return z
+
+
+cdef inline int sfind(State* s, int z) noexcept nogil:
+    while s.sparent[z] != z:
+        s.sparent[z] = s.sparent[s.sparent[z]]
+        z = s.sparent[z]
+    return z
+
+
+cdef int funion(State* s, int a, int b) noexcept nogil:
+    """Join the features of zones a and b; return the root. Aggregates add up at the root."""
+    cdef int p, t
+    a = ffind(s, a)
+    b = ffind(s, b)
+    if a == b:
+        return a
+    if s.agg[a].size < s.agg[b].size:
+        t = a; a = b; b = t
+    s.parent[b] = a
+    cdef Agg* ra = &s.agg[a]
+    cdef Agg* rb = &s.agg[b]
+    if rb.minz < ra.minz:
+        ra.minz = rb.minz
+    ra.size += rb.size
+    ra.lakes |= rb.lakes
+    ra.open += rb.open
+    ra.fish += rb.fish
+    ra.menhir += rb.menhir
+    ra.mush += rb.mush
+    for p in range(4):
+        ra.anim[p] += rb.anim[p]
+    ra.flags |= rb.flags
+    ra.nmeeples += rb.nmeeples
+    for p in range(MAXP):
+        ra.meeples[p] += rb.meeples[p]
+    return a
+
+
+cdef int sunion(State* s, int a, int b) noexcept nogil:
+    """Join the river systems of zones a and b; return the root."""
+    cdef int p, t
+    a = sfind(s, a)
+    b = sfind(s, b)
+    if a == b:
+        return a
+    if s.agg[a].ssize < s.agg[b].ssize:
+        t = a; a = b; b = t
+    s.sparent[b] = a
+    cdef Agg* ra = &s.agg[a]
+    cdef Agg* rb = &s.agg[b]
+    if rb.sminz < ra.sminz:
+        ra.sminz = rb.sminz
+    ra.ssize += rb.ssize
+    ra.sfish += rb.sfish
+    ra.slakes += rb.slakes
+    ra.sflags |= rb.sflags
+    ra.nhuts += rb.nhuts
+    for p in range(MAXP):
+        ra.huts[p] += rb.huts[p]
+    return a
+
+
+# ---------------------------------------------------------------------------------------------
+# Placement.
+
+cdef inline bint fits(State* s, Cell* c, int t, int rot) noexcept nogil:
+    return c.key != 0 and c.tile < 0 and (T_code[t][rot] & c.mask) == c.val
+
+
+cdef bint placeable(State* s, int t) noexcept nogil:
+    """Whether tile t has a legal position and rotation anywhere."""
+    cdef int i, r
+    cdef Cell* c
+    for i in range(s.nfront):
+        c = cell_at(s, s.frontier[i])
+        for r in range(4):
+            if (T_code[t][r] & c.mask) == c.val:
+                return True
+    return False
+
+
+cdef void place(State* s, int t, int x, int y, int rot) noexcept nogil:
+    """Put tile t on the board (assumed legal): new zones, merges across sides, frontier upkeep."""
+    cdef int i, dz, d, su, nsu, nt, r, od, last
+    cdef uint16_t key = pkey(x, y), nkey
+    cdef Cell* c = cell_at(s, key)
+    cdef Cell* nc
+    cdef Agg* a
+    if c.key == 0:
+        c.key = key
+        c.fidx = -1
+    if c.fidx >= 0:
+        last = s.nfront - 1
+        s.frontier[c.fidx] = s.frontier[last]
+        cell_at(s, s.frontier[last]).fidx = c.fidx
+        s.nfront = last
+    c.tile = t
+    c.rot = rot
+    c.fidx = -1
+    s.tx[t] = x
+    s.ty[t] = y
+    s.trot[t] = rot
+    s.placed[t] = 1
+    s.order[s.nplaced] = t
+    s.nplaced += 1
+    for dz in range(T_first[t], T_first[t] + T_nz[t]):
+        s.parent[dz] = dz
+        a = &s.agg[dz]
+        memset(a, 0, sizeof(Agg))
+        a.minz = T_gid[dz]
+        a.sminz = T_gid[dz]
+        a.size = 1
+        a.ssize = 1
+        s.occ[dz] = 0
+        s.covered[dz] = 0
+        if T_type[dz] == FOREST:
+            a.open = T_nsides[dz]
+            a.menhir = T_menhir[dz]
+            a.mush = T_mush[dz]
+        elif T_type[dz] == MEADOW:
+            for i in range(T_nanim[dz]):
+                a.anim[T_animal[dz][i]] += 1
+            if T_power[dz] == P_FIRE:
+                a.flags |= F_FIRE
+            elif T_power[dz] == P_PIT:
+                a.flags |= F_PIT
+        if T_type[dz] == RIVER or T_type[dz] == LAKE:
+            s.sparent[dz] = dz
+            a.sfish = T_fish[dz]
+            if T_type[dz] == RIVER:
+                a.open = T_nsides[dz]
+                a.fish = T_fish[dz]
+                if T_lakez[dz] >= 0:
+                    a.lakes = 1u << T_lakeidx[T_lakez[dz]]
+            else:
+                a.slakes = 1
+                if T_power[dz] == P_RAFT:
+                    a.sflags |= SF_RAFT
+        else:
+            s.sparent[dz] = -1
+    for dz in range(T_first[t], T_first[t] + T_nz[t]):
+        if T_type[dz] == RIVER and T_lakez[dz] >= 0:
+            sunion(s, dz, T_lakez[dz])
+    for d in range(4):
+        nkey = pkey(x + DX[d], y + DY[d])
+        nc = cell_at(s, nkey)
+        su = (d - rot) & 3
+        if nc.key != 0 and nc.tile >= 0:
+            nt = nc.tile
+            nsu = (d + 2 - nc.rot) & 3
+            if T_stype[t][su] == RIVER:
+                r = funion(s, T_sz[t][su][1], T_sz[nt][nsu][1])
+                s.agg[r].open -= 2
+                sunion(s, T_sz[t][su][1], T_sz[nt][nsu][1])
+                funion(s, T_sz[t][su][0], T_sz[nt][nsu][2])
+                funion(s, T_sz[t][su][2], T_sz[nt][nsu][0])
+            else:
+                r = funion(s, T_sz[t][su][0], T_sz[nt][nsu][0])
+                if T_stype[t][su] == FOREST:
+                    s.agg[r].open -= 2
+        else:
+            if nc.key == 0:
+                nc.key = nkey
+                nc.tile = -1
+                nc.mask = 0
+                nc.val = 0
+                nc.fidx = s.nfront
+                s.frontier[s.nfront] = nkey
+                s.nfront += 1
+            od = (d + 2) & 3
+            nc.mask |= 3 << (2 * od)
+            nc.val |= T_stype[t][su] << (2 * od)
+
+
+# ---------------------------------------------------------------------------------------------
+# What a placement would join, without placing it: the occupant checks of legal-move search
+# and of validation both use this one analysis.
+
+ctypedef struct Analysis:
+    int first             # first dense zone of the tile
+    int nz
+    int8_t lpar[10]       # local union-find: tile zones joined through the board (features)
+    int8_t spar[10]       # same for river systems
+    int16_t froot[16]     # board feature roots touched, and the tile zone touching each
+    int8_t fzone[16]
+    int nf
+    int16_t sroot[16]     # board system roots touched
+    int8_t szone[16]
+    int ns
+
+
+cdef inline int lfind(int8_t* par, int i) noexcept nogil:
+    while par[i] != i:
+        i = par[i]
+    return i
+
+
+cdef inline void lunion(int8_t* par, int a, int b) noexcept nogil:
+    a = lfind(par, a)
+    b = lfind(par, b)
+    if a != b:
+        if a < b:
+            par[b] = a
+        else:
+            par[a] = b
+
+
+cdef void analyze(State* s, int t, int x, int y, int rot, Analysis* an) noexcept nogil:
+    cdef int i, j, d, su, nsu, nt, first = T_first[t], k
+    cdef Cell* nc
+    an.first = first
+    an.nz = T_nz[t]
+    an.nf = 0
+    an.ns = 0
+    for i in range(an.nz):
+        an.lpar[i] = i
+        an.spar[i] = i
+    for i in range(an.nz):
+        if T_type[first + i] == RIVER and T_lakez[first + i] >= 0:
+            lunion(an.spar, i, T_lakez[first + i] - first)
+    for d in range(4):
+        nc = cell_at(s, pkey(x + DX[d], y + DY[d]))
+        if nc.key == 0 or nc.tile < 0:
+            continue
+        nt = nc.tile
+        su = (d - rot) & 3
+        nsu = (d + 2 - nc.rot) & 3
+        if T_stype[t][su] == RIVER:
+            for k in range(3):
+                an.froot[an.nf] = ffind(s, T_sz[nt][nsu][2 - k])
+                an.fzone[an.nf] = T_sz[t][su][k] - first
+                an.nf += 1
+            an.sroot[an.ns] = sfind(s, T_sz[nt][nsu][1])
+            an.szone[an.ns] = T_sz[t][su][1] - first
+            an.ns += 1
+        else:
+            an.froot[an.nf] = ffind(s, T_sz[nt][nsu][0])
+            an.fzone[an.nf] = T_sz[t][su][0] - first
+            an.nf += 1
+    for i in range(an.nf):
+        for j in range(i):
+            if an.froot[i] == an.froot[j]:
+                lunion(an.lpar, an.fzone[i], an.fzone[j])
+    for i in range(an.ns):
+        for j in range(i):
+            if an.sroot[i] == an.sroot[j]:
+                lunion(an.spar, an.szone[i], an.szone[j])
+
+
+cdef int group_meeples(State* s, Analysis* an, int local, int skip_root) noexcept nogil:
+    """Meeples the feature of tile zone `local` would hold, not counting one meeple on `skip_root`."""
+    cdef int g = lfind(an.lpar, local), i, j, total = 0
+    cdef bint dup
+    for i in range(an.nf):
+        if lfind(an.lpar, an.fzone[i]) != g:
+            continue
+        dup = False
+        for j in range(i):
+            if an.froot[j] == an.froot[i]:
+                dup = True
+                break
+        if not dup:
+            total += s.agg[an.froot[i]].nmeeples
+            if an.froot[i] == skip_root:
+                total -= 1
+    return total
+
+
+cdef int group_huts(State* s, Analysis* an, int local) noexcept nogil:
+    """Huts the river system of tile zone `local` would hold."""
+    cdef int g = lfind(an.spar, local), i, j, total = 0
+    cdef bint dup
+    for i in range(an.ns):
+        if lfind(an.spar, an.szone[i]) != g:
+            continue
+        dup = False
+        for j in range(i):
+            if an.sroot[j] == an.sroot[i]:
+                dup = True
+                break
+        if not dup:
+            total += s.agg[an.sroot[i]].nhuts
+    return total
+
+
+cdef int occupant_error(State* s, Analysis* an, int occslot, int retake) noexcept nogil:
+    """Why the occupant `occslot` (with retake dense zone or -1) is refused, or OK."""
+    cdef int p = s.player, t = s.tile, local, dz, typ, i, skip = -1
+    if occslot == 0:
+        return OK
+    if occslot <= 10:
+        local = occslot - 1
+    else:
+        local = occslot - 11
+    if T_gid2dz[t * 10 + local] < 0:
+        return E_ZONE_NOT_ON_TILE
+    dz = T_gid2dz[t * 10 + local]
+    typ = T_type[dz]
+    i = dz - an.first
+    if occslot <= 10:
+        if typ == LAKE:
+            return E_BAD_ZONE_TYPE
+        if s.meeples[p] == 0 and retake < 0:
+            return E_NO_MEEPLE_LEFT
+        if retake >= 0:
+            skip = ffind(s, retake)
+        if group_meeples(s, an, i, skip) > 0:
+            return E_FEATURE_OCCUPIED
+    else:
+        if typ != RIVER and typ != LAKE:
+            return E_BAD_ZONE_TYPE
+        if s.huts[p] == 0:
+            return E_NO_HUT_LEFT
+        if group_huts(s, an, i) > 0:
+            return E_SYSTEM_OCCUPIED
+    return OK
+
+
+cdef int own_meeples(State* s, int16_t* out) noexcept nogil:
+    """The current seat's meeples on the board, sorted by global zone id."""
+    cdef int i, j, n = 0, z
+    for i in range(s.nonboard):
+        z = s.onboard[i]
+        if s.occ[z] == 1 + s.player:
+            j = n
+            while j > 0 and T_gid[out[j - 1]] > T_gid[z]:
+                out[j] = out[j - 1]
+                j -= 1
+            out[j] = z
+            n += 1
+    return n
+
+
+cdef int emit_placement(State* s, uint16_t key, int rot, uint32_t* out) noexcept nogil:
+    """Write every legal move code of one legal placement, in code order; return the count."""
+    cdef Analysis an
+    cdef int t = s.tile, n = 0, slot, local, dz, k, nret = 0
+    cdef int16_t rets[MAXP * NMEEPLES]
+    cdef uint32_t base = (<uint32_t>key << 16) | (<uint32_t>rot << 14)
+    analyze(s, t, key_x(key), key_y(key), rot, &an)
+    if t == SHAMAN:
+        nret = own_meeples(s, rets)
+    for slot in range(21):
+        if slot > 0:
+            local = slot - 1 if slot <= 10 else slot - 11
+            if T_gid2dz[t * 10 + local] < 0:
+                continue
+        if occupant_error(s, &an, slot, -1) == OK:
+            out[n] = base | (<uint32_t>slot << 9)
+            n += 1
+        for k in range(nret):
+            if occupant_error(s, &an, slot, rets[k]) == OK:
+                out[n] = base | (<uint32_t>slot << 9) | <uint32_t>(rets[k] + 1)
+                n += 1
+    return n
+
+
+cdef int sorted_frontier(State* s, uint16_t* keys) noexcept nogil:
+    cdef int i, j, n = s.nfront
+    cdef uint16_t k
+    for i in range(n):
+        k = s.frontier[i]
+        j = i
+        while j > 0 and keys[j - 1] > k:
+            keys[j] = keys[j - 1]
+            j -= 1
+        keys[j] = k
+    return n
+
+
+cdef int gen_moves(State* s, uint32_t* out) noexcept nogil:
+    """Every legal move code of the current decision, sorted; return the count."""
+    cdef uint16_t keys[MAXFRONT]
+    cdef int nk, i, r, n = 0, t = s.tile
+    cdef Cell* c
+    if s.over:
+        return 0
+    nk = sorted_frontier(s, keys)
+    for i in range(nk):
+        c = cell_at(s, keys[i])
+        for r in range(4):
+            if (T_code[t][r] & c.mask) == c.val:
+                n += emit_placement(s, keys[i], r, out + n)
+    return n
+
+
+cdef int validate(State* s, int x, int y, int rot, int occslot, int retake) noexcept nogil:
+    """Why the move is refused, or OK. retake is a dense zone or -1."""
+    cdef Analysis an
+    cdef Cell* c
+    if s.over:
+        return E_GAME_OVER
+    if rot < 0 or rot > 3:
+        return E_BAD_ROTATION
+    if x < -100 or x > 100 or y < -100 or y > 100:
+        return E_NOT_ADJACENT
+    c = cell_at(s, pkey(x, y))
+    if c.key == 0:
+        return E_NOT_ADJACENT
+    if c.tile >= 0:
+        return E_POSITION_OCCUPIED
+    if (T_code[s.tile][rot] & c.mask) != c.val:
+        return E_SIDE_MISMATCH
+    if retake >= 0:
+        if s.tile != SHAMAN:
+            return E_RETAKE_NOT_ALLOWED
+        if s.occ[retake] != 1 + s.player:
+            return E_NOT_YOUR_MEEPLE
+    analyze(s, s.tile, x, y, rot, &an)
+    return occupant_error(s, &an, occslot, retake)
+
+
+# ---------------------------------------------------------------------------------------------
+# Scoring.
+
+cdef inline uint8_t majority(uint8_t* counts, int n) noexcept nogil:
+    """Bit mask of the seats with the most pieces (none when nobody has any)."""
+    cdef int p, best = 0
+    cdef uint8_t mask = 0
+    for p in range(n):
+        if counts[p] > best:
+            best = counts[p]
+            mask = 1 << p
+        elif counts[p] == best and best > 0:
+            mask |= 1 << p
+    return mask
+
+
+cdef inline void award(State* s, Event* ev, int reason, uint8_t seats, int feature, int points) noexcept nogil:
+    cdef int p
+    ev.reason = reason
+    ev.seats = seats
+    ev.feature = feature
+    ev.points = points
+    for p in range(s.nplayers):
+        if seats & (1 << p):
+            s.score[p] += points
+
+
+cdef int distinct_tiles(State* s, int root) noexcept nogil:
+    """Tiles a forest or river covers, each once even where the feature crosses it twice."""
+    cdef int n = s.agg[root].size, i, t, dz, k, typ = T_type[root]
+    for i in range(s.nplaced):
+        t = s.order[i]
+        if not T_twin[t][typ]:
+            continue
+        k = 0
+        for dz in range(T_first[t], T_first[t] + T_nz[t]):
+            if T_type[dz] == typ and ffind(s, dz) == root:
+                k += 1
+        if k > 1:
+            n -= k - 1
+    return n
+
+
+cdef int feature_value(State* s, int root) noexcept nogil:
+    cdef Agg* a = &s.agg[root]
+    cdef int v, i
+    if T_type[root] == FOREST:
+        return 2 * distinct_tiles(s, root) + 3 * a.mush
+    v = distinct_tiles(s, root) + a.fish
+    for i in range(32):
+        if a.lakes & (1u << i):
+            v += T_lakefish[i]
+    return v
+
+
+cdef void return_meeples(State* s, int root, bint any_feature) noexcept nogil:
+    """Send home the meeples on feature `root` (or, with any_feature, on every forest and river)."""
+    cdef int i = 0, z, p, r
+    while i < s.nonboard:
+        z = s.onboard[i]
+        r = ffind(s, z)
+        if (any_feature and T_type[z] != MEADOW) or (not any_feature and r == root):
+            p = s.occ[z] - 1
+            s.occ[z] = 0
+            s.meeples[p] += 1
+            s.agg[r].meeples[p] -= 1
+            s.agg[r].nmeeples -= 1
+            s.nonboard -= 1
+            s.onboard[i] = s.onboard[s.nonboard]
+        else:
+            i += 1
+
+
+cdef void area_animals(State* s, int centre_tile, int root, int* counts, bint cover) noexcept nogil:
+    """Uncovered animals of meadow `root` on the 3x3 tiles around `centre_tile` (added to
+    counts[4]); with `cover`, cover them and take them off the meadow's aggregate."""
+    cdef int dx, dy, t, dz, i, kind
+    for dy in range(-1, 2):
+        for dx in range(-1, 2):
+            t = tile_at(s, s.tx[centre_tile] + dx, s.ty[centre_tile] + dy)
+            if t < 0:
+                continue
+            for dz in range(T_first[t], T_first[t] + T_nz[t]):
+                if T_type[dz] != MEADOW or T_nanim[dz] == 0 or ffind(s, dz) != root:
+                    continue
+                for i in range(T_nanim[dz]):
+                    if s.covered[dz] & (1 << i):
+                        continue
+                    kind = T_animal[dz][i]
+                    counts[kind] += 1
+                    if cover:
+                        s.covered[dz] |= 1 << i
+                        s.agg[root].anim[kind] -= 1
+
+
+cdef int meadow_value(State* s, int root) noexcept nogil:
+    cdef Agg* a = &s.agg[root]
+    cdef int m = a.anim[0], au = a.anim[1], d = a.anim[2], tg = a.anim[3]
+    cdef int inside[4]
+    cdef int cout, cin, dout
+    if a.flags & F_FIRE:
+        tg = 0
+    if not (a.flags & F_PIT):
+        return 3 * m + 2 * au + (d - tg if d > tg else 0)
+    inside[0] = 0; inside[1] = 0; inside[2] = 0; inside[3] = 0
+    area_animals(s, PIT_TRAP, root, inside, False)
+    dout = d - inside[2]
+    cout = tg if tg < dout else dout
+    cin = tg - cout
+    if cin > inside[2]:
+        cin = inside[2]
+    return (3 * (m - inside[0]) + 6 * inside[0] + 2 * (au - inside[1]) + 4 * inside[1]
+            + (dout - cout) + 2 * (inside[2] - cin))
+
+
+cdef inline void sort_roots(State* s, int* roots, int n, bint by_system) noexcept nogil:
+    cdef int i, j, r
+    for i in range(1, n):
+        r = roots[i]
+        j = i
+        while j > 0 and ((s.agg[roots[j - 1]].sminz > s.agg[r].sminz) if by_system
+                         else (s.agg[roots[j - 1]].minz > s.agg[r].minz)):
+            roots[j] = roots[j - 1]
+            j -= 1
+        roots[j] = r
+
+
+cdef int final_scoring(State* s, Event* ev) noexcept nogil:
+    cdef uint8_t seen[MAXZ]
+    cdef int roots[MAXZ]
+    cdef int i, t, dz, r, n = 0, nev = 0, k
+    cdef uint8_t seats
+    return_meeples(s, -1, True)
+    memset(seen, 0, sizeof(seen))
+    for i in range(s.nplaced):
+        t = s.order[i]
+        for dz in range(T_first[t], T_first[t] + T_nz[t]):
+            if T_type[dz] == RIVER or T_type[dz] == LAKE:
+                r = sfind(s, dz)
+                if not seen[r] and s.agg[r].nhuts > 0:
+                    seen[r] = 1
+                    roots[n] = r
+                    n += 1
+    sort_roots(s, roots, n, True)
+    for k in range(n):
+        r = roots[k]
+        seats = majority(s.agg[r].huts, s.nplayers)
+        award(s, &ev[nev], EV_SYSTEM, seats, s.agg[r].sminz, s.agg[r].sfish)
+        nev += 1
+        if s.agg[r].sflags & SF_RAFT:
+            award(s, &ev[nev], EV_RAFT, seats, s.agg[r].sminz, s.agg[r].slakes)
+            nev += 1
+    memset(seen, 0, sizeof(seen))
+    n = 0
+    for i in range(s.nplaced):
+        t = s.order[i]
+        for dz in range(T_first[t], T_first[t] + T_nz[t]):
+            if T_type[dz] == MEADOW:
+                r = ffind(s, dz)
+                if not seen[r] and s.agg[r].nmeeples > 0:
+                    seen[r] = 1
+                    roots[n] = r
+                    n += 1
+    sort_roots(s, roots, n, False)
+    for k in range(n):
+        r = roots[k]
+        award(s, &ev[nev], EV_MEADOW, majority(s.agg[r].meeples, s.nplayers), s.agg[r].minz,
+              meadow_value(s, r))
+        nev += 1
+    return nev
+
+
+# ---------------------------------------------------------------------------------------------
+# Game flow.
+
+cdef bint draw(State* s, bint menhir_pile) noexcept nogil:
+    """Draw the next placeable tile of a pile into s.tile, discarding unplaceable ones."""
+    cdef int t
+    while True:
+        if menhir_pile:
+            if s.imenhir >= s.nmenhir:
+                return False
+            t = s.menhir[s.imenhir]
+            s.imenhir += 1
+        else:
+            if s.inormal >= s.nnormal:
+                return False
+            t = s.normal[s.inormal]
+            s.inormal += 1
+        if placeable(s, t):
+            s.tile = t
+            return True
+        s.discards[s.ndiscards] = t
+        s.ndiscards += 1
+
+
+cdef int advance(State* s, bint menhir_closed, Event* ev) noexcept nogil:
+    """After a decision: the menhir extra turn, else the next seat's draw, else the end."""
+    if not s.extra and menhir_closed and draw(s, True):
+        s.extra = 1
+        return 0
+    s.extra = 0
+    s.player = (s.player + 1) % s.nplayers
+    if draw(s, False):
+        return 0
+    s.over = 1
+    s.tile = -1
+    return final_scoring(s, ev)
+
+
+cdef void init_state(State* s, int players, uint8_t* normal, int nnormal,
+                     uint8_t* menhir, int nmenhir) noexcept nogil:
+    memset(s, 0, sizeof(State))
+    cdef int p
+    s.nplayers = players
+    for p in range(players):
+        s.meeples[p] = NMEEPLES
+        s.huts[p] = NHUTS
+    memcpy(s.normal, normal, nnormal)
+    memcpy(s.menhir, menhir, nmenhir)
+    s.nnormal = nnormal
+    s.nmenhir = nmenhir
+    s.tile = -1
+    place(s, START_TILE, 0, 0, 0)
+
+
+cdef int start(State* s, Event* ev) noexcept nogil:
+    """Draw seat 0's first tile; a game with nothing placeable ends at once."""
+    if draw(s, False):
+        return 0
+    s.over = 1
+    s.tile = -1
+    return final_scoring(s, ev)
+
+
+cdef int apply_move(State* s, uint32_t code, Event* ev) noexcept nogil:
+    """Play one legal decision (validated beforehand); write its events, return their count."""
+    cdef int t = s.tile, p = s.player, nev = 0, i, r, dz, nclosed = 0, local
+    cdef uint16_t key = code >> 16
+    cdef int x = key_x(key), y = key_y(key), rot = (code >> 14) & 3
+    cdef int slot = (code >> 9) & 31, retake = <int>(code & 511) - 1
+    cdef int closed[10]
+    cdef int counts[4]
+    cdef bint menhir_closed = False
+    place(s, t, x, y, rot)
+    if retake >= 0:
+        r = ffind(s, retake)
+        s.occ[retake] = 0
+        s.meeples[p] += 1
+        s.agg[r].meeples[p] -= 1
+        s.agg[r].nmeeples -= 1
+        for i in range(s.nonboard):
+            if s.onboard[i] == retake:
+                s.nonboard -= 1
+                s.onboard[i] = s.onboard[s.nonboard]
+                break
+    if t == LOGBOAT:
+        for dz in range(T_first[t], T_first[t] + T_nz[t]):
+            if T_power[dz] == P_LOGBOAT:
+                r = sfind(s, dz)
+                award(s, &ev[nev], EV_LOGBOAT, 1 << p, s.agg[r].sminz, 2 * s.agg[r].slakes)
+                nev += 1
+    elif t == HUNTING_TRAP:
+        for dz in range(T_first[t], T_first[t] + T_nz[t]):
+            if T_power[dz] == P_HUNTING:
+                r = ffind(s, dz)
+                counts[0] = 0; counts[1] = 0; counts[2] = 0; counts[3] = 0
+                area_animals(s, t, r, counts, True)
+                award(s, &ev[nev], EV_HUNTING, 1 << p, s.agg[r].minz,
+                      3 * counts[0] + 2 * counts[1] + (counts[2] - counts[3] if counts[2] > counts[3] else 0))
+                nev += 1
+    if slot:
+        local = slot - 1 if slot <= 10 else slot - 11
+        dz = T_gid2dz[t * 10 + local]
+        if slot <= 10:
+            r = ffind(s, dz)
+            s.occ[dz] = 1 + p
+            s.meeples[p] -= 1
+            s.agg[r].meeples[p] += 1
+            s.agg[r].nmeeples += 1
+            s.onboard[s.nonboard] = dz
+            s.nonboard += 1
+        else:
+            r = sfind(s, dz)
+            s.occ[dz] = 1 + MAXP + p
+            s.huts[p] -= 1
+            s.agg[r].huts[p] += 1
+            s.agg[r].nhuts += 1
+    for dz in range(T_first[t], T_first[t] + T_nz[t]):
+        if T_type[dz] == FOREST or T_type[dz] == RIVER:
+            r = ffind(s, dz)
+            if s.agg[r].open == 0:
+                for i in range(nclosed):
+                    if closed[i] == r:
+                        break
+                else:
+                    closed[nclosed] = r
+                    nclosed += 1
+    sort_roots(s, closed, nclosed, False)
+    for i in range(nclosed):
+        r = closed[i]
+        if T_type[r] == FOREST and s.agg[r].menhir:
+            menhir_closed = True
+        if s.agg[r].nmeeples:
+            award(s, &ev[nev], EV_FOREST if T_type[r] == FOREST else EV_RIVER,
+                  majority(s.agg[r].meeples, s.nplayers), s.agg[r].minz, feature_value(s, r))
+            nev += 1
+            return_meeples(s, r, False)
+    s.moves[s.nmoves] = code
+    s.nmoves += 1
+    return nev + advance(s, menhir_closed, ev + nev)
+
+
+cdef int count_placements(State* s) noexcept nogil:
+    cdef int i, r, n = 0
+    cdef Cell* c
+    for i in range(s.nfront):
+        c = cell_at(s, s.frontier[i])
+        for r in range(4):
+            if (T_code[s.tile][r] & c.mask) == c.val:
+                n += 1
+    return n
+
+
+cdef uint32_t random_move(State* s, uint64_t* rng) noexcept nogil:
+    """A random legal move: a uniform legal placement, then a uniform legal occupant/retake."""
+    cdef uint32_t opts[21 * (MAXP * NMEEPLES + 1)]
+    cdef int i, r, k, n
+    cdef Cell* c
+    k = <int>rng_below(rng, count_placements(s))
+    for i in range(s.nfront):
+        c = cell_at(s, s.frontier[i])
+        for r in range(4):
+            if (T_code[s.tile][r] & c.mask) == c.val:
+                if k == 0:
+                    n = emit_placement(s, s.frontier[i], r, opts)
+                    return opts[rng_below(rng, n)]
+                k -= 1
+    return 0
+
+
+cdef void shuffled(uint64_t* rng, tuple tiles, uint8_t* out):
+    cdef int i, j, n = len(tiles)
+    cdef uint8_t tmp
+    for i in range(n):
+        out[i] = tiles[i]
+    for i in range(n - 1, 0, -1):
+        j = <int>rng_below(rng, i + 1)
+        tmp = out[i]; out[i] = out[j]; out[j] = tmp
+
+
+def shuffled_decks(uint64_t seed):
+    """The seeded draw order of both piles: (normal, menhir)."""
+    cdef uint64_t rng = seed
+    cdef uint8_t normal[NTILES]
+    cdef uint8_t menhir[NTILES]
+    shuffled(&rng, NORMAL_TILES, normal)
+    shuffled(&rng, MENHIR_TILES, menhir)
+    return ([normal[i] for i in range(len(NORMAL_TILES))],
+            [menhir[i] for i in range(len(MENHIR_TILES))])
+
+
+# ---------------------------------------------------------------------------------------------
+# The Python handle.
+
+cdef list _events_list(Event* ev, int n, int decision):
+    cdef list out = []
+    cdef int i, p
+    for i in range(n):
+        out.append((decision, ev[i].reason, tuple([p for p in range(MAXP) if ev[i].seats & (1 << p)]),
+                    ev[i].points, ev[i].feature))
+    return out
+
+
+cdef class CoreGame:
+    """One game's C state. Methods take and return plain ints, tuples and lists."""
+    cdef State* s
+
+    def __cinit__(self):
+        self.s = <State*>malloc(sizeof(State))
+        if self.s == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.s)
+
+    @staticmethod
+    def create(int players, normal, menhir):
+        """A new game; returns (game, events of an immediate end)."""
+        cdef CoreGame g = CoreGame.__new__(CoreGame)
+        cdef uint8_t nbuf[NTILES]
+        cdef uint8_t mbuf[NTILES]
+        cdef Event ev[MAXEV]
+        cdef int i, n
+        for i, t in enumerate(normal):
+            nbuf[i] = t
+        for i, t in enumerate(menhir):
+            mbuf[i] = t
+        init_state(g.s, players, nbuf, len(normal), mbuf, len(menhir))
+        n = start(g.s, ev)
+        return g, _events_list(ev, n, 0)
+
+    def clone(self):
+        cdef CoreGame g = CoreGame.__new__(CoreGame)
+        memcpy(g.s, self.s, sizeof(State))
+        return g
+
+    @property
+    def tile(self):
+        return self.s.tile if self.s.tile >= 0 else None
+
+    @property
+    def player(self):
+        return self.s.player
+
+    @property
+    def nplayers(self):
+        return self.s.nplayers
+
+    @property
+    def over(self):
+        return bool(self.s.over)
+
+    @property
+    def extra(self):
+        return bool(self.s.extra)
+
+    @property
+    def nmoves(self):
+        return self.s.nmoves
+
+    def scores(self):
+        return [self.s.score[p] for p in range(self.s.nplayers)]
+
+    def meeples(self):
+        return [self.s.meeples[p] for p in range(self.s.nplayers)]
+
+    def huts(self):
+        return [self.s.huts[p] for p in range(self.s.nplayers)]
+
+    def piles(self):
+        """Tiles left in the normal and the menhir pile."""
+        return self.s.nnormal - self.s.inormal, self.s.nmenhir - self.s.imenhir
+
+    def discards(self):
+        return [self.s.discards[i] for i in range(self.s.ndiscards)]
+
+    def moves(self):
+        return [self.s.moves[i] for i in range(self.s.nmoves)]
+
+    def board(self):
+        """(x, y, tile, rotation) in placement order."""
+        cdef int i, t
+        return [(self.s.tx[t], self.s.ty[t], t, self.s.trot[t])
+                for t in [self.s.order[i] for i in range(self.s.nplaced)]]
+
+    def occupants(self):
+        """(global zone, seat, kind) of every piece on the board, sorted by zone."""
+        cdef int t, dz, o
+        out = []
+        for t in sorted([self.s.order[i] for i in range(self.s.nplaced)]):
+            for dz in range(T_first[t], T_first[t] + T_nz[t]):
+                o = self.s.occ[dz]
+                if o:
+                    out.append((T_gid[dz], (o - 1) % MAXP, "meeple" if o <= MAXP else "hut"))
+        return out
+
+    def feature_id(self, int gid):
+        """Canonical id of the feature (lake: river system) holding a placed zone, or None."""
+        if gid < 0 or gid >= NTILES * 10 or T_gid2dz[gid] < 0 or not self.s.placed[gid // 10]:
+            return None
+        cdef int dz = T_gid2dz[gid]
+        if T_type[dz] == LAKE:
+            return self.s.agg[sfind(self.s, dz)].sminz
+        return self.s.agg[ffind(self.s, dz)].minz
+
+    def system_id(self, int gid):
+        """Canonical id of the river system holding a placed river or lake zone, or None."""
+        if gid < 0 or gid >= NTILES * 10 or T_gid2dz[gid] < 0 or not self.s.placed[gid // 10]:
+            return None
+        cdef int dz = T_gid2dz[gid]
+        if T_type[dz] != RIVER and T_type[dz] != LAKE:
+            return None
+        return self.s.agg[sfind(self.s, dz)].sminz
+
+    def legal_codes(self):
+        """Every legal move code of the current decision, sorted."""
+        cdef uint32_t* buf = <uint32_t*>malloc(MAXMOVES * sizeof(uint32_t))
+        cdef int n, i
+        cdef object v
+        if buf == NULL:
+            raise MemoryError()
+        with nogil:
+            n = gen_moves(self.s, buf)
+        out = PyList_New(n)
+        for i in range(n):
+            v = buf[i]
+            Py_INCREF(v)
+            PyList_SET_ITEM(out, i, v)
+        free(buf)
+        return out
+
+    def count_legal(self):
+        cdef uint32_t* buf = <uint32_t*>malloc(MAXMOVES * sizeof(uint32_t))
+        cdef int n
+        with nogil:
+            n = gen_moves(self.s, buf)
+        free(buf)
+        return n
+
+    def check(self, int x, int y, int rot, int occslot, int retake_gid):
+        """Error code of a move (0 when legal); retake_gid is -1 for none."""
+        cdef int rdz = -1
+        if self.s.over:
+            return E_GAME_OVER
+        if retake_gid >= 0:
+            if retake_gid >= NTILES * 10 or T_gid2dz[retake_gid] < 0:
+                return E_UNKNOWN_ZONE
+            rdz = T_gid2dz[retake_gid]
+        return validate(self.s, x, y, rot, occslot, rdz)
+
+    def encode(self, int x, int y, int rot, int occslot, int retake_gid):
+        """Internal code of a move that check() accepted."""
+        cdef uint32_t ret = 0 if retake_gid < 0 else T_gid2dz[retake_gid] + 1
+        return (<uint32_t>pkey(x, y) << 16) | (<uint32_t>rot << 14) | (<uint32_t>occslot << 9) | ret
+
+    def play_code(self, uint32_t code):
+        """Apply a legal move code; return its events as tuples (decision, reason, seats, points, feature)."""
+        cdef Event ev[MAXEV]
+        cdef int n, decision = self.s.nmoves
+        with nogil:
+            n = apply_move(self.s, code, ev)
+        cdef list out = _events_list(ev, n, decision)
+        if self.s.over:  # final-scoring events belong to no decision: they carry the move count
+            for i in range(len(out)):
+                if out[i][1] in (EV_SYSTEM, EV_RAFT, EV_MEADOW):
+                    out[i] = (decision + 1,) + out[i][1:]
+        return out
+
+    def random_code(self, uint64_t seed):
+        """A random legal move code (uniform placement, then uniform occupant), from `seed`."""
+        cdef uint64_t rng = seed
+        if self.s.over:
+            return None
+        return random_move(self.s, &rng)
+
+
+def decode(uint32_t code):
+    """(x, y, rotation, occupant slot, retake global id or -1) of an internal move code."""
+    cdef uint16_t key = code >> 16
+    cdef int ret = <int>(code & 511) - 1
+    return (key_x(key), key_y(key), (code >> 14) & 3, (code >> 9) & 31,
+            T_gid[ret] if ret >= 0 else -1)
+
+
+def random_games(int n, int players, uint64_t seed):
+    """Play n complete random games in C (seeded decks and moves); return
+    (games, decisions, total points per seat, winners per seat)."""
+    cdef State* s = <State*>malloc(sizeof(State))
+    cdef Event* ev = <Event*>malloc(MAXEV * sizeof(Event))
+    cdef uint8_t normal[NTILES]
+    cdef uint8_t menhir[NTILES]
+    cdef uint64_t rng = seed, dseed
+    cdef int g, p, best, nn = len(NORMAL_TILES), nm = len(MENHIR_TILES)
+    cdef long decisions = 0
+    cdef long totals[MAXP]
+    cdef long wins[MAXP]
+    cdef uint32_t code
+    if s == NULL or ev == NULL:
+        free(s); free(ev)
+        raise MemoryError()
+    for p in range(MAXP):
+        totals[p] = 0
+        wins[p] = 0
+    for g in range(n):
+        dseed = rng_next(&rng)
+        shuffled(&dseed, NORMAL_TILES, normal)
+        shuffled(&dseed, MENHIR_TILES, menhir)
+        with nogil:
+            init_state(s, players, normal, nn, menhir, nm)
+            start(s, ev)
+            while not s.over:
+                code = random_move(s, &rng)
+                apply_move(s, code, ev)
+                decisions += 1
+            best = s.score[0]
+            for p in range(players):
+                totals[p] += s.score[p]
+                if s.score[p] > best:
+                    best = s.score[p]
+            for p in range(players):
+                if s.score[p] == best:
+                    wins[p] += 1
+    free(s)
+    free(ev)
+    return n, decisions, [totals[p] for p in range(players)], [wins[p] for p in range(players)]
+
+
+def state_size():
+    """Bytes copied by clone()."""
+    return sizeof(State)

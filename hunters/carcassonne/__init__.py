@@ -1,0 +1,15 @@
+"""Carcassonne: Hunters & Gatherers (game id ``carcassonne_hg``): the public Python API.
+
+>>> from hunters.carcassonne import Game
+>>> g = Game.new(players=3, seed=7)
+>>> g.tile is not None and g.player == 0
+True
+"""
+from .actions import ACTION_SPACE_SIZE
+from .errors import IllegalMoveError, InvalidRecordError
+from .game import GAME_ID, Game
+from .moves import Move, Occupant, ScoreEvent
+from .sim import random_games
+
+__all__ = ["ACTION_SPACE_SIZE", "GAME_ID", "Game", "IllegalMoveError", "InvalidRecordError", "Move",
+           "Occupant", "ScoreEvent", "random_games"]

@@ -1,0 +1,308 @@
+"""`Game`: the typed public API of a Hunters & Gatherers game, a thin handle on the Cython core."""
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from hunters._core import carcassonne as _core
+
+from . import actions as _actions
+from .errors import IllegalMoveError, InvalidRecordError
+from .moves import Move, Occupant, ScoreEvent
+from .tiles import MENHIR_TILES, NORMAL_TILES
+
+GAME_ID = "carcassonne_hg"
+RECORD_FORMAT = 1
+_REASONS = ("forest", "river", "logboat", "hunting_trap", "river_system", "raft", "meadow")
+_KIND_SLOT = {"meeple": 1, "hut": 11}
+_MAX_SEED = 2**64 - 1
+_decoded: dict[tuple[int, int], Move] = {}
+
+
+def _is_int(v: Any) -> bool:
+    return type(v) is int
+
+
+def _move_of(tile: int, code: int) -> Move:
+    """The Move of an internal core code for `tile` (memoised: codes repeat across decisions)."""
+    key = (tile, code)
+    move = _decoded.get(key)
+    if move is None:
+        x, y, rot, slot, retake = _core.decode(code)
+        occupant = None
+        if slot:
+            occupant = Occupant("meeple", tile * 10 + slot - 1) if slot <= 10 else Occupant("hut", tile * 10 + slot - 11)
+        move = Move(x, y, rot, occupant, None if retake < 0 else retake)
+        if len(_decoded) > 500_000:
+            _decoded.clear()
+        _decoded[key] = move
+    return move
+
+
+def _events(raw: list) -> list[ScoreEvent]:
+    return [ScoreEvent(d, _REASONS[r], seats, pts, feat) for d, r, seats, pts, feat in raw]
+
+
+def _check_deck(deck: Iterable[int], allowed: tuple[int, ...], name: str) -> list[int]:
+    try:
+        out = list(deck)
+    except TypeError:
+        raise ValueError(f"{name} must be a sequence of tile ids") from None
+    allowed_set = set(allowed)
+    if not all(_is_int(t) and t in allowed_set for t in out):
+        raise ValueError(f"{name} may only hold the tiles {allowed[0]}..{allowed[-1]} of its kind")
+    if len(set(out)) != len(out):
+        raise ValueError(f"{name} holds a tile twice")
+    return out
+
+
+class Game:
+    """A game of Carcassonne: Hunters & Gatherers (game id ``carcassonne_hg``).
+
+    >>> g = Game.new(players=2, seed=7)
+    >>> g.player, g.tile is not None, len(g.legal_moves()) > 0
+    (0, True, True)
+    >>> events = g.play(g.legal_moves()[0])
+    >>> g.player in (0, 1)
+    True
+    """
+
+    __slots__ = ("_core", "_events", "_seed", "_normal", "_menhir")
+
+    def __init__(self) -> None:
+        raise TypeError("use Game.new(...) or Game.from_record(...)")
+
+    @classmethod
+    def new(cls, players: int = 2, seed: int | None = 0, normal_deck: Iterable[int] | None = None,
+            menhir_deck: Iterable[int] | None = None) -> "Game":
+        """A new game for 2-5 players. Piles not given explicitly (draw order, first drawn first;
+        a subset of the tiles is allowed) are the full sets shuffled from `seed`."""
+        if not _is_int(players) or not 2 <= players <= 5:
+            raise ValueError("players must be an int from 2 to 5")
+        if seed is not None and (not _is_int(seed) or not 0 <= seed <= _MAX_SEED):
+            raise ValueError("seed must be an int from 0 to 2**64 - 1")
+        shuffled_normal, shuffled_menhir = _core.shuffled_decks(seed or 0)
+        normal = shuffled_normal if normal_deck is None else _check_deck(normal_deck, NORMAL_TILES, "normal_deck")
+        menhir = shuffled_menhir if menhir_deck is None else _check_deck(menhir_deck, MENHIR_TILES, "menhir_deck")
+        self = object.__new__(cls)
+        self._core, raw = _core.CoreGame.create(players, normal, menhir)
+        self._events = _events(raw)
+        self._seed = seed
+        self._normal = tuple(normal)
+        self._menhir = tuple(menhir)
+        return self
+
+    # -- state -------------------------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        return self._core.nplayers
+
+    @property
+    def tile(self) -> int | None:
+        """Id of the tile the current seat must place; None when the game is over."""
+        return self._core.tile
+
+    @property
+    def player(self) -> int:
+        """Seat (0-based) whose decision it is."""
+        return self._core.player
+
+    @property
+    def extra_turn(self) -> bool:
+        """True while the current decision is a menhir extra turn."""
+        return self._core.extra
+
+    @property
+    def is_over(self) -> bool:
+        return self._core.over
+
+    @property
+    def winners(self) -> list[int]:
+        """Seats with the highest total once the game is over (ties share); [] before."""
+        if not self._core.over:
+            return []
+        scores = self._core.scores()
+        return [p for p, s in enumerate(scores) if s == max(scores)]
+
+    @property
+    def scores(self) -> list[int]:
+        return self._core.scores()
+
+    @property
+    def events(self) -> list[ScoreEvent]:
+        """Every score event so far, in order."""
+        return list(self._events)
+
+    @property
+    def meeples(self) -> list[int]:
+        """Meeples in each seat's supply."""
+        return self._core.meeples()
+
+    @property
+    def huts(self) -> list[int]:
+        """Huts in each seat's supply."""
+        return self._core.huts()
+
+    @property
+    def occupants(self) -> list[tuple[int, int, str]]:
+        """(global zone, seat, "meeple" | "hut") of every piece on the board, sorted by zone."""
+        return self._core.occupants()
+
+    @property
+    def board(self) -> list[tuple[int, int, int, int]]:
+        """(x, y, tile, rotation) of every placed tile in placement order, the start tile first."""
+        return self._core.board()
+
+    @property
+    def discards(self) -> list[int]:
+        """Tiles discarded because they fitted nowhere."""
+        return self._core.discards()
+
+    @property
+    def piles(self) -> tuple[int, int]:
+        """Tiles left in the normal and the menhir pile."""
+        return self._core.piles()
+
+    @property
+    def moves(self) -> list[Move]:
+        """The moves played so far."""
+        tiles = [t for _, _, t, _ in self._core.board()[1:]]
+        return [_move_of(t, c) for t, c in zip(tiles, self._core.moves())]
+
+    @property
+    def seed(self) -> int | None:
+        return self._seed
+
+    def feature_id(self, zone: int) -> int | None:
+        """Canonical id (smallest global zone id) of the feature holding a placed zone; for a lake,
+        of its river system. None for a zone not on the board."""
+        return self._core.feature_id(zone) if _is_int(zone) else None
+
+    def system_id(self, zone: int) -> int | None:
+        """Canonical id of the river system holding a placed river or lake zone, else None."""
+        return self._core.system_id(zone) if _is_int(zone) else None
+
+    # -- moves -------------------------------------------------------------------------------
+    def legal_moves(self) -> list[Move]:
+        """Every legal move of the current decision, sorted by (y, x, rotation, occupant, retake);
+        [] when the game is over."""
+        tile = self._core.tile
+        return [_move_of(tile, c) for c in self._core.legal_codes()]
+
+    def _code(self, move: Any) -> int:
+        """The core code of a legal move, or IllegalMoveError saying why not."""
+        if self._core.over:
+            raise IllegalMoveError("GAME_OVER", "the game is over", move)
+        if not isinstance(move, Move):
+            raise IllegalMoveError("MALFORMED", "expected a Move", move)
+        x, y, rot, occ, retake = move
+        if not (_is_int(x) and _is_int(y) and _is_int(rot)):
+            raise IllegalMoveError("MALFORMED", "x, y and rotation must be ints", move)
+        if not 0 <= rot <= 3:
+            raise IllegalMoveError.from_code(2, move)
+        if not (-100 <= x <= 100 and -100 <= y <= 100):
+            raise IllegalMoveError.from_code(3, move)
+        if retake is not None and (not _is_int(retake) or retake < 0):
+            raise IllegalMoveError("MALFORMED", "retake must be a global zone id or None", move)
+        slot = 0
+        if occ is not None:
+            if not isinstance(occ, Occupant) or occ.kind not in _KIND_SLOT or not _is_int(occ.zone):
+                raise IllegalMoveError("MALFORMED", 'occupant must be Occupant("meeple" | "hut", zone)', move)
+            if occ.zone < 0 or occ.zone not in _actions.ZONE_TYPES:
+                raise IllegalMoveError.from_code(14, move)
+            if occ.zone // 10 != self._core.tile:
+                raise IllegalMoveError.from_code(8, move)
+            slot = _KIND_SLOT[occ.kind] + occ.zone % 10
+        r = -1 if retake is None else retake
+        err = self._core.check(x, y, rot, slot, r)
+        if err:
+            raise IllegalMoveError.from_code(err, move)
+        return self._core.encode(x, y, rot, slot, r)
+
+    def check(self, move: Move) -> None:
+        """Raise IllegalMoveError if `move` is not legal now; change nothing."""
+        self._code(move)
+
+    def is_legal(self, move: Move) -> bool:
+        try:
+            self._code(move)
+        except IllegalMoveError:
+            return False
+        return True
+
+    def play(self, move: Move) -> list[ScoreEvent]:
+        """Play one whole decision; return the score events it caused (final scoring included
+        when it ends the game). An illegal move raises IllegalMoveError and changes nothing."""
+        events = _events(self._core.play_code(self._code(move)))
+        self._events.extend(events)
+        return events
+
+    # -- dense action encoding (bots, reinforcement learning) -------------------------------
+    def legal_actions(self) -> list[int]:
+        """Action codes of every legal move, ascending."""
+        return _actions.legal_actions(self)
+
+    def action_mask(self) -> bytearray:
+        """ACTION_SPACE_SIZE bytes, 1 where the action is legal."""
+        return _actions.action_mask(self)
+
+    def move_to_action(self, move: Move) -> int:
+        return _actions.move_to_action(self, move)
+
+    def action_to_move(self, action: int) -> Move:
+        return _actions.action_to_move(self, action)
+
+    def play_action(self, action: int) -> list[ScoreEvent]:
+        return self.play(self.action_to_move(action))
+
+    # -- copies and records ------------------------------------------------------------------
+    def clone(self) -> "Game":
+        """An independent copy (the core state is one memcpy)."""
+        g = object.__new__(Game)
+        g._core = self._core.clone()
+        g._events = self._events.copy()
+        g._seed = self._seed
+        g._normal = self._normal
+        g._menhir = self._menhir
+        return g
+
+    def to_record(self) -> dict:
+        """The game as plain JSON-ready data: configuration, both piles and the moves."""
+        return {
+            "game": GAME_ID,
+            "format": RECORD_FORMAT,
+            "players": self.players,
+            "seed": self._seed,
+            "normal_deck": list(self._normal),
+            "menhir_deck": list(self._menhir),
+            "moves": [m.to_json() for m in self.moves],
+        }
+
+    @classmethod
+    def from_record(cls, record: dict) -> "Game":
+        """Replay a record made by `to_record` (or by hand) to the identical game."""
+        if not isinstance(record, dict) or record.get("game") != GAME_ID:
+            raise InvalidRecordError(f"not a {GAME_ID} record")
+        if record.get("format", RECORD_FORMAT) != RECORD_FORMAT:
+            raise InvalidRecordError(f"unknown record format {record.get('format')!r}")
+        try:
+            game = cls.new(players=record["players"], seed=record.get("seed"),
+                           normal_deck=record.get("normal_deck"), menhir_deck=record.get("menhir_deck"))
+        except (KeyError, ValueError) as exc:
+            raise InvalidRecordError(f"bad configuration: {exc}") from None
+        moves = record.get("moves", [])
+        if not isinstance(moves, list):
+            raise InvalidRecordError("moves must be a list")
+        for i, data in enumerate(moves):
+            try:
+                move = Move.from_json(data)
+            except (KeyError, TypeError, AttributeError) as exc:
+                raise InvalidRecordError(f"move {i} is malformed: {exc!r}") from None
+            try:
+                game.play(move)
+            except IllegalMoveError as exc:
+                raise InvalidRecordError(f"move {i} is illegal: {exc}") from None
+        return game
+
+    def __repr__(self) -> str:
+        state = "over" if self.is_over else f"seat {self.player} to place tile {self.tile}"
+        return f"<Game {GAME_ID} players={self.players} moves={self._core.nmoves} {state} scores={self.scores}>"

@@ -1,0 +1,26 @@
+"""The 95 tiles of Hunters & Gatherers, shipped as package data and loaded once into the core."""
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+
+from hunters._core import carcassonne as _core
+
+START_TILE = 56
+SHAMAN, LOGBOAT, HUNTING_TRAP, PIT_TRAP, WILD_FIRE, RAFT = 88, 93, 94, 92, 85, 91
+
+
+@cache
+def tile_data() -> list[dict]:
+    """The parsed tile list (`hunters/data/carcassonne_tiles.json`), ids 0..94 in order."""
+    text = resources.files("hunters.data").joinpath("carcassonne_tiles.json").read_text("utf-8")
+    return json.loads(text)["tiles"]
+
+
+_core.load_tables(tile_data())
+
+NORMAL_TILES: tuple[int, ...] = _core.NORMAL_TILES
+MENHIR_TILES: tuple[int, ...] = _core.MENHIR_TILES
+ZONE_TYPES: dict[int, str] = dict(_core.ZONE_TYPES)
+"""Global zone id -> "forest" | "meadow" | "river" | "lake"."""

@@ -1,0 +1,1 @@
+"""Slow, simple reference implementations used as test oracles."""
