@@ -191,7 +191,8 @@ def _brute_force_meadow_value(g, meadow):
     """Meadow value trying every choice of cancelled deer."""
     from itertools import combinations
 
-    animals = [(z, i, a) for z in sorted(meadow) for i, a in enumerate(TILES[z // 10]["zones"][z % 10]["animals"])
+    animals = [(z, i, a) for z in sorted(meadow)
+               for i, a in enumerate(TILES[z // 10]["zones"][z % 10]["animals"])
                if (z, i) not in g.covered]
     if 850 in meadow:  # wild fire
         animals = [t for t in animals if t[2] != "tiger"]
@@ -207,9 +208,10 @@ def _brute_force_meadow_value(g, meadow):
     return max(base - sum(mult(t) for t in c) for c in combinations(deer, k))
 
 
-@pytest.mark.parametrize("seed", range(6))
+# seeds 59, 163, 166, 187 end with tigers and deer in the pit trap's meadow
+@pytest.mark.parametrize("seed", [0, 1, 59, 163, 166, 187])
 def test_meadow_value_matches_brute_force(seed):
-    g = random_game(2 + seed % 4, 100 + seed)
+    g = random_game(2 + seed % 4, seed)
     seen = set()
     for tile in g.board.where:
         for loc, z in TILES[tile]["zones"].items():

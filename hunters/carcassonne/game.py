@@ -1,6 +1,7 @@
 """`Game`: the typed public API of a Hunters & Gatherers game, a thin handle on the Cython core."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Iterable
 
 from hunters._core import carcassonne as _core
@@ -53,6 +54,44 @@ def _check_deck(deck: Iterable[int], allowed: tuple[int, ...], name: str) -> lis
     if len(set(out)) != len(out):
         raise ValueError(f"{name} holds a tile twice")
     return out
+
+
+class LegalMoves(Sequence):
+    """The legal moves of one decision: an immutable sequence of `Move` backed by the core's codes,
+    so that listing is cheap and a Move object is only made for the moves that are read."""
+
+    __slots__ = ("_tile", "_codes")
+
+    def __init__(self, tile: int | None, codes: list[int]):
+        self._tile = tile
+        self._codes = codes
+
+    def __len__(self) -> int:
+        return len(self._codes)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [_move_of(self._tile, c) for c in self._codes[index]]
+        return _move_of(self._tile, self._codes[index])
+
+    def __iter__(self):
+        tile = self._tile
+        return (_move_of(tile, c) for c in self._codes)
+
+    def __contains__(self, move: object) -> bool:
+        return any(m == move for m in self)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LegalMoves):
+            return self._tile == other._tile and self._codes == other._codes
+        if isinstance(other, (list, tuple)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"LegalMoves({list(self)!r})"
 
 
 class Game:
@@ -172,6 +211,11 @@ class Game:
     def seed(self) -> int | None:
         return self._seed
 
+    @property
+    def record_decks(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The full draw order both piles started with: (normal, menhir)."""
+        return self._normal, self._menhir
+
     def feature_id(self, zone: int) -> int | None:
         """Canonical id (smallest global zone id) of the feature holding a placed zone; for a lake,
         of its river system. None for a zone not on the board."""
@@ -182,11 +226,10 @@ class Game:
         return self._core.system_id(zone) if _is_int(zone) else None
 
     # -- moves -------------------------------------------------------------------------------
-    def legal_moves(self) -> list[Move]:
+    def legal_moves(self) -> "LegalMoves":
         """Every legal move of the current decision, sorted by (y, x, rotation, occupant, retake);
-        [] when the game is over."""
-        tile = self._core.tile
-        return [_move_of(tile, c) for c in self._core.legal_codes()]
+        empty when the game is over. A read-only sequence that builds each Move when it is read."""
+        return LegalMoves(self._core.tile, self._core.legal_codes())
 
     def _code(self, move: Any) -> int:
         """The core code of a legal move, or IllegalMoveError saying why not."""

@@ -443,6 +443,8 @@ class RefGame:
         self.is_over = True
         self._legal = None
         dec = self.decision
+        for g in [g for g in self.board_meeples if zone_type(g) in ("forest", "river")]:
+            self.meeples[self.board_meeples.pop(g)] += 1  # unfinished: home without points
         systems = {}
         for g in self.board_huts:
             zones, _ = self.board.feature(g, "system")

@@ -1,0 +1,94 @@
+"""The `hunters` command: simulate, replay and bench games from the shell."""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from typing import Sequence
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from hunters.carcassonne import Game
+
+    rng = random.Random(args.seed)
+    game = Game.new(players=args.players, seed=args.seed)
+    while not game.is_over:
+        game.play(rng.choice(game.legal_moves()))
+    if args.record:
+        with open(args.record, "w", encoding="utf-8") as fh:
+            json.dump(game.to_record(), fh)
+    if args.json:
+        print(json.dumps({"game": "carcassonne_hg", "seed": args.seed, "players": args.players,
+                          "moves": len(game.moves), "discards": game.discards, "scores": game.scores,
+                          "winners": game.winners, "events": [e._asdict() for e in game.events]}))
+        return 0
+    print(f"carcassonne_hg: {args.players} random players, seed {args.seed}")
+    print(f"  {len(game.moves)} decisions, {len(game.board)} tiles on the board, "
+          f"{len(game.discards)} discarded, {len(game.events)} score events")
+    by_reason: dict[str, list[int]] = {}
+    for e in game.events:
+        for seat in e.seats:
+            by_reason.setdefault(e.reason, [0] * args.players)[seat] += e.points
+    for reason, pts in sorted(by_reason.items()):
+        print(f"  {reason:<13} " + "  ".join(f"seat {p}: {v:>3}" for p, v in enumerate(pts)))
+    print("  scores        " + "  ".join(f"seat {p}: {v:>3}" for p, v in enumerate(game.scores)))
+    print("  winner" + ("s" if len(game.winners) > 1 else "") + ": " + ", ".join(f"seat {w}" for w in game.winners))
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from hunters.carcassonne import Game, InvalidRecordError
+
+    with open(args.record, encoding="utf-8") as fh:
+        record = json.load(fh)
+    try:
+        game = Game.from_record(record)
+    except InvalidRecordError as exc:
+        print(f"invalid record: {exc}", file=sys.stderr)
+        return 1
+    print(repr(game))
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from hunters.carcassonne import random_games
+    from hunters.carcassonne.sim import play_random_game
+
+    t0 = time.perf_counter()
+    res = random_games(args.games, players=args.players, seed=args.seed)
+    core = args.games / (time.perf_counter() - t0)
+    n_py = max(1, args.games // 20)
+    t0 = time.perf_counter()
+    for i in range(n_py):
+        play_random_game(players=args.players, seed=args.seed + i)
+    py = n_py / (time.perf_counter() - t0)
+    print(f"core: {core:,.0f} random {args.players}-player games/s ({res.decisions / res.games:.1f} decisions/game)")
+    print(f"python-driven: {py:,.0f} games/s")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="hunters", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    sim = sub.add_parser("simulate", help="play one seeded game between random players and print the result")
+    sim.add_argument("--players", type=int, default=3, choices=range(2, 6))
+    sim.add_argument("--seed", type=int, default=7)
+    sim.add_argument("--json", action="store_true", help="print the result as JSON")
+    sim.add_argument("--record", help="also write the game record (JSON) to this file")
+    sim.set_defaults(func=_simulate)
+    rep = sub.add_parser("replay", help="replay a JSON game record and print the final state")
+    rep.add_argument("record")
+    rep.set_defaults(func=_replay)
+    ben = sub.add_parser("bench", help="quick throughput figures (the real benchmarks live in bench/)")
+    ben.add_argument("--games", type=int, default=2000)
+    ben.add_argument("--players", type=int, default=2, choices=range(2, 6))
+    ben.add_argument("--seed", type=int, default=1)
+    ben.set_defaults(func=_bench)
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
