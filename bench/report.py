@@ -1,0 +1,49 @@
+"""Run the benchmarks once and print the README table (figures and ratios from one run).
+
+    python bench/report.py            # full run (about a minute on 2 cores)
+"""
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "bench.json"
+        cmd = [sys.executable, "-m", "pytest", str(ROOT / "bench"), "-q", "--benchmark-enable",
+               "--benchmark-disable-gc", f"--benchmark-json={out}", "-p", "no:cacheprovider"]
+        proc = subprocess.run(cmd, cwd=ROOT)
+        if proc.returncode:
+            return proc.returncode
+        data = json.loads(out.read_text())
+    stats = {b["name"]: b["stats"] for b in data["benchmarks"]}
+    from bench.test_carcassonne_bench import CORE_GAMES
+
+    core_game_s = stats["test_core_random_games"]["median"] / CORE_GAMES
+    py_game_s = stats["test_python_driven_random_game"]["median"]
+    ref_game_s = stats["test_reference_random_game"]["median"]
+    rows = [
+        ("complete random 2-player games/s, inside the core", f"{1 / core_game_s:,.0f}", ">= 5,000 (aim 20,000)"),
+        ("complete random 2-player games/s, driven from Python", f"{1 / py_game_s:,.0f}", ">= 500"),
+        ("legal moves at decision 40, core generation (median)",
+         f"{stats['test_core_legal_moves_midgame']['median'] * 1e6:.1f} µs", "<= 20 µs"),
+        ("legal moves at decision 40, Game.legal_moves() (median)",
+         f"{stats['test_api_legal_moves_midgame']['median'] * 1e6:.1f} µs", ""),
+        ("legal moves at decision 40, list(Game.legal_moves()) (median)",
+         f"{stats['test_api_legal_moves_materialised_midgame']['median'] * 1e6:.1f} µs", ""),
+        ("clone() (median)", f"{stats['test_clone']['median'] * 1e6:.2f} µs", "<= 2 µs"),
+        ("reference game time / core game time (same run)", f"{ref_game_s / core_game_s:,.0f}×", ">= 1,000×"),
+    ]
+    print("\n| measure | figure | target |\n|---|---:|---|")
+    for name, fig, target in rows:
+        print(f"| {name} | {fig} | {target} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))
+    sys.exit(main())
