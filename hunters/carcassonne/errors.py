@@ -1,7 +1,11 @@
-"""Errors are values with reasons: a machine-readable `reason` and a human message."""
+"""The core's refusal codes, named: each becomes an IllegalMoveError with a reason and a message."""
 from __future__ import annotations
 
 from typing import Any
+
+from hunters.errors import IllegalMoveError, InvalidRecordError
+
+__all__ = ["IllegalMoveError", "InvalidRecordError", "core_error", "refusal"]
 
 # Core error codes (hunters/_core/carcassonne.pxd) -> (reason, message)
 _CORE_REASONS = {
@@ -22,20 +26,15 @@ _CORE_REASONS = {
 }
 
 
-class IllegalMoveError(ValueError):
-    """A move that the rules refuse (or that is malformed). The game is left unchanged."""
-
-    def __init__(self, reason: str, message: str, move: Any = None):
-        super().__init__(f"{reason}: {message}")
-        self.reason = reason
-        self.message = message
-        self.move = move
-
-    @classmethod
-    def from_code(cls, code: int, move: Any = None) -> "IllegalMoveError":
-        reason, message = _CORE_REASONS[code]
-        return cls(reason, message, move)
+_MESSAGES = dict(_CORE_REASONS.values())
 
 
-class InvalidRecordError(ValueError):
-    """A game record that is malformed or does not replay."""
+def core_error(code: int, move: Any = None) -> IllegalMoveError:
+    """The IllegalMoveError for a core error code."""
+    reason, message = _CORE_REASONS[code]
+    return IllegalMoveError(reason, message, move)
+
+
+def refusal(reason: str, move: Any = None) -> IllegalMoveError:
+    """The IllegalMoveError for one of the core's reasons, found before asking the core."""
+    return IllegalMoveError(reason, _MESSAGES[reason], move)

@@ -7,7 +7,7 @@ from typing import Any, Iterable
 from hunters._core import carcassonne as _core
 
 from . import actions as _actions
-from .errors import IllegalMoveError, InvalidRecordError
+from .errors import IllegalMoveError, InvalidRecordError, core_error, refusal
 from .moves import Move, Occupant, ScoreEvent
 from .tiles import MENHIR_TILES, NORMAL_TILES
 
@@ -89,6 +89,28 @@ class LegalMoves(Sequence):
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]
+
+    def view(self) -> dict:
+        """The public state as JSON-ready data (what a spectator may see: no hidden draw order)."""
+        normal_left, menhir_left = self.piles
+        return {
+            "game": GAME_ID,
+            "players": self.players,
+            "player": self.player,
+            "tile": self.tile,
+            "extra_turn": self.extra_turn,
+            "is_over": self.is_over,
+            "winners": self.winners,
+            "scores": self.scores,
+            "meeples": self.meeples,
+            "huts": self.huts,
+            "board": [{"x": x, "y": y, "tile": t, "rotation": r} for x, y, t, r in self.board],
+            "occupants": [{"zone": z, "seat": s, "kind": k} for z, s, k in self.occupants],
+            "discards": self.discards,
+            "normal_pile": normal_left,
+            "menhir_pile": menhir_left,
+            "moves_played": self._core.nmoves,
+        }
 
     def __repr__(self) -> str:
         return f"LegalMoves({list(self)!r})"
@@ -241,9 +263,9 @@ class Game:
         if not (_is_int(x) and _is_int(y) and _is_int(rot)):
             raise IllegalMoveError("MALFORMED", "x, y and rotation must be ints", move)
         if not 0 <= rot <= 3:
-            raise IllegalMoveError.from_code(2, move)
+            raise refusal("BAD_ROTATION", move)
         if not (-100 <= x <= 100 and -100 <= y <= 100):
-            raise IllegalMoveError.from_code(3, move)
+            raise refusal("NOT_ADJACENT", move)
         if retake is not None and (not _is_int(retake) or retake < 0):
             raise IllegalMoveError("MALFORMED", "retake must be a global zone id or None", move)
         slot = 0
@@ -251,14 +273,14 @@ class Game:
             if not isinstance(occ, Occupant) or occ.kind not in _KIND_SLOT or not _is_int(occ.zone):
                 raise IllegalMoveError("MALFORMED", 'occupant must be Occupant("meeple" | "hut", zone)', move)
             if occ.zone < 0 or occ.zone not in _actions.ZONE_TYPES:
-                raise IllegalMoveError.from_code(14, move)
+                raise refusal("UNKNOWN_ZONE", move)
             if occ.zone // 10 != self._core.tile:
-                raise IllegalMoveError.from_code(8, move)
+                raise refusal("ZONE_NOT_ON_TILE", move)
             slot = _KIND_SLOT[occ.kind] + occ.zone % 10
         r = -1 if retake is None else retake
         err = self._core.check(x, y, rot, slot, r)
         if err:
-            raise IllegalMoveError.from_code(err, move)
+            raise core_error(err, move)
         return self._core.encode(x, y, rot, slot, r)
 
     def check(self, move: Move) -> None:
@@ -345,6 +367,28 @@ class Game:
             except IllegalMoveError as exc:
                 raise InvalidRecordError(f"move {i} is illegal: {exc}") from None
         return game
+
+    def view(self) -> dict:
+        """The public state as JSON-ready data (what a spectator may see: no hidden draw order)."""
+        normal_left, menhir_left = self.piles
+        return {
+            "game": GAME_ID,
+            "players": self.players,
+            "player": self.player,
+            "tile": self.tile,
+            "extra_turn": self.extra_turn,
+            "is_over": self.is_over,
+            "winners": self.winners,
+            "scores": self.scores,
+            "meeples": self.meeples,
+            "huts": self.huts,
+            "board": [{"x": x, "y": y, "tile": t, "rotation": r} for x, y, t, r in self.board],
+            "occupants": [{"zone": z, "seat": s, "kind": k} for z, s, k in self.occupants],
+            "discards": self.discards,
+            "normal_pile": normal_left,
+            "menhir_pile": menhir_left,
+            "moves_played": self._core.nmoves,
+        }
 
     def __repr__(self) -> str:
         state = "over" if self.is_over else f"seat {self.player} to place tile {self.tile}"

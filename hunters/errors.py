@@ -1,0 +1,21 @@
+"""Errors shared by every game: values with a machine-readable reason and a human message."""
+from __future__ import annotations
+
+from typing import Any
+
+
+class IllegalMoveError(ValueError):
+    """A move that the rules refuse, or that is malformed. The game is left unchanged.
+
+    `reason` is a stable upper-case code (e.g. ``SIDE_MISMATCH``) that services map onto error
+    details; `message` says why in words; `move` is what was submitted."""
+
+    def __init__(self, reason: str, message: str, move: Any = None):
+        super().__init__(f"{reason}: {message}")
+        self.reason = reason
+        self.message = message
+        self.move = move
+
+
+class InvalidRecordError(ValueError):
+    """A game record that is malformed or does not replay."""
