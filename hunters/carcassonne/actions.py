@@ -78,6 +78,12 @@ def legal_actions(game: "Game") -> list[int]:
     return sorted(_encode(m, own) for m in game.legal_moves())
 
 
+def legal_pairs(game: "Game") -> list[tuple[Move, int]]:
+    """(move, action code) of every legal move, in legal_moves() order."""
+    own = _own_meeples(game)
+    return [(m, _encode(m, own)) for m in game.legal_moves()]
+
+
 def action_mask(game: "Game") -> bytearray:
     """A bytearray of ACTION_SPACE_SIZE entries, 1 for each legal action (numpy.frombuffer-ready)."""
     mask = bytearray(ACTION_SPACE_SIZE)

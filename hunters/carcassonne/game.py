@@ -128,6 +128,7 @@ class Game:
     """
 
     __slots__ = ("_core", "_events", "_seed", "_normal", "_menhir")
+    GAME_ID = GAME_ID
 
     def __init__(self) -> None:
         raise TypeError("use Game.new(...) or Game.from_record(...)")
@@ -315,6 +316,10 @@ class Game:
 
     def action_to_move(self, action: int) -> Move:
         return _actions.action_to_move(self, action)
+
+    def legal_moves_with_actions(self) -> list[tuple[Move, int]]:
+        """(move, action code) of every legal move, in legal_moves() order."""
+        return _actions.legal_pairs(self)
 
     def play_action(self, action: int) -> list[ScoreEvent]:
         return self.play(self.action_to_move(action))

@@ -1,0 +1,159 @@
+"""Translation between protobuf and each game's API: the only game-specific code of the service.
+
+An adapter turns protobuf moves into game `Move`s and games into `MatchState` views; the rules
+stay in the game packages. A game without a typed protobuf message travels as JSON (its
+`Move.to_json()` / `view()`), so a newly registered game is served without service changes.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+from typing import Any
+
+from google.protobuf import json_format, struct_pb2
+
+from hunters import GAMES
+from hunters.errors import IllegalMoveError
+from hunters.v1 import events_pb2, moves_pb2, state_pb2
+
+from .errors import ServiceError, invalid
+
+_OCC_KINDS = {moves_pb2.CarcassonneOccupant.KIND_MEEPLE: "meeple", moves_pb2.CarcassonneOccupant.KIND_HUT: "hut"}
+_OCC_ENUMS = {v: k for k, v in _OCC_KINDS.items()}
+
+
+def plain(value: Any) -> Any:
+    """Struct values (all numbers are doubles) back to plain JSON with integral numbers as ints."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return value
+
+
+def to_struct(data: dict) -> struct_pb2.Struct:
+    s = struct_pb2.Struct()
+    s.update(data)
+    return s
+
+
+class GameAdapter:
+    """Generic adapter: moves as JSON, views as Struct. Typed games override the hooks."""
+
+    def __init__(self, game_id: str, module: Any):
+        self.game_id = game_id
+        self.module = module
+        self.Game = module.Game
+        self.Move = module.Move
+
+    # -- games -------------------------------------------------------------------------------
+    def new(self, players: int, seed: int, options: struct_pb2.Struct | None) -> Any:
+        opts = plain(json_format.MessageToDict(options)) if options is not None else {}
+        if not isinstance(opts, dict):
+            raise invalid("INVALID_CONFIG", "options must be an object")
+        try:
+            return self.Game.new(players=players, seed=seed, **opts)
+        except TypeError as exc:
+            raise invalid("INVALID_CONFIG", f"unknown option: {exc}") from None
+        except ValueError as exc:
+            raise invalid("INVALID_CONFIG", str(exc)) from None
+
+    def from_record(self, record: dict) -> Any:
+        return self.Game.from_record(record)
+
+    # -- moves -------------------------------------------------------------------------------
+    def move_from_proto(self, pb: moves_pb2.Move) -> Any:
+        which = pb.WhichOneof("game")
+        if which is None:
+            raise invalid("MOVE_MISSING", "the move is empty")
+        if which == "json":
+            try:
+                return self.Move.from_json(json.loads(pb.json))
+            except (ValueError, KeyError, TypeError, AttributeError) as exc:
+                raise ServiceError.from_illegal(IllegalMoveError("MALFORMED", f"bad JSON move: {exc}")) from None
+        return self.typed_move(pb, which)
+
+    def typed_move(self, pb: moves_pb2.Move, which: str) -> Any:
+        raise invalid("WRONG_GAME", f"a {which} move is not a move of {self.game_id}")
+
+    def move_to_proto(self, move: Any) -> moves_pb2.Move:
+        return moves_pb2.Move(json=json.dumps(move.to_json(), separators=(",", ":")))
+
+    # -- views -------------------------------------------------------------------------------
+    def state(self, game: Any, version: int) -> state_pb2.MatchState:
+        st = self._common(game, version)
+        st.json.update(game.view())
+        return st
+
+    @staticmethod
+    def _common(game: Any, version: int) -> state_pb2.MatchState:
+        return state_pb2.MatchState(game=game.GAME_ID if hasattr(game, "GAME_ID") else "", players=game.players,
+                                    player=game.player, is_over=game.is_over, scores=game.scores,
+                                    winners=game.winners, version=version)
+
+    def event(self, ev: Any) -> events_pb2.ScoreEvent:
+        d = ev._asdict()
+        out = events_pb2.ScoreEvent(decision=d.pop("decision", 0), reason=str(d.pop("reason", "")),
+                                    seats=d.pop("seats", ()), points=d.pop("points", 0),
+                                    feature=d.pop("feature", -1))
+        if d:
+            out.details.update(plain(d))
+        return out
+
+
+class CarcassonneAdapter(GameAdapter):
+    """carcassonne_hg: typed moves (CarcassonneMove) and views (CarcassonneState)."""
+
+    def typed_move(self, pb: moves_pb2.Move, which: str) -> Any:
+        if which != "carcassonne":
+            return super().typed_move(pb, which)
+        from hunters.carcassonne import Move, Occupant
+
+        m = pb.carcassonne
+        occupant = None
+        if m.HasField("occupant"):
+            kind = _OCC_KINDS.get(m.occupant.kind)
+            if kind is None:
+                raise ServiceError.from_illegal(IllegalMoveError("MALFORMED", "occupant kind must be MEEPLE or HUT"))
+            occupant = Occupant(kind, m.occupant.zone)
+        return Move(m.x, m.y, m.rotation, occupant, m.retake if m.HasField("retake") else None)
+
+    def move_to_proto(self, move: Any) -> moves_pb2.Move:
+        pb = moves_pb2.CarcassonneMove(x=move.x, y=move.y, rotation=move.rotation)
+        if move.occupant is not None:
+            pb.occupant.kind = _OCC_ENUMS[move.occupant.kind]
+            pb.occupant.zone = move.occupant.zone
+        if move.retake is not None:
+            pb.retake = move.retake
+        return moves_pb2.Move(carcassonne=pb)
+
+    def state(self, game: Any, version: int) -> state_pb2.MatchState:
+        st = self._common(game, version)
+        c = st.carcassonne
+        if game.tile is not None:
+            c.tile = game.tile
+        c.extra_turn = game.extra_turn
+        c.board.extend(state_pb2.CarcassonnePlacedTile(x=x, y=y, tile=t, rotation=r) for x, y, t, r in game.board)
+        c.occupants.extend(state_pb2.CarcassonnePiece(zone=z, seat=s, kind=k) for z, s, k in game.occupants)
+        c.meeples.extend(game.meeples)
+        c.huts.extend(game.huts)
+        c.discards.extend(game.discards)
+        c.normal_pile, c.menhir_pile = game.piles
+        return st
+
+
+_TYPED = {"carcassonne_hg": CarcassonneAdapter}
+_adapters: dict[str, GameAdapter] = {}
+
+
+def adapter(game_id: str) -> GameAdapter:
+    """The adapter of a registered game (INVALID_ARGUMENT / UNKNOWN_GAME otherwise)."""
+    found = _adapters.get(game_id)
+    if found is None:
+        if game_id not in GAMES:
+            raise invalid("UNKNOWN_GAME", f"unknown game {game_id!r}; registered: {', '.join(sorted(GAMES))}")
+        module = importlib.import_module(GAMES[game_id])
+        found = _adapters[game_id] = _TYPED.get(game_id, GameAdapter)(game_id, module)
+    return found

@@ -1,0 +1,232 @@
+"""gRPC servicers: protobuf in, game-API calls, protobuf out. No rule lives here."""
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import time
+from typing import Any, Callable
+
+import grpc
+from google.protobuf import timestamp_pb2
+
+from hunters.errors import IllegalMoveError
+from hunters.v1 import events_pb2, matches_pb2, matches_pb2_grpc, moves_pb2, oracle_pb2, oracle_pb2_grpc, state_pb2
+
+from . import auth
+from .errors import ServiceError, invalid
+from .games import GameAdapter, adapter
+from .matches import LiveMatch, MatchManager, Played
+
+log = logging.getLogger("hunters.service")
+MAX_SIMULATED_GAMES = 10_000_000
+
+
+def rpc(method: Callable) -> Callable:
+    """Map ServiceError (and any surprise) onto a rich gRPC status; log every call."""
+
+    @functools.wraps(method)
+    def wrapper(self, request, context):
+        start = time.perf_counter()
+        try:
+            result = method(self, request, context)
+            log.debug("rpc", extra={"rpc": method.__name__, "ms": round((time.perf_counter() - start) * 1e3, 3)})
+            return result
+        except ServiceError as err:
+            log.info("rpc refused", extra={"rpc": method.__name__, "reason": err.reason, "code": err.code.name})
+            context.abort_with_status(err.to_status())
+        except Exception:
+            log.exception("rpc failed", extra={"rpc": method.__name__})
+            context.abort_with_status(ServiceError(grpc.StatusCode.INTERNAL, "INTERNAL", "internal error").to_status())
+
+    return wrapper
+
+
+def stream_rpc(method: Callable) -> Callable:
+    @functools.wraps(method)
+    def wrapper(self, request, context):
+        try:
+            yield from method(self, request, context)
+        except ServiceError as err:
+            log.info("rpc refused", extra={"rpc": method.__name__, "reason": err.reason, "code": err.code.name})
+            context.abort_with_status(err.to_status())
+        except Exception:
+            log.exception("rpc failed", extra={"rpc": method.__name__})
+            context.abort_with_status(ServiceError(grpc.StatusCode.INTERNAL, "INTERNAL", "internal error").to_status())
+
+    return wrapper
+
+
+def _token(context) -> str | None:
+    return auth.token_from_metadata(context.invocation_metadata())
+
+
+def legal_moves_pb(ad: GameAdapter, game: Any) -> list[moves_pb2.LegalMove]:
+    pairs = game.legal_moves_with_actions() if hasattr(game, "legal_moves_with_actions") else \
+        [(m, game.move_to_action(m)) for m in game.legal_moves()]
+    return [moves_pb2.LegalMove(move=ad.move_to_proto(m), action=a) for m, a in pairs]
+
+
+def _move_builder(ad: GameAdapter, request: Any) -> Callable[[Any], Any]:
+    """A function building the game-API move of a PlayMove request, called once the seat is known."""
+
+    def build(game: Any) -> Any:
+        which = request.WhichOneof("play")
+        if which == "action":
+            return game.action_to_move(request.action)
+        if which == "move":
+            return ad.move_from_proto(request.move)
+        raise invalid("MOVE_MISSING", "set either move or action")
+
+    return build
+
+
+class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
+    def __init__(self, manager: MatchManager):
+        self.manager = manager
+
+    def _match_pb(self, live: LiveMatch) -> matches_pb2.Match:
+        created = timestamp_pb2.Timestamp()
+        created.FromNanoseconds(int(live.created_at * 1e9))
+        return matches_pb2.Match(match_id=live.match_id, config=live.config, version=live.version,
+                                 state=live.adapter.state(live.game, live.version), created_at=created)
+
+    @rpc
+    def CreateMatch(self, request, context):
+        if not request.HasField("config"):
+            raise invalid("INVALID_CONFIG", "config is required")
+        live, tokens, admin = self.manager.create(request.config)
+        log.info("match created", extra={"match_id": live.match_id, "game": request.config.game})
+        with live.lock:
+            match = self._match_pb(live)
+        return matches_pb2.CreateMatchResponse(match=match, seat_tokens=tokens, admin_token=admin)
+
+    @rpc
+    def GetMatch(self, request, context):
+        live = self.manager.get(request.match_id)
+        with live.lock:
+            return self._match_pb(live)
+
+    @rpc
+    def ListMatches(self, request, context):
+        matches, token = self.manager.page(request.page_size, request.page_token, request.game)
+        out = []
+        for live in matches:
+            with live.lock:
+                out.append(self._match_pb(live))
+        return matches_pb2.ListMatchesResponse(matches=out, next_page_token=token)
+
+    @rpc
+    def DeleteMatch(self, request, context):
+        self.manager.delete(request.match_id, _token(context))
+        log.info("match deleted", extra={"match_id": request.match_id})
+        return matches_pb2.DeleteMatchResponse()
+
+    @rpc
+    def ListLegalMoves(self, request, context):
+        live = self.manager.get(request.match_id)
+        with live.lock:
+            game, version = live.game, live.version
+        # games are replaced, never mutated, once published: no lock needed to read this one
+        return matches_pb2.ListLegalMovesResponse(version=version, player=game.player,
+                                                  moves=legal_moves_pb(live.adapter, game))
+
+    @rpc
+    def PlayMove(self, request, context):
+        live = self.manager.get(request.match_id)
+        to_move = _move_builder(live.adapter, request)
+        fingerprint = request.SerializeToString(deterministic=True)
+
+        def respond(live: LiveMatch, played: Played) -> bytes:
+            return matches_pb2.PlayMoveResponse(
+                version=played.version, score_events=[live.adapter.event(e) for e in played.events],
+                state=live.adapter.state(live.game, played.version)).SerializeToString()
+
+        expected = request.expected_version if request.HasField("expected_version") else None
+        live, played = self.manager.play(request.match_id, _token(context), expected, to_move,
+                                         request.request_id, _strip_request_id(request), respond)
+        log.info("move played", extra={"match_id": live.match_id, "version": played.version, "seat": played.seat})
+        return matches_pb2.PlayMoveResponse.FromString(played.response)
+
+    @stream_rpc
+    def WatchMatch(self, request, context):
+        ad = None
+        for live, version, game, seat, move, events in self.manager.history(
+                request.match_id, request.from_version, context.is_active):
+            ad = live.adapter
+            yield events_pb2.MatchEvent(
+                match_id=live.match_id, version=version, seat=seat,
+                move=ad.move_to_proto(move) if move is not None else None,
+                score_events=[ad.event(e) for e in events], state=ad.state(game, version),
+                match_over=game.is_over)
+
+    @rpc
+    def GetRecord(self, request, context):
+        record = self.manager.record(request.match_id, _token(context))
+        return matches_pb2.GetRecordResponse(record_json=json.dumps(record, separators=(",", ":")))
+
+
+def _strip_request_id(request: matches_pb2.PlayMoveRequest) -> bytes:
+    """The request as bytes without its request_id: what a retry must repeat exactly."""
+    copy = matches_pb2.PlayMoveRequest()
+    copy.CopyFrom(request)
+    copy.request_id = ""
+    return copy.SerializeToString(deterministic=True)
+
+
+class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
+    @rpc
+    def Evaluate(self, request, context):
+        config = request.config
+        ad = adapter(config.game)
+        if not config.HasField("seed") and not config.HasField("options"):
+            raise invalid("INVALID_CONFIG", "the oracle needs a seed or explicit options to reproduce a game")
+        game = ad.new(config.players, config.seed, config.options if config.HasField("options") else None)
+        response = oracle_pb2.EvaluateResponse(legal=True)
+        events = list(game.events)
+        for index, pb in enumerate(request.moves):
+            try:
+                try:
+                    move = ad.move_from_proto(pb)
+                except ServiceError as err:
+                    raise IllegalMoveError(err.reason, err.message) from None
+                events.extend(game.play(move))
+            except IllegalMoveError as exc:
+                response.legal = False
+                response.illegal.CopyFrom(oracle_pb2.IllegalMoveDetail(index=index, reason=exc.reason,
+                                                                       message=exc.message))
+                break
+        response.state.CopyFrom(ad.state(game, len(game.moves)))
+        response.score_events.extend(ad.event(e) for e in events)
+        if request.include_legal_moves:
+            response.legal_moves.extend(legal_moves_pb(ad, game))
+        return response
+
+    @stream_rpc
+    def SimulateGames(self, request, context):
+        ad = adapter(request.game)
+        if not 0 < request.games <= MAX_SIMULATED_GAMES:
+            raise invalid("BAD_GAMES", f"games must be 1..{MAX_SIMULATED_GAMES}")
+        if not hasattr(ad.module, "random_games"):
+            raise invalid("NOT_SUPPORTED", f"{request.game} has no in-core simulation")
+        try:
+            ad.module.random_games(0, players=request.players, seed=request.seed)
+        except ValueError as exc:
+            raise invalid("INVALID_CONFIG", str(exc)) from None
+        total, chunk = request.games, max(1, -(-request.games // 20))
+        done = moves = 0
+        scores = wins = None
+        start = time.perf_counter()
+        index = 0
+        while done < total and context.is_active():
+            n = min(chunk, total - done)
+            res = ad.module.random_games(n, players=request.players, seed=(request.seed + index) % 2**64)
+            index += 1
+            done += n
+            moves += res.decisions
+            scores = res.total_scores if scores is None else [a + b for a, b in zip(scores, res.total_scores)]
+            wins = res.wins if wins is None else [a + b for a, b in zip(wins, res.wins)]
+            elapsed = time.perf_counter() - start
+            yield oracle_pb2.SimulateGamesProgress(games_done=done, moves=moves, mean_scores=[s / done for s in scores],
+                                                   wins=wins, games_per_second=done / elapsed if elapsed else 0.0,
+                                                   done=done == total)

@@ -1,0 +1,141 @@
+"""SQLite storage of matches as records: configuration + moves. WAL journal; every accepted move
+is committed before the reply, so a restart (or a kill -9) loses nothing that was acknowledged.
+
+synchronous=NORMAL (default) survives a crash of the process; "full" also survives a power cut at
+the cost of an fsync per move."""
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS matches (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    match_id TEXT NOT NULL UNIQUE,
+    game TEXT NOT NULL,
+    record TEXT NOT NULL,          -- the game record at creation (configuration, piles), no moves
+    config BLOB NOT NULL,          -- the GameConfig protobuf as created
+    seat_hashes TEXT NOT NULL,     -- JSON list of SHA-256 token hashes, index = seat
+    admin_hash TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    version INTEGER NOT NULL DEFAULT 0,
+    over INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS moves (
+    match_id TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    move TEXT NOT NULL,            -- the game API's Move.to_json()
+    PRIMARY KEY (match_id, idx)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS requests (
+    match_id TEXT NOT NULL,
+    request_id TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    response BLOB NOT NULL,        -- the serialized PlayMoveResponse sent the first time
+    PRIMARY KEY (match_id, request_id)
+) WITHOUT ROWID;
+"""
+
+
+@dataclass
+class StoredMatch:
+    seq: int
+    match_id: str
+    game: str
+    record: dict
+    config: bytes
+    seat_hashes: list[str]
+    admin_hash: str
+    created_at: float
+    version: int
+    over: bool
+    moves: list[tuple[int, dict]]  # (seat, move json) in order
+
+
+class Store:
+    """All database access; thread-safe (one connection behind a lock)."""
+
+    def __init__(self, path: str, synchronous: str = "NORMAL"):
+        self.path = path
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute(f"PRAGMA synchronous={'FULL' if synchronous.upper() == 'FULL' else 'NORMAL'}")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def _tx(self, statements: list[tuple[str, tuple]]) -> None:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                for sql, args in statements:
+                    self._db.execute(sql, args)
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def create(self, match_id: str, game: str, record: dict, config: bytes, seat_hashes: list[str],
+               admin_hash: str, over: bool) -> tuple[int, float]:
+        created = time.time()
+        self._tx([("INSERT INTO matches (match_id, game, record, config, seat_hashes, admin_hash, created_at, over)"
+                   " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                   (match_id, game, json.dumps(record), config, json.dumps(seat_hashes), admin_hash, created, int(over)))])
+        with self._lock:
+            seq = self._db.execute("SELECT seq FROM matches WHERE match_id = ?", (match_id,)).fetchone()[0]
+        return seq, created
+
+    def append_move(self, match_id: str, idx: int, seat: int, move: dict, over: bool,
+                    request: tuple[str, str, bytes] | None) -> None:
+        """Move number `idx` (0-based), the new version and the idempotency entry, atomically."""
+        statements = [
+            ("INSERT INTO moves (match_id, idx, seat, move) VALUES (?, ?, ?, ?)",
+             (match_id, idx, seat, json.dumps(move, separators=(",", ":")))),
+            ("UPDATE matches SET version = ?, over = ? WHERE match_id = ?", (idx + 1, int(over), match_id)),
+        ]
+        if request is not None:
+            request_id, fingerprint, response = request
+            statements.append(("INSERT INTO requests (match_id, request_id, fingerprint, response) VALUES (?, ?, ?, ?)",
+                               (match_id, request_id, fingerprint, response)))
+        self._tx(statements)
+
+    def request(self, match_id: str, request_id: str) -> tuple[str, bytes] | None:
+        with self._lock:
+            row = self._db.execute("SELECT fingerprint, response FROM requests WHERE match_id = ? AND request_id = ?",
+                                   (match_id, request_id)).fetchone()
+        return None if row is None else (row[0], bytes(row[1]))
+
+    def load(self, match_id: str) -> StoredMatch | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT seq, match_id, game, record, config, seat_hashes, admin_hash, created_at, version, over"
+                " FROM matches WHERE match_id = ?", (match_id,)).fetchone()
+            if row is None:
+                return None
+            moves = self._db.execute("SELECT seat, move FROM moves WHERE match_id = ? ORDER BY idx",
+                                     (match_id,)).fetchall()
+        return StoredMatch(row[0], row[1], row[2], json.loads(row[3]), bytes(row[4]), json.loads(row[5]), row[6],
+                           row[7], row[8], bool(row[9]), [(s, json.loads(m)) for s, m in moves])
+
+    def page(self, after_seq: int, limit: int, game: str | None) -> list[str]:
+        sql = "SELECT match_id FROM matches WHERE seq > ?" + (" AND game = ?" if game else "") + " ORDER BY seq LIMIT ?"
+        args = (after_seq, game, limit) if game else (after_seq, limit)
+        with self._lock:
+            return [r[0] for r in self._db.execute(sql, args).fetchall()]
+
+    def live_count(self) -> int:
+        with self._lock:
+            return self._db.execute("SELECT COUNT(*) FROM matches WHERE over = 0").fetchone()[0]
+
+    def delete(self, match_id: str) -> None:
+        self._tx([("DELETE FROM moves WHERE match_id = ?", (match_id,)),
+                  ("DELETE FROM requests WHERE match_id = ?", (match_id,)),
+                  ("DELETE FROM matches WHERE match_id = ?", (match_id,))])
