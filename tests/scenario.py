@@ -211,3 +211,46 @@ class Sketch:
                     if (x + dx, y + dy) not in self.board:
                         return False
         return True
+
+
+# ---------------------------------------------------------------------------------------------
+# Reusable scenarios.
+
+def all_meeples_down() -> Game:
+    """Seat 0 puts all 5 meeples on five separate forests of a column of tiles north of the start
+    (38, 39, 40, 60, 41: each has its own E-W forest); seat 1 puts one hunter on 34's north meadow
+    (zone 340) east of the start. Afterwards it is seat 0's turn with tile 37, which fits at (0, 1)
+    and closes the start forest (menhir; 34 closed its east end), and the menhir pile holds the
+    shaman (88)."""
+    g = new_game([38, 34, 39, 61, 40, 62, 60, 35, 41, 36, 37, 33], [88])
+    play_all(g, [
+        mv(0, -1, 0, meeple=381),
+        mv(1, 0, 0, meeple=340),
+        mv(0, -2, 0, meeple=391),
+        mv(0, -3, 0),
+        mv(0, -4, 0, meeple=401),
+        mv(0, -5, 0),
+        mv(0, -6, 0, meeple=601),
+        mv(0, -7, 0),
+        mv(0, -8, 0, meeple=411),
+        mv(0, -9, 1),
+    ])
+    assert g.meeples == [0, 4] and g.player == 0 and g.tile == 37
+    return g
+
+
+def all_huts_down() -> Game:
+    """Seat 0 puts its 3 huts on three separate river systems (E-W rivers of 48, 49, 51 in a column
+    north of the start, each without a lake); seat 1 places meadow tiles in between. Afterwards it
+    is seat 0's turn with 52 (another E-W river), which fits at (0, -7)."""
+    g = new_game([48, 61, 49, 62, 51, 35, 52, 33])
+    play_all(g, [
+        mv(0, -1, 0, hut=481),
+        mv(0, -2, 0),
+        mv(0, -3, 0, hut=491),
+        mv(0, -4, 0),
+        mv(0, -5, 0, hut=511),
+        mv(0, -6, 0),
+    ])
+    assert g.huts == [0, 3] and g.player == 0 and g.tile == 52
+    return g
