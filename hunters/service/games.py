@@ -93,6 +93,11 @@ class GameAdapter:
                                     player=game.player, is_over=game.is_over, scores=game.scores,
                                     winners=game.winners, version=version)
 
+    def event_from_proto(self, pb: events_pb2.ScoreEvent) -> Any:
+        """A received event as the game's event type (a dict for games without one)."""
+        return dict(decision=pb.decision, reason=pb.reason, seats=tuple(pb.seats), points=pb.points,
+                    feature=pb.feature, **plain(json_format.MessageToDict(pb.details)))
+
     def event(self, ev: Any) -> events_pb2.ScoreEvent:
         d = ev._asdict()
         out = events_pb2.ScoreEvent(decision=d.pop("decision", 0), reason=str(d.pop("reason", "")),
@@ -128,6 +133,9 @@ class CarcassonneAdapter(GameAdapter):
         if move.retake is not None:
             pb.retake = move.retake
         return moves_pb2.Move(carcassonne=pb)
+
+    def event_from_proto(self, pb: events_pb2.ScoreEvent) -> Any:
+        return self.module.ScoreEvent(pb.decision, pb.reason, tuple(pb.seats), pb.points, pb.feature)
 
     def state(self, game: Any, version: int) -> state_pb2.MatchState:
         st = self._common(game, version)

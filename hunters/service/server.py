@@ -15,9 +15,10 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from hunters import GAMES
-from hunters.v1 import matches_pb2, matches_pb2_grpc, oracle_pb2, oracle_pb2_grpc
+from hunters.v1 import matches_pb2, oracle_pb2
 
 from .games import adapter
+from .handlers import add_service
 from .matches import MatchManager
 from .servicer import MatchServicer, OracleServicer
 from .store import Store
@@ -68,8 +69,8 @@ def create_server(config: ServerConfig) -> RunningServer:
                ("grpc.so_reuseport", 0)]
     server = grpc.server(futures.ThreadPoolExecutor(max_workers=config.max_workers), options=options,
                          maximum_concurrent_rpcs=config.max_workers * 8)
-    matches_pb2_grpc.add_MatchServiceServicer_to_server(MatchServicer(manager), server)
-    oracle_pb2_grpc.add_OracleServiceServicer_to_server(OracleServicer(), server)
+    add_service(server, matches_pb2.DESCRIPTOR.services_by_name["MatchService"], MatchServicer(manager))
+    add_service(server, oracle_pb2.DESCRIPTOR.services_by_name["OracleService"], OracleServicer())
     health_servicer = health.HealthServicer(experimental_non_blocking=True)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(SERVICE_NAMES + (health.SERVICE_NAME, reflection.SERVICE_NAME), server)

@@ -1,0 +1,196 @@
+"""A typed Python client for the hunters gRPC service, in the game API's vocabulary.
+
+>>> # doctest: +SKIP
+>>> from hunters.client import Client
+>>> with Client("localhost:50051") as c:
+...     match = c.create_match("carcassonne_hg", players=2, seed=7)
+...     move, action = c.legal_moves(match.match_id)[0]
+...     result = c.play(match.match_id, move, token=match.seat_tokens[0], expected_version=0)
+
+Moves and events are the game API's own types (e.g. `hunters.carcassonne.Move`); refused moves raise
+`IllegalMoveError` with the engine's reason; other refusals raise `ServiceError` (with `.code` and
+`.reason`)."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+import grpc
+
+from hunters.errors import IllegalMoveError
+from hunters.service import auth
+from hunters.service.errors import ServiceError, error_info
+from hunters.service.games import adapter, to_struct
+from hunters.v1 import matches_pb2, matches_pb2_grpc, oracle_pb2, oracle_pb2_grpc, state_pb2
+
+__all__ = ["Client", "IllegalMoveError", "MatchEvent", "MatchInfo", "PlayResult", "ServiceError"]
+
+_MOVE_CODES = (grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.INVALID_ARGUMENT)
+_SERVICE_REASONS = {"NOT_YOUR_TURN", "MOVE_MISSING", "INVALID_CONFIG", "UNKNOWN_GAME", "MATCH_ID_MISSING",
+                    "REQUEST_ID_REUSED", "BAD_REQUEST_ID", "BAD_PAGE_TOKEN", "BAD_PAGE_SIZE", "BAD_VERSION",
+                    "BAD_GAMES", "NOT_SUPPORTED", "WRONG_GAME"}
+
+
+def _raise(err: grpc.RpcError) -> None:
+    reason, metadata = error_info(err)
+    message = err.details() or ""
+    message = message.split(": ", 1)[1] if message.startswith(reason + ": ") else message
+    if err.code() in _MOVE_CODES and reason and reason not in _SERVICE_REASONS:
+        raise IllegalMoveError(reason, message) from None
+    raise ServiceError(err.code(), reason or err.code().name, message, **metadata) from None
+
+
+@dataclass(frozen=True)
+class MatchInfo:
+    match_id: str
+    game: str
+    version: int
+    state: state_pb2.MatchState
+    seat_tokens: tuple[str, ...] = ()
+    admin_token: str = ""
+
+
+@dataclass(frozen=True)
+class PlayResult:
+    version: int
+    events: list[Any]
+    state: state_pb2.MatchState
+
+
+@dataclass(frozen=True)
+class MatchEvent:
+    version: int
+    seat: int
+    move: Any | None
+    events: list[Any]
+    state: state_pb2.MatchState
+    match_over: bool
+
+
+class Client:
+    """A connection to a hunters server. Use as a context manager, or call close()."""
+
+    def __init__(self, address: str, credentials: grpc.ChannelCredentials | None = None, timeout: float = 30.0):
+        self.channel = grpc.secure_channel(address, credentials) if credentials else grpc.insecure_channel(address)
+        self.matches = matches_pb2_grpc.MatchServiceStub(self.channel)
+        self.oracle = oracle_pb2_grpc.OracleServiceStub(self.channel)
+        self.timeout = timeout
+        self._games: dict[str, str] = {}
+
+    def close(self) -> None:
+        self.channel.close()
+
+    def __enter__(self) -> "Client":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _call(self, method, request, token: str | None = None):
+        try:
+            return method(request, timeout=self.timeout, metadata=auth.bearer(token) if token else None)
+        except grpc.RpcError as err:
+            _raise(err)
+
+    @staticmethod
+    def _config(game: str, players: int, seed: int | None, options: dict | None) -> matches_pb2.GameConfig:
+        config = matches_pb2.GameConfig(game=game, players=players)
+        if seed is not None:
+            config.seed = seed
+        if options:
+            config.options.CopyFrom(to_struct(options))
+        return config
+
+    def _game_of(self, match_id: str) -> str:
+        if match_id not in self._games:
+            self._games[match_id] = self.get_match(match_id).game
+        return self._games[match_id]
+
+    @staticmethod
+    def _events(game: str, pbs) -> list[Any]:
+        ad = adapter(game)
+        return [ad.event_from_proto(e) for e in pbs]
+
+    # -- matches -----------------------------------------------------------------------------
+    def create_match(self, game: str, players: int, seed: int | None = None,
+                     options: dict | None = None) -> MatchInfo:
+        resp = self._call(self.matches.CreateMatch,
+                          matches_pb2.CreateMatchRequest(config=self._config(game, players, seed, options)))
+        self._games[resp.match.match_id] = game
+        return MatchInfo(resp.match.match_id, game, resp.match.version, resp.match.state,
+                         tuple(resp.seat_tokens), resp.admin_token)
+
+    def get_match(self, match_id: str) -> MatchInfo:
+        m = self._call(self.matches.GetMatch, matches_pb2.GetMatchRequest(match_id=match_id))
+        return MatchInfo(m.match_id, m.config.game, m.version, m.state)
+
+    def list_matches(self, game: str = "", page_size: int = 50) -> Iterator[MatchInfo]:
+        """Every match, page by page."""
+        token = ""
+        while True:
+            resp = self._call(self.matches.ListMatches,
+                              matches_pb2.ListMatchesRequest(page_size=page_size, page_token=token, game=game))
+            for m in resp.matches:
+                yield MatchInfo(m.match_id, m.config.game, m.version, m.state)
+            token = resp.next_page_token
+            if not token:
+                return
+
+    def delete_match(self, match_id: str, admin_token: str) -> None:
+        self._call(self.matches.DeleteMatch, matches_pb2.DeleteMatchRequest(match_id=match_id), admin_token)
+
+    def legal_moves(self, match_id: str) -> list[tuple[Any, int]]:
+        """(move, action code) of every legal move."""
+        ad = adapter(self._game_of(match_id))
+        resp = self._call(self.matches.ListLegalMoves, matches_pb2.ListLegalMovesRequest(match_id=match_id))
+        return [(ad.move_from_proto(lm.move), lm.action) for lm in resp.moves]
+
+    def play(self, match_id: str, move: Any = None, *, token: str, action: int | None = None,
+             expected_version: int | None = None, request_id: str = "") -> PlayResult:
+        game = self._game_of(match_id)
+        request = matches_pb2.PlayMoveRequest(match_id=match_id, request_id=request_id)
+        if expected_version is not None:
+            request.expected_version = expected_version
+        if action is not None:
+            request.action = action
+        elif move is not None:
+            request.move.CopyFrom(adapter(game).move_to_proto(move))
+        resp = self._call(self.matches.PlayMove, request, token)
+        return PlayResult(resp.version, self._events(game, resp.score_events), resp.state)
+
+    def watch(self, match_id: str, from_version: int = 0, timeout: float | None = None) -> Iterator[MatchEvent]:
+        """Every event from `from_version` on, then live ones until the match ends."""
+        game = self._game_of(match_id)
+        ad = adapter(game)
+        stream = self.matches.WatchMatch(matches_pb2.WatchMatchRequest(match_id=match_id, from_version=from_version),
+                                         timeout=timeout)
+        try:
+            for ev in stream:
+                yield MatchEvent(ev.version, ev.seat, ad.move_from_proto(ev.move) if ev.HasField("move") else None,
+                                 self._events(game, ev.score_events), ev.state, ev.match_over)
+        except grpc.RpcError as err:
+            _raise(err)
+        finally:
+            stream.cancel()
+
+    def record(self, match_id: str, admin_token: str | None = None) -> dict:
+        resp = self._call(self.matches.GetRecord, matches_pb2.GetRecordRequest(match_id=match_id), admin_token)
+        return json.loads(resp.record_json)
+
+    # -- oracle ------------------------------------------------------------------------------
+    def evaluate(self, game: str, players: int, moves: list[Any], seed: int | None = None,
+                 options: dict | None = None, include_legal_moves: bool = False) -> oracle_pb2.EvaluateResponse:
+        ad = adapter(game)
+        request = oracle_pb2.EvaluateRequest(config=self._config(game, players, seed, options),
+                                             moves=[ad.move_to_proto(m) for m in moves],
+                                             include_legal_moves=include_legal_moves)
+        return self._call(self.oracle.Evaluate, request)
+
+    def simulate(self, game: str, players: int, games: int, seed: int = 0) -> Iterator[oracle_pb2.SimulateGamesProgress]:
+        stream = self.oracle.SimulateGames(oracle_pb2.SimulateGamesRequest(game=game, players=players, games=games,
+                                                                           seed=seed))
+        try:
+            yield from stream
+        except grpc.RpcError as err:
+            _raise(err)

@@ -1,0 +1,31 @@
+"""Small helpers for service tests: raw stubs, error inspection, a finished match."""
+import grpc
+
+from hunters.service.errors import error_info
+from hunters.v1 import matches_pb2, matches_pb2_grpc, oracle_pb2_grpc
+
+
+def stubs(port):
+    channel = grpc.insecure_channel(f"127.0.0.1:{port}")
+    return channel, matches_pb2_grpc.MatchServiceStub(channel), oracle_pb2_grpc.OracleServiceStub(channel)
+
+
+def bearer(token):
+    return (("authorization", f"Bearer {token}"),)
+
+
+def rpc_error(fn, *args, **kwargs):
+    """Call fn, expect a gRPC error; return (code, reason, metadata)."""
+    try:
+        fn(*args, **kwargs)
+    except grpc.RpcError as err:
+        reason, metadata = error_info(err)
+        return err.code(), reason, metadata
+    raise AssertionError("expected an RpcError")
+
+
+def create(stub, players=2, seed=5, options=None):
+    config = matches_pb2.GameConfig(game="carcassonne_hg", players=players, seed=seed)
+    if options is not None:
+        config.options.update(options)
+    return stub.CreateMatch(matches_pb2.CreateMatchRequest(config=config))

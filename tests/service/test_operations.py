@@ -1,0 +1,58 @@
+"""Health checking, reflection, TLS, message limits and shutdown."""
+import subprocess
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+from hunters.client import Client
+
+
+def health_status(port, service=""):
+    with grpc.insecure_channel(f"127.0.0.1:{port}") as ch:
+        return health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(service=service)).status
+
+
+def test_health_serving_then_not_serving_on_shutdown(server):
+    assert health_status(server.port) == health_pb2.HealthCheckResponse.SERVING
+    assert health_status(server.port, "hunters.v1.MatchService") == health_pb2.HealthCheckResponse.SERVING
+    server.health.enter_graceful_shutdown()
+    assert health_status(server.port) == health_pb2.HealthCheckResponse.NOT_SERVING
+
+
+def test_reflection_lists_the_services(server):
+    with grpc.insecure_channel(f"127.0.0.1:{server.port}") as ch:
+        stub = reflection_pb2_grpc.ServerReflectionStub(ch)
+        responses = stub.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(list_services="")]))
+        names = {s.name for r in responses for s in r.list_services_response.service}
+    assert {"hunters.v1.MatchService", "hunters.v1.OracleService", "grpc.health.v1.Health"} <= names
+
+
+def test_oversized_messages_are_refused(server_factory):
+    running = server_factory(max_message_bytes=4096)
+    with Client(f"127.0.0.1:{running.port}") as c:
+        with pytest.raises(grpc.RpcError) as exc:
+            c.matches.GetMatch.__call__  # noqa: B018 - the stub exists
+            from hunters.v1 import matches_pb2
+            c.matches.GetMatch(matches_pb2.GetMatchRequest(match_id="x" * 10000))
+        assert exc.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+
+
+def test_tls(server_factory, tmp_path):
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    made = subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key),
+                           "-out", str(cert), "-days", "1", "-subj", "/CN=localhost",
+                           "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"], capture_output=True)
+    if made.returncode:
+        pytest.skip("openssl cannot make a test certificate here")
+    running = server_factory(tls_cert=str(cert), tls_key=str(key))
+    creds = grpc.ssl_channel_credentials(root_certificates=cert.read_bytes())
+    with Client(f"localhost:{running.port}", credentials=creds) as c:
+        m = c.create_match("carcassonne_hg", players=2, seed=1)
+        assert c.get_match(m.match_id).version == 0
+    with Client(f"127.0.0.1:{running.port}", timeout=2) as plain:
+        with pytest.raises(Exception):
+            plain.create_match("carcassonne_hg", players=2, seed=1)
+    with pytest.raises(ValueError):
+        server_factory(tls_cert=str(cert))

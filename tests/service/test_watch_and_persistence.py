@@ -1,0 +1,137 @@
+"""WatchMatch streams from a version then live; matches survive a restart and a kill -9."""
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import grpc
+import pytest
+
+from hunters.carcassonne import Game
+from hunters.client import Client
+from hunters.service.games import adapter
+from hunters.v1 import matches_pb2
+
+from .helpers import bearer, create, stubs
+
+AD = adapter("carcassonne_hg")
+
+
+def play_some(client, m, local, n):
+    for _ in range(n):
+        if local.is_over:
+            return
+        move = local.legal_moves()[len(local.moves) % len(local.legal_moves())]
+        client.play(m.match_id, move, token=m.seat_tokens[local.player], expected_version=len(local.moves))
+        local.play(move)
+
+
+def test_watch_a_finished_match_from_any_version(client):
+    m = client.create_match("carcassonne_hg", players=2, seed=13)
+    local = Game.new(players=2, seed=13)
+    play_some(client, m, local, 200)
+    assert local.is_over
+    events = list(client.watch(m.match_id, from_version=0))
+    assert [e.version for e in events] == list(range(len(local.moves) + 1))
+    assert events[0].move is None and events[0].seat == -1
+    assert [e.move for e in events[1:]] == local.moves
+    replay = Game.new(players=2, seed=13)
+    for e in events[1:]:
+        assert e.events == replay.play(e.move)
+        assert e.state == AD.state(replay, e.version)
+    assert events[-1].match_over and not any(e.match_over for e in events[:-1])
+    tail = list(client.watch(m.match_id, from_version=len(local.moves) - 2))
+    assert [e.version for e in tail] == [len(local.moves) - 2, len(local.moves) - 1, len(local.moves)]
+
+
+def test_watch_live(server):
+    with Client(f"127.0.0.1:{server.port}") as player, Client(f"127.0.0.1:{server.port}") as spectator:
+        m = player.create_match("carcassonne_hg", players=2, seed=17)
+        local = Game.new(players=2, seed=17)
+        play_some(player, m, local, 3)
+        seen = []
+        done = threading.Event()
+
+        def watch():
+            for e in spectator.watch(m.match_id, from_version=2, timeout=60):
+                seen.append(e.version)
+                if e.version == 8:
+                    done.set()
+                    return
+
+        t = threading.Thread(target=watch)
+        t.start()
+        time.sleep(0.2)
+        play_some(player, m, local, 5)
+        assert done.wait(10)
+        t.join(10)
+        assert seen == list(range(2, 9))
+
+
+def test_watch_errors(server):
+    _, stub, _ = stubs(server.port)
+    with pytest.raises(grpc.RpcError) as exc:
+        list(stub.WatchMatch(matches_pb2.WatchMatchRequest(match_id="nope")))
+    assert exc.value.code() == grpc.StatusCode.NOT_FOUND
+    m = create(stub)
+    with pytest.raises(grpc.RpcError) as exc:
+        list(stub.WatchMatch(matches_pb2.WatchMatchRequest(match_id=m.match.match_id, from_version=-1)))
+    assert exc.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+
+
+def test_restart_keeps_every_match_and_move(server_factory, tmp_path):
+    db = str(tmp_path / "restart.db")
+    first = server_factory(db=db)
+    with Client(f"127.0.0.1:{first.port}") as c:
+        m = c.create_match("carcassonne_hg", players=3, seed=23)
+        local = Game.new(players=3, seed=23)
+        play_some(c, m, local, 10)
+    first.stop(0)
+    second = server_factory(db=db)
+    with Client(f"127.0.0.1:{second.port}") as c:
+        info = c.get_match(m.match_id)
+        assert info.version == 10 and list(info.state.scores) == local.scores
+        play_some(c, m, local, 5)  # the old tokens still hold their seats
+        assert c.record(m.match_id, m.admin_token) == local.to_record()
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_process(db, port):
+    proc = subprocess.Popen([sys.executable, "-m", "hunters.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+                             "--db", db], stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    channel = grpc.insecure_channel(f"127.0.0.1:{port}")
+    grpc.channel_ready_future(channel).result(timeout=30)
+    channel.close()
+    return proc
+
+
+def test_kill_9_loses_no_acknowledged_move(tmp_path):
+    db, port = str(tmp_path / "crash.db"), free_port()
+    proc = start_process(db, port)
+    try:
+        with Client(f"127.0.0.1:{port}") as c:
+            m = c.create_match("carcassonne_hg", players=2, seed=29)
+            local = Game.new(players=2, seed=29)
+            play_some(c, m, local, 12)
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    port = free_port()
+    proc = start_process(db, port)
+    try:
+        with Client(f"127.0.0.1:{port}") as c:
+            assert c.get_match(m.match_id).version == 12
+            assert c.record(m.match_id, m.admin_token) == local.to_record()
+            play_some(c, m, local, 3)
+            assert c.get_match(m.match_id).version == 15
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=20) == 0
