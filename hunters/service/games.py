@@ -6,6 +6,7 @@ stay in the game packages. A game without a typed protobuf message travels as JS
 """
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 from typing import Any
@@ -143,13 +144,23 @@ class CarcassonneAdapter(GameAdapter):
         if game.tile is not None:
             c.tile = game.tile
         c.extra_turn = game.extra_turn
-        c.board.extend(state_pb2.CarcassonnePlacedTile(x=x, y=y, tile=t, rotation=r) for x, y, t, r in game.board)
+        c.MergeFromString(b"".join(map(_placed_tile_bytes, game.board)))
         c.occupants.extend(state_pb2.CarcassonnePiece(zone=z, seat=s, kind=k) for z, s, k in game.occupants)
         c.meeples.extend(game.meeples)
         c.huts.extend(game.huts)
         c.discards.extend(game.discards)
         c.normal_pile, c.menhir_pile = game.piles
         return st
+
+
+@functools.lru_cache(maxsize=65536)
+def _placed_tile_bytes(placed: tuple[int, int, int, int]) -> bytes:
+    """A CarcassonneState holding just this board entry, serialized: concatenating these and
+    merging them appends to `board` (protobuf merges repeated fields by appending). Boards only
+    grow, so each entry is encoded once instead of at every move."""
+    x, y, t, r = placed
+    return state_pb2.CarcassonneState(board=[state_pb2.CarcassonnePlacedTile(x=x, y=y, tile=t, rotation=r)]
+                                      ).SerializeToString()
 
 
 _TYPED = {"carcassonne_hg": CarcassonneAdapter}

@@ -54,7 +54,7 @@ class Played:
     version: int
     seat: int
     events: list[Any]
-    response: bytes | None = None  # set when replayed from the idempotency table
+    response: Any = None           # the reply (a protobuf message), or its bytes when replayed for a retry
 
 
 class MatchManager:
@@ -171,12 +171,13 @@ class MatchManager:
 
     def play(self, match_id: str, token: str | None, expected_version: int | None,
              to_move: Callable[[Any], Any], request_id: str, fingerprint: bytes,
-             respond: Callable[[LiveMatch, Played], bytes]) -> tuple[LiveMatch, Played]:
+             respond: Callable[[Any, Played], Any]) -> tuple[LiveMatch, Played]:
         """Apply one move for the token's seat. `to_move(game)` builds the game-API move (it may raise);
-        `respond` serializes the reply, which is stored with `request_id` for retries."""
+        `respond(game after, played)` builds the reply, stored with `request_id` for retries. The
+        move is durable before the match changes in memory."""
         live = self.get(match_id)
         seat = self.seat_of(live, token)
-        digest = hashlib.sha256(bytes([seat]) + fingerprint).hexdigest()
+        digest = hashlib.sha256(bytes([seat]) + fingerprint).hexdigest() if request_id else ""
         with live.lock:
             if live.deleted:
                 raise not_found(match_id)
@@ -206,15 +207,10 @@ class MatchManager:
             except IllegalMoveError as exc:
                 raise ServiceError.from_illegal(exc, match_id=match_id, version=live.version) from None
             played = Played(live.version + 1, seat, events)
-            previous = live.game
+            response = respond(after, played)
+            self.store.append_move(match_id, live.version, seat, move.to_json(), after.is_over,
+                                   (request_id, digest, response.SerializeToString()) if request_id else None)
             live.game = after
-            response = respond(live, played)
-            try:
-                self.store.append_move(match_id, live.version, seat, move.to_json(), after.is_over,
-                                       (request_id, digest, response) if request_id else None)
-            except BaseException:
-                live.game = previous
-                raise
             live.moves.append(move)
             live.seats.append(seat)
             live.changed.notify_all()

@@ -135,18 +135,21 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
     def PlayMove(self, request, context):
         live = self.manager.get(request.match_id)
         to_move = _move_builder(live.adapter, request)
-        fingerprint = request.SerializeToString(deterministic=True)
 
-        def respond(live: LiveMatch, played: Played) -> bytes:
-            return matches_pb2.PlayMoveResponse(
-                version=played.version, score_events=[live.adapter.event(e) for e in played.events],
-                state=live.adapter.state(live.game, played.version)).SerializeToString()
+        ad = live.adapter
+
+        def respond(game: Any, played: Played) -> matches_pb2.PlayMoveResponse:
+            return matches_pb2.PlayMoveResponse(version=played.version, score_events=[ad.event(e) for e in played.events],
+                                                state=ad.state(game, played.version))
 
         expected = request.expected_version if request.HasField("expected_version") else None
+        fingerprint = _strip_request_id(request) if request.request_id else b""
         live, played = self.manager.play(request.match_id, _token(context), expected, to_move,
-                                         request.request_id, _strip_request_id(request), respond)
+                                         request.request_id, fingerprint, respond)
         log.info("move played", extra={"match_id": live.match_id, "version": played.version, "seat": played.seat})
-        return matches_pb2.PlayMoveResponse.FromString(played.response)
+        if isinstance(played.response, bytes):  # a retry: the first reply, as it was sent
+            return matches_pb2.PlayMoveResponse.FromString(played.response)
+        return played.response
 
     @stream_rpc
     def WatchMatch(self, request, context):

@@ -21,8 +21,7 @@ CREATE TABLE IF NOT EXISTS matches (
     seat_hashes TEXT NOT NULL,     -- JSON list of SHA-256 token hashes, index = seat
     admin_hash TEXT NOT NULL,
     created_at REAL NOT NULL,
-    version INTEGER NOT NULL DEFAULT 0,
-    over INTEGER NOT NULL DEFAULT 0
+    over INTEGER NOT NULL DEFAULT 0  -- the version is the number of moves
 );
 CREATE TABLE IF NOT EXISTS moves (
     match_id TEXT NOT NULL,
@@ -51,7 +50,6 @@ class StoredMatch:
     seat_hashes: list[str]
     admin_hash: str
     created_at: float
-    version: int
     over: bool
     moves: list[tuple[int, dict]]  # (seat, move json) in order
 
@@ -73,7 +71,11 @@ class Store:
             self._db.close()
 
     def _tx(self, statements: list[tuple[str, tuple]]) -> None:
+        """Run the statements as one transaction (a single statement commits on its own)."""
         with self._lock:
+            if len(statements) == 1:
+                self._db.execute(*statements[0])
+                return
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 for sql, args in statements:
@@ -95,12 +97,11 @@ class Store:
 
     def append_move(self, match_id: str, idx: int, seat: int, move: dict, over: bool,
                     request: tuple[str, str, bytes] | None) -> None:
-        """Move number `idx` (0-based), the new version and the idempotency entry, atomically."""
-        statements = [
-            ("INSERT INTO moves (match_id, idx, seat, move) VALUES (?, ?, ?, ?)",
-             (match_id, idx, seat, json.dumps(move, separators=(",", ":")))),
-            ("UPDATE matches SET version = ?, over = ? WHERE match_id = ?", (idx + 1, int(over), match_id)),
-        ]
+        """Move number `idx` (0-based), the end of the match and the idempotency entry, atomically."""
+        statements = [("INSERT INTO moves (match_id, idx, seat, move) VALUES (?, ?, ?, ?)",
+                       (match_id, idx, seat, json.dumps(move, separators=(",", ":"))))]
+        if over:
+            statements.append(("UPDATE matches SET over = 1 WHERE match_id = ?", (match_id,)))
         if request is not None:
             request_id, fingerprint, response = request
             statements.append(("INSERT INTO requests (match_id, request_id, fingerprint, response) VALUES (?, ?, ?, ?)",
@@ -116,14 +117,14 @@ class Store:
     def load(self, match_id: str) -> StoredMatch | None:
         with self._lock:
             row = self._db.execute(
-                "SELECT seq, match_id, game, record, config, seat_hashes, admin_hash, created_at, version, over"
+                "SELECT seq, match_id, game, record, config, seat_hashes, admin_hash, created_at, over"
                 " FROM matches WHERE match_id = ?", (match_id,)).fetchone()
             if row is None:
                 return None
             moves = self._db.execute("SELECT seat, move FROM moves WHERE match_id = ? ORDER BY idx",
                                      (match_id,)).fetchall()
         return StoredMatch(row[0], row[1], row[2], json.loads(row[3]), bytes(row[4]), json.loads(row[5]), row[6],
-                           row[7], row[8], bool(row[9]), [(s, json.loads(m)) for s, m in moves])
+                           row[7], bool(row[8]), [(s, json.loads(m)) for s, m in moves])
 
     def page(self, after_seq: int, limit: int, game: str | None) -> list[str]:
         sql = "SELECT match_id FROM matches WHERE seq > ?" + (" AND game = ?" if game else "") + " ORDER BY seq LIMIT ?"

@@ -56,3 +56,11 @@ def test_tls(server_factory, tmp_path):
             plain.create_match("carcassonne_hg", players=2, seed=1)
     with pytest.raises(ValueError):
         server_factory(tls_cert=str(cert))
+
+
+def test_healthcheck_command(server):
+    from hunters.service.healthcheck import main
+
+    assert main(["--address", f"127.0.0.1:{server.port}"]) == 0
+    server.health.enter_graceful_shutdown()
+    assert main(["--address", f"127.0.0.1:{server.port}"]) == 1

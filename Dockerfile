@@ -1,0 +1,23 @@
+# The hunters gRPC server as a sidecar: non-root, data in a volume, health through the gRPC health service.
+#   docker build -t hunters .
+#   docker run -p 50051:50051 -v hunters-data:/data hunters
+FROM python:3.11-slim AS build
+RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY pyproject.toml setup.py README.md ./
+COPY proto ./proto
+COPY hunters ./hunters
+RUN pip wheel --no-cache-dir --wheel-dir /wheels .
+
+FROM python:3.11-slim
+COPY --from=build /wheels /wheels
+RUN pip install --no-cache-dir /wheels/*.whl && rm -rf /wheels \
+    && useradd --system --uid 10001 --home-dir /data --create-home hunters
+USER hunters
+WORKDIR /data
+VOLUME ["/data"]
+EXPOSE 50051
+HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
+    CMD ["python", "-m", "hunters.service.healthcheck", "--address", "localhost:50051"]
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["hunters", "serve", "--host", "0.0.0.0", "--port", "50051", "--db", "/data/hunters.db"]
