@@ -4,4 +4,4 @@ Games are registered by id in `GAMES`; each maps to the package holding its publ
 """
 __version__ = "0.1.0"
 
-GAMES = {"carcassonne_hg": "hunters.carcassonne"}
+GAMES = {"carcassonne_hg": "hunters.carcassonne", "jaeger_sammler": "hunters.jaeger"}

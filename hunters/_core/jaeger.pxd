@@ -1,0 +1,147 @@
+# cython: language_level=3
+"""Flat C data of the Jäger und Sammler core: the per-game configuration (never changes during
+play: board, caves, winter deck, options) and the game state.
+
+Spaces are addressed by their index 0 .. n - 1 (default board: row * 12 + col). A tile on a space is
+one byte `code = kind | value << 4` (value: a mammoth's points, else 0); 0 is no tile (a camp, or a
+hole where a tile was taken or removed). The whole game is one `State` struct holding a pointer to its
+`Config`: cloning is a single memcpy, the configuration is shared.
+"""
+from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, uint64_t
+
+cdef enum:
+    MAXS = 256          # spaces on a board
+    MAXDEG = 8          # neighbour slots per space
+    MAXP = 4            # players
+    MAXCH = 16          # characters of one player on the board in one season
+    MAXCAMPS = 16       # camps of one season
+    MAXCAVES = 32       # cave tiles
+    NKINDS = 12         # tile kinds (below)
+    MAXMV = 16          # mammoth values are 1 .. MAXMV - 1
+    MAXEV = 1024        # events of one call (a turn with two season ends included)
+    LEAVE = -1          # the destination of a "leave the board" step
+    NOWHERE = -2        # no destination (a slot that leads nowhere)
+
+# tile kinds (low 4 bits of a tile code)
+cdef enum:
+    K_NONE = 0
+    K_BERRIES = 1
+    K_TUBERS = 2
+    K_HERBS = 3
+    K_JUG = 4
+    K_NECKLACE = 5
+    K_PELT = 6
+    K_SKULL = 7
+    K_WEAPON = 8
+    K_MAMMOTH = 9
+    K_PATH = 10
+    K_CAVE = 11
+
+# space kinds
+cdef enum:
+    SP_TILE = 0
+    SP_SUMMER = 1       # summer camp
+    SP_WINTER = 2       # winter camp
+
+# seasons
+cdef enum:
+    SUMMER = 0
+    WINTER = 1
+    OVER = 2
+
+# why a season ended
+cdef enum:
+    END_NO_CHARACTERS = 1
+    END_UNREACHABLE = 2
+    END_STALL = 3
+
+# who starts winter when nobody took a summer mammoth (option winter_start); START_MAMMOTH = the rule
+cdef enum:
+    START_MAMMOTH = 0
+    START_AFTER_LAST = 1
+    START_SEAT0 = 2
+
+# events
+cdef enum:
+    EV_TAKE = 0
+    EV_SPEND_WEAPON = 1
+    EV_SUPPLY_PACK = 2
+    EV_LEAVE = 3
+    EV_SEASON_END = 4
+    EV_REMOVE = 5
+    EV_PLACE = 6
+    EV_WINTER_START = 7
+    EV_GAME_END = 8
+
+# why a turn is refused (0 = legal); the Python layer names them
+cdef enum:
+    OK = 0
+    E_GAME_OVER = 1
+    E_UNKNOWN_SPACE = 2
+    E_NOT_YOUR_CHARACTER = 3
+    E_NOT_ADJACENT = 4
+    E_HOLE = 5
+    E_OCCUPIED = 6
+    E_NO_WEAPON = 7
+    E_NOT_STRAIGHT = 8
+    E_STEP_COUNT = 9
+
+ctypedef struct Config:
+    int16_t n                       # spaces
+    int16_t ndir                    # neighbour slots per space (default grid: 6 directions)
+    uint8_t kind[MAXS]              # SP_TILE, SP_SUMMER or SP_WINTER
+    int16_t nb[MAXS][MAXDEG]        # neighbour in slot k, or -1
+    int16_t beyond[MAXS][MAXDEG]    # straight continuation of a jump from s over nb[s][k], or -1
+    int16_t camps[2][MAXCAMPS]      # summer camps, winter camps: spaces, ascending
+    int16_t ncamps[2]
+    int16_t caves[MAXCAVES]         # spaces of the cave tiles (caves never leave the board), ascending
+    int16_t ncaves
+    int8_t cave_idx[MAXS]           # index of the space in caves, or -1
+    int16_t nslots                  # action slots per space: ndir + ncaves + 1 (the last = leave)
+    uint32_t nstep                  # step codes: n * nslots
+    uint8_t wdeck[MAXS]             # winter tiles (codes) in dealing order
+    int16_t nwdeck
+    int16_t stall_rounds            # option: rounds without a taken tile that end a season; 0 = off
+    uint8_t straight                # option: a jump over an occupied tile must be straight
+    uint8_t winter_start            # option: START_AFTER_LAST or START_SEAT0 when nobody took a summer mammoth
+    uint8_t shared_ties             # option: tied players share the victory (else a tie has no winner)
+
+ctypedef struct State:
+    Config* cfg                     # shared, never written during play
+    uint8_t tile[MAXS]              # tile code on each space, 0 = none
+    uint8_t nocc[MAXS]              # characters on the space (all players)
+    uint8_t packs_at[MAXS]          # bit p: a supply pack of player p is on this camp
+    int16_t pos[MAXP][MAXCH]        # space of each character this season, -1 = off the board
+    int8_t nch[MAXP]                # characters each player has this season (entries of pos)
+    int8_t onb[MAXP]                # of those, still on the board
+    int8_t packs[MAXP]              # supply packs in hand
+    int16_t weapons[MAXP]           # weapons held (taken and not spent)
+    int16_t spent[MAXP]             # weapons spent on mammoths
+    int16_t taken[MAXP][NKINDS]     # tiles taken, by kind (spent weapons included)
+    int16_t mcount[MAXP][MAXMV]     # mammoths taken, by value
+    int16_t removed[NKINDS]         # leftover tiles removed at a season end, by kind
+    int16_t laid[NKINDS]            # tiles laid on the board (both seasons), by kind
+    int8_t nplayers
+    int8_t player                   # seat to play now
+    int8_t season                   # SUMMER, WINTER, OVER
+    int8_t last_player              # seat that played the last turn, -1 before the first
+    int8_t best_val                 # most valuable mammoth taken in summer (0: none yet)
+    int8_t best_seat                # who took it first, -1 none
+    int32_t idle                    # turns in a row without a taken tile (this season)
+    int32_t turns                   # turns played
+
+ctypedef struct Event:
+    uint8_t kind                    # EV_*
+    int8_t step                     # 0 / 1 for step events, -1 otherwise
+    int8_t season
+    int8_t seat                     # -1 when none
+    int16_t space                   # -1 when none
+    uint8_t tile                    # tile code, 0 when none
+    uint8_t detail                  # season end: END_*; winter start: START_*
+
+ctypedef struct Undo:               # what a light step changed (legal-turn search), to put it back
+    int16_t src
+    int16_t dst
+    int8_t ci
+    uint8_t tile
+    int8_t dweapons

@@ -1,0 +1,1133 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""The Jäger und Sammler rules core: steps and turns, taking tiles, weapons and mammoths, supply packs,
+season ends, winter set-up, final scoring, and the legal-turn search.
+
+Everything on the hot path is `noexcept nogil` C over the flat `State` struct. `CoreConfig` holds a
+game's fixed data (board, caves, winter deck, options), `CoreGame` a game's state; both are thin
+handles. `hunters.jaeger.Game` is the typed public API on top of them.
+
+Turn code (uint32) = the dense action code of the public API:
+    step code  = src * nslots + slot       slot: 0 .. ndir-1 neighbour slot (grid: direction),
+                                                 ndir + k  cave jump to the k-th cave (by space),
+                                                 nslots - 1 leave the board
+    turn code  = step1 * (nstep + 1) + (0 if there is no second step else step2 + 1)
+A step onto a neighbouring cave uses the neighbour slot, never the cave slot, so every turn has
+exactly one code. Numeric order of codes is the order of the legal-turn list.
+"""
+from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, uint64_t
+from libc.string cimport memcpy, memset
+from libc.stdlib cimport malloc, free
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.ref cimport Py_INCREF
+
+from hunters._core.rng cimport rng_next, rng_below
+
+# ---------------------------------------------------------------------------------------------
+# Component tables (the same for every game): filled once by load_components().
+
+cdef int G_points[NKINDS]        # points per tile of a food kind (berries, tubers, herbs), else 0
+cdef uint8_t G_goods[NKINDS]     # 1 for the valuable goods scored by the count table
+cdef int G_table[64]             # goods points by how many of one kind a player holds
+cdef int G_ntable = 1
+cdef int G_pack_points = 0       # per supply pack on a summer camp at the end
+cdef int G_chars = 4             # characters per player
+cdef int G_packs = 4             # supply packs per player
+cdef uint8_t G_takeable[16]      # kinds a character takes when it moves off (not path, cave, none)
+
+KINDS = ("", "berries", "tubers", "herbs", "jug", "necklace", "pelt", "skull", "weapon", "mammoth",
+         "path", "cave")
+REASONS = {E_GAME_OVER: "GAME_OVER", E_UNKNOWN_SPACE: "UNKNOWN_SPACE",
+           E_NOT_YOUR_CHARACTER: "NOT_YOUR_CHARACTER", E_NOT_ADJACENT: "NOT_ADJACENT", E_HOLE: "HOLE",
+           E_OCCUPIED: "OCCUPIED", E_NO_WEAPON: "NO_WEAPON", E_NOT_STRAIGHT: "NOT_STRAIGHT",
+           E_STEP_COUNT: "STEP_COUNT"}
+EVENT_KINDS = ("take", "spend_weapon", "supply_pack", "leave", "season_end", "remove", "place",
+               "winter_start", "game_end")
+END_REASONS = {END_NO_CHARACTERS: "no_characters", END_UNREACHABLE: "unreachable", END_STALL: "stall"}
+START_RULES = {START_MAMMOTH: "mammoth", START_AFTER_LAST: "after_last", START_SEAT0: "seat0"}
+LIMITS = {"spaces": MAXS, "degree": MAXDEG, "players": MAXP, "characters": MAXCH, "camps": MAXCAMPS,
+          "caves": MAXCAVES, "mammoth_value": MAXMV - 1}
+
+
+def load_components(dict food_points, list goods, list table, int pack_points, int chars, int packs):
+    """Fill the component tables: food points by kind index, goods kind indices, the goods table
+    (points by count, the last entry for that many or more), supply-pack points, pieces per player."""
+    global G_ntable, G_pack_points, G_chars, G_packs
+    cdef int k
+    if not 1 <= len(table) <= 64 or not 1 <= chars <= MAXCH or not 0 <= packs <= 8:
+        raise ValueError("bad component data")
+    for k in range(NKINDS):
+        G_points[k] = food_points.get(k, 0)
+        G_goods[k] = k in goods
+    for k in range(len(table)):
+        G_table[k] = table[k]
+    G_ntable = len(table)
+    G_pack_points = pack_points
+    G_chars = chars
+    G_packs = packs
+    for k in range(16):
+        G_takeable[k] = K_BERRIES <= k <= K_MAMMOTH
+
+
+# ---------------------------------------------------------------------------------------------
+# Small helpers.
+
+cdef inline int own_at(State* s, int p, int v) noexcept nogil:
+    """Index of a character of p on space v, or -1."""
+    cdef int i
+    for i in range(s.nch[p]):
+        if s.pos[p][i] == v:
+            return i
+    return -1
+
+
+cdef inline int dir_slot(Config* c, int a, int b) noexcept nogil:
+    """Neighbour slot of b around a, or -1."""
+    cdef int k
+    for k in range(c.ndir):
+        if c.nb[a][k] == b:
+            return k
+    return -1
+
+
+cdef inline int slot_dst(Config* c, int src, int slot) noexcept nogil:
+    """Destination of a step from src through a slot: a space, LEAVE, or NOWHERE."""
+    cdef int t
+    if slot < c.ndir:
+        t = c.nb[src][slot]
+        return t if t >= 0 else NOWHERE
+    if slot == c.nslots - 1:
+        return LEAVE
+    if c.cave_idx[src] < 0:
+        return NOWHERE
+    t = c.caves[slot - c.ndir]
+    if t == src or dir_slot(c, src, t) >= 0:
+        return NOWHERE
+    return t
+
+
+cdef inline int step_code(Config* c, int src, int dst) noexcept nogil:
+    """Step code of (src, dst), or -1 when dst is neither a neighbour, another cave, nor LEAVE."""
+    cdef int k
+    if dst == LEAVE:
+        return src * c.nslots + c.nslots - 1
+    k = dir_slot(c, src, dst)
+    if k >= 0:
+        return src * c.nslots + k
+    if c.cave_idx[src] >= 0 and c.cave_idx[dst] >= 0 and src != dst:
+        return src * c.nslots + c.ndir + c.cave_idx[dst]
+    return -1
+
+
+cdef inline void memmove16(int16_t* a, int j, int n) noexcept nogil:
+    cdef int i = n
+    while i > j:
+        a[i] = a[i - 1]
+        i -= 1
+
+
+cdef int own_spaces(State* s, int p, int16_t* out) noexcept nogil:
+    """The distinct spaces holding p's characters, ascending; return their count."""
+    cdef int i, j, n = 0, v
+    for i in range(s.nch[p]):
+        v = s.pos[p][i]
+        if v < 0:
+            continue
+        j = 0
+        while j < n and out[j] < v:
+            j += 1
+        if j < n and out[j] == v:
+            continue
+        memmove16(out, j, n)
+        out[j] = v
+        n += 1
+    return n
+
+
+# ---------------------------------------------------------------------------------------------
+# Steps.
+
+cdef int check_step(State* s, int p, int src, int dst, bint mid, bint adj_known, int* jump) noexcept nogil:
+    """Why player p may not make the step src -> dst now (OK if it may). `mid`: src is the tile being
+    jumped over (it will not be taken). `adj_known`: dst came from a slot (no adjacency test).
+    *jump is set when dst is a tile occupied by a character (only the first half of a jump)."""
+    cdef Config* c = s.cfg
+    cdef int t, k, w
+    jump[0] = 0
+    if own_at(s, p, src) < 0:
+        return E_NOT_YOUR_CHARACTER
+    if dst == LEAVE:
+        return OK
+    if not adj_known and dir_slot(c, src, dst) < 0:
+        if c.cave_idx[src] < 0 or c.cave_idx[dst] < 0 or src == dst:
+            return E_NOT_ADJACENT
+    if c.kind[dst] != SP_TILE:
+        return OK
+    t = s.tile[dst]
+    if t == 0:
+        return E_HOLE
+    k = t & 15
+    if k == K_CAVE:
+        return OK
+    if s.nocc[dst]:
+        jump[0] = 1
+        return OK
+    if k == K_MAMMOTH:
+        w = s.weapons[p]
+        if not mid and c.kind[src] == SP_TILE and (s.tile[src] & 15) == K_WEAPON:
+            w += 1          # the weapon it stands on is taken as it moves off, before it enters
+        if w <= 0:
+            return E_NO_WEAPON
+    return OK
+
+
+cdef void light_step(State* s, int p, int src, int dst, bint mid, Undo* u) noexcept nogil:
+    """Apply what a step changes that matters for the legality of the next step (positions, the
+    tile taken, weapons), recording how to undo it. Used by the legal-turn search."""
+    cdef Config* c = s.cfg
+    cdef int ci = own_at(s, p, src)
+    u.src = src
+    u.dst = dst
+    u.ci = ci
+    u.tile = 0
+    u.dweapons = 0
+    s.nocc[src] -= 1
+    if not mid and c.kind[src] == SP_TILE and G_takeable[s.tile[src] & 15]:
+        u.tile = s.tile[src]
+        if (u.tile & 15) == K_WEAPON:
+            u.dweapons += 1
+        s.tile[src] = 0
+    if dst == LEAVE:
+        s.pos[p][ci] = -1
+        s.onb[p] -= 1
+    else:
+        if c.kind[dst] == SP_TILE and (s.tile[dst] & 15) == K_MAMMOTH and s.nocc[dst] == 0:
+            u.dweapons -= 1
+        s.nocc[dst] += 1
+        s.pos[p][ci] = dst
+    s.weapons[p] += u.dweapons
+
+
+cdef void light_undo(State* s, int p, Undo* u) noexcept nogil:
+    s.weapons[p] -= u.dweapons
+    if u.dst == LEAVE:
+        s.onb[p] += 1
+    else:
+        s.nocc[u.dst] -= 1
+    s.pos[p][u.ci] = u.src
+    if u.tile:
+        s.tile[u.src] = u.tile
+    s.nocc[u.src] += 1
+
+
+cdef inline void put_event(Event* e, int kind, int step, int season, int seat, int space, int tile,
+                           int detail) noexcept nogil:
+    e.kind = kind
+    e.step = step
+    e.season = season
+    e.seat = seat
+    e.space = space
+    e.tile = tile
+    e.detail = detail
+
+
+cdef int do_step(State* s, int p, int src, int dst, bint mid, int step, Event* ev, int* took) noexcept nogil:
+    """Play one legal step for p: take the tile moved off, leave / spend a weapon / drop a supply
+    pack. Write its events; return their count. *took counts tiles taken."""
+    cdef Config* c = s.cfg
+    cdef int nev = 0, ci = own_at(s, p, src), t, k, v
+    s.nocc[src] -= 1
+    t = s.tile[src]
+    if not mid and c.kind[src] == SP_TILE and G_takeable[t & 15]:
+        k = t & 15
+        s.taken[p][k] += 1
+        if k == K_WEAPON:
+            s.weapons[p] += 1
+        elif k == K_MAMMOTH:
+            v = t >> 4
+            s.mcount[p][v] += 1
+            if s.season == SUMMER and v > s.best_val:
+                s.best_val = v
+                s.best_seat = p
+        s.tile[src] = 0
+        took[0] += 1
+        put_event(&ev[nev], EV_TAKE, step, s.season, p, src, t, 0)
+        nev += 1
+    if dst == LEAVE:
+        s.pos[p][ci] = -1
+        s.onb[p] -= 1
+        put_event(&ev[nev], EV_LEAVE, step, s.season, p, src, 0, 0)
+        return nev + 1
+    if c.kind[dst] == SP_TILE:
+        t = s.tile[dst]
+        if (t & 15) == K_MAMMOTH and s.nocc[dst] == 0:
+            s.weapons[p] -= 1
+            s.spent[p] += 1
+            put_event(&ev[nev], EV_SPEND_WEAPON, step, s.season, p, dst, t, 0)
+            nev += 1
+    elif c.kind[dst] == (SP_WINTER if s.season == SUMMER else SP_SUMMER):
+        if s.packs[p] > 0 and not (s.packs_at[dst] >> p) & 1:
+            s.packs[p] -= 1
+            s.packs_at[dst] |= 1 << p
+            put_event(&ev[nev], EV_SUPPLY_PACK, step, s.season, p, dst, 0, 0)
+            nev += 1
+    s.nocc[dst] += 1
+    s.pos[p][ci] = dst
+    return nev
+
+
+# ---------------------------------------------------------------------------------------------
+# Seasons.
+
+cdef bint reachable(State* s) noexcept nogil:
+    """Whether a tile other than a path or cave is under a character or reachable by one (moving
+    over tiles, camps and cave jumps, ignoring other characters and weapons): one multi-source
+    breadth-first search from every character, stopping at the first such tile."""
+    cdef Config* c = s.cfg
+    cdef uint8_t seen[MAXS]
+    cdef int16_t queue[MAXS]
+    cdef int head = 0, tail = 0, p, i, v, w, k
+    cdef bint caves_done = False
+    memset(seen, 0, c.n)
+    for p in range(s.nplayers):
+        for i in range(s.nch[p]):
+            v = s.pos[p][i]
+            if v >= 0 and not seen[v]:
+                seen[v] = 1
+                queue[tail] = v
+                tail += 1
+    while head < tail:
+        v = queue[head]
+        head += 1
+        if G_takeable[s.tile[v] & 15]:
+            return True
+        for k in range(c.ndir):
+            w = c.nb[v][k]
+            if w >= 0 and not seen[w] and (c.kind[w] != SP_TILE or s.tile[w] != 0):
+                seen[w] = 1
+                queue[tail] = w
+                tail += 1
+        if not caves_done and (s.tile[v] & 15) == K_CAVE and c.kind[v] == SP_TILE:
+            caves_done = True
+            for k in range(c.ncaves):
+                w = c.caves[k]
+                if not seen[w]:
+                    seen[w] = 1
+                    queue[tail] = w
+                    tail += 1
+    return False
+
+
+cdef int active_players(State* s) noexcept nogil:
+    cdef int p, n = 0
+    for p in range(s.nplayers):
+        if s.onb[p] > 0:
+            n += 1
+    return n
+
+
+cdef int end_reason(State* s) noexcept nogil:
+    """Why the season ends now (END_*), or 0 if it goes on."""
+    cdef int active = active_players(s)
+    if active == 0:
+        return END_NO_CHARACTERS
+    if not reachable(s):
+        return END_UNREACHABLE
+    if s.cfg.stall_rounds > 0 and s.idle >= s.cfg.stall_rounds * active:
+        return END_STALL
+    return 0
+
+
+cdef int next_active(State* s, int start, bint inclusive) noexcept nogil:
+    """The first seat with a character on the board after `start` (or from it, if inclusive)."""
+    cdef int i, q
+    for i in range(0 if inclusive else 1, s.nplayers + 1):
+        q = (start + i) % s.nplayers
+        if s.onb[q] > 0:
+            return q
+    return start
+
+
+cdef int winter_setup(State* s, Event* ev) noexcept nogil:
+    """Deal the winter deck on the empty tile spaces (ascending), put characters on the winter camps
+    holding their supply packs, return the packs, choose the start player. Return the event count."""
+    cdef Config* c = s.cfg
+    cdef int nev = 0, v, k = 0, p, i, w, start, rule
+    s.season = WINTER
+    for v in range(c.n):
+        if c.kind[v] == SP_TILE and s.tile[v] == 0 and k < c.nwdeck:
+            s.tile[v] = c.wdeck[k]
+            s.laid[c.wdeck[k] & 15] += 1
+            k += 1
+    for p in range(s.nplayers):
+        s.nch[p] = 0
+        s.onb[p] = 0
+    for i in range(c.ncamps[WINTER]):
+        w = c.camps[WINTER][i]
+        for p in range(s.nplayers):
+            if (s.packs_at[w] >> p) & 1 and s.nch[p] < G_chars and s.nch[p] < MAXCH:
+                s.pos[p][s.nch[p]] = w
+                s.nch[p] += 1
+                s.onb[p] += 1
+                s.nocc[w] += 1
+                put_event(&ev[nev], EV_PLACE, -1, WINTER, p, w, 0, 0)
+                nev += 1
+    memset(s.packs_at, 0, MAXS)
+    for p in range(s.nplayers):
+        s.packs[p] = G_packs
+    s.idle = 0
+    if s.best_seat >= 0:
+        start = s.best_seat
+        rule = START_MAMMOTH
+    elif c.winter_start == START_SEAT0:
+        start = 0
+        rule = START_SEAT0
+    else:
+        start = (s.last_player + 1) % s.nplayers
+        rule = START_AFTER_LAST
+    s.player = start
+    put_event(&ev[nev], EV_WINTER_START, -1, WINTER, start, -1, 0, rule)
+    return nev + 1
+
+
+cdef int end_season(State* s, int reason, Event* ev) noexcept nogil:
+    """Remove the leftover tiles (paths and caves stay), send the characters home, then set up
+    winter or end the game. Return the event count."""
+    cdef Config* c = s.cfg
+    cdef int nev = 0, v, p, i, r
+    put_event(&ev[nev], EV_SEASON_END, -1, s.season, -1, -1, 0, reason)
+    nev += 1
+    for v in range(c.n):
+        if c.kind[v] == SP_TILE and G_takeable[s.tile[v] & 15]:
+            s.removed[s.tile[v] & 15] += 1
+            put_event(&ev[nev], EV_REMOVE, -1, s.season, -1, v, s.tile[v], 0)
+            nev += 1
+            s.tile[v] = 0
+    for p in range(s.nplayers):
+        for i in range(s.nch[p]):
+            s.pos[p][i] = -1
+        s.nch[p] = 0
+        s.onb[p] = 0
+    memset(s.nocc, 0, MAXS)
+    if s.season == WINTER:
+        s.season = OVER
+        put_event(&ev[nev], EV_GAME_END, -1, OVER, -1, -1, 0, 0)
+        return nev + 1
+    nev += winter_setup(s, ev + nev)
+    r = end_reason(s)
+    if r:
+        return nev + end_season(s, r, ev + nev)
+    s.player = next_active(s, s.player, True)
+    return nev
+
+
+cdef int after_turn(State* s, Event* ev) noexcept nogil:
+    cdef int r = end_reason(s)
+    if r:
+        return end_season(s, r, ev)
+    s.player = next_active(s, s.player, False)
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Game flow.
+
+cdef void init_state(State* s, Config* c, int players, uint8_t* summer, int16_t* start_seat,
+                     int16_t* start_space, int nstart) noexcept nogil:
+    """Lay the summer tiles (by space) and the characters: explicit (seat, space) pairs when
+    nstart >= 0, else one per summer camp (the first G_chars camps) for every player."""
+    cdef int v, p, i, w
+    memset(s, 0, sizeof(State))
+    s.cfg = c
+    s.nplayers = players
+    s.last_player = -1
+    s.best_seat = -1
+    s.season = SUMMER
+    for v in range(c.n):
+        if c.kind[v] == SP_TILE and summer[v]:
+            s.tile[v] = summer[v]
+            s.laid[summer[v] & 15] += 1
+    for p in range(players):
+        s.packs[p] = G_packs
+        for i in range(MAXCH):
+            s.pos[p][i] = -1
+    if nstart < 0:
+        for i in range(c.ncamps[SUMMER]):
+            if i >= G_chars or i >= MAXCH:
+                break
+            w = c.camps[SUMMER][i]
+            for p in range(players):
+                s.pos[p][s.nch[p]] = w
+                s.nch[p] += 1
+                s.onb[p] += 1
+                s.nocc[w] += 1
+    else:
+        for i in range(nstart):
+            p = start_seat[i]
+            s.pos[p][s.nch[p]] = start_space[i]
+            s.nch[p] += 1
+            s.onb[p] += 1
+            s.nocc[start_space[i]] += 1
+
+
+cdef int begin(State* s, Event* ev) noexcept nogil:
+    """Start summer: it may end at once (nothing reachable); else the first seat with a character."""
+    cdef int r = end_reason(s)
+    if r:
+        return end_season(s, r, ev)
+    s.player = next_active(s, 0, True)
+    return 0
+
+
+cdef inline bint is_jump_half(State* s, int dst) noexcept nogil:
+    """Whether a step onto dst (legal) is the first half of a jump: dst is a tile that is neither a
+    cave nor a camp and holds a character."""
+    return dst >= 0 and s.cfg.kind[dst] == SP_TILE and (s.tile[dst] & 15) != K_CAVE and s.nocc[dst] > 0
+
+
+cdef int apply_turn(State* s, uint32_t code, Event* ev) noexcept nogil:
+    """Play one legal turn code (validated beforehand); write its events, return their count."""
+    cdef Config* c = s.cfg
+    cdef uint32_t W = c.nstep + 1
+    cdef int c1 = <int>(code // W), c2 = <int>(code % W) - 1, p = s.player, nev = 0, took = 0
+    cdef int src1 = c1 // c.nslots, dst1 = slot_dst(c, src1, c1 % c.nslots), src2, dst2
+    cdef bint jump = is_jump_half(s, dst1)
+    nev += do_step(s, p, src1, dst1, False, 0, ev, &took)
+    if c2 >= 0:
+        src2 = c2 // c.nslots
+        dst2 = slot_dst(c, src2, c2 % c.nslots)
+        nev += do_step(s, p, src2, dst2, jump, 1, ev + nev, &took)
+    s.turns += 1
+    s.last_player = p
+    if took:
+        s.idle = 0
+    else:
+        s.idle += 1
+    return nev + after_turn(s, ev + nev)
+
+
+cdef int turn_error(State* s, int src1, int dst1, bint has2, int src2, int dst2) noexcept nogil:
+    """Why the turn (src1 -> dst1[, src2 -> dst2]) is refused now, or OK. Changes nothing."""
+    cdef Config* c = s.cfg
+    cdef int p = s.player, err, jump = 0, jump2 = 0
+    cdef Undo u
+    if s.season == OVER:
+        return E_GAME_OVER
+    err = check_step(s, p, src1, dst1, False, False, &jump)
+    if err:
+        return err
+    light_step(s, p, src1, dst1, False, &u)
+    if jump:
+        if not has2 or src2 != dst1 or dst2 == LEAVE:
+            err = E_OCCUPIED        # a step may end on an occupied tile only to jump on from it
+        else:
+            err = check_step(s, p, src2, dst2, True, False, &jump2)
+            if err == OK and jump2:
+                err = E_OCCUPIED
+            elif err == OK and c.straight and dst2 != c.beyond[src1][dir_slot(c, src1, dst1)]:
+                err = E_NOT_STRAIGHT
+    elif s.onb[p] == 0:
+        if has2:
+            err = E_STEP_COUNT      # the first step removed the last character: the turn is over
+    elif not has2:
+        err = E_STEP_COUNT          # a turn is two steps
+    else:
+        err = check_step(s, p, src2, dst2, False, False, &jump2)
+        if err == OK and jump2:
+            err = E_OCCUPIED
+    light_undo(s, p, &u)
+    return err
+
+
+cdef int gen_turns(State* s, uint32_t* out) noexcept nogil:
+    """Every legal turn code of the current player, ascending; return the count."""
+    cdef Config* c = s.cfg
+    cdef uint32_t W = c.nstep + 1, base
+    cdef int16_t srcs1[MAXCH]
+    cdef int16_t srcs2[MAXCH]
+    cdef int n = 0, n1, n2, i, j, p = s.player, src1, slot1, dst1, src2, slot2, dst2, jump, j2
+    cdef Undo u
+    if s.season == OVER:
+        return 0
+    n1 = own_spaces(s, p, srcs1)
+    for i in range(n1):
+        src1 = srcs1[i]
+        for slot1 in range(c.nslots):
+            dst1 = slot_dst(c, src1, slot1)
+            if dst1 == NOWHERE or check_step(s, p, src1, dst1, False, True, &jump) != OK:
+                continue
+            base = <uint32_t>(src1 * c.nslots + slot1) * W
+            light_step(s, p, src1, dst1, False, &u)
+            if jump:
+                for slot2 in range(c.ndir):
+                    dst2 = c.nb[dst1][slot2]
+                    if dst2 < 0 or (c.straight and dst2 != c.beyond[src1][slot1]):
+                        continue
+                    if check_step(s, p, dst1, dst2, True, True, &j2) == OK and not j2:
+                        out[n] = base + <uint32_t>(dst1 * c.nslots + slot2 + 1)
+                        n += 1
+            elif s.onb[p] == 0:
+                out[n] = base
+                n += 1
+            else:
+                n2 = own_spaces(s, p, srcs2)
+                for j in range(n2):
+                    src2 = srcs2[j]
+                    for slot2 in range(c.nslots):
+                        dst2 = slot_dst(c, src2, slot2)
+                        if dst2 == NOWHERE:
+                            continue
+                        if check_step(s, p, src2, dst2, False, True, &j2) == OK and not j2:
+                            out[n] = base + <uint32_t>(src2 * c.nslots + slot2 + 1)
+                            n += 1
+            light_undo(s, p, &u)
+    return n
+
+
+cdef int max_turns(State* s) noexcept nogil:
+    """An upper bound on the number of legal turns now (buffer size)."""
+    cdef int k = s.onb[s.player] * s.cfg.nslots
+    return k * (k + 1) + 1
+
+
+cdef uint32_t random_code(State* s, uint64_t* rng, bint stay) noexcept nogil:
+    """A random legal turn: a uniform legal first step (among those that can be completed), then a
+    uniform legal second step. With `stay`, steps that leave the board are drawn only when nothing
+    else is legal (first step and second step alike)."""
+    cdef Config* c = s.cfg
+    cdef uint32_t W = c.nstep + 1
+    cdef int16_t srcs[MAXCH]
+    cdef int32_t firsts[MAXCH * (MAXDEG + MAXCAVES + 1)]
+    cdef uint32_t seconds[MAXCH * (MAXDEG + MAXCAVES + 1)]
+    cdef int32_t leaves1[MAXCH]
+    cdef uint32_t leaves2[MAXCH]
+    cdef int nf = 0, ns = 0, nl1 = 0, nl2 = 0, n1, i, slot, src, dst, jump, j2, p = s.player, k, c1
+    cdef bint ok
+    cdef Undo u
+    n1 = own_spaces(s, p, srcs)
+    for i in range(n1):
+        src = srcs[i]
+        for slot in range(c.nslots):
+            dst = slot_dst(c, src, slot)
+            if dst == NOWHERE or check_step(s, p, src, dst, False, True, &jump) != OK:
+                continue
+            if jump:            # keep only jump halves that can be completed
+                ok = False
+                light_step(s, p, src, dst, False, &u)
+                for k in range(c.ndir):
+                    if c.nb[dst][k] >= 0 and not (c.straight and c.nb[dst][k] != c.beyond[src][slot]):
+                        if check_step(s, p, dst, c.nb[dst][k], True, True, &j2) == OK and not j2:
+                            ok = True
+                            break
+                light_undo(s, p, &u)
+                if not ok:
+                    continue
+            if stay and dst == LEAVE:
+                leaves1[nl1] = src * c.nslots + slot
+                nl1 += 1
+            else:
+                firsts[nf] = src * c.nslots + slot
+                nf += 1
+    if nf > 0:
+        c1 = firsts[rng_below(rng, nf)]
+    elif nl1 > 0:
+        c1 = leaves1[rng_below(rng, nl1)]
+    else:
+        return 0
+    src = c1 // c.nslots
+    slot = c1 % c.nslots
+    dst = slot_dst(c, src, slot)
+    jump = is_jump_half(s, dst)
+    light_step(s, p, src, dst, False, &u)
+    if jump:
+        for k in range(c.ndir):
+            if c.nb[dst][k] >= 0 and not (c.straight and c.nb[dst][k] != c.beyond[src][slot]):
+                if check_step(s, p, dst, c.nb[dst][k], True, True, &j2) == OK and not j2:
+                    seconds[ns] = dst * c.nslots + k + 1
+                    ns += 1
+    elif s.onb[p] > 0:
+        n1 = own_spaces(s, p, srcs)
+        for i in range(n1):
+            for slot in range(c.nslots):
+                dst = slot_dst(c, srcs[i], slot)
+                if dst != NOWHERE and check_step(s, p, srcs[i], dst, False, True, &j2) == OK and not j2:
+                    if stay and dst == LEAVE:
+                        leaves2[nl2] = srcs[i] * c.nslots + slot + 1
+                        nl2 += 1
+                    else:
+                        seconds[ns] = srcs[i] * c.nslots + slot + 1
+                        ns += 1
+    light_undo(s, p, &u)
+    if ns > 0:
+        return <uint32_t>c1 * W + seconds[rng_below(rng, ns)]
+    if nl2 > 0:
+        return <uint32_t>c1 * W + leaves2[rng_below(rng, nl2)]
+    return <uint32_t>c1 * W
+
+
+cdef int score_parts(State* s, int p, int* parts) noexcept nogil:
+    """Current total of p by the final-scoring table; parts = food, mammoths, goods, supply packs."""
+    cdef Config* c = s.cfg
+    cdef int k, v, n, i
+    for i in range(4):
+        parts[i] = 0
+    for k in range(NKINDS):
+        parts[0] += G_points[k] * s.taken[p][k]
+        if G_goods[k]:
+            n = s.taken[p][k]
+            parts[2] += G_table[n if n < G_ntable else G_ntable - 1]
+    for v in range(MAXMV):
+        parts[1] += v * s.mcount[p][v]
+    for i in range(c.ncamps[SUMMER]):
+        if (s.packs_at[c.camps[SUMMER][i]] >> p) & 1:
+            parts[3] += G_pack_points
+    return parts[0] + parts[1] + parts[2] + parts[3]
+
+
+cdef int score_of(State* s, int p) noexcept nogil:
+    cdef int parts[4]
+    return score_parts(s, p, parts)
+
+
+# ---------------------------------------------------------------------------------------------
+# Layouts: seeded shuffles and the per-game configuration.
+
+cdef void shuffle(uint64_t* rng, uint8_t* a, int n) noexcept nogil:
+    """Fisher-Yates from the end with unbiased bounded draws."""
+    cdef int i, j
+    cdef uint8_t t
+    for i in range(n - 1, 0, -1):
+        j = <int>rng_below(rng, i + 1)
+        t = a[i]
+        a[i] = a[j]
+        a[j] = t
+
+
+cdef void deal_summer(Config* c, uint8_t* deck, int ndeck, uint8_t* by_space) noexcept nogil:
+    """Lay a summer deck on the tile spaces in ascending order (the shorter of the two decides)."""
+    cdef int v, k = 0
+    for v in range(c.n):
+        by_space[v] = 0
+        if c.kind[v] == SP_TILE and k < ndeck:
+            by_space[v] = deck[k]
+            k += 1
+
+
+cdef void set_layout(Config* c, uint8_t* summer, uint8_t* wdeck, int nw) noexcept nogil:
+    """Fill the per-game part of a configuration: the caves of a summer layout, the winter deck."""
+    cdef int v
+    c.ncaves = 0
+    for v in range(c.n):
+        c.cave_idx[v] = -1
+        if c.kind[v] == SP_TILE and (summer[v] & 15) == K_CAVE and c.ncaves < MAXCAVES:
+            c.cave_idx[v] = c.ncaves
+            c.caves[c.ncaves] = v
+            c.ncaves += 1
+    c.nslots = c.ndir + c.ncaves + 1
+    c.nstep = <uint32_t>c.n * c.nslots
+    memcpy(c.wdeck, wdeck, nw)
+    c.nwdeck = nw
+
+
+def shuffled_decks(uint64_t seed, summer_tiles, winter_tiles):
+    """The seeded order of both decks (tile codes): Fisher-Yates of the summer tiles, then of the
+    winter tiles, from one splitmix64 stream started at `seed`."""
+    cdef uint64_t rng = seed
+    cdef uint8_t a[MAXS]
+    cdef uint8_t b[MAXS]
+    cdef int i, ns = len(summer_tiles), nw = len(winter_tiles)
+    if ns > MAXS or nw > MAXS:
+        raise ValueError("too many tiles")
+    for i in range(ns):
+        a[i] = summer_tiles[i]
+    for i in range(nw):
+        b[i] = winter_tiles[i]
+    shuffle(&rng, a, ns)
+    shuffle(&rng, b, nw)
+    return [a[i] for i in range(ns)], [b[i] for i in range(nw)]
+
+
+cdef class CoreConfig:
+    """A game's fixed data. `CoreConfig.board(...)` makes a board template; `derive(...)` a game's
+    configuration from it (caves of its summer layout, its winter deck, its options)."""
+    cdef Config* c
+    cdef public dict cache      # decoded turn codes (the Python layer memoises Moves here)
+
+    def __cinit__(self):
+        self.c = <Config*>malloc(sizeof(Config))
+        if self.c == NULL:
+            raise MemoryError()
+        memset(self.c, 0, sizeof(Config))
+        self.cache = {}
+
+    def __dealloc__(self):
+        free(self.c)
+
+    @staticmethod
+    def board(list kinds, list nb, list beyond, int ndir):
+        """A board template: space kinds (0 tile, 1 summer camp, 2 winter camp), neighbours by slot
+        (-1 none) and straight continuations by slot (-1 none)."""
+        cdef CoreConfig cc = CoreConfig.__new__(CoreConfig)
+        cdef Config* c = cc.c
+        cdef int n = len(kinds), v, k, w
+        if not 1 <= n <= MAXS or not 1 <= ndir <= MAXDEG or len(nb) != n or len(beyond) != n:
+            raise ValueError("bad board size")
+        c.n = n
+        c.ndir = ndir
+        for v in range(n):
+            if kinds[v] not in (SP_TILE, SP_SUMMER, SP_WINTER) or len(nb[v]) != ndir or len(beyond[v]) != ndir:
+                raise ValueError(f"bad space {v}")
+            c.kind[v] = kinds[v]
+            c.cave_idx[v] = -1
+            for k in range(ndir):
+                w = nb[v][k]
+                if not -1 <= w < n or not -1 <= beyond[v][k] < n:
+                    raise ValueError(f"bad neighbour of space {v}")
+                c.nb[v][k] = w
+                c.beyond[v][k] = beyond[v][k]
+            if kinds[v] != SP_TILE:
+                w = kinds[v] - 1
+                if c.ncamps[w] >= MAXCAMPS:
+                    raise ValueError("too many camps")
+                c.camps[w][c.ncamps[w]] = v
+                c.ncamps[w] += 1
+        c.nslots = c.ndir + 1
+        c.nstep = <uint32_t>n * c.nslots
+        return cc
+
+    def derive(self, list summer, list winter, int stall_rounds, bint straight, int winter_start,
+               bint shared_ties):
+        """A game's configuration: this board, the caves of `summer` (tile code by space), the winter
+        deck `winter` (codes in dealing order) and the options."""
+        cdef CoreConfig cc = CoreConfig.__new__(CoreConfig)
+        cdef uint8_t sbuf[MAXS]
+        cdef uint8_t wbuf[MAXS]
+        cdef int v, n = self.c.n
+        if len(summer) != n or len(winter) > MAXS:
+            raise ValueError("bad layout size")
+        for v in range(n):
+            sbuf[v] = summer[v]
+        for v in range(len(winter)):
+            wbuf[v] = winter[v]
+        memcpy(cc.c, self.c, sizeof(Config))
+        set_layout(cc.c, sbuf, wbuf, len(winter))
+        cc.c.stall_rounds = stall_rounds
+        cc.c.straight = straight
+        cc.c.winter_start = winter_start
+        cc.c.shared_ties = shared_ties
+        return cc
+
+    @property
+    def n(self):
+        return self.c.n
+
+    @property
+    def ndir(self):
+        return self.c.ndir
+
+    @property
+    def nslots(self):
+        return self.c.nslots
+
+    @property
+    def action_space_size(self):
+        return int(self.c.nstep) * (int(self.c.nstep) + 1)
+
+    @property
+    def caves(self):
+        return [self.c.caves[i] for i in range(self.c.ncaves)]
+
+    @property
+    def shared_ties(self):
+        return bool(self.c.shared_ties)
+
+    def decode(self, uint32_t code):
+        """(src1, dst1, src2, dst2) of a turn code: dst None = leave; src2 None = no second step.
+        Raises ValueError when a slot leads nowhere or the code is out of range."""
+        cdef Config* c = self.c
+        cdef uint32_t W = c.nstep + 1
+        cdef int c1, c2, s1, d1, s2, d2
+        if code >= <uint64_t>W * c.nstep:
+            raise ValueError("code out of range")
+        c1 = <int>(code // W)
+        c2 = <int>(code % W) - 1
+        s1 = c1 // c.nslots
+        d1 = slot_dst(c, s1, c1 % c.nslots)
+        if d1 == NOWHERE:
+            raise ValueError("the first step leads nowhere")
+        if c2 < 0:
+            return (s1, None if d1 == LEAVE else d1, None, None)
+        s2 = c2 // c.nslots
+        d2 = slot_dst(c, s2, c2 % c.nslots)
+        if d2 == NOWHERE:
+            raise ValueError("the second step leads nowhere")
+        return (s1, None if d1 == LEAVE else d1, s2, None if d2 == LEAVE else d2)
+
+    def encode(self, int src1, int dst1, bint has2, int src2, int dst2):
+        """The turn code of (src1 -> dst1[, src2 -> dst2]) (dst -1 = leave), or -1 when a step is
+        not between neighbours or caves. Spaces must be in range."""
+        cdef Config* c = self.c
+        cdef int a = step_code(c, src1, dst1), b = 0
+        if a < 0:
+            return -1
+        if has2:
+            b = step_code(c, src2, dst2)
+            if b < 0:
+                return -1
+            b += 1
+        return <uint64_t>a * (c.nstep + 1) + b
+
+
+# ---------------------------------------------------------------------------------------------
+# The Python handle.
+
+cdef list _events_list(Event* ev, int n, object turn):
+    cdef list out = []
+    cdef int i
+    for i in range(n):
+        out.append((turn, ev[i].season, ev[i].step, ev[i].kind, ev[i].seat, ev[i].space, ev[i].tile,
+                    ev[i].detail))
+    return out
+
+
+cdef class CoreGame:
+    """One game's C state. Methods take and return plain ints, tuples and lists."""
+    cdef State* s
+    cdef readonly CoreConfig config
+
+    def __cinit__(self):
+        self.s = <State*>malloc(sizeof(State))
+        if self.s == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.s)
+
+    @staticmethod
+    def create(CoreConfig config, int players, list summer, start):
+        """A new game: summer tile codes by space; start = None (the rules) or a list of (seat, space).
+        Returns (game, events of an immediate season end)."""
+        cdef CoreGame g = CoreGame.__new__(CoreGame)
+        cdef Config* c = config.c
+        cdef uint8_t sbuf[MAXS]
+        cdef int16_t seats[MAXP * MAXCH]
+        cdef int16_t spaces[MAXP * MAXCH]
+        cdef int8_t count[MAXP]
+        cdef Event ev[MAXEV]
+        cdef int v, n, nstart = -1, p
+        if not 1 <= players <= MAXP or len(summer) != c.n:
+            raise ValueError("bad game size")
+        for v in range(c.n):
+            sbuf[v] = summer[v]
+        if start is not None:
+            nstart = len(start)
+            if nstart > MAXP * MAXCH:
+                raise ValueError("too many characters")
+            memset(count, 0, MAXP)
+            for v, (p, sp) in enumerate(start):
+                if not 0 <= p < players or not 0 <= sp < c.n or count[p] >= MAXCH:
+                    raise ValueError("bad start position")
+                count[p] += 1
+                seats[v] = p
+                spaces[v] = sp
+        g.config = config
+        init_state(g.s, c, players, sbuf, seats, spaces, nstart)
+        n = begin(g.s, ev)
+        return g, _events_list(ev, n, None)
+
+    def clone(self):
+        cdef CoreGame g = CoreGame.__new__(CoreGame)
+        memcpy(g.s, self.s, sizeof(State))
+        g.config = self.config
+        return g
+
+    @property
+    def player(self):
+        return self.s.player
+
+    @property
+    def nplayers(self):
+        return self.s.nplayers
+
+    @property
+    def season(self):
+        return self.s.season
+
+    @property
+    def over(self):
+        return self.s.season == OVER
+
+    @property
+    def turns(self):
+        return self.s.turns
+
+    @property
+    def idle(self):
+        return self.s.idle
+
+    @property
+    def summer_mammoth(self):
+        """(value, seat) of the most valuable mammoth taken in summer, or None."""
+        return (self.s.best_val, self.s.best_seat) if self.s.best_seat >= 0 else None
+
+    def scores(self):
+        return [score_of(self.s, p) for p in range(self.s.nplayers)]
+
+    def score_parts(self, int p):
+        """(food, mammoths, goods, supply packs) of seat p."""
+        cdef int parts[4]
+        score_parts(self.s, p, parts)
+        return parts[0], parts[1], parts[2], parts[3]
+
+    def tiles(self):
+        """Tile code on each space (0 = none)."""
+        return [self.s.tile[v] for v in range(self.s.cfg.n)]
+
+    def characters(self):
+        """(seat, space) of every character on the board, sorted."""
+        cdef int p, i
+        return sorted([(p, self.s.pos[p][i]) for p in range(self.s.nplayers)
+                       for i in range(self.s.nch[p]) if self.s.pos[p][i] >= 0])
+
+    def supply_packs(self):
+        """(space, seat) of every supply pack on a camp, sorted."""
+        cdef int v, p
+        return [(v, p) for v in range(self.s.cfg.n) for p in range(self.s.nplayers)
+                if (self.s.packs_at[v] >> p) & 1]
+
+    def collection(self, int p):
+        """Seat p's pieces: (taken by kind, mammoths by value, weapons held, weapons spent,
+        supply packs in hand, characters on the board, characters this season)."""
+        return ([self.s.taken[p][k] for k in range(NKINDS)], [self.s.mcount[p][v] for v in range(MAXMV)],
+                self.s.weapons[p], self.s.spent[p], self.s.packs[p], self.s.onb[p], self.s.nch[p])
+
+    def tile_counts(self):
+        """(laid, removed) tile counts by kind."""
+        return [self.s.laid[k] for k in range(NKINDS)], [self.s.removed[k] for k in range(NKINDS)]
+
+    def legal_codes(self):
+        """Every legal turn code now, ascending."""
+        cdef int n, i, cap = max_turns(self.s)
+        cdef uint32_t* buf = <uint32_t*>malloc(cap * sizeof(uint32_t))
+        cdef object v
+        if buf == NULL:
+            raise MemoryError()
+        with nogil:
+            n = gen_turns(self.s, buf)
+        out = PyList_New(n)
+        for i in range(n):
+            v = buf[i]
+            Py_INCREF(v)
+            PyList_SET_ITEM(out, i, v)
+        free(buf)
+        return out
+
+    def count_legal(self):
+        cdef int n, cap = max_turns(self.s)
+        cdef uint32_t* buf = <uint32_t*>malloc(cap * sizeof(uint32_t))
+        if buf == NULL:
+            raise MemoryError()
+        with nogil:
+            n = gen_turns(self.s, buf)
+        free(buf)
+        return n
+
+    def check(self, int src1, int dst1, bint has2, int src2, int dst2):
+        """Error code of a turn given by spaces (dst -1 = leave), 0 when legal. Spaces in range."""
+        return turn_error(self.s, src1, dst1, has2, src2, dst2)
+
+    def play_code(self, uint32_t code):
+        """Apply a legal turn code; return its events as tuples
+        (turn, season, step, kind, seat, space, tile, detail)."""
+        cdef Event ev[MAXEV]
+        cdef int n, turn = self.s.turns
+        with nogil:
+            n = apply_turn(self.s, code, ev)
+        return _events_list(ev, n, turn)
+
+    def random_code(self, uint64_t seed, bint stay=False):
+        """A random legal turn code (uniform first step, then uniform second step), from `seed`;
+        `stay`: leave the board only when nothing else is legal."""
+        cdef uint64_t rng = seed
+        if self.s.season == OVER:
+            return None
+        return random_code(self.s, &rng, stay)
+
+
+def random_games(int n, int players, uint64_t seed, CoreConfig board, list summer_tiles,
+                 list winter_tiles, int stall_rounds, bint straight, int winter_start, bint shared_ties,
+                 bint stay):
+    """Play n complete random games in C. Game g is the game of Game.new(seed=d_g) where d_g is the
+    g-th output of splitmix64(seed); its turns are drawn from the same stream (random_code, `stay`
+    policy as given). Return
+    (games, turns, total points per seat, wins per seat)."""
+    cdef State* s = <State*>malloc(sizeof(State))
+    cdef Config* c = <Config*>malloc(sizeof(Config))
+    cdef Event* ev = <Event*>malloc(MAXEV * sizeof(Event))
+    cdef uint8_t sbase[MAXS]
+    cdef uint8_t wbase[MAXS]
+    cdef uint8_t sdeck[MAXS]
+    cdef uint8_t wdeck[MAXS]
+    cdef uint8_t by_space[MAXS]
+    cdef uint64_t rng = seed, dseed
+    cdef int g, p, best, nbest, i, ns = len(summer_tiles), nw = len(winter_tiles)
+    cdef long turns = 0
+    cdef long totals[MAXP]
+    cdef long wins[MAXP]
+    cdef int sc[MAXP]
+    cdef uint32_t code
+    if s == NULL or c == NULL or ev == NULL:
+        free(s); free(c); free(ev)
+        raise MemoryError()
+    if not 1 <= players <= MAXP or ns > MAXS or nw > MAXS:
+        free(s); free(c); free(ev)
+        raise ValueError("bad configuration")
+    memcpy(c, board.c, sizeof(Config))
+    c.stall_rounds = stall_rounds
+    c.straight = straight
+    c.winter_start = winter_start
+    c.shared_ties = shared_ties
+    for p in range(MAXP):
+        totals[p] = 0
+        wins[p] = 0
+    for i in range(ns):
+        sbase[i] = summer_tiles[i]
+    for i in range(nw):
+        wbase[i] = winter_tiles[i]
+    for g in range(n):
+        dseed = rng_next(&rng)
+        memcpy(sdeck, sbase, ns)
+        memcpy(wdeck, wbase, nw)
+        with nogil:
+            shuffle(&dseed, sdeck, ns)
+            shuffle(&dseed, wdeck, nw)
+            deal_summer(c, sdeck, ns, by_space)
+            set_layout(c, by_space, wdeck, nw)
+            init_state(s, c, players, by_space, NULL, NULL, -1)
+            begin(s, ev)
+            while s.season != OVER:
+                code = random_code(s, &rng, stay)
+                apply_turn(s, code, ev)
+                turns += 1
+            best = -1
+            for p in range(players):
+                sc[p] = score_of(s, p)
+                totals[p] += sc[p]
+                if sc[p] > best:
+                    best = sc[p]
+            nbest = 0
+            for p in range(players):
+                if sc[p] == best:
+                    nbest += 1
+            if nbest == 1 or shared_ties:
+                for p in range(players):
+                    if sc[p] == best:
+                        wins[p] += 1
+    free(s)
+    free(c)
+    free(ev)
+    return n, turns, [totals[p] for p in range(players)], [wins[p] for p in range(players)]
+
+
+def state_size():
+    """Bytes copied by clone()."""
+    return sizeof(State)

@@ -1,0 +1,67 @@
+"""The dense integer action encoding: a fixed action space with a legal mask, for bots and RL.
+
+    step   = src * SLOTS + slot
+    action = step1 * (STEPS + 1) + (0 if the move has one step else step2 + 1)
+
+where STEPS = spaces * SLOTS and SLOTS = D + C + 1 for a board with D neighbour slots and C caves:
+slot 0..D-1 is a step to the neighbour in that slot (default grid: directions W, E, NW, NE, SW, SE),
+slot D + k a cave jump to the k-th cave (caves by ascending space), slot D + C leaving the board.
+A step onto a neighbouring cave always uses the neighbour slot. The action code is the core's own
+turn code, so legal actions come straight from the core, in legal_moves() order.
+
+On the default board (120 spaces, 6 directions, 5 caves) SLOTS = 12 and the space has
+`ACTION_SPACE_SIZE` = 1440 * 1441 = 2,075,040 actions; a game on another board (or with another
+number of caves) has `game.action_space_size`.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .board import default_board
+from .errors import IllegalMoveError, refusal
+from .moves import Move
+from .tiles import data
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def _default_size() -> int:
+    board = default_board()
+    slots = board.ndir + data()["tiles"]["summer"].get("cave", 0) + 1
+    steps = board.n * slots
+    return steps * (steps + 1)
+
+
+ACTION_SPACE_SIZE: int = _default_size()
+
+__all__ = ["ACTION_SPACE_SIZE", "action_mask", "action_to_move", "legal_actions", "move_to_action"]
+
+
+def move_to_action(game: "Game", move: Move) -> int:
+    """The action code of a move that is legal now (IllegalMoveError otherwise)."""
+    return game._code(move)
+
+
+def action_to_move(game: "Game", action: int) -> Move:
+    """The move an action code stands for on this game's board (it may still be illegal now)."""
+    size = game.action_space_size
+    if type(action) is not int or not 0 <= action < size:
+        raise IllegalMoveError("MALFORMED", f"action must be an int in [0, {size})", action)
+    try:
+        return game._decode(action)
+    except ValueError:
+        raise refusal("NOT_ADJACENT", action, "that action's step leads nowhere on this board") from None
+
+
+def legal_actions(game: "Game") -> list[int]:
+    """Action codes of every legal move, ascending (= legal_moves() order)."""
+    return game._core.legal_codes()
+
+
+def action_mask(game: "Game") -> bytearray:
+    """A bytearray of game.action_space_size entries, 1 for each legal action (numpy.frombuffer-ready)."""
+    mask = bytearray(game.action_space_size)
+    for a in game._core.legal_codes():
+        mask[a] = 1
+    return mask

@@ -1,0 +1,35 @@
+"""The core's refusal codes, named: each becomes an IllegalMoveError with a reason and a message."""
+from __future__ import annotations
+
+from typing import Any
+
+from hunters._core import jaeger as _core
+from hunters.errors import IllegalMoveError, InvalidRecordError
+
+__all__ = ["IllegalMoveError", "InvalidRecordError", "MESSAGES", "core_error", "refusal"]
+
+MESSAGES = {
+    "GAME_OVER": "the game is over",
+    "UNKNOWN_SPACE": "no such space on this board",
+    "NOT_YOUR_CHARACTER": "no character of the player to move is on that space",
+    "NOT_ADJACENT": "a step goes to a neighbouring space, from a cave to another cave, or off the board",
+    "HOLE": "that space holds no tile (it was taken or removed) and can never be entered",
+    "OCCUPIED": "a tile other than a camp or cave holds at most one character; a step may end on an "
+                "occupied tile only when the same character jumps on to a free tile, cave or camp",
+    "NO_WEAPON": "entering an unoccupied mammoth needs a weapon (held, or taken earlier this turn)",
+    "NOT_STRAIGHT": "with straight_jumps a jump must continue in a straight line",
+    "STEP_COUNT": "a turn is two steps, or one step that takes the player's last character off the board",
+    "MALFORMED": "expected Move(Step(src, dst), Step(src, dst) or None) with int spaces (dst None = leave)",
+}
+_BY_CODE = {code: name for code, name in _core.REASONS.items()}
+
+
+def core_error(code: int, move: Any = None) -> IllegalMoveError:
+    """The IllegalMoveError for a core error code."""
+    reason = _BY_CODE[code]
+    return IllegalMoveError(reason, MESSAGES[reason], move)
+
+
+def refusal(reason: str, move: Any = None, message: str | None = None) -> IllegalMoveError:
+    """The IllegalMoveError for a reason found before asking the core."""
+    return IllegalMoveError(reason, message or MESSAGES[reason], move)

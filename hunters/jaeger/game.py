@@ -1,0 +1,649 @@
+"""`Game`: the typed public API of a Jäger und Sammler game, a thin handle on the Cython core."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Iterable
+
+from hunters._core import jaeger as _core
+
+from . import actions as _actions
+from .board import Board, board_of
+from .errors import IllegalMoveError, InvalidRecordError, core_error, refusal
+from .moves import Collection, Event, Move, Step
+from .tiles import KINDS, STAYING, code_of, data, deck, mammoth_count, token_of
+
+GAME_ID = "jaeger_sammler"
+RECORD_FORMAT = 1
+SEASONS = ("summer", "winter", "over")
+_MAX_SEED = 2**64 - 1
+_EVENT_KINDS = _core.EVENT_KINDS
+_END_REASONS = _core.END_REASONS
+_START_RULES = _core.START_RULES
+_WINTER_START = {"after_last": 1, "seat0": 2}
+_TIES = ("shared", "no_winner")
+_LIMITS = _core.LIMITS
+
+DEFAULT_OPTIONS: dict[str, Any] = {
+    "board": None,
+    "mammoths_summer": list(data()["mammoth_values"]["summer"]),
+    "mammoths_winter": list(data()["mammoth_values"]["winter"]),
+    "straight_jumps": False,
+    "stall_rounds": 10,
+    "winter_start": "after_last",
+    "ties": "shared",
+}
+"""Every option of the game configuration with its default (one per [decision] of the spec):
+
+- ``board``: None = the documented 10 x 12 odd-r grid; else board data (see `hunters.jaeger.board`);
+- ``mammoths_summer`` / ``mammoths_winter``: the printed values of the mammoth tiles
+  (default 4, 6, 8 / two each of 3..8); one value per mammoth tile of the season;
+- ``straight_jumps``: a jump over an occupied tile must continue in a straight line (default False);
+- ``stall_rounds``: a season also ends after this many full rounds in which no tile was taken
+  (default 10; 0 or None = off);
+- ``winter_start``: who starts winter when nobody took a summer mammoth: "after_last" (the player
+  after the one who played the last summer turn, default) or "seat0";
+- ``ties``: "shared" (tied players share the victory, default) or "no_winner".
+"""
+
+__all__ = ["DEFAULT_OPTIONS", "GAME_ID", "Game", "LegalMoves"]
+
+
+def _is_int(v: Any) -> bool:
+    return type(v) is int
+
+
+def _decode(cfg: Any, code: int) -> Move:
+    """The Move of a turn code on a configuration (memoised per configuration)."""
+    move = cfg.cache.get(code)
+    if move is None:
+        s1, d1, s2, d2 = cfg.decode(code)
+        move = Move(Step(s1, d1), None if s2 is None else Step(s2, d2))
+        if len(cfg.cache) > 200_000:
+            cfg.cache.clear()
+        cfg.cache[code] = move
+    return move
+
+
+def _step_parts(step: Any) -> tuple[int, int | None] | None:
+    if not isinstance(step, tuple) or len(step) != 2:
+        return None
+    src, dst = step
+    if not _is_int(src) or not (dst is None or _is_int(dst)):
+        return None
+    return src, dst
+
+
+def _mammoths(values: Any, season: str) -> list[int]:
+    try:
+        out = list(values)
+    except TypeError:
+        raise ValueError(f"mammoths_{season} must be a list of ints") from None
+    want = mammoth_count(season)
+    if len(out) != want or not all(_is_int(v) and 1 <= v <= _LIMITS["mammoth_value"] for v in out):
+        raise ValueError(f"mammoths_{season} must list {want} values from 1 to {_LIMITS['mammoth_value']}")
+    return out
+
+
+def _options(board: Any, mammoths_summer: Any, mammoths_winter: Any, straight_jumps: Any,
+             stall_rounds: Any, winter_start: Any, ties: Any) -> tuple[Board, dict]:
+    b = board_of(board)
+    if type(straight_jumps) is not bool:
+        raise ValueError("straight_jumps must be true or false")
+    if straight_jumps and not b.straight_ok:
+        raise ValueError("straight_jumps needs a board with coordinates on every space")
+    if stall_rounds is None:
+        stall_rounds = 0
+    if not _is_int(stall_rounds) or not 0 <= stall_rounds <= 10_000:
+        raise ValueError("stall_rounds must be an int from 0 (off) to 10000, or None (off)")
+    if winter_start not in _WINTER_START:
+        raise ValueError(f"winter_start must be one of {sorted(_WINTER_START)}")
+    if ties not in _TIES:
+        raise ValueError(f"ties must be one of {list(_TIES)}")
+    opts = {
+        "board": None if b.is_default else b.to_json(),
+        "mammoths_summer": _mammoths(mammoths_summer, "summer"),
+        "mammoths_winter": _mammoths(mammoths_winter, "winter"),
+        "straight_jumps": straight_jumps,
+        "stall_rounds": stall_rounds,
+        "winter_start": winter_start,
+        "ties": ties,
+    }
+    return b, opts
+
+
+def _summer_layout(board: Board, summer: Any) -> list[str | None]:
+    """An explicit summer layout (dict space -> token, or list by space) as a list by space."""
+    n = board.n
+    if isinstance(summer, dict):
+        out: list[str | None] = [None] * n
+        for space, token in summer.items():
+            if isinstance(space, str) and space.isdigit():
+                space = int(space)
+            if not _is_int(space) or not 0 <= space < n:
+                raise ValueError(f"summer layout: no space {space!r}")
+            out[space] = token
+    elif isinstance(summer, (list, tuple)):
+        if len(summer) != n:
+            raise ValueError(f"summer layout: a list needs one entry per space ({n})")
+        out = list(summer)
+    else:
+        raise ValueError("summer layout must be a dict {space: tile} or a list by space")
+    for v, token in enumerate(out):
+        if token is None:
+            continue
+        code_of(token)
+        if board.kinds[v] != "tile":
+            raise ValueError(f"summer layout: space {v} is a camp")
+    if sum(1 for t in out if t == "cave") > _LIMITS["caves"]:
+        raise ValueError(f"at most {_LIMITS['caves']} caves")
+    return out
+
+
+def _winter_deck(winter: Any) -> list[str]:
+    if not isinstance(winter, (list, tuple)):
+        raise ValueError("winter deck must be a list of tiles")
+    out = list(winter)
+    if len(out) > _LIMITS["spaces"]:
+        raise ValueError("winter deck too long")
+    for token in out:
+        code_of(token)
+        if token in STAYING:
+            raise ValueError("winter deck: paths and caves are summer tiles")
+    return out
+
+
+def _start_positions(board: Board, summer: list[str | None], players: int, start: Any) -> list[list[int]]:
+    if not isinstance(start, (list, tuple)) or len(start) != players:
+        raise ValueError("start must list the characters' spaces of every seat")
+    seen: dict[int, int] = {}
+    out = []
+    for seat, spaces in enumerate(start):
+        if not isinstance(spaces, (list, tuple)) or len(spaces) > _LIMITS["characters"]:
+            raise ValueError(f"start: seat {seat} needs a list of at most {_LIMITS['characters']} spaces")
+        for v in spaces:
+            if not _is_int(v) or not 0 <= v < board.n:
+                raise ValueError(f"start: no space {v!r}")
+            if board.kinds[v] == "tile":
+                if summer[v] is None:
+                    raise ValueError(f"start: space {v} holds no tile")
+                if summer[v] != "cave" and seen.get(v):
+                    raise ValueError(f"start: space {v} holds at most one character")
+            seen[v] = seen.get(v, 0) + 1
+        out.append(list(spaces))
+    return out
+
+
+class LegalMoves(Sequence):
+    """The legal moves of one turn: an immutable sequence of `Move` backed by the core's codes (in
+    action-code order), so listing is cheap and a Move is only built when it is read."""
+
+    __slots__ = ("_cfg", "_codes")
+
+    def __init__(self, cfg: Any, codes: list[int]):
+        self._cfg = cfg
+        self._codes = codes
+
+    def __len__(self) -> int:
+        return len(self._codes)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [_decode(self._cfg, c) for c in self._codes[index]]
+        return _decode(self._cfg, self._codes[index])
+
+    def __iter__(self):
+        cfg = self._cfg
+        return (_decode(cfg, c) for c in self._codes)
+
+    def __contains__(self, move: object) -> bool:
+        return any(m == move for m in self)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LegalMoves):
+            return self._codes == other._codes and list(self) == list(other)
+        if isinstance(other, (list, tuple)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @property
+    def actions(self) -> list[int]:
+        """The action codes, in the same order."""
+        return list(self._codes)
+
+    def __repr__(self) -> str:
+        return f"LegalMoves({list(self)!r})"
+
+
+class Game:
+    """A game of Jäger und Sammler (game id ``jaeger_sammler``).
+
+    >>> g = Game.new(players=2, seed=7)
+    >>> g.player, g.season, len(g.legal_moves()) > 0
+    (0, 'summer', True)
+    >>> events = g.play(g.legal_moves()[0])
+    >>> g.player
+    1
+    """
+
+    GAME_ID = GAME_ID
+    __slots__ = ("_core", "_cfg", "_board", "_events", "_moves", "_seed", "_options", "_summer", "_winter",
+                 "_start")
+
+    def __init__(self) -> None:
+        raise TypeError("use Game.new(...) or Game.from_record(...)")
+
+    @classmethod
+    def new(cls, players: int = 2, seed: int | None = 0, *, summer: Any = None, winter: Any = None,
+            start: Any = None, board: Any = None,
+            mammoths_summer: Iterable[int] = tuple(DEFAULT_OPTIONS["mammoths_summer"]),
+            mammoths_winter: Iterable[int] = tuple(DEFAULT_OPTIONS["mammoths_winter"]),
+            straight_jumps: bool = False, stall_rounds: int | None = 10, winter_start: str = "after_last",
+            ties: str = "shared") -> "Game":
+        """A new game for 2-4 players.
+
+        Tiles not given explicitly come from `seed`: the summer tiles (with the option's mammoth
+        values) and the winter tiles are shuffled (splitmix64, Fisher-Yates; summer first) and the
+        summer tiles laid on the tile spaces in ascending order. Explicit layouts (for tests):
+        `summer` = {space: tile} or a list by space (spaces not given are empty); `winter` = the
+        winter deck, dealt in ascending order on the empty tile spaces at winter set-up; `start` =
+        each seat's list of spaces for its summer characters (default: one on each summer camp).
+        Options: see DEFAULT_OPTIONS."""
+        if not _is_int(players) or not 2 <= players <= _LIMITS["players"]:
+            raise ValueError(f"players must be an int from 2 to {_LIMITS['players']}")
+        if seed is not None and (not _is_int(seed) or not 0 <= seed <= _MAX_SEED):
+            raise ValueError("seed must be an int from 0 to 2**64 - 1")
+        b, opts = _options(board, mammoths_summer, mammoths_winter, straight_jumps, stall_rounds,
+                           winter_start, ties)
+        sdeck = [code_of(t) for t in deck("summer", tuple(opts["mammoths_summer"]))]
+        wdeck = [code_of(t) for t in deck("winter", tuple(opts["mammoths_winter"]))]
+        shuffled_s, shuffled_w = _core.shuffled_decks(seed or 0, sdeck, wdeck)
+        if summer is None:
+            tiles = iter(shuffled_s)
+            layout = [token_of(next(tiles, 0)) if k == "tile" else None for k in b.kinds]
+        else:
+            layout = _summer_layout(b, summer)
+        winter_tokens = [token_of(c) for c in shuffled_w] if winter is None else _winter_deck(winter)
+        start_pos = None if start is None else _start_positions(b, layout, players, start)
+        self = object.__new__(cls)
+        self._board = b
+        self._options = opts
+        self._seed = seed
+        self._summer = layout
+        self._winter = winter_tokens
+        self._start = start_pos
+        summer_codes = [0 if t is None else code_of(t) for t in layout]
+        self._cfg = b.core.derive(summer_codes, [code_of(t) for t in winter_tokens], opts["stall_rounds"],
+                                  opts["straight_jumps"], _WINTER_START[opts["winter_start"]],
+                                  opts["ties"] == "shared")
+        pairs = None if start_pos is None else [(p, v) for p, spaces in enumerate(start_pos) for v in spaces]
+        self._core, raw = _core.CoreGame.create(self._cfg, players, summer_codes, pairs)
+        self._events = self._events_of(raw)
+        self._moves: list[int] = []
+        return self
+
+    # -- state -------------------------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        return self._core.nplayers
+
+    @property
+    def player(self) -> int:
+        """Seat (0-based) to play now (once the game is over: the seat that would have been next)."""
+        return self._core.player
+
+    @property
+    def season(self) -> str:
+        """"summer", "winter" or "over"."""
+        return SEASONS[self._core.season]
+
+    @property
+    def is_over(self) -> bool:
+        return self._core.over
+
+    @property
+    def winners(self) -> list[int]:
+        """Seats with the highest total once the game is over ([] before). Ties: option `ties`."""
+        if not self._core.over:
+            return []
+        scores = self._core.scores()
+        best = [p for p, s in enumerate(scores) if s == max(scores)]
+        return best if len(best) == 1 or self._options["ties"] == "shared" else []
+
+    @property
+    def scores(self) -> list[int]:
+        """Each seat's current total by the final-scoring table (final once the game is over)."""
+        return self._core.scores()
+
+    def score_breakdown(self) -> list[dict]:
+        """Each seat's total by part: food, mammoths, goods, supply_packs (on summer camps), total."""
+        out = []
+        for p in range(self.players):
+            food, mammoths, goods, packs = self._core.score_parts(p)
+            out.append({"food": food, "mammoths": mammoths, "goods": goods, "supply_packs": packs,
+                        "total": food + mammoths + goods + packs})
+        return out
+
+    @property
+    def events(self) -> list[Event]:
+        """Every event so far, in order."""
+        return list(self._events)
+
+    @property
+    def moves(self) -> list[Move]:
+        """The moves played so far."""
+        return [_decode(self._cfg, c) for c in self._moves]
+
+    @property
+    def turns(self) -> int:
+        """Turns played (both seasons)."""
+        return self._core.turns
+
+    @property
+    def seed(self) -> int | None:
+        return self._seed
+
+    @property
+    def options(self) -> dict:
+        """The game's configuration (every option, JSON-ready; board None = the default)."""
+        import copy
+        return copy.deepcopy(self._options)
+
+    @property
+    def board(self) -> Board:
+        return self._board
+
+    @property
+    def tiles(self) -> list[str | None]:
+        """The tile on each space (a token such as "berries" or "mammoth6"; None = none)."""
+        return [token_of(c) for c in self._core.tiles()]
+
+    @property
+    def characters(self) -> list[tuple[int, int]]:
+        """(seat, space) of every character on the board, sorted."""
+        return self._core.characters()
+
+    @property
+    def supply_packs(self) -> list[tuple[int, int]]:
+        """(space, seat) of every supply pack lying on a camp, sorted."""
+        return self._core.supply_packs()
+
+    @property
+    def caves(self) -> list[int]:
+        """Spaces of the cave tiles (they never leave the board), ascending."""
+        return self._cfg.caves
+
+    def collection(self, seat: int) -> Collection:
+        """What a seat has taken and holds."""
+        if not _is_int(seat) or not 0 <= seat < self.players:
+            raise ValueError("no such seat")
+        taken, mcount, weapons, spent, packs, _, _ = self._core.collection(seat)
+        goods = {k: taken[KINDS.index(k) + 1] for k in KINDS}
+        mammoths = tuple(v for v, n in enumerate(mcount) for _ in range(n))
+        return Collection(goods["berries"], goods["tubers"], goods["herbs"], goods["jug"], goods["necklace"],
+                          goods["pelt"], goods["skull"], mammoths, weapons, spent, packs)
+
+    @property
+    def collections(self) -> list[Collection]:
+        return [self.collection(p) for p in range(self.players)]
+
+    @property
+    def characters_on_board(self) -> list[int]:
+        """How many characters each seat has on the board."""
+        return [self._core.collection(p)[5] for p in range(self.players)]
+
+    @property
+    def idle_turns(self) -> int:
+        """Turns in a row without a taken tile this season (the stall limit counts these)."""
+        return self._core.idle
+
+    @property
+    def summer_mammoth(self) -> tuple[int, int] | None:
+        """(value, seat) of the most valuable mammoth taken in summer (first taker on equal value)."""
+        return self._core.summer_mammoth
+
+    def tile_counts(self) -> dict[str, dict[str, int]]:
+        """Tiles by kind: laid (both seasons so far), taken (by anyone; spent weapons included),
+        removed (leftovers at season ends) and on_board. laid = taken + removed + on_board."""
+        laid, removed = self._core.tile_counts()
+        taken = [0] * len(laid)
+        for p in range(self.players):
+            for k, n in enumerate(self._core.collection(p)[0]):
+                taken[k] += n
+        on_board = [0] * len(laid)
+        for c in self._core.tiles():
+            if c:
+                on_board[c & 15] += 1
+        return {name: {k: arr[i + 1] for i, k in enumerate(KINDS)}
+                for name, arr in (("laid", laid), ("taken", taken), ("removed", removed), ("on_board", on_board))}
+
+    # -- moves -------------------------------------------------------------------------------
+    def legal_moves(self) -> LegalMoves:
+        """Every legal move of the player to move, in action-code order (by first step's space, then
+        slot: neighbour directions, cave jumps, leave; then likewise the second step; a one-step move
+        before the two-step moves sharing its first step). Empty once the game is over."""
+        return LegalMoves(self._cfg, self._core.legal_codes())
+
+    def _code(self, move: Any) -> int:
+        """The turn code of a legal move, or IllegalMoveError saying why not."""
+        if self._core.over:
+            raise refusal("GAME_OVER", move)
+        if not isinstance(move, Move):
+            raise refusal("MALFORMED", move, "expected a Move")
+        first = _step_parts(move.first)
+        second = None if move.second is None else _step_parts(move.second)
+        if first is None or (move.second is not None and second is None):
+            raise refusal("MALFORMED", move)
+        n = self._board.n
+        for src, dst in (first, second) if second is not None else (first,):
+            if not 0 <= src < n or not (dst is None or 0 <= dst < n):
+                raise refusal("UNKNOWN_SPACE", move)
+        s1, d1 = first
+        d1 = -1 if d1 is None else d1
+        if second is None:
+            has2, s2, d2 = False, 0, 0
+        else:
+            has2, (s2, d2) = True, second
+            d2 = -1 if d2 is None else d2
+        err = self._core.check(s1, d1, has2, s2, d2)
+        if err:
+            raise core_error(err, move)
+        return self._cfg.encode(s1, d1, has2, s2, d2)
+
+    def _decode(self, code: int) -> Move:
+        return _decode(self._cfg, code)
+
+    def check(self, move: Move) -> None:
+        """Raise IllegalMoveError if `move` is not legal now; change nothing."""
+        self._code(move)
+
+    def is_legal(self, move: Move) -> bool:
+        try:
+            self._code(move)
+        except IllegalMoveError:
+            return False
+        return True
+
+    def _events_of(self, raw: list) -> list[Event]:
+        out = []
+        for turn, season, step, kind, seat, space, tile, detail in raw:
+            name = _EVENT_KINDS[kind]
+            if name == "season_end":
+                det = _END_REASONS[detail]
+            elif name == "winter_start":
+                det = _START_RULES[detail]
+            else:
+                det = None
+            out.append(Event(turn, SEASONS[season], None if step < 0 else step, name,
+                             None if seat < 0 else seat, None if space < 0 else space, token_of(tile), det))
+        return out
+
+    def play(self, move: Move) -> list[Event]:
+        """Play one whole turn; return what it caused (with a season end, the removals and the winter
+        set-up or game end). An illegal move raises IllegalMoveError and changes nothing."""
+        code = self._code(move)
+        events = self._events_of(self._core.play_code(code))
+        self._moves.append(code)
+        self._events.extend(events)
+        return events
+
+    def describe(self, move: Move) -> dict:
+        """What a legal move would do, step by step (for a UI): each step's kind ("move",
+        "cave_jump", "leave"; the two steps of a jump over an occupied tile are "jump"), and the tile
+        it takes, the weapon it spends, the supply pack it drops. Changes nothing."""
+        code = self._code(move)
+        jump_over = None
+        first = move.first
+        if first.dst is not None and self._board.kinds[first.dst] == "tile" and \
+                self.tiles[first.dst] != "cave" and any(v == first.dst for _, v in self.characters):
+            jump_over = first.dst
+        events = self._events_of(self._core.clone().play_code(code))
+        steps = []
+        for i, (src, dst) in enumerate(move.steps):
+            if dst is None:
+                kind = "leave"
+            elif jump_over is not None:
+                kind = "jump"
+            elif dst in self._board.neighbours(src):
+                kind = "move"
+            else:
+                kind = "cave_jump"
+            mine = [e for e in events if e.step == i]
+            steps.append({
+                "src": src, "dst": dst, "kind": kind,
+                "takes": next((e.tile for e in mine if e.kind == "take"), None),
+                "spends_weapon": any(e.kind == "spend_weapon" for e in mine),
+                "supply_pack": any(e.kind == "supply_pack" for e in mine),
+            })
+        return {"steps": steps, "jump_over": jump_over,
+                "ends_season": any(e.kind == "season_end" for e in events)}
+
+    # -- dense action encoding (bots, reinforcement learning) -------------------------------
+    @property
+    def action_space_size(self) -> int:
+        """Size of this game's action space (ACTION_SPACE_SIZE on the default board)."""
+        return self._cfg.action_space_size
+
+    def legal_actions(self) -> list[int]:
+        """Action codes of every legal move, ascending (= legal_moves() order)."""
+        return _actions.legal_actions(self)
+
+    def action_mask(self) -> bytearray:
+        """action_space_size bytes, 1 where the action is legal."""
+        return _actions.action_mask(self)
+
+    def move_to_action(self, move: Move) -> int:
+        return _actions.move_to_action(self, move)
+
+    def action_to_move(self, action: int) -> Move:
+        return _actions.action_to_move(self, action)
+
+    def legal_moves_with_actions(self) -> list[tuple[Move, int]]:
+        """(move, action code) of every legal move, in legal_moves() order."""
+        cfg = self._cfg
+        return [(_decode(cfg, c), c) for c in self._core.legal_codes()]
+
+    def play_action(self, action: int) -> list[Event]:
+        return self.play(self.action_to_move(action))
+
+    # -- copies and records ------------------------------------------------------------------
+    def clone(self) -> "Game":
+        """An independent copy (the core state is one memcpy; board and layouts are shared)."""
+        g = object.__new__(Game)
+        g._core = self._core.clone()
+        g._cfg = self._cfg
+        g._board = self._board
+        g._events = self._events.copy()
+        g._moves = self._moves.copy()
+        g._seed = self._seed
+        g._options = self._options
+        g._summer = self._summer
+        g._winter = self._winter
+        g._start = self._start
+        return g
+
+    def to_record(self) -> dict:
+        """The game as plain JSON-ready data: configuration, both layouts and the moves."""
+        return {
+            "game": GAME_ID,
+            "format": RECORD_FORMAT,
+            "players": self.players,
+            "seed": self._seed,
+            "options": self.options,
+            "summer": list(self._summer),
+            "winter": list(self._winter),
+            "start": None if self._start is None else [list(s) for s in self._start],
+            "moves": [m.to_json() for m in self.moves],
+        }
+
+    @classmethod
+    def from_record(cls, record: dict) -> "Game":
+        """Replay a record made by `to_record` (or by hand) to the identical game."""
+        if not isinstance(record, dict) or record.get("game") != GAME_ID:
+            raise InvalidRecordError(f"not a {GAME_ID} record")
+        if record.get("format", RECORD_FORMAT) != RECORD_FORMAT:
+            raise InvalidRecordError(f"unknown record format {record.get('format')!r}")
+        options = record.get("options") or {}
+        if not isinstance(options, dict) or not set(options) <= set(DEFAULT_OPTIONS):
+            raise InvalidRecordError("options must be an object of known options")
+        try:
+            game = cls.new(players=record["players"], seed=record.get("seed"), summer=record.get("summer"),
+                           winter=record.get("winter"), start=record.get("start"), **options)
+        except (KeyError, ValueError, TypeError) as exc:
+            raise InvalidRecordError(f"bad configuration: {exc!r}") from None
+        moves = record.get("moves", [])
+        if not isinstance(moves, list):
+            raise InvalidRecordError("moves must be a list")
+        for i, data_ in enumerate(moves):
+            try:
+                move = Move.from_json(data_)
+            except (KeyError, TypeError, AttributeError, ValueError) as exc:
+                raise InvalidRecordError(f"move {i} is malformed: {exc!r}") from None
+            try:
+                game.play(move)
+            except IllegalMoveError as exc:
+                raise InvalidRecordError(f"move {i} is illegal: {exc}") from None
+        return game
+
+    def view(self) -> dict:
+        """The public state as JSON-ready data (the game has no hidden information)."""
+        b = self._board
+        tiles = self.tiles
+        occupants: dict[int, list[int]] = {}
+        for seat, v in self.characters:
+            occupants.setdefault(v, []).append(seat)
+        packs: dict[int, list[int]] = {}
+        for v, seat in self.supply_packs:
+            packs.setdefault(v, []).append(seat)
+        coords = b.coords
+        on_board = self.characters_on_board
+        summer_mammoth = self.summer_mammoth
+        return {
+            "game": GAME_ID,
+            "players": self.players,
+            "player": self.player,
+            "season": self.season,
+            "is_over": self.is_over,
+            "winners": self.winners,
+            "scores": self.scores,
+            "turn": self.turns,
+            "board": [{"space": v, "kind": b.kinds[v], "coords": None if coords is None else list(coords[v]),
+                       "tile": tiles[v], "characters": occupants.get(v, []), "supply_packs": packs.get(v, [])}
+                      for v in range(b.n)],
+            "characters": [{"seat": s, "space": v} for s, v in self.characters],
+            "supply_packs": [{"space": v, "seat": s} for v, s in self.supply_packs],
+            "collections": [dict(c.to_json(), seat=p, characters_on_board=on_board[p])
+                            for p, c in enumerate(self.collections)],
+            "score_breakdown": self.score_breakdown(),
+            "tiles_left": sum(1 for t in tiles if t is not None and t not in STAYING),
+            "idle_turns": self.idle_turns,
+            "stall_rounds": self._options["stall_rounds"],
+            "summer_mammoth": None if summer_mammoth is None else
+            {"value": summer_mammoth[0], "seat": summer_mammoth[1]},
+            "moves_played": len(self._moves),
+        }
+
+    def __repr__(self) -> str:
+        state = "over" if self.is_over else f"{self.season}, seat {self.player} to play"
+        return f"<Game {GAME_ID} players={self.players} turns={self.turns} {state} scores={self.scores}>"
