@@ -6,7 +6,8 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-from hunters.client import Client
+from hunters.client import Client, ServiceError
+from hunters.v1 import matches_pb2
 
 
 def health_status(port, service=""):
@@ -33,10 +34,11 @@ def test_oversized_messages_are_refused(server_factory):
     running = server_factory(max_message_bytes=4096)
     with Client(f"127.0.0.1:{running.port}") as c:
         with pytest.raises(grpc.RpcError) as exc:
-            c.matches.GetMatch.__call__  # noqa: B018 - the stub exists
-            from hunters.v1 import matches_pb2
             c.matches.GetMatch(matches_pb2.GetMatchRequest(match_id="x" * 10000))
         assert exc.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        with pytest.raises(ServiceError) as err:
+            c.get_match("x" * 100)
+        assert err.value.code == grpc.StatusCode.NOT_FOUND
 
 
 def test_tls(server_factory, tmp_path):
