@@ -111,7 +111,8 @@ ctypedef struct State:
     uint8_t occ[MAXZ]        # 0 empty, 1 + p meeple of p, 1 + MAXP + p hut of p
     uint8_t covered[MAXZ]    # bit i: animal i of this zone covered by the hunting trap
     Cell cells[HSIZE]
-    uint16_t frontier[MAXFRONT]  # keys of the empty positions next to a placed tile
+    uint16_t frontier[MAXFRONT]  # cells (slots of State.cells) of the empty positions next to a tile
+    uint8_t fval[MAXFRONT]   # copy of each frontier cell's val, contiguous for the scans
     int16_t nfront
     int8_t tx[NTILES]        # placed tiles: position and rotation, by tile id
     int8_t ty[NTILES]

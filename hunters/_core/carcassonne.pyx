@@ -40,6 +40,7 @@ cdef uint8_t T_kind[NTILES]       # 0 normal, 1 menhir, 2 start
 cdef uint8_t T_stype[NTILES][4]   # unrotated side types (FOREST, MEADOW, RIVER), N E S W
 cdef int16_t T_sz[NTILES][4][3]   # dense zones of each side ([zone] or [m1, river, m2] clockwise)
 cdef uint8_t T_code[NTILES][4]    # by rotation: 2 bits per facing direction, the side type there
+cdef uint8_t T_fit[NTILES][256]   # by a position's requirement `val`: bit r set when rotation r fits
 cdef uint8_t T_twin[NTILES][5]    # by zone type: 1 when the tile has two or more zones of that type
 cdef uint8_t T_lakefish[32]
 
@@ -55,6 +56,16 @@ cdef dict _KINDS = {"normal": 0, "menhir": 1, "start": 2}
 NORMAL_TILES = ()
 MENHIR_TILES = ()
 ZONE_TYPES = {}     # global zone id -> "forest" | "meadow" | "river" | "lake"
+
+
+cdef inline uint8_t val_mask(int val) noexcept nogil:
+    """The mask of a requirement: 2 bits set for each direction whose required type is not 0."""
+    cdef int d
+    cdef uint8_t m = 0
+    for d in range(4):
+        if (val >> (2 * d)) & 3:
+            m |= 3 << (2 * d)
+    return m
 
 
 def load_tables(list tiles):
@@ -126,6 +137,11 @@ def load_tables(list tiles):
             T_code[t][r] = 0
             for d in range(4):
                 T_code[t][r] |= T_stype[t][(d - r) & 3] << (2 * d)
+        for i in range(256):  # a requirement's mask follows from its val: side types are never 0
+            T_fit[t][i] = 0
+            for r in range(4):
+                if (T_code[t][r] & val_mask(i)) == i:
+                    T_fit[t][i] |= 1 << r
     if nlakes > 32:
         raise ValueError("too many lakes")
     NZ = dz
@@ -246,13 +262,11 @@ cdef inline bint fits(State* s, Cell* c, int t, int rot) noexcept nogil:
 
 cdef bint placeable(State* s, int t) noexcept nogil:
     """Whether tile t has a legal position and rotation anywhere."""
-    cdef int i, r
-    cdef Cell* c
+    cdef int i
+    cdef uint8_t* fit = T_fit[t]
     for i in range(s.nfront):
-        c = cell_at(s, s.frontier[i])
-        for r in range(4):
-            if (T_code[t][r] & c.mask) == c.val:
-                return True
+        if fit[s.fval[i]]:
+            return True
     return False
 
 
@@ -269,7 +283,8 @@ cdef void place(State* s, int t, int x, int y, int rot) noexcept nogil:
     if c.fidx >= 0:
         last = s.nfront - 1
         s.frontier[c.fidx] = s.frontier[last]
-        cell_at(s, s.frontier[last]).fidx = c.fidx
+        s.fval[c.fidx] = s.fval[last]
+        s.cells[s.frontier[last]].fidx = c.fidx
         s.nfront = last
     c.tile = t
     c.rot = rot
@@ -342,11 +357,12 @@ cdef void place(State* s, int t, int x, int y, int rot) noexcept nogil:
                 nc.mask = 0
                 nc.val = 0
                 nc.fidx = s.nfront
-                s.frontier[s.nfront] = nkey
+                s.frontier[s.nfront] = <uint16_t>(nc - s.cells)
                 s.nfront += 1
             od = (d + 2) & 3
             nc.mask |= 3 << (2 * od)
             nc.val |= T_stype[t][su] << (2 * od)
+            s.fval[nc.fidx] = nc.val
 
 
 # ---------------------------------------------------------------------------------------------
@@ -533,10 +549,11 @@ cdef int emit_placement(State* s, uint16_t key, int rot, uint32_t* out) noexcept
 
 
 cdef int sorted_frontier(State* s, uint16_t* keys) noexcept nogil:
+    """The frontier's position keys in ascending order (y, then x)."""
     cdef int i, j, n = s.nfront
     cdef uint16_t k
     for i in range(n):
-        k = s.frontier[i]
+        k = s.cells[s.frontier[i]].key
         j = i
         while j > 0 and keys[j - 1] > k:
             keys[j] = keys[j - 1]
@@ -900,32 +917,25 @@ cdef int apply_move(State* s, uint32_t code, Event* ev) noexcept nogil:
     return nev + advance(s, menhir_closed, ev + nev)
 
 
-cdef int count_placements(State* s) noexcept nogil:
-    cdef int i, r, n = 0
-    cdef Cell* c
-    for i in range(s.nfront):
-        c = cell_at(s, s.frontier[i])
-        for r in range(4):
-            if (T_code[s.tile][r] & c.mask) == c.val:
-                n += 1
-    return n
-
-
 cdef uint32_t random_move(State* s, uint64_t* rng) noexcept nogil:
     """A random legal move: a uniform legal placement, then a uniform legal occupant/retake."""
     cdef uint32_t opts[21 * (MAXP * NMEEPLES + 1)]
-    cdef int i, r, k, n
-    cdef Cell* c
-    k = <int>rng_below(rng, count_placements(s))
-    for i in range(s.nfront):
-        c = cell_at(s, s.frontier[i])
+    cdef uint16_t cells[MAXFRONT * 4 + 4]
+    cdef uint8_t rots[MAXFRONT * 4 + 4]
+    cdef int i, r, k, n = 0
+    cdef uint8_t* fit = T_fit[s.tile]
+    cdef uint8_t rotset
+    cdef uint16_t cell
+    for i in range(s.nfront):  # branch-free: which rotations fit is random, branches mispredict
+        rotset = fit[s.fval[i]]
+        cell = s.frontier[i]
         for r in range(4):
-            if (T_code[s.tile][r] & c.mask) == c.val:
-                if k == 0:
-                    n = emit_placement(s, s.frontier[i], r, opts)
-                    return opts[rng_below(rng, n)]
-                k -= 1
-    return 0
+            cells[n] = cell
+            rots[n] = r
+            n += (rotset >> r) & 1
+    k = <int>rng_below(rng, n)
+    n = emit_placement(s, s.cells[cells[k]].key, rots[k], opts)
+    return opts[rng_below(rng, n)]
 
 
 cdef void shuffled(uint64_t* rng, tuple tiles, uint8_t* out):
