@@ -90,28 +90,6 @@ class LegalMoves(Sequence):
 
     __hash__ = None  # type: ignore[assignment]
 
-    def view(self) -> dict:
-        """The public state as JSON-ready data (what a spectator may see: no hidden draw order)."""
-        normal_left, menhir_left = self.piles
-        return {
-            "game": GAME_ID,
-            "players": self.players,
-            "player": self.player,
-            "tile": self.tile,
-            "extra_turn": self.extra_turn,
-            "is_over": self.is_over,
-            "winners": self.winners,
-            "scores": self.scores,
-            "meeples": self.meeples,
-            "huts": self.huts,
-            "board": [{"x": x, "y": y, "tile": t, "rotation": r} for x, y, t, r in self.board],
-            "occupants": [{"zone": z, "seat": s, "kind": k} for z, s, k in self.occupants],
-            "discards": self.discards,
-            "normal_pile": normal_left,
-            "menhir_pile": menhir_left,
-            "moves_played": self._core.nmoves,
-        }
-
     def __repr__(self) -> str:
         return f"LegalMoves({list(self)!r})"
 

@@ -22,6 +22,15 @@ log = logging.getLogger("hunters.service")
 MAX_SIMULATED_GAMES = 10_000_000
 
 
+def _abort(name: str, context: grpc.ServicerContext, exc: Exception) -> None:
+    """End the call with the status of a ServiceError, or INTERNAL (logged) for anything else."""
+    if isinstance(exc, ServiceError):
+        log.info("rpc refused", extra={"rpc": name, "reason": exc.reason, "code": exc.code.name})
+        context.abort_with_status(exc.to_status())
+    log.error("rpc failed", extra={"rpc": name}, exc_info=exc)
+    context.abort_with_status(ServiceError(grpc.StatusCode.INTERNAL, "INTERNAL", "internal error").to_status())
+
+
 def rpc(method: Callable) -> Callable:
     """Map ServiceError (and any surprise) onto a rich gRPC status; log every call."""
 
@@ -30,29 +39,23 @@ def rpc(method: Callable) -> Callable:
         start = time.perf_counter()
         try:
             result = method(self, request, context)
-            log.debug("rpc", extra={"rpc": method.__name__, "ms": round((time.perf_counter() - start) * 1e3, 3)})
-            return result
-        except ServiceError as err:
-            log.info("rpc refused", extra={"rpc": method.__name__, "reason": err.reason, "code": err.code.name})
-            context.abort_with_status(err.to_status())
-        except Exception:
-            log.exception("rpc failed", extra={"rpc": method.__name__})
-            context.abort_with_status(ServiceError(grpc.StatusCode.INTERNAL, "INTERNAL", "internal error").to_status())
+        except Exception as exc:
+            _abort(method.__name__, context, exc)
+        log.debug("rpc", extra={"rpc": method.__name__, "ms": round((time.perf_counter() - start) * 1e3, 3)})
+        return result
 
     return wrapper
 
 
 def stream_rpc(method: Callable) -> Callable:
+    """The same for server-streaming methods."""
+
     @functools.wraps(method)
     def wrapper(self, request, context):
         try:
             yield from method(self, request, context)
-        except ServiceError as err:
-            log.info("rpc refused", extra={"rpc": method.__name__, "reason": err.reason, "code": err.code.name})
-            context.abort_with_status(err.to_status())
-        except Exception:
-            log.exception("rpc failed", extra={"rpc": method.__name__})
-            context.abort_with_status(ServiceError(grpc.StatusCode.INTERNAL, "INTERNAL", "internal error").to_status())
+        except Exception as exc:
+            _abort(method.__name__, context, exc)
 
     return wrapper
 
