@@ -157,7 +157,7 @@ class Client:
         elif move is not None:
             request.move.CopyFrom(adapter(game).move_to_proto(move))
         resp = self._call(self.matches.PlayMove, request, token)
-        return PlayResult(resp.version, self._events(game, resp.score_events), resp.state)
+        return PlayResult(resp.version, self._events(game, resp.events), resp.state)
 
     def watch(self, match_id: str, from_version: int = 0, timeout: float | None = None) -> Iterator[MatchEvent]:
         """Every event from `from_version` on, then live ones until the match ends."""
@@ -168,7 +168,7 @@ class Client:
         try:
             for ev in stream:
                 yield MatchEvent(ev.version, ev.seat, ad.move_from_proto(ev.move) if ev.HasField("move") else None,
-                                 self._events(game, ev.score_events), ev.state, ev.match_over)
+                                 self._events(game, ev.events), ev.state, ev.match_over)
         except grpc.RpcError as err:
             _raise(err)
         finally:

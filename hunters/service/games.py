@@ -94,18 +94,13 @@ class GameAdapter:
                                     player=game.player, is_over=game.is_over, scores=game.scores,
                                     winners=game.winners, version=version)
 
-    def event_from_proto(self, pb: events_pb2.ScoreEvent) -> Any:
-        """A received event as the game's event type (a dict for games without one)."""
-        return dict(decision=pb.decision, reason=pb.reason, seats=tuple(pb.seats), points=pb.points,
-                    feature=pb.feature, **plain(json_format.MessageToDict(pb.details)))
+    def event_from_proto(self, pb: events_pb2.Event) -> Any:
+        """A received event as the game's event type (plain JSON data for games without one)."""
+        return plain(json_format.MessageToDict(pb.json))
 
-    def event(self, ev: Any) -> events_pb2.ScoreEvent:
-        d = ev._asdict()
-        out = events_pb2.ScoreEvent(decision=d.pop("decision", 0), reason=str(d.pop("reason", "")),
-                                    seats=d.pop("seats", ()), points=d.pop("points", 0),
-                                    feature=d.pop("feature", -1))
-        if d:
-            out.details.update(plain(d))
+    def event(self, ev: Any) -> events_pb2.Event:
+        out = events_pb2.Event()
+        out.json.update(plain(ev._asdict() if hasattr(ev, "_asdict") else dict(ev)))
         return out
 
 
@@ -135,8 +130,13 @@ class CarcassonneAdapter(GameAdapter):
             pb.retake = move.retake
         return moves_pb2.Move(carcassonne=pb)
 
-    def event_from_proto(self, pb: events_pb2.ScoreEvent) -> Any:
-        return self.module.ScoreEvent(pb.decision, pb.reason, tuple(pb.seats), pb.points, pb.feature)
+    def event(self, ev: Any) -> events_pb2.Event:
+        return events_pb2.Event(score=events_pb2.ScoreEvent(decision=ev.decision, reason=ev.reason, seats=ev.seats,
+                                                            points=ev.points, feature=ev.feature))
+
+    def event_from_proto(self, pb: events_pb2.Event) -> Any:
+        e = pb.score
+        return self.module.ScoreEvent(e.decision, e.reason, tuple(e.seats), e.points, e.feature)
 
     def state(self, game: Any, version: int) -> state_pb2.MatchState:
         st = self._common(game, version)

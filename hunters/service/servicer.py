@@ -142,7 +142,7 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
         ad = live.adapter
 
         def respond(game: Any, played: Played) -> matches_pb2.PlayMoveResponse:
-            return matches_pb2.PlayMoveResponse(version=played.version, score_events=[ad.event(e) for e in played.events],
+            return matches_pb2.PlayMoveResponse(version=played.version, events=[ad.event(e) for e in played.events],
                                                 state=ad.state(game, played.version))
 
         expected = request.expected_version if request.HasField("expected_version") else None
@@ -163,7 +163,7 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
             yield events_pb2.MatchEvent(
                 match_id=live.match_id, version=version, seat=seat,
                 move=ad.move_to_proto(move) if move is not None else None,
-                score_events=[ad.event(e) for e in events], state=ad.state(game, version),
+                events=[ad.event(e) for e in events], state=ad.state(game, version),
                 match_over=game.is_over)
 
     @rpc
@@ -203,7 +203,7 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
                                                                        message=exc.message))
                 break
         response.state.CopyFrom(ad.state(game, len(game.moves)))
-        response.score_events.extend(ad.event(e) for e in events)
+        response.events.extend(ad.event(e) for e in events)
         if request.include_legal_moves:
             response.legal_moves.extend(legal_moves_pb(ad, game))
         return response

@@ -177,7 +177,7 @@ def test_a_whole_game_through_the_service_equals_the_local_game(server):
         out = stub.PlayMove(req, metadata=bearer(tokens[seat]))
         version += 1
         assert out.version == version
-        assert [AD.event_from_proto(e) for e in out.score_events] == events
+        assert [AD.event_from_proto(e) for e in out.events] == events
         assert list(out.state.scores) == local.scores and out.state.player == local.player
         assert out.state == AD.state(local, version)
     final = stub.GetMatch(matches_pb2.GetMatchRequest(match_id=mid))

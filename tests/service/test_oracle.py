@@ -19,7 +19,7 @@ def test_evaluate_a_legal_list(client, server):
     resp = client.evaluate("carcassonne_hg", 3, local.moves, seed=31, include_legal_moves=True)
     assert resp.legal and not resp.HasField("illegal")
     assert resp.state == AD.state(local, 20)
-    assert [AD.event_from_proto(e) for e in resp.score_events] == local.events
+    assert [AD.event_from_proto(e) for e in resp.events] == local.events
     assert [(AD.move_from_proto(lm.move), lm.action) for lm in resp.legal_moves] == local.legal_moves_with_actions()
     assert client.list_matches() is not None and list(client.list_matches()) == []  # nothing stored
 
