@@ -589,6 +589,10 @@ cdef int max_turns(State* s) noexcept nogil:
     return k * (k + 1) + 1
 
 
+cdef enum:
+    STAY_PATIENCE = 1000    # the "stay" random policy draws uniformly after this many idle turns in a row
+
+
 cdef uint32_t random_code(State* s, uint64_t* rng, bint stay) noexcept nogil:
     """A random legal turn: a uniform legal first step (among those that can be completed), then a
     uniform legal second step. With `stay`, steps that leave the board are drawn only when nothing
@@ -1105,7 +1109,7 @@ def random_games(int n, int players, uint64_t seed, CoreConfig board, list summe
             init_state(s, c, players, by_space, NULL, NULL, -1)
             begin(s, ev)
             while s.season != OVER:
-                code = random_code(s, &rng, stay)
+                code = random_code(s, &rng, stay and s.idle < STAY_PATIENCE)
                 apply_turn(s, code, ev)
                 turns += 1
             best = -1
@@ -1131,3 +1135,200 @@ def random_games(int n, int players, uint64_t seed, CoreConfig board, list summe
 def state_size():
     """Bytes copied by clone()."""
     return sizeof(State)
+
+
+# ---------------------------------------------------------------------------------------------
+# Self-check: random games in C with every invariant checked at every turn (used by the tests to
+# run thousands of games in CI; the Python-level round-trip checks run on fewer games).
+
+cdef int invariant_errors(State* s, int* prev_scores, long* viol) noexcept nogil:
+    """Check the invariants of a position; count violations by kind in viol[0..5]; return total."""
+    cdef Config* c = s.cfg
+    cdef int k, p, i, v, n = 0, total, cnt
+    cdef int onboard[NKINDS]
+    cdef int occ[MAXS]
+    for k in range(NKINDS):
+        onboard[k] = 0
+    for v in range(c.n):
+        occ[v] = 0
+        if s.tile[v]:
+            onboard[s.tile[v] & 15] += 1
+            if c.kind[v] != SP_TILE:
+                viol[0] += 1
+                n += 1
+    for k in range(NKINDS):                                  # 0: tiles conserved
+        total = s.removed[k] + onboard[k]
+        for p in range(s.nplayers):
+            total += s.taken[p][k]
+        if total != s.laid[k]:
+            viol[0] += 1
+            n += 1
+    for p in range(s.nplayers):                              # 1: characters and occupancy
+        cnt = 0
+        for i in range(s.nch[p]):
+            v = s.pos[p][i]
+            if v >= 0:
+                cnt += 1
+                occ[v] += 1
+                if c.kind[v] == SP_TILE and s.tile[v] == 0:
+                    viol[1] += 1
+                    n += 1
+        if cnt != s.onb[p] or s.nch[p] > G_chars:
+            viol[1] += 1
+            n += 1
+    for v in range(c.n):
+        if occ[v] != s.nocc[v] or (c.kind[v] == SP_TILE and (s.tile[v] & 15) != K_CAVE and occ[v] > 1):
+            viol[1] += 1
+            n += 1
+    for p in range(s.nplayers):
+        cnt = s.packs[p]                                     # 2: supply packs conserved
+        for v in range(c.n):
+            if (s.packs_at[v] >> p) & 1:
+                cnt += 1
+                if c.kind[v] == SP_TILE:
+                    viol[2] += 1
+                    n += 1
+        if cnt != G_packs:
+            viol[2] += 1
+            n += 1
+        if s.weapons[p] != s.taken[p][K_WEAPON] - s.spent[p] or s.weapons[p] < 0:   # 3: weapons
+            viol[3] += 1
+            n += 1
+        total = score_of(s, p)                               # 4: scores never decrease
+        if total < prev_scores[p]:
+            viol[4] += 1
+            n += 1
+        prev_scores[p] = total
+    if s.season != OVER and s.onb[s.player] == 0:           # 5: the player to move has a character
+        viol[5] += 1
+        n += 1
+    return n
+
+
+cdef bint in_sorted(uint32_t* a, int n, uint32_t x) noexcept nogil:
+    cdef int lo = 0, hi = n, mid
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if a[mid] < x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo < n and a[lo] == x
+
+
+def selfcheck_games(int n, int players, uint64_t seed, CoreConfig board, list summer_tiles,
+                    list winter_tiles, int stall_rounds, bint straight, int winter_start, bint stay,
+                    int probes):
+    """Play n random games like random_games() and check at every turn: the position's invariants;
+    that the legal list is strictly ascending, non-empty and every listed turn is accepted by the
+    validator; that the drawn turn is listed; and that `probes` random turns near the player's
+    characters are accepted exactly when listed. Return (games, turns, listed turns checked, probes,
+    violations by name)."""
+    cdef State* s = <State*>malloc(sizeof(State))
+    cdef Config* c = <Config*>malloc(sizeof(Config))
+    cdef Event* ev = <Event*>malloc(MAXEV * sizeof(Event))
+    cdef uint32_t* buf = <uint32_t*>malloc(65536 * sizeof(uint32_t))
+    cdef uint8_t sbase[MAXS]
+    cdef uint8_t wbase[MAXS]
+    cdef uint8_t sdeck[MAXS]
+    cdef uint8_t wdeck[MAXS]
+    cdef uint8_t by_space[MAXS]
+    cdef int16_t srcs[MAXCH]
+    cdef uint64_t rng = seed, dseed
+    cdef uint32_t W, code
+    cdef int g, i, j, m, nl, ns = len(summer_tiles), nw = len(winter_tiles), p, err, nsrc
+    cdef int s1, d1, s2, d2, c1, c2, cap
+    cdef bint has2, listed
+    cdef int prev[MAXP]
+    cdef long turns = 0, checked = 0, probed = 0
+    cdef long viol[10]
+    if s == NULL or c == NULL or ev == NULL or buf == NULL:
+        free(s); free(c); free(ev); free(buf)
+        raise MemoryError()
+    for i in range(10):
+        viol[i] = 0
+    memcpy(c, board.c, sizeof(Config))
+    c.stall_rounds = stall_rounds
+    c.straight = straight
+    c.winter_start = winter_start
+    for i in range(ns):
+        sbase[i] = summer_tiles[i]
+    for i in range(nw):
+        wbase[i] = winter_tiles[i]
+    with nogil:
+        for g in range(n):
+            dseed = rng_next(&rng)
+            memcpy(sdeck, sbase, ns)
+            memcpy(wdeck, wbase, nw)
+            shuffle(&dseed, sdeck, ns)
+            shuffle(&dseed, wdeck, nw)
+            deal_summer(c, sdeck, ns, by_space)
+            set_layout(c, by_space, wdeck, nw)
+            init_state(s, c, players, by_space, NULL, NULL, -1)
+            begin(s, ev)
+            for p in range(MAXP):
+                prev[p] = 0
+            W = c.nstep + 1
+            while True:
+                invariant_errors(s, prev, viol)
+                if s.season == OVER:
+                    break
+                cap = max_turns(s)
+                if cap > 65536:
+                    viol[6] += 1
+                    break
+                nl = gen_turns(s, buf)
+                if nl == 0:
+                    viol[6] += 1
+                    break
+                for i in range(nl):                          # 6: every listed turn is accepted
+                    checked += 1
+                    if i > 0 and buf[i] <= buf[i - 1]:
+                        viol[6] += 1
+                    c1 = <int>(buf[i] // W)
+                    c2 = <int>(buf[i] % W) - 1
+                    s1 = c1 // c.nslots
+                    d1 = slot_dst(c, s1, c1 % c.nslots)
+                    s2 = 0
+                    d2 = 0
+                    if c2 >= 0:
+                        s2 = c2 // c.nslots
+                        d2 = slot_dst(c, s2, c2 % c.nslots)
+                    if turn_error(s, s1, d1, c2 >= 0, s2, d2) != OK:
+                        viol[6] += 1
+                nsrc = own_spaces(s, s.player, srcs)
+                for j in range(probes):                      # 7: anything else is refused
+                    probed += 1
+                    s1 = srcs[rng_below(&rng, nsrc)] if rng_below(&rng, 8) else <int>rng_below(&rng, c.n)
+                    m = <int>rng_below(&rng, c.ndir + 2)
+                    d1 = LEAVE if m == c.ndir else (c.nb[s1][m] if m < c.ndir else <int>rng_below(&rng, c.n))
+                    if d1 == -1 and m < c.ndir:
+                        continue
+                    has2 = rng_below(&rng, 6) != 0
+                    s2 = d1 if (d1 >= 0 and rng_below(&rng, 2)) else srcs[rng_below(&rng, nsrc)]
+                    m = <int>rng_below(&rng, c.ndir + 2)
+                    d2 = LEAVE if m == c.ndir else (c.nb[s2][m] if m < c.ndir else <int>rng_below(&rng, c.n))
+                    if d2 == -1 and m < c.ndir:
+                        continue
+                    err = turn_error(s, s1, d1, has2, s2, d2)
+                    c1 = step_code(c, s1, d1)
+                    c2 = step_code(c, s2, d2) if has2 else 0
+                    if c1 < 0 or c2 < 0:
+                        listed = False
+                    else:
+                        code = <uint32_t>c1 * W + (<uint32_t>(c2 + 1) if has2 else 0)
+                        listed = in_sorted(buf, nl, code)
+                    if listed != (err == OK):
+                        viol[7] += 1
+                code = random_code(s, &rng, stay and s.idle < STAY_PATIENCE)
+                if not in_sorted(buf, nl, code):             # 8: the random turn is a listed one
+                    viol[8] += 1
+                apply_turn(s, code, ev)
+                turns += 1
+    free(s)
+    free(c)
+    free(ev)
+    free(buf)
+    names = ("tiles_conserved", "characters", "supply_packs", "weapons", "scores_monotone", "player_to_move",
+             "listed_accepted", "unlisted_refused", "random_turn_listed")
+    return n, turns, checked, probed, {names[i]: viol[i] for i in range(9)}

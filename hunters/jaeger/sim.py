@@ -29,6 +29,9 @@ class SimulationResult:
 
 
 POLICIES = ("uniform", "stay")
+STAY_PATIENCE = 1000
+"""Policy "stay" draws uniformly once this many turns in a row took no tile (without the stall
+limit, a season could otherwise last for ever: e.g. the last tile is a mammoth and nobody has a weapon)."""
 
 
 def random_games(n: int, players: int = 2, seed: int = 0, policy: str = "uniform", **options) -> SimulationResult:
@@ -38,7 +41,8 @@ def random_games(n: int, players: int = 2, seed: int = 0, policy: str = "uniform
     from `seed`; each turn is a uniformly random legal first step (among those that can be completed),
     then a uniformly random legal second step. Policy "stay" draws a step that leaves the board only
     when no other step is legal (games then last longer and seasons end by reachability or the stall
-    limit, as in real play). The same arguments give the same games."""
+    limit, as in real play), or after STAY_PATIENCE idle turns in a row. The same arguments give the
+    same games."""
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {POLICIES}")
     if type(n) is not int or n < 0:
@@ -68,15 +72,36 @@ def stays(move) -> bool:
 
 def play_random_game(players: int = 2, seed: int = 0, policy: str = "uniform", **options) -> Game:
     """One complete game from Python: a uniformly random legal move (whole turn) at every turn; with
-    policy "stay", uniformly among the moves that leave no character off the board when there are any."""
+    policy "stay", uniformly among the moves that leave no character off the board when there are any
+    (until STAY_PATIENCE turns in a row took no tile)."""
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {POLICIES}")
     rng = random.Random(seed)
     game = Game.new(players=players, seed=seed, **options)
     while not game.is_over:
         moves = game.legal_moves()
-        if policy == "stay":
+        if policy == "stay" and game.idle_turns < STAY_PATIENCE:
             kept = [m for m in moves if stays(m)]
             moves = kept or moves
         game.play(rng.choice(moves))
     return game
+
+
+def selfcheck_games(n: int, players: int = 2, seed: int = 0, policy: str = "uniform", probes: int = 10,
+                    **options) -> dict:
+    """Play n random games inside the core (as random_games does) checking at every turn: tiles
+    conserved (laid = taken + removed + on board), characters and occupancy, supply packs, weapons,
+    scores never decreasing, the player to move has a character, every listed turn is accepted by
+    the validator, `probes` random turns near the player's characters are accepted exactly when
+    listed, and the drawn turn is listed. Returns counts and violations by name (all 0 when sound)."""
+    if policy not in POLICIES:
+        raise ValueError(f"policy must be one of {POLICIES}")
+    opts = dict(DEFAULT_OPTIONS)
+    opts.update(options)
+    board, o = _options(**opts)
+    summer = [code_of(t) for t in deck("summer", tuple(o["mammoths_summer"]))]
+    winter = [code_of(t) for t in deck("winter", tuple(o["mammoths_winter"]))]
+    games, turns, checked, probed, violations = _core.selfcheck_games(
+        n, players, seed, board.core, summer, winter, o["stall_rounds"], o["straight_jumps"],
+        _WINTER_START[o["winter_start"]], policy == "stay", probes)
+    return {"games": games, "turns": turns, "listed_checked": checked, "probes": probed, "violations": violations}
