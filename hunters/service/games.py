@@ -153,6 +153,60 @@ class CarcassonneAdapter(GameAdapter):
         return st
 
 
+class JaegerAdapter(GameAdapter):
+    """jaeger_sammler: typed moves (JaegerMove), events (JaegerEvent) and views (JaegerState)."""
+
+    def typed_move(self, pb: moves_pb2.Move, which: str) -> Any:
+        if which != "jaeger":
+            return super().typed_move(pb, which)
+        steps = [(s.src, s.dst if s.HasField("dst") else None) for s in pb.jaeger.steps]
+        try:
+            return self.module.Move.of(*steps)
+        except TypeError as exc:
+            raise ServiceError.from_illegal(IllegalMoveError("MALFORMED", str(exc))) from None
+
+    def move_to_proto(self, move: Any) -> moves_pb2.Move:
+        return moves_pb2.Move(jaeger=moves_pb2.JaegerMove(steps=[
+            moves_pb2.JaegerStep(src=s.src) if s.dst is None else moves_pb2.JaegerStep(src=s.src, dst=s.dst)
+            for s in move.steps]))
+
+    _EVENT_FIELDS = ("turn", "step", "seat", "space")
+
+    def event(self, ev: Any) -> events_pb2.Event:
+        e = events_pb2.JaegerEvent(season=ev.season, kind=ev.kind, tile=ev.tile or "", detail=ev.detail or "")
+        for name in self._EVENT_FIELDS:
+            value = getattr(ev, name)
+            if value is not None:
+                setattr(e, name, value)
+        return events_pb2.Event(jaeger=e)
+
+    def event_from_proto(self, pb: events_pb2.Event) -> Any:
+        e = pb.jaeger
+        opt = {name: getattr(e, name) if e.HasField(name) else None for name in self._EVENT_FIELDS}
+        return self.module.Event(opt["turn"], e.season, opt["step"], e.kind, opt["seat"], opt["space"],
+                                 e.tile or None, e.detail or None)
+
+    def state(self, game: Any, version: int) -> state_pb2.MatchState:
+        st = self._common(game, version)
+        view = game.view()
+        j = st.jaeger
+        j.season, j.turn = view["season"], view["turn"]
+        j.tiles_left, j.idle_turns, j.stall_rounds = view["tiles_left"], view["idle_turns"], view["stall_rounds"] or 0
+        for sp in view["board"]:
+            space = j.board.add(space=sp["space"], kind=sp["kind"], tile=sp["tile"] or "",
+                                characters=sp["characters"], supply_packs=sp["supply_packs"])
+            if sp["coords"] is not None:
+                space.row, space.col = sp["coords"]
+        for c in view["collections"]:
+            j.collections.add(**c)
+        for seat, part in enumerate(view["score_breakdown"]):
+            j.score_breakdown.add(seat=seat, **part)
+        if view["summer_mammoth"] is not None:
+            j.summer_mammoth_value = view["summer_mammoth"]["value"]
+            j.summer_mammoth_seat = view["summer_mammoth"]["seat"]
+        return st
+
+
 @functools.lru_cache(maxsize=65536)
 def _placed_tile_bytes(placed: tuple[int, int, int, int]) -> bytes:
     """A CarcassonneState holding just this board entry, serialized: concatenating these and
@@ -163,7 +217,7 @@ def _placed_tile_bytes(placed: tuple[int, int, int, int]) -> bytes:
                                       ).SerializeToString()
 
 
-_TYPED = {"carcassonne_hg": CarcassonneAdapter}
+_TYPED = {"carcassonne_hg": CarcassonneAdapter, "jaeger_sammler": JaegerAdapter}
 _adapters: dict[str, GameAdapter] = {}
 
 
