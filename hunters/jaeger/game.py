@@ -1,6 +1,7 @@
 """`Game`: the typed public API of a Jäger und Sammler game, a thin handle on the Cython core."""
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any, Iterable
 
@@ -347,7 +348,6 @@ class Game:
     @property
     def options(self) -> dict:
         """The game's configuration (every option, JSON-ready; board None = the default)."""
-        import copy
         return copy.deepcopy(self._options)
 
     @property
