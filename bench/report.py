@@ -55,6 +55,25 @@ def main() -> int:
          f"{stats['test_simulate_games_in_process']['median'] / stats['test_simulate_games_in_server']['median']:.2f}",
          ">= 0.9"),
     ]
+    from bench.test_jaeger_bench import CORE_GAMES as JS_CORE_GAMES
+
+    js = {k[len("test_jaeger_"):]: v for k, v in stats.items() if k.startswith("test_jaeger_")}
+    js_core = js["core_random_games"]["median"] / JS_CORE_GAMES
+    rows += [
+        ("jaeger_sammler: random 2-player games/s inside the core (uniform policy)", f"{1 / js_core:,.0f}",
+         ">= 2,000"),
+        ("jaeger_sammler: random 2-player games/s inside the core ('stay' policy, ~230 turns)",
+         f"{JS_CORE_GAMES / js['core_random_games_stay']['median']:,.0f}", ">= 2,000"),
+        ("jaeger_sammler: random 2-player games/s driven from Python (uniform)",
+         f"{1 / js['python_driven_random_game']['median']:,.0f}", ""),
+        ("jaeger_sammler: legal turns at mid-summer, core generation (median)",
+         f"{js['core_legal_moves_midsummer']['median'] * 1e6:.1f} µs", ""),
+        ("jaeger_sammler: legal turns at mid-summer, Game.legal_moves() (median)",
+         f"{js['api_legal_moves_midsummer']['median'] * 1e6:.1f} µs", ""),
+        ("jaeger_sammler: clone() (median)", f"{js['clone']['median'] * 1e6:.2f} µs", ""),
+        ("jaeger_sammler: reference game time / core game time (same run)",
+         f"{js['reference_random_game']['median'] / js_core:,.0f}×", ""),
+    ]
     print("\n| measure | figure | target |\n|---|---:|---|")
     for name, fig, target in rows:
         print(f"| {name} | {fig} | {target} |")
