@@ -151,15 +151,26 @@ def test_concurrent_play_moves(benchmark, address):
 
 
 @pytest.mark.benchmark(group="simulate")
-def test_simulate_games_in_server(benchmark, address):
+def test_simulate_games_server_vs_process(benchmark, address):
+    """SimulateGames in the server against random_games in this process, interleaved pair by pair so
+    that drifts of a shared machine hit both sides alike. Each round runs one of each; the medians of
+    the two sides go to extra_info."""
     with grpc.insecure_channel(address) as ch:
         stub = oracle_pb2_grpc.OracleServiceStub(ch)
         req = oracle_pb2.SimulateGamesRequest(game="carcassonne_hg", players=2, games=SIM_GAMES, seed=1)
-        last = benchmark.pedantic(lambda: list(stub.SimulateGames(req))[-1], rounds=3)
+        times = {"local": [], "server": []}
+
+        def pair():
+            t0 = time.perf_counter()
+            random_games(SIM_GAMES, players=2, seed=1)
+            t1 = time.perf_counter()
+            last = list(stub.SimulateGames(req))[-1]
+            times["local"].append(t1 - t0)
+            times["server"].append(time.perf_counter() - t1)
+            return last
+
+        last = benchmark.pedantic(pair, rounds=9)
     assert last.done and last.games_done == SIM_GAMES
-
-
-@pytest.mark.benchmark(group="simulate")
-def test_simulate_games_in_process(benchmark):
-    res = benchmark.pedantic(random_games, args=(SIM_GAMES,), kwargs={"players": 2, "seed": 1}, rounds=3)
-    assert res.games == SIM_GAMES
+    local, server = (sorted(v)[len(v) // 2] for v in (times["local"], times["server"]))
+    benchmark.extra_info.update(server_games_per_second=SIM_GAMES / server, local_games_per_second=SIM_GAMES / local,
+                                ratio=local / server)

@@ -938,14 +938,26 @@ cdef uint32_t random_move(State* s, uint64_t* rng) noexcept nogil:
     return opts[rng_below(rng, n)]
 
 
-cdef void shuffled(uint64_t* rng, tuple tiles, uint8_t* out):
-    cdef int i, j, n = len(tiles)
+cdef void shuffle_into(uint64_t* rng, const uint8_t* tiles, int n, uint8_t* out) noexcept nogil:
+    """Fisher-Yates from the end with unbiased bounded draws: `out` is `tiles` shuffled."""
+    cdef int i, j
     cdef uint8_t tmp
-    for i in range(n):
-        out[i] = tiles[i]
+    memcpy(out, tiles, n)
     for i in range(n - 1, 0, -1):
         j = <int>rng_below(rng, i + 1)
         tmp = out[i]; out[i] = out[j]; out[j] = tmp
+
+
+cdef int tile_array(tuple tiles, uint8_t* out):
+    cdef int i
+    for i in range(len(tiles)):
+        out[i] = tiles[i]
+    return len(tiles)
+
+
+cdef void shuffled(uint64_t* rng, tuple tiles, uint8_t* out):
+    cdef uint8_t src[NTILES]
+    shuffle_into(rng, src, tile_array(tiles, src), out)
 
 
 def shuffled_decks(uint64_t seed):
@@ -1159,8 +1171,10 @@ def random_games(int n, int players, uint64_t seed):
     cdef Event* ev = <Event*>malloc(MAXEV * sizeof(Event))
     cdef uint8_t normal[NTILES]
     cdef uint8_t menhir[NTILES]
+    cdef uint8_t all_normal[NTILES]
+    cdef uint8_t all_menhir[NTILES]
     cdef uint64_t rng = seed, dseed
-    cdef int g, p, best, nn = len(NORMAL_TILES), nm = len(MENHIR_TILES)
+    cdef int g, p, best, nn = tile_array(NORMAL_TILES, all_normal), nm = tile_array(MENHIR_TILES, all_menhir)
     cdef long decisions = 0
     cdef long totals[MAXP]
     cdef long wins[MAXP]
@@ -1171,11 +1185,11 @@ def random_games(int n, int players, uint64_t seed):
     for p in range(MAXP):
         totals[p] = 0
         wins[p] = 0
-    for g in range(n):
-        dseed = rng_next(&rng)
-        shuffled(&dseed, NORMAL_TILES, normal)
-        shuffled(&dseed, MENHIR_TILES, menhir)
-        with nogil:
+    with nogil:  # once for the whole run: other threads (a server's) never wait on us, nor we on them
+        for g in range(n):
+            dseed = rng_next(&rng)
+            shuffle_into(&dseed, all_normal, nn, normal)
+            shuffle_into(&dseed, all_menhir, nm, menhir)
             init_state(s, players, normal, nn, menhir, nm)
             start(s, ev)
             while not s.over:
