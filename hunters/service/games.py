@@ -144,8 +144,7 @@ class CarcassonneAdapter(GameAdapter):
         if game.tile is not None:
             c.tile = game.tile
         c.extra_turn = game.extra_turn
-        c.MergeFromString(b"".join(map(_placed_tile_bytes, game.board)))
-        c.occupants.extend(state_pb2.CarcassonnePiece(zone=z, seat=s, kind=k) for z, s, k in game.occupants)
+        c.MergeFromString(b"".join(map(_placed_tile_bytes, game.board)) + b"".join(map(_piece_bytes, game.occupants)))
         c.meeples.extend(game.meeples)
         c.huts.extend(game.huts)
         c.discards.extend(game.discards)
@@ -210,10 +209,18 @@ class JaegerAdapter(GameAdapter):
 @functools.lru_cache(maxsize=65536)
 def _placed_tile_bytes(placed: tuple[int, int, int, int]) -> bytes:
     """A CarcassonneState holding just this board entry, serialized: concatenating these and
-    merging them appends to `board` (protobuf merges repeated fields by appending). Boards only
-    grow, so each entry is encoded once instead of at every move."""
+    merging them appends to `board` (protobuf merges repeated fields by appending). Entries recur
+    from move to move, so each is encoded once instead of at every move."""
     x, y, t, r = placed
     return state_pb2.CarcassonneState(board=[state_pb2.CarcassonnePlacedTile(x=x, y=y, tile=t, rotation=r)]
+                                      ).SerializeToString()
+
+
+@functools.lru_cache(maxsize=65536)
+def _piece_bytes(piece: tuple[int, int, str]) -> bytes:
+    """The same for an entry of `occupants`."""
+    zone, seat, kind = piece
+    return state_pb2.CarcassonneState(occupants=[state_pb2.CarcassonnePiece(zone=zone, seat=seat, kind=kind)]
                                       ).SerializeToString()
 
 

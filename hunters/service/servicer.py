@@ -64,10 +64,21 @@ def _token(context) -> str | None:
     return auth.token_from_metadata(context.invocation_metadata())
 
 
-def legal_moves_pb(ad: GameAdapter, game: Any) -> list[moves_pb2.LegalMove]:
+@functools.lru_cache(maxsize=65536)
+def _legal_move_bytes(container: type, field: str, ad: GameAdapter, move: Any, action: int) -> bytes:
+    """A `container` message holding just this legal move in `field`, serialized. Merging such
+    pieces appends to the repeated field, so each (move, action) is encoded once, not per listing."""
+    msg = container()
+    getattr(msg, field).add(move=ad.move_to_proto(move), action=action)
+    return msg.SerializeToString()
+
+
+def add_legal_moves(msg: Any, field: str, ad: GameAdapter, game: Any) -> None:
+    """Append every legal move of `game`, with its action code, to the repeated `field` of `msg`."""
     pairs = game.legal_moves_with_actions() if hasattr(game, "legal_moves_with_actions") else \
         [(m, game.move_to_action(m)) for m in game.legal_moves()]
-    return [moves_pb2.LegalMove(move=ad.move_to_proto(m), action=a) for m, a in pairs]
+    container = type(msg)
+    msg.MergeFromString(b"".join([_legal_move_bytes(container, field, ad, m, a) for m, a in pairs]))
 
 
 def _move_builder(ad: GameAdapter, request: Any) -> Callable[[Any], Any]:
@@ -131,8 +142,9 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
         with live.lock:
             game, version = live.game, live.version
         # games are replaced, never mutated, once published: no lock needed to read this one
-        return matches_pb2.ListLegalMovesResponse(version=version, player=game.player,
-                                                  moves=legal_moves_pb(live.adapter, game))
+        response = matches_pb2.ListLegalMovesResponse(version=version, player=game.player)
+        add_legal_moves(response, "moves", live.adapter, game)
+        return response
 
     @rpc
     def PlayMove(self, request, context):
@@ -205,7 +217,7 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
         response.state.CopyFrom(ad.state(game, len(game.moves)))
         response.events.extend(ad.event(e) for e in events)
         if request.include_legal_moves:
-            response.legal_moves.extend(legal_moves_pb(ad, game))
+            add_legal_moves(response, "legal_moves", ad, game)
         return response
 
     @stream_rpc
