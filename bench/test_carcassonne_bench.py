@@ -7,6 +7,8 @@ import random
 
 import pytest
 
+from bench.common import Cycle
+
 from hunters.carcassonne import Game, random_games
 from hunters.carcassonne.sim import play_random_game
 from tests.reference.carcassonne_ref import random_game as reference_game
@@ -26,17 +28,6 @@ def midgame_positions():
             g.play(rng.choice(g.legal_moves()))
         out.append(g)
     return out
-
-
-class Cycle:
-    """Call f on each position in turn (one position per benchmark call)."""
-
-    def __init__(self, items, f):
-        self.items, self.f, self.i = items, f, 0
-
-    def __call__(self):
-        self.i = (self.i + 1) % len(self.items)
-        return self.f(self.items[self.i])
 
 
 @pytest.mark.benchmark(group="games")

@@ -10,6 +10,8 @@ import random
 
 import pytest
 
+from bench.common import Cycle
+
 from hunters.jaeger import Game, random_games
 from hunters.jaeger.sim import play_random_game, stays
 from tests.reference.jaeger_ref import RefGame
@@ -31,17 +33,6 @@ def midsummer_positions():
         assert g.season == "summer"
         out.append(g)
     return out
-
-
-class Cycle:
-    """Call f on each position in turn (one position per benchmark call)."""
-
-    def __init__(self, items, f):
-        self.items, self.f, self.i = items, f, 0
-
-    def __call__(self):
-        self.i = (self.i + 1) % len(self.items)
-        return self.f(self.items[self.i])
 
 
 def reference_game(seed: int):

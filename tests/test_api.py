@@ -9,6 +9,7 @@ import pytest
 from hunters.carcassonne import (ACTION_SPACE_SIZE, Game, IllegalMoveError, InvalidRecordError, Move,
                                  Occupant, ScoreEvent, random_games)
 from hunters.carcassonne.sim import play_random_game
+from tests.splitmix import shuffle_piles
 
 
 def snapshot(g: Game):
@@ -210,33 +211,8 @@ def test_same_seed_same_game_in_two_processes():
 
 
 def _splitmix_shuffle(seed: int):
-    """The documented deck shuffle, written out independently: splitmix64, unbiased bounded
-    draws by rejection, Fisher-Yates from the end; normal pile first, then the menhir pile."""
-    mask = 2**64 - 1
-    state = seed
-
-    def nxt():
-        nonlocal state
-        state = (state + 0x9E3779B97F4A7C15) & mask
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
-        return z ^ (z >> 31)
-
-    def below(n):
-        threshold = (2**64 - n) % n
-        r = nxt()
-        while r < threshold:
-            r = nxt()
-        return r % n
-
-    decks = []
-    for tiles in ([t for t in range(79) if t != 56], list(range(79, 95))):
-        for i in range(len(tiles) - 1, 0, -1):
-            j = below(i + 1)
-            tiles[i], tiles[j] = tiles[j], tiles[i]
-        decks.append(tuple(tiles))
-    return tuple(decks)
+    normal, menhir = shuffle_piles(seed, [t for t in range(79) if t != 56], range(79, 95))
+    return tuple(normal), tuple(menhir)
 
 
 @pytest.mark.parametrize("seed", [0, 7, 2**64 - 1])

@@ -10,6 +10,7 @@ import hunters
 from hunters.jaeger import (ACTION_SPACE_SIZE, DEFAULT_OPTIONS, GAME_ID, Collection, Event, Game,
                             IllegalMoveError, InvalidRecordError, Move, Step, default_board, random_games)
 from hunters.jaeger.sim import play_random_game
+from tests.splitmix import shuffle_piles
 from tests.test_jaeger_rules import line, mv
 
 
@@ -328,36 +329,6 @@ def test_same_seed_same_game_in_two_processes():
     assert json.loads(outs[0]) == json.loads(json.dumps([g.to_record(), [e._asdict() for e in g.events], g.scores]))
 
 
-def _splitmix_shuffle(seed: int, summer: list, winter: list):
-    """The documented shuffle, written out independently: splitmix64, unbiased bounded draws by
-    rejection, Fisher-Yates from the end; the summer tiles first, then the winter tiles."""
-    mask = 2**64 - 1
-    state = seed
-
-    def nxt():
-        nonlocal state
-        state = (state + 0x9E3779B97F4A7C15) & mask
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
-        return z ^ (z >> 31)
-
-    def below(n):
-        threshold = (2**64 - n) % n
-        r = nxt()
-        while r < threshold:
-            r = nxt()
-        return r % n
-
-    out = []
-    for tiles in (list(summer), list(winter)):
-        for i in range(len(tiles) - 1, 0, -1):
-            j = below(i + 1)
-            tiles[i], tiles[j] = tiles[j], tiles[i]
-        out.append(tiles)
-    return out
-
-
 @pytest.mark.parametrize("seed", [0, 7, 2**64 - 1])
 def test_seeded_layouts_follow_the_documented_shuffle(seed):
     data = json.loads(open("hunters/data/jaeger_board.json", encoding="utf-8").read())
@@ -368,7 +339,7 @@ def test_seeded_layouts_follow_the_documented_shuffle(seed):
             out += [f"mammoth{v}" for v in data["mammoth_values"][season]] if kind == "mammoth" else [kind] * count
         return out
 
-    summer, winter = _splitmix_shuffle(seed, canonical("summer"), canonical("winter"))
+    summer, winter = shuffle_piles(seed, canonical("summer"), canonical("winter"))
     rec = Game.new(players=2, seed=seed).to_record()
     tile_spaces = [r * 12 + c for r in range(10) for c in range(12)
                    if [r, c] not in data["camps"]["summer"] + data["camps"]["winter"]]

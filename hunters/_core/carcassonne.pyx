@@ -11,9 +11,8 @@ retake slot 0 = none, 1 + dense zone. Numeric order of codes is the order of the
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 from libc.stdlib cimport malloc, free
-from cpython.list cimport PyList_New, PyList_SET_ITEM
-from cpython.ref cimport Py_INCREF
 
+from hunters._core.pylist cimport uint32_list
 from hunters._core.rng cimport rng_next, rng_below
 
 # ---------------------------------------------------------------------------------------------
@@ -1097,17 +1096,12 @@ cdef class CoreGame:
     def legal_codes(self):
         """Every legal move code of the current decision, sorted."""
         cdef uint32_t* buf = <uint32_t*>malloc(MAXMOVES * sizeof(uint32_t))
-        cdef int n, i
-        cdef object v
+        cdef int n
         if buf == NULL:
             raise MemoryError()
         with nogil:
             n = gen_moves(self.s, buf)
-        out = PyList_New(n)
-        for i in range(n):
-            v = buf[i]
-            Py_INCREF(v)
-            PyList_SET_ITEM(out, i, v)
+        out = uint32_list(buf, n)
         free(buf)
         return out
 

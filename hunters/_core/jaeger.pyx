@@ -17,9 +17,8 @@ exactly one code. Numeric order of codes is the order of the legal-turn list.
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 from libc.stdlib cimport malloc, free
-from cpython.list cimport PyList_New, PyList_SET_ITEM
-from cpython.ref cimport Py_INCREF
 
+from hunters._core.pylist cimport uint32_list
 from hunters._core.rng cimport rng_next, rng_below
 
 # ---------------------------------------------------------------------------------------------
@@ -1012,16 +1011,11 @@ cdef class CoreGame:
         """Every legal turn code now, ascending."""
         cdef int n, i, cap = max_turns(self.s)
         cdef uint32_t* buf = <uint32_t*>malloc(cap * sizeof(uint32_t))
-        cdef object v
         if buf == NULL:
             raise MemoryError()
         with nogil:
             n = gen_turns(self.s, buf)
-        out = PyList_New(n)
-        for i in range(n):
-            v = buf[i]
-            Py_INCREF(v)
-            PyList_SET_ITEM(out, i, v)
+        out = uint32_list(buf, n)
         free(buf)
         return out
 

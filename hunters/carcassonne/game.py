@@ -5,6 +5,7 @@ from collections.abc import Sequence
 from typing import Any, Iterable
 
 from hunters._core import carcassonne as _core
+from hunters.dense_actions import DenseActions
 
 from . import actions as _actions
 from .errors import IllegalMoveError, InvalidRecordError, core_error, refusal
@@ -94,7 +95,7 @@ class LegalMoves(Sequence):
         return f"LegalMoves({list(self)!r})"
 
 
-class Game:
+class Game(DenseActions):
     """A game of Carcassonne: Hunters & Gatherers (game id ``carcassonne_hg``).
 
     >>> g = Game.new(players=2, seed=7)
@@ -107,6 +108,7 @@ class Game:
 
     __slots__ = ("_core", "_events", "_seed", "_normal", "_menhir")
     GAME_ID = GAME_ID
+    _ACTIONS = _actions
 
     def __init__(self) -> None:
         raise TypeError("use Game.new(...) or Game.from_record(...)")
@@ -280,27 +282,10 @@ class Game:
         self._events.extend(events)
         return events
 
-    # -- dense action encoding (bots, reinforcement learning) -------------------------------
-    def legal_actions(self) -> list[int]:
-        """Action codes of every legal move, ascending."""
-        return _actions.legal_actions(self)
-
-    def action_mask(self) -> bytearray:
-        """ACTION_SPACE_SIZE bytes, 1 where the action is legal."""
-        return _actions.action_mask(self)
-
-    def move_to_action(self, move: Move) -> int:
-        return _actions.move_to_action(self, move)
-
-    def action_to_move(self, action: int) -> Move:
-        return _actions.action_to_move(self, action)
-
+    # -- dense action encoding (bots, reinforcement learning): see DenseActions ----------------
     def legal_moves_with_actions(self) -> list[tuple[Move, int]]:
         """(move, action code) of every legal move, in legal_moves() order."""
         return _actions.legal_pairs(self)
-
-    def play_action(self, action: int) -> list[ScoreEvent]:
-        return self.play(self.action_to_move(action))
 
     # -- copies and records ------------------------------------------------------------------
     def clone(self) -> "Game":

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any, Iterable
 
 from hunters._core import jaeger as _core
+from hunters.dense_actions import DenseActions
 
 from . import actions as _actions
 from .board import Board, board_of
@@ -217,7 +218,7 @@ class LegalMoves(Sequence):
         return f"LegalMoves({list(self)!r})"
 
 
-class Game:
+class Game(DenseActions):
     """A game of Jäger und Sammler (game id ``jaeger_sammler``).
 
     >>> g = Game.new(players=2, seed=7)
@@ -229,6 +230,7 @@ class Game:
     """
 
     GAME_ID = GAME_ID
+    _ACTIONS = _actions
     __slots__ = ("_core", "_cfg", "_board", "_events", "_moves", "_seed", "_options", "_summer", "_winter",
                  "_start")
 
@@ -525,27 +527,10 @@ class Game:
         """Size of this game's action space (ACTION_SPACE_SIZE on the default board)."""
         return self._cfg.action_space_size
 
-    def legal_actions(self) -> list[int]:
-        """Action codes of every legal move, ascending (= legal_moves() order)."""
-        return _actions.legal_actions(self)
-
-    def action_mask(self) -> bytearray:
-        """action_space_size bytes, 1 where the action is legal."""
-        return _actions.action_mask(self)
-
-    def move_to_action(self, move: Move) -> int:
-        return _actions.move_to_action(self, move)
-
-    def action_to_move(self, action: int) -> Move:
-        return _actions.action_to_move(self, action)
-
     def legal_moves_with_actions(self) -> list[tuple[Move, int]]:
-        """(move, action code) of every legal move, in legal_moves() order."""
+        """(move, action code) of every legal move, in legal_moves() order (= ascending codes)."""
         cfg = self._cfg
         return [(_decode(cfg, c), c) for c in self._core.legal_codes()]
-
-    def play_action(self, action: int) -> list[Event]:
-        return self.play(self.action_to_move(action))
 
     # -- copies and records ------------------------------------------------------------------
     def clone(self) -> "Game":
