@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import sqlite3
 import threading
 import uuid
 from collections import OrderedDict
@@ -95,10 +96,15 @@ class MatchManager:
         return live, tokens, admin
 
     def _remember(self, live: LiveMatch) -> None:
+        """Keep `live` in memory. Only finished matches are ever evicted (oldest use first): an
+        unfinished one must stay the single object that players and watchers share. Unfinished
+        matches are bounded by max_live_matches, finished ones in memory by the cache size."""
         self._cache[live.match_id] = live
         self._cache.move_to_end(live.match_id)
-        while len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
+        excess = len(self._cache) - self._cache_size
+        if excess > 0:
+            for match_id in [m for m, v in self._cache.items() if v.game.is_over][:excess]:
+                del self._cache[match_id]
 
     def get(self, match_id: str) -> LiveMatch:
         """The live match (loaded from the store and replayed if it is not in memory)."""
@@ -208,8 +214,12 @@ class MatchManager:
                 raise ServiceError.from_illegal(exc, match_id=match_id, version=live.version) from None
             played = Played(live.version + 1, seat, events)
             response = respond(after, played)
-            self.store.append_move(match_id, live.version, seat, move.to_json(), after.is_over,
-                                   (request_id, digest, response.SerializeToString()) if request_id else None)
+            try:
+                self.store.append_move(match_id, live.version, seat, move.to_json(), after.is_over,
+                                       (request_id, digest, response.SerializeToString()) if request_id else None)
+            except sqlite3.IntegrityError:  # another server process on this database got there first
+                raise ServiceError(grpc.StatusCode.ABORTED, "STALE_VERSION",
+                                   "the match moved on in the database", match_id=match_id) from None
             live.game = after
             live.moves.append(move)
             live.seats.append(seat)

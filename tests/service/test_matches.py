@@ -282,3 +282,17 @@ def test_client_raises_the_game_api_errors(client):
     assert [i.match_id for i in client.list_matches(page_size=1)] == [m.match_id]
     client.delete_match(m.match_id, m.admin_token)
     assert list(client.list_matches()) == []
+
+
+def test_unfinished_matches_stay_in_memory_beyond_the_cache(server_factory):
+    running = server_factory()
+    manager = running.manager
+    manager._cache_size = 2
+    with Client(f"127.0.0.1:{running.port}") as c:
+        live = [c.create_match("carcassonne_hg", players=2, seed=s) for s in range(4)]
+        finished = c.create_match("carcassonne_hg", players=2, seed=9, options={"normal_deck": [], "menhir_deck": []})
+        assert c.get_match(finished.match_id).state.is_over
+        c.create_match("carcassonne_hg", players=2, seed=10)
+    held = [manager.get(m.match_id) for m in live]
+    assert finished.match_id not in manager._cache
+    assert all(manager.get(m.match_id) is h for m, h in zip(live, held))
