@@ -150,7 +150,6 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
     def PlayMove(self, request, context):
         live = self.manager.get(request.match_id)
         to_move = _move_builder(live.adapter, request)
-
         ad = live.adapter
 
         def respond(game: Any, played: Played) -> matches_pb2.PlayMoveResponse:
@@ -161,14 +160,14 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
         fingerprint = _strip_request_id(request) if request.request_id else b""
         live, played = self.manager.play(request.match_id, _token(context), expected, to_move,
                                          request.request_id, fingerprint, respond)
-        log.info("move played", extra={"match_id": live.match_id, "version": played.version, "seat": played.seat})
         if isinstance(played.response, bytes):  # a retry: the first reply, as it was sent
+            log.info("move retried", extra={"match_id": live.match_id, "request_id": request.request_id})
             return matches_pb2.PlayMoveResponse.FromString(played.response)
+        log.info("move played", extra={"match_id": live.match_id, "version": played.version, "seat": played.seat})
         return played.response
 
     @stream_rpc
     def WatchMatch(self, request, context):
-        ad = None
         for live, version, game, seat, move, events in self.manager.history(
                 request.match_id, request.from_version, context.is_active):
             ad = live.adapter
