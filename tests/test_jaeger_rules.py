@@ -9,7 +9,7 @@ herbs, jug, necklace, pelt, skull, weapon, mammoth<value>, path, cave). Space id
 """
 import pytest
 
-from hunters.jaeger import Game, IllegalMoveError, Move, Step, default_board
+from hunters.jaeger import Game, IllegalMoveError, Move, default_board
 
 CAMPS = {"S": "summer_camp", "W": "winter_camp"}
 

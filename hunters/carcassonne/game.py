@@ -5,7 +5,7 @@ from collections.abc import Sequence
 from typing import Any, Iterable
 
 from hunters._core import carcassonne as _core
-from hunters.dense_actions import DenseActions
+from hunters.game_base import GameBase
 
 from . import actions as _actions
 from .errors import IllegalMoveError, InvalidRecordError, core_error, refusal
@@ -95,7 +95,7 @@ class LegalMoves(Sequence):
         return f"LegalMoves({list(self)!r})"
 
 
-class Game(DenseActions):
+class Game(GameBase):
     """A game of Carcassonne: Hunters & Gatherers (game id ``carcassonne_hg``).
 
     >>> g = Game.new(players=2, seed=7)
@@ -264,17 +264,6 @@ class Game(DenseActions):
             raise core_error(err, move)
         return self._core.encode(x, y, rot, slot, r)
 
-    def check(self, move: Move) -> None:
-        """Raise IllegalMoveError if `move` is not legal now; change nothing."""
-        self._code(move)
-
-    def is_legal(self, move: Move) -> bool:
-        try:
-            self._code(move)
-        except IllegalMoveError:
-            return False
-        return True
-
     def play(self, move: Move) -> list[ScoreEvent]:
         """Play one whole decision; return the score events it caused (final scoring included
         when it ends the game). An illegal move raises IllegalMoveError and changes nothing."""
@@ -282,7 +271,7 @@ class Game(DenseActions):
         self._events.extend(events)
         return events
 
-    # -- dense action encoding (bots, reinforcement learning): see DenseActions ----------------
+    # -- dense action encoding (bots, reinforcement learning): see GameBase ----------------
     def legal_moves_with_actions(self) -> list[tuple[Move, int]]:
         """(move, action code) of every legal move, in legal_moves() order."""
         return _actions.legal_pairs(self)

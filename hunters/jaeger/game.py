@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any, Iterable
 
 from hunters._core import jaeger as _core
-from hunters.dense_actions import DenseActions
+from hunters.game_base import GameBase
 
 from . import actions as _actions
 from .board import Board, board_of
@@ -218,7 +218,7 @@ class LegalMoves(Sequence):
         return f"LegalMoves({list(self)!r})"
 
 
-class Game(DenseActions):
+class Game(GameBase):
     """A game of Jäger und Sammler (game id ``jaeger_sammler``).
 
     >>> g = Game.new(players=2, seed=7)
@@ -455,17 +455,6 @@ class Game(DenseActions):
 
     def _decode(self, code: int) -> Move:
         return _decode(self._cfg, code)
-
-    def check(self, move: Move) -> None:
-        """Raise IllegalMoveError if `move` is not legal now; change nothing."""
-        self._code(move)
-
-    def is_legal(self, move: Move) -> bool:
-        try:
-            self._code(move)
-        except IllegalMoveError:
-            return False
-        return True
 
     def _events_of(self, raw: list) -> list[Event]:
         out = []

@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterator
 import grpc
 
 from hunters.errors import IllegalMoveError
-from hunters.v1 import events_pb2, matches_pb2
+from hunters.v1 import matches_pb2
 
 from . import auth
 from .errors import ServiceError, invalid, not_found

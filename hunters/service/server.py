@@ -6,7 +6,6 @@ import logging
 import signal
 import sys
 import threading
-import time
 from concurrent import futures
 from dataclasses import dataclass
 

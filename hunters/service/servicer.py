@@ -11,7 +11,7 @@ import grpc
 from google.protobuf import timestamp_pb2
 
 from hunters.errors import IllegalMoveError
-from hunters.v1 import events_pb2, matches_pb2, matches_pb2_grpc, moves_pb2, oracle_pb2, oracle_pb2_grpc, state_pb2
+from hunters.v1 import events_pb2, matches_pb2, matches_pb2_grpc, oracle_pb2, oracle_pb2_grpc
 
 from . import auth
 from .errors import ServiceError, invalid

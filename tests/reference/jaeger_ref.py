@@ -44,7 +44,6 @@ class RefBoard:
             odd_shifted = g.get("offset", "odd-r") == "odd-r"
             missing = {tuple(c) for c in g.get("missing", [])}
             cells = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in missing]
-            at = {cell: i for i, cell in enumerate(cells)}
             summer = {tuple(c) for c in d["camps"].get("summer", [])}
             winter = {tuple(c) for c in d["camps"].get("winter", [])}
             for r, c in cells:

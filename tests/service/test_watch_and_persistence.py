@@ -15,7 +15,7 @@ from hunters.client import Client
 from hunters.service.games import adapter
 from hunters.v1 import matches_pb2
 
-from .helpers import bearer, create, stubs
+from .helpers import create, stubs
 
 AD = adapter("carcassonne_hg")
 

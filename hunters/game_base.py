@@ -1,16 +1,33 @@
-"""The dense action encoding every game offers (bots, reinforcement learning), in one place.
+"""What every game's `Game` shares: move checks and the dense action encoding (bots, RL).
 
-A game class mixes in `DenseActions` and names its encoding module in `_ACTIONS`; that module
-provides legal_actions, action_mask, move_to_action and action_to_move for the game."""
+A game class derives from `GameBase`, implements `_code(move)` (the core's code of a legal move, or
+IllegalMoveError saying why not) and names its encoding module in `_ACTIONS`; that module provides
+legal_actions, action_mask, move_to_action and action_to_move for the game."""
 from __future__ import annotations
 
 from types import ModuleType
 from typing import Any, ClassVar
 
+from hunters.errors import IllegalMoveError
 
-class DenseActions:
+
+class GameBase:
     __slots__ = ()
     _ACTIONS: ClassVar[ModuleType]
+
+    def _code(self, move: Any) -> int:
+        raise NotImplementedError
+
+    def check(self, move: Any) -> None:
+        """Raise IllegalMoveError if `move` is not legal now; change nothing."""
+        self._code(move)
+
+    def is_legal(self, move: Any) -> bool:
+        try:
+            self._code(move)
+        except IllegalMoveError:
+            return False
+        return True
 
     def legal_actions(self) -> list[int]:
         """Action codes of every legal move, ascending."""
