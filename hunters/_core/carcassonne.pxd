@@ -99,8 +99,8 @@ ctypedef struct Agg:
 ctypedef struct Cell:
     uint16_t key        # packed position ((y + 128) << 8 | (x + 128)); 0 = free slot
     int8_t tile         # tile placed here, or -1 for a frontier position
-    uint8_t mask        # frontier: 2 bits per direction that has a placed neighbour
-    uint8_t val         # frontier: the side type each such neighbour requires
+    uint8_t val         # frontier: 2 bits per direction, the side type a placed neighbour requires
+                        # there (0: no neighbour; side types are never 0, so val alone is the rule)
     uint8_t rot         # placed: rotation
     int16_t fidx        # frontier: index in State.frontier, else -1
 

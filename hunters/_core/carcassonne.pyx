@@ -255,10 +255,6 @@ cdef int sunion(State* s, int a, int b) noexcept nogil:
 # ---------------------------------------------------------------------------------------------
 # Placement.
 
-cdef inline bint fits(State* s, Cell* c, int t, int rot) noexcept nogil:
-    return c.key != 0 and c.tile < 0 and (T_code[t][rot] & c.mask) == c.val
-
-
 cdef bint placeable(State* s, int t) noexcept nogil:
     """Whether tile t has a legal position and rotation anywhere."""
     cdef int i
@@ -353,13 +349,11 @@ cdef void place(State* s, int t, int x, int y, int rot) noexcept nogil:
             if nc.key == 0:
                 nc.key = nkey
                 nc.tile = -1
-                nc.mask = 0
                 nc.val = 0
                 nc.fidx = s.nfront
                 s.frontier[s.nfront] = <uint16_t>(nc - s.cells)
                 s.nfront += 1
             od = (d + 2) & 3
-            nc.mask |= 3 << (2 * od)
             nc.val |= T_stype[t][su] << (2 * od)
             s.fval[nc.fidx] = nc.val
 
@@ -572,7 +566,7 @@ cdef int gen_moves(State* s, uint32_t* out) noexcept nogil:
     for i in range(nk):
         c = cell_at(s, keys[i])
         for r in range(4):
-            if (T_code[t][r] & c.mask) == c.val:
+            if T_fit[t][c.val] & (1 << r):
                 n += emit_placement(s, keys[i], r, out + n)
     return n
 
@@ -592,7 +586,7 @@ cdef int validate(State* s, int x, int y, int rot, int occslot, int retake) noex
         return E_NOT_ADJACENT
     if c.tile >= 0:
         return E_POSITION_OCCUPIED
-    if (T_code[s.tile][rot] & c.mask) != c.val:
+    if not T_fit[s.tile][c.val] & (1 << rot):
         return E_SIDE_MISMATCH
     if retake >= 0:
         if s.tile != SHAMAN:
