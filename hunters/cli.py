@@ -92,29 +92,18 @@ def _bench(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from hunters.service import ServerConfig, serve
+    from hunters.service.command import run
 
-    config = ServerConfig(address=f"{args.host}:{args.port}", db=args.db, tls_cert=args.tls_cert, tls_key=args.tls_key,
-                          max_workers=args.workers, max_live_matches=args.max_matches,
-                          max_message_bytes=args.max_message_bytes, sqlite_sync=args.sync)
-    return serve(config, log_level=args.log_level)
+    return run(args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="hunters", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     srv = sub.add_parser("serve", help="run the gRPC server (matches, oracle, simulation)")
-    srv.add_argument("--host", default="[::]")
-    srv.add_argument("--port", type=int, default=50051)
-    srv.add_argument("--db", default="hunters.db", help="SQLite file of the matches (created if missing)")
-    srv.add_argument("--tls-cert", help="PEM certificate chain: serve TLS")
-    srv.add_argument("--tls-key", help="PEM private key for --tls-cert")
-    srv.add_argument("--workers", type=int, default=32, help="threads serving calls")
-    srv.add_argument("--max-matches", type=int, default=10_000, help="limit of unfinished matches")
-    srv.add_argument("--max-message-bytes", type=int, default=4 * 1024 * 1024)
-    srv.add_argument("--sync", choices=["normal", "full"], default="normal",
-                     help="SQLite synchronous: normal survives process crashes, full also power loss")
-    srv.add_argument("--log-level", default="INFO")
+    from hunters.service.command import add_arguments
+
+    add_arguments(srv)
     srv.set_defaults(func=_serve)
     sim = sub.add_parser("simulate", help="play one seeded game between random players and print the result")
     sim.add_argument("--game", default="carcassonne_hg", help="game id (carcassonne_hg, jaeger_sammler)")

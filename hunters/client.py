@@ -29,7 +29,8 @@ __all__ = ["Client", "IllegalMoveError", "MatchEvent", "MatchInfo", "PlayResult"
 _MOVE_CODES = (grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.INVALID_ARGUMENT)
 _SERVICE_REASONS = {"NOT_YOUR_TURN", "MOVE_MISSING", "INVALID_CONFIG", "UNKNOWN_GAME", "MATCH_ID_MISSING",
                     "REQUEST_ID_REUSED", "BAD_REQUEST_ID", "BAD_PAGE_TOKEN", "BAD_PAGE_SIZE", "BAD_VERSION",
-                    "BAD_GAMES", "NOT_SUPPORTED", "WRONG_GAME"}
+                    "BAD_GAMES", "NOT_SUPPORTED", "WRONG_GAME", "BAD_MATCH_ID", "BAD_GAME", "MATCH_ABANDONED",
+                    "CREATE_TOKEN_REQUIRED", "CANCELLED"}
 
 
 def _raise(err: grpc.RpcError) -> None:
@@ -114,9 +115,10 @@ class Client:
 
     # -- matches -----------------------------------------------------------------------------
     def create_match(self, game: str, players: int, seed: int | None = None,
-                     options: dict | None = None) -> MatchInfo:
+                     options: dict | None = None, token: str | None = None) -> MatchInfo:
+        """A new match; `token` is the operator's create token when the server requires one."""
         resp = self._call(self.matches.CreateMatch,
-                          matches_pb2.CreateMatchRequest(config=self._config(game, players, seed, options)))
+                          matches_pb2.CreateMatchRequest(config=self._config(game, players, seed, options)), token)
         self._games[resp.match.match_id] = game
         return MatchInfo(resp.match.match_id, game, resp.match.version, resp.match.state,
                          tuple(resp.seat_tokens), resp.admin_token)

@@ -10,6 +10,8 @@ from grpc_status import rpc_status
 from hunters.errors import IllegalMoveError
 
 DOMAIN = "hunters.v1"
+MAX_ECHO = 64          # characters of anything the caller sent that an error may repeat
+MAX_MESSAGE = 512      # characters of an error message
 
 # Engine reasons that say the request itself is malformed, whatever the state of the game.
 _ARGUMENT_REASONS = {"MALFORMED", "BAD_ROTATION", "UNKNOWN_ZONE", "UNKNOWN_SPACE"}
@@ -19,11 +21,12 @@ class ServiceError(Exception):
     """An error to send to the caller: `code` (grpc.StatusCode), `reason`, message, metadata."""
 
     def __init__(self, code: grpc.StatusCode, reason: str, message: str, **metadata: object):
+        message = clip(message, MAX_MESSAGE)
         super().__init__(f"{reason}: {message}")
         self.code = code
         self.reason = reason
         self.message = message
-        self.metadata = {k: str(v) for k, v in metadata.items()}
+        self.metadata = {k: clip(v) for k, v in metadata.items()}
 
     @classmethod
     def from_illegal(cls, exc: IllegalMoveError, **metadata: object) -> "ServiceError":
@@ -39,12 +42,20 @@ class ServiceError(Exception):
         return rpc_status.to_status(status)
 
 
+def clip(value: object, limit: int = MAX_ECHO) -> str:
+    """`value` as text of at most `limit` characters (an ellipsis marks a cut): errors never echo
+    unbounded input back (a long id would otherwise overflow the trailer and come back as
+    RESOURCE_EXHAUSTED)."""
+    text = str(value)
+    return text if len(text) <= limit else text[:limit - 1] + "\u2026"
+
+
 def invalid(reason: str, message: str, **metadata: object) -> ServiceError:
     return ServiceError(grpc.StatusCode.INVALID_ARGUMENT, reason, message, **metadata)
 
 
 def not_found(match_id: str) -> ServiceError:
-    return ServiceError(grpc.StatusCode.NOT_FOUND, "MATCH_NOT_FOUND", f"no match {match_id!r}", match_id=match_id)
+    return ServiceError(grpc.StatusCode.NOT_FOUND, "MATCH_NOT_FOUND", f"no match {clip(match_id)!r}", match_id=match_id)
 
 
 def error_info(err: grpc.RpcError) -> tuple[str, dict[str, str]]:

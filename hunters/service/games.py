@@ -15,7 +15,7 @@ from google.protobuf import json_format, struct_pb2
 
 from hunters import GAMES
 from hunters.errors import IllegalMoveError
-from hunters.v1 import events_pb2, moves_pb2, state_pb2
+from hunters.v1 import events_pb2, matches_pb2, moves_pb2, state_pb2
 
 from .errors import ServiceError, invalid
 
@@ -64,6 +64,19 @@ class GameAdapter:
     def from_record(self, record: dict) -> Any:
         return self.Game.from_record(record)
 
+    # Options that fix a hidden draw order (explicit decks); with the seed, never shown before the end.
+    HIDDEN_OPTIONS: tuple[str, ...] = ()
+
+    def public_config(self, config: matches_pb2.GameConfig) -> matches_pb2.GameConfig:
+        """`config` without what determines a hidden pile: the seed and explicit decks."""
+        public = matches_pb2.GameConfig()
+        public.CopyFrom(config)
+        public.ClearField("seed")
+        for name in self.HIDDEN_OPTIONS:
+            if name in public.options.fields:
+                del public.options[name]
+        return public
+
     # -- moves -------------------------------------------------------------------------------
     def move_from_proto(self, pb: moves_pb2.Move) -> Any:
         which = pb.WhichOneof("game")
@@ -106,6 +119,8 @@ class GameAdapter:
 
 class CarcassonneAdapter(GameAdapter):
     """carcassonne_hg: typed moves (CarcassonneMove) and views (CarcassonneState)."""
+
+    HIDDEN_OPTIONS = ("normal_deck", "menhir_deck")
 
     def typed_move(self, pb: moves_pb2.Move, which: str) -> Any:
         if which != "carcassonne":
@@ -154,6 +169,8 @@ class CarcassonneAdapter(GameAdapter):
 
 class JaegerAdapter(GameAdapter):
     """jaeger_sammler: typed moves (JaegerMove), events (JaegerEvent) and views (JaegerState)."""
+
+    HIDDEN_OPTIONS = ("summer", "winter")
 
     def typed_move(self, pb: moves_pb2.Move, which: str) -> Any:
         if which != "jaeger":

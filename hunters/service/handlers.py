@@ -1,7 +1,9 @@
 """Registers servicers from the service descriptors, decoding requests ourselves.
 
 grpcio answers INTERNAL when a request does not decode; a malformed request is the caller's error,
-so requests arrive as bytes and are parsed here: a corrupt one is INVALID_ARGUMENT / MALFORMED_REQUEST."""
+so requests arrive as bytes and are parsed here: a corrupt one is INVALID_ARGUMENT / MALFORMED_REQUEST.
+Responses may be messages or bytes already serialized (a retried move's first reply, a watch event
+shared by every watcher)."""
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -17,34 +19,39 @@ def _identity(data: bytes) -> bytes:
     return data
 
 
-def _decoding(request_class: type, method: Callable, streaming: bool) -> Callable:
-    def parse(data: bytes, context: grpc.ServicerContext) -> Any:
-        try:
-            return request_class.FromString(data)
-        except message.DecodeError:
-            context.abort_with_status(invalid("MALFORMED_REQUEST", "the request does not decode as "
-                                              f"{request_class.DESCRIPTOR.full_name}").to_status())
+def _serialize(response: Any) -> bytes:
+    return response if isinstance(response, bytes) else response.SerializeToString()
 
+
+async def _parse(request_class: type, data: bytes, context: grpc.aio.ServicerContext) -> Any:
+    try:
+        return request_class.FromString(data)
+    except message.DecodeError:
+        status = invalid("MALFORMED_REQUEST", "the request does not decode as "
+                         f"{request_class.DESCRIPTOR.full_name}").to_status()
+        await context.abort(status.code, status.details, status.trailing_metadata)
+
+
+def _decoding(request_class: type, method: Callable, streaming: bool) -> Callable:
     if streaming:
-        def stream_handler(data, context):
-            yield from method(parse(data, context), context)
+        async def stream_handler(data: bytes, context: grpc.aio.ServicerContext):
+            async for item in method(await _parse(request_class, data, context), context):
+                yield item
         return stream_handler
 
-    def unary_handler(data, context):
-        return method(parse(data, context), context)
+    async def unary_handler(data: bytes, context: grpc.aio.ServicerContext):
+        return await method(await _parse(request_class, data, context), context)
     return unary_handler
 
 
-def add_service(server: grpc.Server, service: ServiceDescriptor, servicer: Any) -> None:
-    """Serve every method of `service` (unary or server-streaming) from `servicer`'s methods."""
+def add_service(server: grpc.aio.Server, service: ServiceDescriptor, servicer: Any) -> None:
+    """Serve every method of `service` (unary or server-streaming) from `servicer`'s async methods."""
     handlers = {}
     for method in service.methods:
         request_class = message_factory.GetMessageClass(method.input_type)
-        response_class = message_factory.GetMessageClass(method.output_type)
         if method.client_streaming:
             raise NotImplementedError("client-streaming methods are not used by hunters.v1")
         make = grpc.unary_stream_rpc_method_handler if method.server_streaming else grpc.unary_unary_rpc_method_handler
         handlers[method.name] = make(_decoding(request_class, getattr(servicer, method.name), method.server_streaming),
-                                     request_deserializer=_identity,
-                                     response_serializer=response_class.SerializeToString)
+                                     request_deserializer=_identity, response_serializer=_serialize)
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service.full_name, handlers),))

@@ -1,53 +1,71 @@
 """Live matches: the games in memory, their locks and watchers, backed by the Store.
 
-Every operation here speaks game-API objects; servicer.py translates to and from protobuf."""
+Every operation here speaks game-API objects; servicer.py translates to and from protobuf. The
+manager lives on the server's event loop: its methods run there and never block on a client."""
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import secrets
 import sqlite3
-import threading
+import time
 import uuid
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, AsyncIterator, Callable
 
 import grpc
 
 from hunters.errors import IllegalMoveError
 from hunters.v1 import matches_pb2
 
-from . import auth
+from . import auth, validate
 from .errors import ServiceError, invalid, not_found
 from .games import GameAdapter, adapter
 from .store import Store
 
-MAX_SEED = 2**64 - 1
+RECENT_EVENTS = 16  # encoded watch events kept per match, so live watchers share one encoding
 
 
-@dataclass
+@dataclass(eq=False)
 class LiveMatch:
     match_id: str
     seq: int
     adapter: GameAdapter
-    config: matches_pb2.GameConfig
-    record: dict                 # the record at creation (no moves)
-    game: Any                    # current state
-    moves: list[Any]             # game-API moves, in order
-    seats: list[int]             # who played each move
+    config: matches_pb2.GameConfig   # as created: seed and explicit options included (never sent before the end)
+    record: dict                     # the record at creation (no moves)
+    game: Any                        # current state; replaced, never mutated, once published
+    moves: list[Any]                 # game-API moves, in order
+    seats: list[int]                 # who played each move
     seat_hashes: list[str]
     admin_hash: str
     created_at: float
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    changed: threading.Condition = field(init=False)
+    last_active: float
+    abandoned: bool = False
     deleted: bool = False
-
-    def __post_init__(self) -> None:
-        self.changed = threading.Condition(self.lock)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)  # set (and replaced) at every change
+    watchers: int = 0
+    recent: dict[int, bytes] = field(default_factory=dict)         # version -> encoded watch event
 
     @property
     def version(self) -> int:
         return len(self.moves)
+
+    @property
+    def is_open(self) -> bool:
+        """Neither over nor abandoned nor deleted: moves may still come."""
+        return not (self.game.is_over or self.abandoned or self.deleted)
+
+    def publish(self) -> None:
+        """Wake every watcher waiting for a change."""
+        changed, self.changed = self.changed, asyncio.Event()
+        changed.set()
+
+    def remember(self, version: int, event: bytes) -> None:
+        self.recent[version] = event
+        if len(self.recent) > RECENT_EVENTS:
+            del self.recent[min(self.recent)]
 
 
 @dataclass(frozen=True)
@@ -58,21 +76,39 @@ class Played:
     response: Any = None           # the reply (a protobuf message), or its bytes when replayed for a retry
 
 
-class MatchManager:
-    """Creates, finds, lists, deletes and plays matches. Thread-safe: one lock per match."""
+# encode(live, version, game after it, seat, move, events, state or None) -> a serialized watch event
+EventEncoder = Callable[[LiveMatch, int, Any, int, Any, list, Any], bytes]
 
-    def __init__(self, store: Store, max_live_matches: int = 10_000, cache_size: int = 4096):
+
+class MatchManager:
+    """Creates, finds, lists, deletes, plays, expires and watches matches.
+
+    Unfinished matches stay in memory (bounded by `max_live_matches`); finished and abandoned ones
+    are cached (`cache_size`, least recently used first out) and reloaded from the store on demand.
+    A match idle (no move) for `idle_seconds` is abandoned: closed for moves, still readable."""
+
+    def __init__(self, store: Store, encode: EventEncoder, max_live_matches: int = 10_000,
+                 cache_size: int = 4096, idle_seconds: float | None = None, create_token: str | None = None):
         self.store = store
+        self.encode = encode
         self.max_live_matches = max_live_matches
-        self._cache: OrderedDict[str, LiveMatch] = OrderedDict()
-        self._cache_size = cache_size
-        self._lock = threading.Lock()   # guards the cache and creation
+        self.idle_seconds = idle_seconds
+        self._create_hash = auth.hash_token(create_token) if create_token else None
+        self._open: dict[str, LiveMatch] = {}
+        self._closed: OrderedDict[str, LiveMatch] = OrderedDict()
+        self.cache_size = cache_size
+        self._open_count = store.live_count()
+        self._pages = validate.PageTokens(store.secret("page_token_key"))
 
     # -- creation and lookup ----------------------------------------------------------------
-    def create(self, config: matches_pb2.GameConfig) -> tuple[LiveMatch, list[str], str]:
+    def create(self, config: matches_pb2.GameConfig, token: str | None) -> tuple[LiveMatch, list[str], str]:
+        if self._create_hash is not None and not auth.matches(auth.require_token(token), self._create_hash):
+            raise ServiceError(grpc.StatusCode.PERMISSION_DENIED, "CREATE_TOKEN_REQUIRED",
+                               "this server creates matches only for its operator's token")
         ad = adapter(config.game)
-        if not 1 <= config.players <= 16:
-            raise invalid("INVALID_CONFIG", "players out of range")
+        if self._open_count >= self.max_live_matches:
+            raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_MATCHES",
+                               f"the server holds its limit of {self.max_live_matches} unfinished matches")
         seed = config.seed if config.HasField("seed") else secrets.randbits(63)
         game = ad.new(config.players, seed, config.options if config.HasField("options") else None)
         stored_config = matches_pb2.GameConfig()
@@ -80,85 +116,101 @@ class MatchManager:
         stored_config.seed = seed
         tokens = [auth.new_token() for _ in range(game.players)]
         admin = auth.new_token()
+        seat_hashes = [auth.hash_token(t) for t in tokens]
         match_id = uuid.uuid4().hex
         record = game.to_record()
-        with self._lock:
-            if self.store.live_count() >= self.max_live_matches:
-                raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_MATCHES",
-                                   f"the server holds its limit of {self.max_live_matches} unfinished matches")
-            seq, created = self.store.create(match_id, config.game, record,
-                                             stored_config.SerializeToString(deterministic=True),
-                                             [auth.hash_token(t) for t in tokens], auth.hash_token(admin),
-                                             game.is_over)
-            live = LiveMatch(match_id, seq, ad, stored_config, record, game, [], [],
-                             [auth.hash_token(t) for t in tokens], auth.hash_token(admin), created)
-            self._remember(live)
+        seq, created = self.store.create(match_id, config.game, record, stored_config.SerializeToString(deterministic=True),
+                                         seat_hashes, auth.hash_token(admin), game.is_over)
+        live = LiveMatch(match_id, seq, ad, stored_config, record, game, [], [], seat_hashes, auth.hash_token(admin),
+                         created, created)
+        self._keep(live)
+        if live.is_open:
+            self._open_count += 1
         return live, tokens, admin
 
-    def _remember(self, live: LiveMatch) -> None:
-        """Keep `live` in memory. Only finished matches are ever evicted (oldest use first): an
-        unfinished one must stay the single object that players and watchers share. Unfinished
-        matches are bounded by max_live_matches, finished ones in memory by the cache size."""
-        self._cache[live.match_id] = live
-        self._cache.move_to_end(live.match_id)
-        excess = len(self._cache) - self._cache_size
-        if excess > 0:
-            for match_id in [m for m, v in self._cache.items() if v.game.is_over][:excess]:
-                del self._cache[match_id]
+    def _keep(self, live: LiveMatch) -> None:
+        """Hold `live` in memory: open matches always (they must stay the one object that players and
+        watchers share), closed ones in a bounded LRU cache."""
+        if live.is_open:
+            self._open[live.match_id] = live
+            return
+        self._open.pop(live.match_id, None)
+        self._closed[live.match_id] = live
+        self._closed.move_to_end(live.match_id)
+        while len(self._closed) > self.cache_size:
+            self._closed.popitem(last=False)
 
     def get(self, match_id: str) -> LiveMatch:
         """The live match (loaded from the store and replayed if it is not in memory)."""
-        if not isinstance(match_id, str) or not match_id:
-            raise invalid("MATCH_ID_MISSING", "match_id is required")
-        with self._lock:
-            live = self._cache.get(match_id)
-            if live is not None:
-                self._cache.move_to_end(match_id)
-                return live
-            stored = self.store.load(match_id)
-            if stored is None:
-                raise not_found(match_id)
-            ad = adapter(stored.game)
-            record = dict(stored.record, moves=[m for _, m in stored.moves])
-            game = ad.from_record(record)
-            config = matches_pb2.GameConfig.FromString(stored.config)
-            live = LiveMatch(stored.match_id, stored.seq, ad, config, stored.record, game,
-                             list(game.moves), [s for s, _ in stored.moves], stored.seat_hashes,
-                             stored.admin_hash, stored.created_at)
-            self._remember(live)
+        live = self._open.get(match_id)
+        if live is not None:
             return live
+        live = self._closed.get(validate.match_id(match_id))
+        if live is not None:
+            self._closed.move_to_end(match_id)
+            return live
+        stored = self.store.load(match_id)
+        if stored is None:
+            raise not_found(match_id)
+        ad = adapter(stored.game)
+        game = ad.from_record(dict(stored.record, moves=[m for _, m in stored.moves]))
+        config = matches_pb2.GameConfig.FromString(stored.config)
+        live = LiveMatch(stored.match_id, stored.seq, ad, config, stored.record, game, list(game.moves),
+                         [s for s, _ in stored.moves], stored.seat_hashes, stored.admin_hash, stored.created_at,
+                         stored.last_active, abandoned=stored.abandoned)
+        self._keep(live)
+        return live
 
-    def page(self, page_size: int, page_token: str, game: str) -> tuple[list[LiveMatch], str]:
+    async def page(self, page_size: int, page_token: str, game: str) -> tuple[list[LiveMatch], str]:
+        """One page of matches in creation order, and the token of the next page ("" at the end).
+        Matches not in memory are loaded one by one, letting other calls run in between."""
         if page_size < 0:
             raise invalid("BAD_PAGE_SIZE", "page_size must not be negative")
+        game = validate.game_filter(game)
         size = min(page_size or 50, 500)
-        after = 0
-        if page_token:
+        after = self._pages.read(page_token, game)
+        rows = self.store.page(after, size + 1, game or None)
+        matches = []
+        for _, match_id in rows[:size]:
+            if match_id not in self._open and match_id not in self._closed:
+                await asyncio.sleep(0)
             try:
-                after = int(page_token, 16)
-            except ValueError:
-                raise invalid("BAD_PAGE_TOKEN", "page_token was not made by this server") from None
-        ids = self.store.page(after, size + 1, game or None)
-        matches = [self.get(i) for i in ids[:size]]
-        token = format(matches[-1].seq, "x") if len(ids) > size else ""
+                matches.append(self.get(match_id))
+            except ServiceError:  # deleted meanwhile
+                continue
+        token = self._pages.make(rows[size - 1][0], game) if len(rows) > size else ""
         return matches, token
 
     def delete(self, match_id: str, token: str | None) -> None:
         live = self.get(match_id)
         self._check_admin(live, token)
-        with live.lock:
-            self.store.delete(match_id)
-            live.deleted = True
-            live.changed.notify_all()
-        with self._lock:
-            self._cache.pop(match_id, None)
+        self.store.delete(match_id)
+        if live.is_open:
+            self._open_count -= 1
+        live.deleted = True
+        self._open.pop(match_id, None)
+        self._closed.pop(match_id, None)
+        live.publish()
 
     def record(self, match_id: str, token: str | None) -> dict:
         live = self.get(match_id)
-        with live.lock:
-            if not live.game.is_over:
-                self._check_admin(live, token, why="before the end the record (it holds the draw order) needs the admin token")
-            return live.game.to_record()
+        if not live.game.is_over:
+            self._check_admin(live, token, why="before the end the record (it holds the draw order) needs the admin token")
+        return live.game.to_record()
+
+    def expire(self, now: float | None = None) -> list[str]:
+        """Abandon every open match idle for longer than `idle_seconds`; their watchers are told."""
+        if not self.idle_seconds:
+            return []
+        ids = self.store.abandon_idle((time.time() if now is None else now) - self.idle_seconds)
+        self._open_count -= len(ids)
+        for match_id in ids:
+            live = self._open.get(match_id)
+            if live is not None:
+                live.abandoned = True
+                self._keep(live)
+                live.publish()
+        return ids
 
     # -- play ---------------------------------------------------------------------------------
     def seat_of(self, live: LiveMatch, token: str | None) -> int:
@@ -175,21 +227,20 @@ class MatchManager:
             raise ServiceError(grpc.StatusCode.PERMISSION_DENIED, "ADMIN_TOKEN_REQUIRED",
                                why or "this call needs the match's admin token", match_id=live.match_id)
 
-    def play(self, match_id: str, token: str | None, expected_version: int | None,
-             to_move: Callable[[Any], Any], request_id: str, fingerprint: bytes,
-             respond: Callable[[Any, Played], Any]) -> tuple[LiveMatch, Played]:
+    async def play(self, match_id: str, token: str | None, expected_version: int | None,
+                   to_move: Callable[[Any], Any], request_id: str, fingerprint: bytes,
+                   respond: Callable[[Any, Played], Any]) -> tuple[LiveMatch, Played]:
         """Apply one move for the token's seat. `to_move(game)` builds the game-API move (it may raise);
         `respond(game after, played)` builds the reply, stored with `request_id` for retries. The
         move is durable before the match changes in memory."""
         live = self.get(match_id)
         seat = self.seat_of(live, token)
+        validate.request_id(request_id)
         digest = hashlib.sha256(bytes([seat]) + fingerprint).hexdigest() if request_id else ""
-        with live.lock:
+        async with live.lock:
             if live.deleted:
                 raise not_found(match_id)
             if request_id:
-                if len(request_id) > 128:
-                    raise invalid("BAD_REQUEST_ID", "request_id is at most 128 characters")
                 earlier = self.store.request(match_id, request_id)
                 if earlier is not None:
                     if earlier[0] != digest:
@@ -203,6 +254,10 @@ class MatchManager:
             game = live.game
             if game.is_over:
                 raise ServiceError.from_illegal(IllegalMoveError("GAME_OVER", "the game is over"))
+            if live.abandoned:
+                raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION, "MATCH_ABANDONED",
+                                   "the match was abandoned: no move for longer than the server's idle limit",
+                                   match_id=match_id)
             if seat != game.player:
                 raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION, "NOT_YOUR_TURN",
                                    f"seat {game.player} is to move, your token is seat {seat}", player=game.player)
@@ -215,43 +270,57 @@ class MatchManager:
             played = Played(live.version + 1, seat, events)
             response = respond(after, played)
             try:
-                self.store.append_move(match_id, live.version, seat, move.to_json(), after.is_over,
-                                       (request_id, digest, response.SerializeToString()) if request_id else None)
+                live.last_active = self.store.append_move(
+                    match_id, live.version, seat, move.to_json(), after.is_over,
+                    (request_id, digest, response.SerializeToString()) if request_id else None)
             except sqlite3.IntegrityError:  # another server process on this database got there first
                 raise ServiceError(grpc.StatusCode.ABORTED, "STALE_VERSION",
                                    "the match moved on in the database", match_id=match_id) from None
             live.game = after
             live.moves.append(move)
             live.seats.append(seat)
-            live.changed.notify_all()
+            if after.is_over:
+                self._open_count -= 1
+                self._keep(live)
+            if live.watchers:
+                live.remember(played.version, self.encode(live, played.version, after, seat, move, events,
+                                                          getattr(response, "state", None)))
+            live.publish()
             return live, Played(played.version, seat, events, response)
 
     # -- watching -------------------------------------------------------------------------------
-    def history(self, match_id: str, from_version: int, active: Callable[[], bool],
-                poll_seconds: float = 0.5) -> Iterator[tuple[LiveMatch, int, Any, int, Any, list[Any]]]:
-        """(match, version, game after it, seat, move, events) from `from_version` on, then live,
-        until the match is over (or deleted, or the caller goes away)."""
+    async def watch(self, match_id: str, from_version: int) -> AsyncIterator[bytes]:
+        """Encoded watch events from `from_version` on (version 0 is the set-up), then live ones,
+        until the match is over, abandoned or deleted. Live watchers share one encoding per move;
+        a watcher further behind replays the moves on its own copy of the game."""
         if from_version < 0:
             raise invalid("BAD_VERSION", "from_version must not be negative")
         live = self.get(match_id)
-        with live.lock:
-            cursor = live.adapter.from_record(dict(live.record, moves=[]))
-        version = 0
-        if from_version == 0:
-            yield live, 0, cursor, -1, None, list(cursor.events)
-        while True:
-            with live.lock:
-                while version >= live.version and not live.deleted and not live.game.is_over and active():
-                    live.changed.wait(poll_seconds)
-                if live.deleted or not active():
-                    return
-                pending = list(zip(live.moves[version:], live.seats[version:]))
-            if not pending:
-                return  # over and everything sent
-            for move, seat in pending:
-                events = cursor.play(move)
+        version = from_version
+        cursor: Any = None
+        cursor_events: list = []
+        live.watchers += 1
+        try:
+            while not live.deleted:
+                if version > live.version:
+                    if not live.is_open:
+                        return
+                    changed = live.changed
+                    await changed.wait()
+                    continue
+                data = live.recent.get(version)
+                if data is None:
+                    if cursor is None or len(cursor.moves) > version:
+                        cursor = live.adapter.from_record(dict(live.record, moves=[]))
+                        cursor_events = list(cursor.events)
+                    while len(cursor.moves) < version:
+                        cursor_events = cursor.play(live.moves[len(cursor.moves)])
+                    move = live.moves[version - 1] if version else None
+                    seat = live.seats[version - 1] if version else -1
+                    data = self.encode(live, version, cursor, seat, move, cursor_events, None)
+                yield data
                 version += 1
-                if version >= from_version:
-                    yield live, version, cursor, seat, move, events
-            if cursor.is_over:
-                return
+                if version > live.version and live.game.is_over:
+                    return
+        finally:
+            live.watchers -= 1

@@ -1,98 +1,191 @@
-"""The server: `create_server` (for tests, any port) and `serve` (the `hunters serve` command)."""
+"""The server: `create_server` (a server on its own event-loop thread, for tests and embedding) and
+`serve` (the `hunters serve` command). Both build the same grpc.aio server with `start_server`."""
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import signal
 import sys
 import threading
-from concurrent import futures
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any, Callable
 
 import grpc
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_health.v1._async import HealthServicer
 
 from hunters import GAMES
 from hunters.v1 import matches_pb2, oracle_pb2
 
+from . import reflection
 from .games import adapter
 from .handlers import add_service
 from .matches import MatchManager
-from .servicer import MatchServicer, OracleServicer
+from .servicer import MatchServicer, OracleServicer, encode_watch_event
 from .store import Store
 
 SERVICE_NAMES = (
     matches_pb2.DESCRIPTOR.services_by_name["MatchService"].full_name,
     oracle_pb2.DESCRIPTOR.services_by_name["OracleService"].full_name,
 )
+HEALTH_SERVICE = "grpc.health.v1.Health"
 log = logging.getLogger("hunters.service")
 
 
 @dataclass
 class ServerConfig:
-    address: str = "[::]:50051"
+    address: str = "127.0.0.1:50051"
     db: str = "hunters.db"
     tls_cert: str | None = None
     tls_key: str | None = None
-    max_workers: int = 32
-    max_live_matches: int = 10_000
+    engine_threads: int = 2                # threads for long engine work (Evaluate, SimulateGames)
+    max_live_matches: int = 10_000         # active (unfinished, not abandoned) matches
     max_message_bytes: int = 4 * 1024 * 1024
+    max_concurrent_rpcs: int = 10_000      # calls in progress, streams included; more are RESOURCE_EXHAUSTED
     sqlite_sync: str = "NORMAL"
     grace_seconds: float = 5.0
+    idle_seconds: float | None = 7 * 24 * 3600  # an unfinished match with no move for this long is abandoned
+    create_token: str | None = None        # when set, CreateMatch needs it as its bearer token
 
 
 @dataclass
-class RunningServer:
-    server: grpc.Server
+class Started:
+    """A started grpc.aio server and what it serves with (all bound to its event loop)."""
+    server: grpc.aio.Server
     port: int
     manager: MatchManager
-    health: health.HealthServicer
+    health: HealthServicer
     store: Store
+    pool: ThreadPoolExecutor
+    sweeper: asyncio.Task | None
 
-    def stop(self, grace: float | None = None) -> None:
-        """NOT_SERVING, finish calls in flight (up to `grace` s), close the database."""
-        self.health.enter_graceful_shutdown()
-        self.server.stop(grace).wait()
+    async def stop(self, grace: float | None) -> None:
+        """NOT_SERVING, finish calls in flight (up to `grace` s, then cancel them), close the database."""
+        await self.health.enter_graceful_shutdown()
+        if self.sweeper is not None:
+            self.sweeper.cancel()
+        await self.server.stop(grace)
+        self.pool.shutdown(wait=True, cancel_futures=True)
         self.store.close()
 
 
-def create_server(config: ServerConfig) -> RunningServer:
-    """Build and start a server (port 0 picks a free one); SERVING once every game's core is loaded."""
+def _credentials(config: ServerConfig) -> grpc.ServerCredentials | None:
+    if not (config.tls_cert or config.tls_key):
+        return None
+    if not (config.tls_cert and config.tls_key):
+        raise ValueError("TLS needs both --tls-cert and --tls-key")
+    with open(config.tls_key, "rb") as k, open(config.tls_cert, "rb") as c:
+        return grpc.ssl_server_credentials([(k.read(), c.read())])
+
+
+async def _sweep(manager: MatchManager, every: float) -> None:
+    """Abandon idle matches now and then."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            ids = manager.expire()
+        except Exception:  # a locked or failing database must not end the sweeper
+            log.exception("expiry sweep failed")
+            continue
+        if ids:
+            log.info("matches abandoned", extra={"count": len(ids)})
+
+
+async def start_server(config: ServerConfig) -> Started:
+    """Build and start a server on the running loop (port 0 picks a free one); SERVING once every
+    game's core is loaded. Raises OSError/ValueError for a bad address, database or TLS files."""
     for game_id in GAMES:
         adapter(game_id)  # import each game's core now, not on the first call
+    credentials = _credentials(config)
     store = Store(config.db, synchronous=config.sqlite_sync)
-    manager = MatchManager(store, max_live_matches=config.max_live_matches)
-    options = [("grpc.max_receive_message_length", config.max_message_bytes),
-               ("grpc.max_send_message_length", config.max_message_bytes),
-               ("grpc.so_reuseport", 0)]
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=config.max_workers), options=options,
-                         maximum_concurrent_rpcs=config.max_workers * 8)
-    add_service(server, matches_pb2.DESCRIPTOR.services_by_name["MatchService"], MatchServicer(manager))
-    add_service(server, oracle_pb2.DESCRIPTOR.services_by_name["OracleService"], OracleServicer())
-    health_servicer = health.HealthServicer(experimental_non_blocking=True)
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    reflection.enable_server_reflection(SERVICE_NAMES + (health.SERVICE_NAME, reflection.SERVICE_NAME), server)
-    if config.tls_cert or config.tls_key:
-        if not (config.tls_cert and config.tls_key):
-            raise ValueError("TLS needs both --tls-cert and --tls-key")
-        with open(config.tls_key, "rb") as k, open(config.tls_cert, "rb") as c:
-            creds = grpc.ssl_server_credentials([(k.read(), c.read())])
-        port = server.add_secure_port(config.address, creds)
-    else:
-        port = server.add_insecure_port(config.address)
-    if port == 0:
-        raise OSError(f"cannot listen on {config.address}")
-    server.start()
+    try:
+        manager = MatchManager(store, encode_watch_event, max_live_matches=config.max_live_matches,
+                               idle_seconds=config.idle_seconds, create_token=config.create_token)
+        options = [("grpc.max_receive_message_length", config.max_message_bytes),
+                   ("grpc.max_send_message_length", config.max_message_bytes),
+                   ("grpc.so_reuseport", 0)]
+        server = grpc.aio.server(options=options, maximum_concurrent_rpcs=config.max_concurrent_rpcs)
+        pool = ThreadPoolExecutor(max_workers=config.engine_threads, thread_name_prefix="hunters-engine")
+        add_service(server, matches_pb2.DESCRIPTOR.services_by_name["MatchService"], MatchServicer(manager))
+        add_service(server, oracle_pb2.DESCRIPTOR.services_by_name["OracleService"], OracleServicer(pool))
+        health = HealthServicer()
+        health_pb2_grpc.add_HealthServicer_to_server(health, server)
+        reflection.enable(server, SERVICE_NAMES + (HEALTH_SERVICE,))
+        try:
+            port = (server.add_secure_port(config.address, credentials) if credentials
+                    else server.add_insecure_port(config.address))
+        except RuntimeError as exc:
+            raise OSError(f"cannot listen on {config.address}: {exc}") from None
+        if port == 0:
+            raise OSError(f"cannot listen on {config.address}")
+        await server.start()
+    except BaseException:
+        store.close()
+        raise
     for name in ("",) + SERVICE_NAMES:
-        health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return RunningServer(server, port, manager, health_servicer, store)
+        await health.set(name, health_pb2.HealthCheckResponse.SERVING)
+    sweeper = None
+    if config.idle_seconds:
+        sweeper = asyncio.get_running_loop().create_task(_sweep(manager, min(60.0, config.idle_seconds / 4)))
+    return Started(server, port, manager, health, store, pool, sweeper)
+
+
+class RunningServer:
+    """A server running on its own event-loop thread, driven from ordinary (synchronous) code."""
+
+    def __init__(self, config: ServerConfig):
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="hunters-server", daemon=True)
+        self._thread.start()
+        try:
+            self._started: Started = self.call(start_server(config))
+        except BaseException:
+            self._close_loop()
+            raise
+        self.port = self._started.port
+        self.manager = self._started.manager
+        self.store = self._started.store
+
+    def call(self, what: Any) -> Any:
+        """Run a coroutine, or a plain function of no arguments, on the server's loop; return its result."""
+        if asyncio.iscoroutine(what):
+            return asyncio.run_coroutine_threadsafe(what, self._loop).result()
+
+        async def run() -> Any:
+            return what()
+        return asyncio.run_coroutine_threadsafe(run(), self._loop).result()
+
+    def enter_graceful_shutdown(self) -> None:
+        """Answer NOT_SERVING from now on (what a stop does first)."""
+        self.call(self._started.health.enter_graceful_shutdown())
+
+    def stop(self, grace: float | None = None) -> None:
+        """NOT_SERVING, finish calls in flight (up to `grace` s), close the database, end the thread.
+        Stopping a stopped server does nothing."""
+        if self._loop.is_closed():
+            return
+        try:
+            self.call(self._started.stop(grace))
+        finally:
+            self._close_loop()
+
+    def _close_loop(self) -> None:
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join()
+        self._loop.close()
+
+
+def create_server(config: ServerConfig) -> RunningServer:
+    """Start a server in a background thread (port 0 picks a free one) and return once it serves."""
+    return RunningServer(config)
 
 
 class JsonFormatter(logging.Formatter):
     """One JSON object per line: time, level, message and any `extra` fields."""
 
-    _SKIP = set(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {"message", "asctime"}
+    _SKIP = set(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {"message", "asctime", "taskName"}
 
     def format(self, record: logging.LogRecord) -> str:
         out = {"ts": round(record.created, 3), "level": record.levelname, "msg": record.getMessage()}
@@ -111,22 +204,25 @@ def configure_logging(level: str = "INFO") -> None:
     root.propagate = False
 
 
-def serve(config: ServerConfig, log_level: str = "INFO") -> int:
-    """Run until SIGTERM or SIGINT; then NOT_SERVING and a graceful stop."""
-    configure_logging(log_level)
-    running = create_server(config)
-    log.info("serving", extra={"address": config.address, "port": running.port, "db": config.db,
-                               "tls": bool(config.tls_cert), "games": sorted(GAMES)})
-    stop = threading.Event()
-
-    def on_signal(signum, _frame):
-        log.info("shutting down", extra={"signal": signal.Signals(signum).name})
-        stop.set()
-
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
-    while not stop.wait(3600):
-        pass
-    running.stop(config.grace_seconds)
+async def _serve(config: ServerConfig, ready: Callable[[Started], None] | None = None) -> None:
+    started = await start_server(config)
+    log.info("serving", extra={"address": config.address, "port": started.port, "db": config.db,
+                               "tls": bool(config.tls_cert), "games": sorted(GAMES),
+                               "create_token": bool(config.create_token), "idle_seconds": config.idle_seconds})
+    if ready is not None:
+        ready(started)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, lambda s=sig: (log.info("shutting down", extra={"signal": s.name}), stop.set()))
+    await stop.wait()
+    await started.stop(config.grace_seconds)
     log.info("stopped")
+
+
+def serve(config: ServerConfig, log_level: str = "INFO") -> int:
+    """Run until SIGTERM or SIGINT; then NOT_SERVING and a graceful stop (calls in flight get
+    `grace_seconds`, then are cancelled)."""
+    configure_logging(log_level)
+    asyncio.run(_serve(config))
     return 0

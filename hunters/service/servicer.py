@@ -1,11 +1,18 @@
-"""gRPC servicers: protobuf in, game-API calls, protobuf out. No rule lives here."""
+"""gRPC servicers (grpc.aio): protobuf in, game-API calls, protobuf out. No rule lives here.
+
+Everything that touches a match runs on the event loop; engine work that can take long (an
+`Evaluate` of many moves, `SimulateGames`) runs in a worker thread that checks for a cancel between
+small steps, so a caller going away or a shutdown stops it within a fraction of a second."""
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 import logging
+import threading
 import time
-from typing import Any, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, AsyncIterator, Callable
 
 import grpc
 from google.protobuf import timestamp_pb2
@@ -20,27 +27,35 @@ from .matches import LiveMatch, MatchManager, Played
 
 log = logging.getLogger("hunters.service")
 MAX_SIMULATED_GAMES = 10_000_000
+SIMULATION_BLOCK = 256        # games per core call of SimulateGames: block b is random_games(seed + b)
+PROGRESS_SECONDS = 0.5        # SimulateGames reports at least this often (and at every 5 %)
+_INTERNAL = ServiceError(grpc.StatusCode.INTERNAL, "INTERNAL", "internal error")
 
 
-def _abort(name: str, context: grpc.ServicerContext, exc: Exception) -> None:
+async def _abort(name: str, context: grpc.aio.ServicerContext, exc: Exception) -> None:
     """End the call with the status of a ServiceError, or INTERNAL (logged) for anything else."""
     if isinstance(exc, ServiceError):
         log.info("rpc refused", extra={"rpc": name, "reason": exc.reason, "code": exc.code.name})
-        context.abort_with_status(exc.to_status())
-    log.error("rpc failed", extra={"rpc": name}, exc_info=exc)
-    context.abort_with_status(ServiceError(grpc.StatusCode.INTERNAL, "INTERNAL", "internal error").to_status())
+        error = exc
+    else:
+        log.error("rpc failed", extra={"rpc": name}, exc_info=exc)
+        error = _INTERNAL
+    status = error.to_status()
+    await context.abort(status.code, status.details, status.trailing_metadata)
 
 
 def rpc(method: Callable) -> Callable:
     """Map ServiceError (and any surprise) onto a rich gRPC status; log every call."""
 
     @functools.wraps(method)
-    def wrapper(self, request, context):
+    async def wrapper(self, request, context):
         start = time.perf_counter()
         try:
-            result = method(self, request, context)
+            result = await method(self, request, context)
+        except (asyncio.CancelledError, grpc.aio.AbortError):
+            raise
         except Exception as exc:
-            _abort(method.__name__, context, exc)
+            await _abort(method.__name__, context, exc)
         log.debug("rpc", extra={"rpc": method.__name__, "ms": round((time.perf_counter() - start) * 1e3, 3)})
         return result
 
@@ -51,16 +66,19 @@ def stream_rpc(method: Callable) -> Callable:
     """The same for server-streaming methods."""
 
     @functools.wraps(method)
-    def wrapper(self, request, context):
+    async def wrapper(self, request, context):
         try:
-            yield from method(self, request, context)
+            async for item in method(self, request, context):
+                yield item
+        except (asyncio.CancelledError, grpc.aio.AbortError):
+            raise
         except Exception as exc:
-            _abort(method.__name__, context, exc)
+            await _abort(method.__name__, context, exc)
 
     return wrapper
 
 
-def _token(context) -> str | None:
+def _token(context: grpc.aio.ServicerContext) -> str | None:
     return auth.token_from_metadata(context.invocation_metadata())
 
 
@@ -75,8 +93,7 @@ def _legal_move_bytes(container: type, field: str, ad: GameAdapter, move: Any, a
 
 def add_legal_moves(msg: Any, field: str, ad: GameAdapter, game: Any) -> None:
     """Append every legal move of `game`, with its action code, to the repeated `field` of `msg`."""
-    pairs = game.legal_moves_with_actions() if hasattr(game, "legal_moves_with_actions") else \
-        [(m, game.move_to_action(m)) for m in game.legal_moves()]
+    pairs = game.legal_moves_with_actions()
     container = type(msg)
     msg.MergeFromString(b"".join([_legal_move_bytes(container, field, ad, m, a) for m, a in pairs]))
 
@@ -95,59 +112,91 @@ def _move_builder(ad: GameAdapter, request: Any) -> Callable[[Any], Any]:
     return build
 
 
+def encode_watch_event(live: LiveMatch, version: int, game: Any, seat: int, move: Any, events: list,
+                       state: Any) -> bytes:
+    """A serialized MatchEvent (`state` is reused when the caller already built it)."""
+    ad = live.adapter
+    return events_pb2.MatchEvent(
+        match_id=live.match_id, version=version, seat=seat,
+        move=ad.move_to_proto(move) if move is not None else None,
+        events=[ad.event(e) for e in events], state=state if state is not None else ad.state(game, version),
+        match_over=game.is_over).SerializeToString()
+
+
+class Cancel:
+    """A flag a worker thread polls between steps; set when the caller is gone."""
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+
+    def set(self) -> None:
+        self._event.set()
+
+    def __bool__(self) -> bool:
+        return self._event.is_set()
+
+
+async def off_loop(pool: ThreadPoolExecutor, fn: Callable[..., Any], *args: Any) -> Any:
+    """Run `fn(*args, cancel)` in `pool`; if the awaiting call is cancelled, set `cancel` so `fn` stops."""
+    cancel = Cancel()
+    future = asyncio.get_running_loop().run_in_executor(pool, fn, *args, cancel)
+    try:
+        return await asyncio.shield(future)
+    except asyncio.CancelledError:
+        cancel.set()
+        raise
+
+
 class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
     def __init__(self, manager: MatchManager):
         self.manager = manager
 
-    def _match_pb(self, live: LiveMatch) -> matches_pb2.Match:
+    @staticmethod
+    def match_pb(live: LiveMatch) -> matches_pb2.Match:
+        """The match as anyone may see it: before the end, no seed and no explicit decks."""
         created = timestamp_pb2.Timestamp()
         created.FromNanoseconds(int(live.created_at * 1e9))
-        return matches_pb2.Match(match_id=live.match_id, config=live.config, version=live.version,
-                                 state=live.adapter.state(live.game, live.version), created_at=created)
+        over = live.game.is_over
+        status = (matches_pb2.MATCH_STATUS_OVER if over else
+                  matches_pb2.MATCH_STATUS_ABANDONED if live.abandoned else matches_pb2.MATCH_STATUS_ACTIVE)
+        config = live.config if over else live.adapter.public_config(live.config)
+        return matches_pb2.Match(match_id=live.match_id, config=config, version=live.version,
+                                 state=live.adapter.state(live.game, live.version), created_at=created,
+                                 status=status)
 
     @rpc
-    def CreateMatch(self, request, context):
+    async def CreateMatch(self, request, context):
         if not request.HasField("config"):
             raise invalid("INVALID_CONFIG", "config is required")
-        live, tokens, admin = self.manager.create(request.config)
+        live, tokens, admin = self.manager.create(request.config, _token(context))
         log.info("match created", extra={"match_id": live.match_id, "game": request.config.game})
-        with live.lock:
-            match = self._match_pb(live)
-        return matches_pb2.CreateMatchResponse(match=match, seat_tokens=tokens, admin_token=admin)
+        return matches_pb2.CreateMatchResponse(match=self.match_pb(live), seat_tokens=tokens, admin_token=admin)
 
     @rpc
-    def GetMatch(self, request, context):
-        live = self.manager.get(request.match_id)
-        with live.lock:
-            return self._match_pb(live)
+    async def GetMatch(self, request, context):
+        return self.match_pb(self.manager.get(request.match_id))
 
     @rpc
-    def ListMatches(self, request, context):
-        matches, token = self.manager.page(request.page_size, request.page_token, request.game)
-        out = []
-        for live in matches:
-            with live.lock:
-                out.append(self._match_pb(live))
-        return matches_pb2.ListMatchesResponse(matches=out, next_page_token=token)
+    async def ListMatches(self, request, context):
+        matches, token = await self.manager.page(request.page_size, request.page_token, request.game)
+        return matches_pb2.ListMatchesResponse(matches=[self.match_pb(m) for m in matches], next_page_token=token)
 
     @rpc
-    def DeleteMatch(self, request, context):
+    async def DeleteMatch(self, request, context):
         self.manager.delete(request.match_id, _token(context))
         log.info("match deleted", extra={"match_id": request.match_id})
         return matches_pb2.DeleteMatchResponse()
 
     @rpc
-    def ListLegalMoves(self, request, context):
+    async def ListLegalMoves(self, request, context):
         live = self.manager.get(request.match_id)
-        with live.lock:
-            game, version = live.game, live.version
-        # games are replaced, never mutated, once published: no lock needed to read this one
-        response = matches_pb2.ListLegalMovesResponse(version=version, player=game.player)
+        game = live.game
+        response = matches_pb2.ListLegalMovesResponse(version=live.version, player=game.player)
         add_legal_moves(response, "moves", live.adapter, game)
         return response
 
     @rpc
-    def PlayMove(self, request, context):
+    async def PlayMove(self, request, context):
         live = self.manager.get(request.match_id)
         to_move = _move_builder(live.adapter, request)
         ad = live.adapter
@@ -158,27 +207,21 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
 
         expected = request.expected_version if request.HasField("expected_version") else None
         fingerprint = _strip_request_id(request) if request.request_id else b""
-        live, played = self.manager.play(request.match_id, _token(context), expected, to_move,
-                                         request.request_id, fingerprint, respond)
+        live, played = await self.manager.play(request.match_id, _token(context), expected, to_move,
+                                               request.request_id, fingerprint, respond)
         if isinstance(played.response, bytes):  # a retry: the first reply, as it was sent
             log.info("move retried", extra={"match_id": live.match_id, "request_id": request.request_id})
-            return matches_pb2.PlayMoveResponse.FromString(played.response)
+            return played.response
         log.info("move played", extra={"match_id": live.match_id, "version": played.version, "seat": played.seat})
         return played.response
 
     @stream_rpc
-    def WatchMatch(self, request, context):
-        for live, version, game, seat, move, events in self.manager.history(
-                request.match_id, request.from_version, context.is_active):
-            ad = live.adapter
-            yield events_pb2.MatchEvent(
-                match_id=live.match_id, version=version, seat=seat,
-                move=ad.move_to_proto(move) if move is not None else None,
-                events=[ad.event(e) for e in events], state=ad.state(game, version),
-                match_over=game.is_over)
+    async def WatchMatch(self, request, context) -> AsyncIterator[bytes]:
+        async for event in self.manager.watch(request.match_id, request.from_version):
+            yield event
 
     @rpc
-    def GetRecord(self, request, context):
+    async def GetRecord(self, request, context):
         record = self.manager.record(request.match_id, _token(context))
         return matches_pb2.GetRecordResponse(record_json=json.dumps(record, separators=(",", ":")))
 
@@ -191,59 +234,78 @@ def _strip_request_id(request: matches_pb2.PlayMoveRequest) -> bytes:
     return copy.SerializeToString(deterministic=True)
 
 
-class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
-    @rpc
-    def Evaluate(self, request, context):
-        config = request.config
-        ad = adapter(config.game)
-        if not config.HasField("seed") and not config.HasField("options"):
-            raise invalid("INVALID_CONFIG", "the oracle needs a seed or explicit options to reproduce a game")
-        game = ad.new(config.players, config.seed, config.options if config.HasField("options") else None)
-        response = oracle_pb2.EvaluateResponse(legal=True)
-        events = list(game.events)
-        for index, pb in enumerate(request.moves):
+def evaluate(request: oracle_pb2.EvaluateRequest, cancel: Cancel) -> oracle_pb2.EvaluateResponse:
+    """The Evaluate RPC as a plain function (run off the event loop; stops early once `cancel` is set)."""
+    config = request.config
+    ad = adapter(config.game)
+    if not config.HasField("seed") and not config.HasField("options"):
+        raise invalid("INVALID_CONFIG", "the oracle needs a seed or explicit options to reproduce a game")
+    game = ad.new(config.players, config.seed, config.options if config.HasField("options") else None)
+    response = oracle_pb2.EvaluateResponse(legal=True)
+    events = list(game.events)
+    for index, pb in enumerate(request.moves):
+        if cancel:
+            raise ServiceError(grpc.StatusCode.CANCELLED, "CANCELLED", "the call was cancelled")
+        try:
             try:
-                try:
-                    move = ad.move_from_proto(pb)
-                except ServiceError as err:
-                    raise IllegalMoveError(err.reason, err.message) from None
-                events.extend(game.play(move))
-            except IllegalMoveError as exc:
-                response.legal = False
-                response.illegal.CopyFrom(oracle_pb2.IllegalMoveDetail(index=index, reason=exc.reason,
-                                                                       message=exc.message))
-                break
-        response.state.CopyFrom(ad.state(game, len(game.moves)))
-        response.events.extend(ad.event(e) for e in events)
-        if request.include_legal_moves:
-            add_legal_moves(response, "legal_moves", ad, game)
-        return response
+                move = ad.move_from_proto(pb)
+            except ServiceError as err:
+                raise IllegalMoveError(err.reason, err.message) from None
+            events.extend(game.play(move))
+        except IllegalMoveError as exc:
+            response.legal = False
+            response.illegal.CopyFrom(oracle_pb2.IllegalMoveDetail(index=index, reason=exc.reason, message=exc.message))
+            break
+    response.state.CopyFrom(ad.state(game, len(game.moves)))
+    response.events.extend(ad.event(e) for e in events)
+    if request.include_legal_moves:
+        add_legal_moves(response, "legal_moves", ad, game)
+    return response
+
+
+def simulate_block(module: Any, games: int, players: int, seed: int, cancel: Cancel) -> Any:
+    """One block of in-core random games (None when cancelled before it started)."""
+    return None if cancel else module.random_games(games, players=players, seed=seed)
+
+
+class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
+    """The stateless oracle. `pool` runs the engine work, off the event loop."""
+
+    def __init__(self, pool: ThreadPoolExecutor):
+        self.pool = pool
+
+    @rpc
+    async def Evaluate(self, request, context):
+        return await off_loop(self.pool, evaluate, request)
 
     @stream_rpc
-    def SimulateGames(self, request, context):
+    async def SimulateGames(self, request, context):
         ad = adapter(request.game)
         if not 0 < request.games <= MAX_SIMULATED_GAMES:
             raise invalid("BAD_GAMES", f"games must be 1..{MAX_SIMULATED_GAMES}")
-        if not hasattr(ad.module, "random_games"):
-            raise invalid("NOT_SUPPORTED", f"{request.game} has no in-core simulation")
         try:
             ad.module.random_games(0, players=request.players, seed=request.seed)
         except ValueError as exc:
             raise invalid("INVALID_CONFIG", str(exc)) from None
-        total, chunk = request.games, max(1, -(-request.games // 20))
+        total = request.games
         done = moves = 0
-        scores = wins = None
-        start = time.perf_counter()
-        index = 0
-        while done < total and context.is_active():
-            n = min(chunk, total - done)
-            res = ad.module.random_games(n, players=request.players, seed=(request.seed + index) % 2**64)
-            index += 1
+        scores = [0] * request.players
+        wins = [0] * request.players
+        start = last = time.perf_counter()
+        reported = 0
+        block = 0
+        while done < total:
+            n = min(SIMULATION_BLOCK, total - done)
+            res = await off_loop(self.pool, simulate_block, ad.module, n, request.players,
+                                 (request.seed + block) % 2**64)
+            block += 1
             done += n
             moves += res.decisions
-            scores = res.total_scores if scores is None else [a + b for a, b in zip(scores, res.total_scores)]
-            wins = res.wins if wins is None else [a + b for a, b in zip(wins, res.wins)]
-            elapsed = time.perf_counter() - start
-            yield oracle_pb2.SimulateGamesProgress(games_done=done, moves=moves, mean_scores=[s / done for s in scores],
-                                                   wins=wins, games_per_second=done / elapsed if elapsed else 0.0,
-                                                   done=done == total)
+            scores = [a + b for a, b in zip(scores, res.total_scores)]
+            wins = [a + b for a, b in zip(wins, res.wins)]
+            now = time.perf_counter()
+            if done == total or (done - reported) * 20 >= total or now - last >= PROGRESS_SECONDS:
+                reported, last = done, now
+                yield oracle_pb2.SimulateGamesProgress(
+                    games_done=done, moves=moves, mean_scores=[s / done for s in scores], wins=wins,
+                    games_per_second=done / (now - start) if now > start else 0.0, done=done == total)

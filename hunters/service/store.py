@@ -2,10 +2,12 @@
 is committed before the reply, so a restart (or a kill -9) loses nothing that was acknowledged.
 
 synchronous=NORMAL (default) survives a crash of the process; "full" also survives a power cut at
-the cost of an fsync per move."""
+the cost of an fsync per move. A match is active, over, or abandoned (idle past the server's time
+limit); only active matches count against the limit of unfinished matches."""
 from __future__ import annotations
 
 import json
+import secrets
 import sqlite3
 import threading
 import time
@@ -37,7 +39,16 @@ CREATE TABLE IF NOT EXISTS requests (
     response BLOB NOT NULL,        -- the serialized PlayMoveResponse sent the first time
     PRIMARY KEY (match_id, request_id)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS meta (
+    key TEXT PRIMARY KEY,
+    value BLOB NOT NULL            -- page_token_key: the secret that signs page tokens
+) WITHOUT ROWID;
 """
+# Columns added after the first release: (name, definition), added to older databases on open.
+_ADDED_COLUMNS = (("abandoned", "INTEGER NOT NULL DEFAULT 0"),   # 1: idle past the time limit, closed
+                  ("last_active", "REAL"))                      # time of creation or of the last move
+_INDEXES = ("CREATE INDEX IF NOT EXISTS matches_open ON matches (over, abandoned, last_active)",
+            "CREATE INDEX IF NOT EXISTS matches_game ON matches (game, seq)")
 
 
 @dataclass
@@ -51,6 +62,8 @@ class StoredMatch:
     admin_hash: str
     created_at: float
     over: bool
+    abandoned: bool
+    last_active: float
     moves: list[tuple[int, dict]]  # (seat, move json) in order
 
 
@@ -61,10 +74,22 @@ class Store:
         self.path = path
         self._lock = threading.Lock()
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute(f"PRAGMA synchronous={'FULL' if synchronous.upper() == 'FULL' else 'NORMAL'}")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(_SCHEMA)
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute(f"PRAGMA synchronous={'FULL' if synchronous.upper() == 'FULL' else 'NORMAL'}")
+            self._db.executescript(_SCHEMA)
+            present = {row[1] for row in self._db.execute("PRAGMA table_info(matches)")}
+            for name, definition in _ADDED_COLUMNS:
+                if name not in present:
+                    self._db.execute(f"ALTER TABLE matches ADD COLUMN {name} {definition}")
+            self._db.execute("UPDATE matches SET last_active = created_at WHERE last_active IS NULL")
+            for sql in _INDEXES:
+                self._db.execute(sql)
+            self._db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('page_token_key', ?)",
+                             (secrets.token_bytes(32),))
+        except BaseException:
+            self._db.close()
+            raise
 
     def close(self) -> None:
         with self._lock:
@@ -85,28 +110,35 @@ class Store:
                 raise
             self._db.execute("COMMIT")
 
+    def secret(self, key: str) -> bytes:
+        with self._lock:
+            return bytes(self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()[0])
+
     def create(self, match_id: str, game: str, record: dict, config: bytes, seat_hashes: list[str],
                admin_hash: str, over: bool) -> tuple[int, float]:
         created = time.time()
-        self._tx([("INSERT INTO matches (match_id, game, record, config, seat_hashes, admin_hash, created_at, over)"
-                   " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                   (match_id, game, json.dumps(record), config, json.dumps(seat_hashes), admin_hash, created, int(over)))])
         with self._lock:
-            seq = self._db.execute("SELECT seq FROM matches WHERE match_id = ?", (match_id,)).fetchone()[0]
-        return seq, created
+            cur = self._db.execute(
+                "INSERT INTO matches (match_id, game, record, config, seat_hashes, admin_hash, created_at, over,"
+                " last_active) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (match_id, game, json.dumps(record), config, json.dumps(seat_hashes), admin_hash, created,
+                 int(over), created))
+            return cur.lastrowid, created
 
     def append_move(self, match_id: str, idx: int, seat: int, move: dict, over: bool,
-                    request: tuple[str, str, bytes] | None) -> None:
-        """Move number `idx` (0-based), the end of the match and the idempotency entry, atomically."""
+                    request: tuple[str, str, bytes] | None) -> float:
+        """Move number `idx` (0-based), the match's activity (and end) and the idempotency entry,
+        atomically. Returns the time of the move."""
+        now = time.time()
         statements = [("INSERT INTO moves (match_id, idx, seat, move) VALUES (?, ?, ?, ?)",
-                       (match_id, idx, seat, json.dumps(move, separators=(",", ":"))))]
-        if over:
-            statements.append(("UPDATE matches SET over = 1 WHERE match_id = ?", (match_id,)))
+                       (match_id, idx, seat, json.dumps(move, separators=(",", ":")))),
+                      ("UPDATE matches SET last_active = ?, over = ? WHERE match_id = ?", (now, int(over), match_id))]
         if request is not None:
             request_id, fingerprint, response = request
             statements.append(("INSERT INTO requests (match_id, request_id, fingerprint, response) VALUES (?, ?, ?, ?)",
                                (match_id, request_id, fingerprint, response)))
         self._tx(statements)
+        return now
 
     def request(self, match_id: str, request_id: str) -> tuple[str, bytes] | None:
         with self._lock:
@@ -117,24 +149,35 @@ class Store:
     def load(self, match_id: str) -> StoredMatch | None:
         with self._lock:
             row = self._db.execute(
-                "SELECT seq, match_id, game, record, config, seat_hashes, admin_hash, created_at, over"
-                " FROM matches WHERE match_id = ?", (match_id,)).fetchone()
+                "SELECT seq, match_id, game, record, config, seat_hashes, admin_hash, created_at, over, abandoned,"
+                " last_active FROM matches WHERE match_id = ?", (match_id,)).fetchone()
             if row is None:
                 return None
             moves = self._db.execute("SELECT seat, move FROM moves WHERE match_id = ? ORDER BY idx",
                                      (match_id,)).fetchall()
         return StoredMatch(row[0], row[1], row[2], json.loads(row[3]), bytes(row[4]), json.loads(row[5]), row[6],
-                           row[7], bool(row[8]), [(s, json.loads(m)) for s, m in moves])
+                           row[7], bool(row[8]), bool(row[9]), row[10], [(s, json.loads(m)) for s, m in moves])
 
-    def page(self, after_seq: int, limit: int, game: str | None) -> list[str]:
-        sql = "SELECT match_id FROM matches WHERE seq > ?" + (" AND game = ?" if game else "") + " ORDER BY seq LIMIT ?"
+    def page(self, after_seq: int, limit: int, game: str | None) -> list[tuple[int, str]]:
+        """(seq, match_id) of up to `limit` matches after position `after_seq`, in creation order."""
+        sql = "SELECT seq, match_id FROM matches WHERE seq > ?" + (" AND game = ?" if game else "") + \
+              " ORDER BY seq LIMIT ?"
         args = (after_seq, game, limit) if game else (after_seq, limit)
         with self._lock:
-            return [r[0] for r in self._db.execute(sql, args).fetchall()]
+            return [(r[0], r[1]) for r in self._db.execute(sql, args).fetchall()]
 
     def live_count(self) -> int:
+        """Active matches: neither over nor abandoned (answered from the index)."""
         with self._lock:
-            return self._db.execute("SELECT COUNT(*) FROM matches WHERE over = 0").fetchone()[0]
+            return self._db.execute("SELECT COUNT(*) FROM matches WHERE over = 0 AND abandoned = 0").fetchone()[0]
+
+    def abandon_idle(self, idle_before: float) -> list[str]:
+        """Mark every active match idle since before `idle_before` abandoned; return their ids."""
+        with self._lock:
+            rows = self._db.execute(
+                "UPDATE matches SET abandoned = 1 WHERE over = 0 AND abandoned = 0 AND last_active < ?"
+                " RETURNING match_id", (idle_before,)).fetchall()
+        return [r[0] for r in rows]
 
     def delete(self, match_id: str) -> None:
         self._tx([("DELETE FROM moves WHERE match_id = ?", (match_id,)),

@@ -21,7 +21,8 @@ def test_create_returns_match_tokens_and_public_state(server):
     resp = create(stub, players=3, seed=7)
     assert len(resp.seat_tokens) == 3 and len(set(resp.seat_tokens)) == 3 and resp.admin_token
     m = resp.match
-    assert m.version == 0 and m.config.game == "carcassonne_hg" and m.config.seed == 7
+    assert m.version == 0 and m.config.game == "carcassonne_hg" and m.config.players == 3
+    assert not m.config.HasField("seed") and m.status == matches_pb2.MATCH_STATUS_ACTIVE  # the seed fixes the piles
     local = Game.new(players=3, seed=7)
     st = m.state
     assert st.player == 0 and not st.is_over and list(st.scores) == [0, 0, 0]
@@ -287,12 +288,12 @@ def test_client_raises_the_game_api_errors(client):
 def test_unfinished_matches_stay_in_memory_beyond_the_cache(server_factory):
     running = server_factory()
     manager = running.manager
-    manager._cache_size = 2
+    manager.cache_size = 0  # no finished match stays in memory
     with Client(f"127.0.0.1:{running.port}") as c:
         live = [c.create_match("carcassonne_hg", players=2, seed=s) for s in range(4)]
         finished = c.create_match("carcassonne_hg", players=2, seed=9, options={"normal_deck": [], "menhir_deck": []})
         assert c.get_match(finished.match_id).state.is_over
         c.create_match("carcassonne_hg", players=2, seed=10)
-    held = [manager.get(m.match_id) for m in live]
-    assert finished.match_id not in manager._cache
-    assert all(manager.get(m.match_id) is h for m, h in zip(live, held))
+    held = running.call(lambda: [manager.get(m.match_id) for m in live])
+    assert finished.match_id not in manager._closed
+    assert running.call(lambda: all(manager.get(m.match_id) is h for m, h in zip(live, held)))

@@ -18,7 +18,7 @@ def health_status(port, service=""):
 def test_health_serving_then_not_serving_on_shutdown(server):
     assert health_status(server.port) == health_pb2.HealthCheckResponse.SERVING
     assert health_status(server.port, "hunters.v1.MatchService") == health_pb2.HealthCheckResponse.SERVING
-    server.health.enter_graceful_shutdown()
+    server.enter_graceful_shutdown()
     assert health_status(server.port) == health_pb2.HealthCheckResponse.NOT_SERVING
 
 
@@ -38,7 +38,7 @@ def test_oversized_messages_are_refused(server_factory):
         assert exc.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
         with pytest.raises(ServiceError) as err:
             c.get_match("x" * 100)
-        assert err.value.code == grpc.StatusCode.NOT_FOUND
+        assert (err.value.code, err.value.reason) == (grpc.StatusCode.INVALID_ARGUMENT, "BAD_MATCH_ID")
 
 
 def test_tls(server_factory, tmp_path):
@@ -64,5 +64,5 @@ def test_healthcheck_command(server):
     from hunters.service.healthcheck import main
 
     assert main(["--address", f"127.0.0.1:{server.port}"]) == 0
-    server.health.enter_graceful_shutdown()
+    server.enter_graceful_shutdown()
     assert main(["--address", f"127.0.0.1:{server.port}"]) == 1

@@ -2,6 +2,7 @@
 import grpc
 import pytest
 
+from hunters.service.servicer import SIMULATION_BLOCK
 from hunters.carcassonne import Game, Move, Occupant, random_games
 from hunters.client import ServiceError
 from hunters.service.games import adapter
@@ -66,11 +67,13 @@ def test_evaluate_bad_configuration(server):
 
 
 def test_simulate_streams_progress_to_the_same_totals(client):
-    updates = list(client.simulate("carcassonne_hg", players=3, games=100, seed=4))
-    assert updates[-1].done and updates[-1].games_done == 100
+    games = 2 * SIMULATION_BLOCK + 88
+    updates = list(client.simulate("carcassonne_hg", players=3, games=games, seed=4))
+    assert updates[-1].done and updates[-1].games_done == games
     assert [u.games_done for u in updates] == sorted({u.games_done for u in updates})
     assert not any(u.done for u in updates[:-1]) and updates[-1].games_per_second > 0
-    expected = [random_games(5, players=3, seed=4 + i) for i in range(20)]
+    # block b of the run is the core's random_games(block size, seed + b): independent of timing
+    expected = [random_games(n, players=3, seed=4 + b) for b, n in enumerate((SIMULATION_BLOCK, SIMULATION_BLOCK, 88))]
     assert updates[-1].moves == sum(r.decisions for r in expected)
     assert list(updates[-1].wins) == [sum(r.wins[p] for r in expected) for p in range(3)]
 

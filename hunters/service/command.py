@@ -1,0 +1,131 @@
+"""`hunters serve`: its options and the run. Every ordinary mistake (a port in use, an unwritable
+database, a missing TLS file, half a TLS pair, a bad log level) is one line on stderr and exit 2.
+
+Options default from environment variables (HUNTERS_HOST, HUNTERS_PORT, HUNTERS_DB, HUNTERS_TLS_CERT,
+HUNTERS_TLS_KEY, HUNTERS_CREATE_TOKEN), so a container's health check can read the same settings."""
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import socket
+import sqlite3
+import ssl
+import sys
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
+def _env(name: str, default: str | None = None) -> str | None:
+    return os.environ.get(name) or default
+
+
+def _seconds(text: str) -> float:
+    value = float(text)
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError("must be a finite number of seconds, 0 or more")
+    return value
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default=_env("HUNTERS_HOST", "127.0.0.1"),
+                        help="interface to bind (0.0.0.0 or [::] for every interface)")
+    parser.add_argument("--port", type=int, default=int(_env("HUNTERS_PORT", "50051") or 50051))
+    parser.add_argument("--db", default=_env("HUNTERS_DB", "hunters.db"),
+                        help="SQLite file of the matches (created if missing)")
+    parser.add_argument("--tls-cert", default=_env("HUNTERS_TLS_CERT"), help="PEM certificate chain: serve TLS")
+    parser.add_argument("--tls-key", default=_env("HUNTERS_TLS_KEY"), help="PEM private key for --tls-cert")
+    parser.add_argument("--create-token-file", help="file holding the operator token CreateMatch must present "
+                        "(or set HUNTERS_CREATE_TOKEN); without one anyone may create matches")
+    parser.add_argument("--idle-timeout", type=_seconds, default=7 * 24 * 3600.0,
+                        help="seconds without a move after which an unfinished match is abandoned (0: never)")
+    parser.add_argument("--max-matches", type=_positive, default=10_000, help="limit of active (unfinished) matches")
+    parser.add_argument("--max-message-bytes", type=_positive, default=4 * 1024 * 1024)
+    parser.add_argument("--max-concurrent-rpcs", type=_positive, default=10_000,
+                        help="calls in progress at once, open streams included")
+    parser.add_argument("--engine-threads", type=_positive, default=2,
+                        help="threads for long engine work (Evaluate, SimulateGames)")
+    parser.add_argument("--sync", choices=["normal", "full"], default="normal",
+                        help="SQLite synchronous: normal survives process crashes, full also power loss")
+    parser.add_argument("--grace", type=_seconds, default=5.0, help="seconds calls in flight get on SIGTERM")
+    parser.add_argument("--log-level", type=str.upper, choices=LOG_LEVELS, default="INFO")
+
+
+def _create_token(args: argparse.Namespace) -> str | None:
+    if args.create_token_file:
+        with open(args.create_token_file, encoding="utf-8") as fh:
+            token = fh.read().strip()
+        if not token:
+            raise ValueError(f"{args.create_token_file} holds no token")
+        return token
+    return _env("HUNTERS_CREATE_TOKEN")
+
+
+def _check_tls(cert: str | None, key: str | None) -> None:
+    """Refuse half a TLS pair or files that do not load, before gRPC would log its own lines."""
+    if not (cert or key):
+        return
+    if not (cert and key):
+        raise ValueError("TLS needs both --tls-cert and --tls-key")
+    for path in (cert, key):
+        with open(path, "rb"):
+            pass
+    try:
+        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(cert, key)
+    except ssl.SSLError:
+        raise ValueError(f"{cert} and {key} are not a PEM certificate chain and its private key") from None
+
+
+def _check_port(host: str, port: int) -> None:
+    """Refuse an address nobody can listen on (in use, not local) with the system's words."""
+    if port == 0:
+        return
+    try:
+        for family, kind, proto, _, address in socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM,
+                                                                   flags=socket.AI_PASSIVE):
+            with socket.socket(family, kind, proto) as s:
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                s.bind(address)
+    except OSError as exc:
+        raise OSError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until SIGTERM/SIGINT; an unusable setting is one line on stderr and exit status 2."""
+    from .server import ServerConfig, serve
+
+    try:
+        if not 0 <= args.port <= 65535:
+            raise ValueError(f"--port must be 0 to 65535, not {args.port}")
+        _check_tls(args.tls_cert, args.tls_key)
+        _check_port(args.host, args.port)
+        config = ServerConfig(address=f"{args.host}:{args.port}", db=args.db, tls_cert=args.tls_cert,
+                              tls_key=args.tls_key, engine_threads=args.engine_threads,
+                              max_live_matches=args.max_matches, max_message_bytes=args.max_message_bytes,
+                              max_concurrent_rpcs=args.max_concurrent_rpcs, sqlite_sync=args.sync,
+                              grace_seconds=args.grace, idle_seconds=args.idle_timeout or None,
+                              create_token=_create_token(args))
+        return serve(config, log_level=args.log_level)
+    except (OSError, ValueError, sqlite3.Error) as exc:
+        logging.getLogger("hunters.service").handlers.clear()
+        print(f"hunters serve: error: {_describe(exc)}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 0
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, FileNotFoundError):
+        return f"no such file: {exc.filename}"
+    if isinstance(exc, PermissionError):
+        return f"permission denied: {exc.filename}"
+    if isinstance(exc, sqlite3.Error):
+        return f"cannot use the database: {exc}"
+    return str(exc)
