@@ -249,6 +249,8 @@ class Game(GameBase):
             raise refusal("NOT_ADJACENT", move)
         if retake is not None and (not _is_int(retake) or retake < 0):
             raise IllegalMoveError("MALFORMED", "retake must be a global zone id or None", move)
+        if retake is not None and retake not in _actions.ZONE_TYPES:
+            raise refusal("UNKNOWN_ZONE", move)
         slot = 0
         if occ is not None:
             if not isinstance(occ, Occupant) or occ.kind not in _KIND_SLOT or not _is_int(occ.zone):

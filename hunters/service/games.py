@@ -34,6 +34,32 @@ def plain(value: Any) -> Any:
     return value
 
 
+MAX_JSON_MOVE = 4096   # characters of a JSON move
+MAX_JSON_DEPTH = 16    # nesting of a JSON move
+
+
+def _bounded_json(text: str) -> Any:
+    """Parse a small JSON value: at most MAX_JSON_MOVE characters nested at most MAX_JSON_DEPTH deep
+    (ValueError otherwise, before the parser could recurse)."""
+    if len(text) > MAX_JSON_MOVE:
+        raise ValueError(f"a JSON move is at most {MAX_JSON_MOVE} characters")
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            escaped, in_string = (False, True) if escaped else (ch == "\\", ch != '"')
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    if deepest > MAX_JSON_DEPTH:
+        raise ValueError(f"a JSON move is nested at most {MAX_JSON_DEPTH} deep")
+    return json.loads(text)
+
+
 def to_struct(data: dict) -> struct_pb2.Struct:
     s = struct_pb2.Struct()
     s.update(data)
@@ -51,7 +77,10 @@ class GameAdapter:
 
     # -- games -------------------------------------------------------------------------------
     def new(self, players: int, seed: int, options: struct_pb2.Struct | None) -> Any:
-        opts = plain(json_format.MessageToDict(options)) if options is not None else {}
+        try:
+            opts = plain(json_format.MessageToDict(options)) if options is not None else {}
+        except ValueError:  # NaN or an infinity: Struct numbers that JSON cannot carry
+            raise invalid("INVALID_CONFIG", "options must hold finite numbers only") from None
         if not isinstance(opts, dict):
             raise invalid("INVALID_CONFIG", "options must be an object")
         try:
@@ -84,7 +113,7 @@ class GameAdapter:
             raise invalid("MOVE_MISSING", "the move is empty")
         if which == "json":
             try:
-                return self.Move.from_json(json.loads(pb.json))
+                return self.Move.from_json(_bounded_json(pb.json))
             except (ValueError, KeyError, TypeError, AttributeError) as exc:
                 raise ServiceError.from_illegal(IllegalMoveError("MALFORMED", f"bad JSON move: {exc}")) from None
         return self.typed_move(pb, which)

@@ -8,7 +8,6 @@ import logging
 import signal
 import sys
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -23,7 +22,7 @@ from . import reflection
 from .games import adapter
 from .handlers import add_service
 from .matches import MatchManager
-from .servicer import MatchServicer, OracleServicer, encode_watch_event
+from .servicer import Engine, MatchServicer, OracleServicer, encode_watch_event
 from .store import Store
 
 SERVICE_NAMES = (
@@ -58,7 +57,7 @@ class Started:
     manager: MatchManager
     health: HealthServicer
     store: Store
-    pool: ThreadPoolExecutor
+    engine: Engine
     sweeper: asyncio.Task | None
 
     async def stop(self, grace: float | None) -> None:
@@ -67,7 +66,7 @@ class Started:
         if self.sweeper is not None:
             self.sweeper.cancel()
         await self.server.stop(grace)
-        self.pool.shutdown(wait=True, cancel_futures=True)
+        self.engine.shutdown()
         self.store.close()
 
 
@@ -107,9 +106,9 @@ async def start_server(config: ServerConfig) -> Started:
                    ("grpc.max_send_message_length", config.max_message_bytes),
                    ("grpc.so_reuseport", 0)]
         server = grpc.aio.server(options=options, maximum_concurrent_rpcs=config.max_concurrent_rpcs)
-        pool = ThreadPoolExecutor(max_workers=config.engine_threads, thread_name_prefix="hunters-engine")
+        engine = Engine(config.engine_threads)
         add_service(server, matches_pb2.DESCRIPTOR.services_by_name["MatchService"], MatchServicer(manager))
-        add_service(server, oracle_pb2.DESCRIPTOR.services_by_name["OracleService"], OracleServicer(pool))
+        add_service(server, oracle_pb2.DESCRIPTOR.services_by_name["OracleService"], OracleServicer(engine))
         health = HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health, server)
         reflection.enable(server, SERVICE_NAMES + (HEALTH_SERVICE,))
@@ -129,7 +128,7 @@ async def start_server(config: ServerConfig) -> Started:
     sweeper = None
     if config.idle_seconds:
         sweeper = asyncio.get_running_loop().create_task(_sweep(manager, min(60.0, config.idle_seconds / 4)))
-    return Started(server, port, manager, health, store, pool, sweeper)
+    return Started(server, port, manager, health, store, engine, sweeper)
 
 
 class RunningServer:
@@ -147,6 +146,7 @@ class RunningServer:
         self.port = self._started.port
         self.manager = self._started.manager
         self.store = self._started.store
+        self.engine = self._started.engine
 
     def call(self, what: Any) -> Any:
         """Run a coroutine, or a plain function of no arguments, on the server's loop; return its result."""

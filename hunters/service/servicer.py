@@ -136,15 +136,31 @@ class Cancel:
         return self._event.is_set()
 
 
-async def off_loop(pool: ThreadPoolExecutor, fn: Callable[..., Any], *args: Any) -> Any:
-    """Run `fn(*args, cancel)` in `pool`; if the awaiting call is cancelled, set `cancel` so `fn` stops."""
-    cancel = Cancel()
-    future = asyncio.get_running_loop().run_in_executor(pool, fn, *args, cancel)
-    try:
-        return await asyncio.shield(future)
-    except asyncio.CancelledError:
-        cancel.set()
-        raise
+class Engine:
+    """Worker threads for long engine work, and how many jobs are running on them now."""
+
+    def __init__(self, threads: int):
+        self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="hunters-engine")
+        self.busy = 0   # jobs started and not yet returned (updated on the event loop)
+
+    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """`fn(*args, cancel)` in a worker thread; if the awaiting call is cancelled (the caller went
+        away, or the server stops), `cancel` is set so that `fn` stops at its next check."""
+        cancel = Cancel()
+        future = asyncio.get_running_loop().run_in_executor(self.pool, fn, *args, cancel)
+        self.busy += 1
+        future.add_done_callback(self._done)
+        try:
+            return await asyncio.shield(future)
+        except asyncio.CancelledError:
+            cancel.set()
+            raise
+
+    def _done(self, _future: asyncio.Future) -> None:
+        self.busy -= 1
+
+    def shutdown(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
 
 
 class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
@@ -269,14 +285,14 @@ def simulate_block(module: Any, games: int, players: int, seed: int, cancel: Can
 
 
 class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
-    """The stateless oracle. `pool` runs the engine work, off the event loop."""
+    """The stateless oracle; `engine` runs its work off the event loop."""
 
-    def __init__(self, pool: ThreadPoolExecutor):
-        self.pool = pool
+    def __init__(self, engine: Engine):
+        self.engine = engine
 
     @rpc
     async def Evaluate(self, request, context):
-        return await off_loop(self.pool, evaluate, request)
+        return await self.engine.run(evaluate, request)
 
     @stream_rpc
     async def SimulateGames(self, request, context):
@@ -296,8 +312,8 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
         block = 0
         while done < total:
             n = min(SIMULATION_BLOCK, total - done)
-            res = await off_loop(self.pool, simulate_block, ad.module, n, request.players,
-                                 (request.seed + block) % 2**64)
+            res = await self.engine.run(simulate_block, ad.module, n, request.players,
+                                        (request.seed + block) % 2**64)
             block += 1
             done += n
             moves += res.decisions
