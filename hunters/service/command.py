@@ -34,7 +34,15 @@ def _positive(text: str) -> int:
     return value
 
 
+def _one_line_error(parser: argparse.ArgumentParser):
+    def error(message: str):
+        parser.exit(2, f"{parser.prog}: error: {message} (see {parser.prog} --help)\n")
+    return error
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of `hunters serve`; a bad one is a single line on stderr and exit status 2."""
+    parser.error = _one_line_error(parser)  # type: ignore[method-assign]
     parser.add_argument("--host", default=_env("HUNTERS_HOST", "127.0.0.1"),
                         help="interface to bind (0.0.0.0 or [::] for every interface)")
     parser.add_argument("--port", type=int, default=int(_env("HUNTERS_PORT", "50051") or 50051))
