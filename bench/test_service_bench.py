@@ -1,7 +1,10 @@
 """Service benchmarks: latency of PlayMove and ListLegalMoves against a trivial RPC (the health
 check) on loopback, throughput of 16 concurrent clients, SimulateGames against the in-process core.
 The server runs in its own process (`hunters serve`), as it would beside a game server."""
+import asyncio
+import contextlib
 import itertools
+import statistics
 import os
 import signal
 import socket
@@ -25,20 +28,30 @@ MOVES_PER_CLIENT = 60
 SIM_GAMES = 4000
 
 
-@pytest.fixture(scope="module")
-def address():
+@contextlib.contextmanager
+def serving(*extra):
+    """`hunters serve` in its own process on a free loopback port, with a throwaway database."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     with tempfile.TemporaryDirectory() as tmp:
         proc = subprocess.Popen([sys.executable, "-m", "hunters.cli", "serve", "--host", "127.0.0.1",
-                                 "--port", str(port), "--db", os.path.join(tmp, "bench.db"), "--log-level", "WARNING"])
+                                 "--port", str(port), "--db", os.path.join(tmp, "bench.db"), "--log-level", "WARNING",
+                                 *extra])
         addr = f"127.0.0.1:{port}"
         with grpc.insecure_channel(addr) as ch:
             grpc.channel_ready_future(ch).result(timeout=30)
+        try:
+            yield addr
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def address():
+    with serving() as addr:
         yield addr
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(timeout=30)
 
 
 class Player:
@@ -180,3 +193,81 @@ def test_simulate_games_server_vs_process(benchmark, address):
     local, server = (sorted(v)[len(v) // 2] for v in (times["local"], times["server"]))
     benchmark.extra_info.update(server_games_per_second=SIM_GAMES / server, local_games_per_second=SIM_GAMES / local,
                                 ratio=local / server)
+
+
+def _medians(stub, health_stub, players, rounds):
+    """Median health-check and PlayMove latencies, one of each per round (interleaved)."""
+    hreq = health_pb2.HealthCheckRequest()
+    health, play = [], []
+    for i in range(rounds):
+        req, meta = players[i % len(players)].next_request()
+        t0 = time.perf_counter()
+        health_stub.Check(hreq)
+        t1 = time.perf_counter()
+        stub.PlayMove(req, metadata=meta)
+        play.append(time.perf_counter() - t1)
+        health.append(t1 - t0)
+    return statistics.median(health), statistics.median(play)
+
+
+WATCHERS = 2000
+WATCHED_MATCHES = 20
+
+
+@pytest.mark.benchmark(group="service-watchers")
+def test_latency_with_2000_open_watch_streams(benchmark, address):
+    """Health and PlayMove medians idle, then with 2,000 WatchMatch streams open (100 on each of the
+    20 matches being played, over 20 connections); every watcher must receive every event.
+
+    The streams are held by this process's synchronous client, which buffers their events until they
+    are read at the end (Python's asyncio client cancels some of 2,000 streams it starts at once on
+    its own side: the server never refuses them)."""
+    with grpc.insecure_channel(address) as ch:
+        stub = matches_pb2_grpc.MatchServiceStub(ch)
+        health_stub = health_pb2_grpc.HealthStub(ch)
+        idle = _medians(stub, health_stub, [Player(stub, seed=5000 + i) for i in range(WATCHED_MATCHES)], 400)
+        players = [Player(stub, seed=7000 + i) for i in range(WATCHED_MATCHES)]
+        channels = [grpc.insecure_channel(address, options=[("grpc.use_local_subchannel_pool", 1)])
+                    for _ in range(WATCHED_MATCHES)]
+        calls = [matches_pb2_grpc.MatchServiceStub(channels[w % WATCHED_MATCHES]).WatchMatch(
+            matches_pb2.WatchMatchRequest(match_id=players[w % WATCHED_MATCHES].match_id, from_version=0))
+            for w in range(WATCHERS)]
+        assert all(next(call).version == 0 for call in calls)  # every stream is open and served
+        watched = [p.match_id for p in players]
+        loaded = benchmark.pedantic(_medians, args=(stub, health_stub, players, 400), rounds=1)
+        assert [p.match_id for p in players] == watched  # no match ended during the run
+        complete = 0
+        for w, call in enumerate(calls):
+            want = len(players[w % WATCHED_MATCHES].local.moves)
+            got = [next(call).version for _ in range(want)]
+            complete += got == list(range(1, want + 1))
+            call.cancel()
+        for channel in channels:
+            channel.close()
+    assert complete == WATCHERS, f"{WATCHERS - complete} watchers missed events"
+    benchmark.extra_info.update(idle_health=idle[0], idle_play=idle[1], health=loaded[0], play=loaded[1],
+                                health_ratio=loaded[0] / idle[0], play_ratio=loaded[1] / idle[1])
+
+
+CREATES = 10_000
+
+
+@pytest.mark.benchmark(group="service-create")
+def test_creation_cost_stays_flat(benchmark):
+    """Median CreateMatch latency of the first 200 matches against the 9,801st to 10,000th (all of
+    them unfinished), interleaved with health checks as the reference."""
+    with serving("--max-matches", str(CREATES)) as addr, grpc.insecure_channel(addr) as ch:
+        stub = matches_pb2_grpc.MatchServiceStub(ch)
+        req = matches_pb2.CreateMatchRequest(config=matches_pb2.GameConfig(game="carcassonne_hg", players=2))
+
+        def create_all():
+            times = []
+            for _ in range(CREATES):
+                t0 = time.perf_counter()
+                stub.CreateMatch(req)
+                times.append(time.perf_counter() - t0)
+            return times
+
+        times = benchmark.pedantic(create_all, rounds=1)
+    first, last = statistics.median(times[:200]), statistics.median(times[-200:])
+    benchmark.extra_info.update(first_median=first, last_median=last, ratio=last / first)

@@ -40,7 +40,6 @@ class LiveMatch:
     seat_hashes: list[str]
     admin_hash: str
     created_at: float
-    last_active: float
     abandoned: bool = False
     deleted: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -122,7 +121,7 @@ class MatchManager:
         seq, created = self.store.create(match_id, config.game, record, stored_config.SerializeToString(deterministic=True),
                                          seat_hashes, auth.hash_token(admin), game.is_over)
         live = LiveMatch(match_id, seq, ad, stored_config, record, game, [], [], seat_hashes, auth.hash_token(admin),
-                         created, created)
+                         created)
         self._keep(live)
         if live.is_open:
             self._open_count += 1
@@ -157,7 +156,7 @@ class MatchManager:
         config = matches_pb2.GameConfig.FromString(stored.config)
         live = LiveMatch(stored.match_id, stored.seq, ad, config, stored.record, game, list(game.moves),
                          [s for s, _ in stored.moves], stored.seat_hashes, stored.admin_hash, stored.created_at,
-                         stored.last_active, abandoned=stored.abandoned)
+                         abandoned=stored.abandoned)
         self._keep(live)
         return live
 
@@ -270,7 +269,7 @@ class MatchManager:
             played = Played(live.version + 1, seat, events)
             response = respond(after, played)
             try:
-                live.last_active = self.store.append_move(
+                self.store.append_move(
                     match_id, live.version, seat, move.to_json(), after.is_over,
                     (request_id, digest, response.SerializeToString()) if request_id else None)
             except sqlite3.IntegrityError:  # another server process on this database got there first

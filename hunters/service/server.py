@@ -104,7 +104,7 @@ async def start_server(config: ServerConfig) -> Started:
                                idle_seconds=config.idle_seconds, create_token=config.create_token)
         options = [("grpc.max_receive_message_length", config.max_message_bytes),
                    ("grpc.max_send_message_length", config.max_message_bytes),
-                   ("grpc.so_reuseport", 0)]
+                   ("grpc.so_reuseport", 0), ("grpc.max_concurrent_streams", 1 << 20)]
         server = grpc.aio.server(options=options, maximum_concurrent_rpcs=config.max_concurrent_rpcs)
         engine = Engine(config.engine_threads)
         add_service(server, matches_pb2.DESCRIPTOR.services_by_name["MatchService"], MatchServicer(manager))

@@ -30,6 +30,7 @@ CREATE TABLE IF NOT EXISTS moves (
     idx INTEGER NOT NULL,
     seat INTEGER NOT NULL,
     move TEXT NOT NULL,            -- the game API's Move.to_json()
+    played_at REAL,                -- when it was accepted (the match's activity, for idle expiry)
     PRIMARY KEY (match_id, idx)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS requests (
@@ -44,9 +45,10 @@ CREATE TABLE IF NOT EXISTS meta (
     value BLOB NOT NULL            -- page_token_key: the secret that signs page tokens
 ) WITHOUT ROWID;
 """
-# Columns added after the first release: (name, definition), added to older databases on open.
-_ADDED_COLUMNS = (("abandoned", "INTEGER NOT NULL DEFAULT 0"),   # 1: idle past the time limit, closed
-                  ("last_active", "REAL"))                      # time of creation or of the last move
+# Columns added after the first release: (table, name, definition), added to older databases on open.
+_ADDED_COLUMNS = (("matches", "abandoned", "INTEGER NOT NULL DEFAULT 0"),  # 1: idle past the limit, closed
+                  ("matches", "last_active", "REAL"),  # creation, or a move seen by the last expiry sweep
+                  ("moves", "played_at", "REAL"))
 _INDEXES = ("CREATE INDEX IF NOT EXISTS matches_open ON matches (over, abandoned, last_active)",
             "CREATE INDEX IF NOT EXISTS matches_game ON matches (game, seq)")
 
@@ -78,10 +80,9 @@ class Store:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute(f"PRAGMA synchronous={'FULL' if synchronous.upper() == 'FULL' else 'NORMAL'}")
             self._db.executescript(_SCHEMA)
-            present = {row[1] for row in self._db.execute("PRAGMA table_info(matches)")}
-            for name, definition in _ADDED_COLUMNS:
-                if name not in present:
-                    self._db.execute(f"ALTER TABLE matches ADD COLUMN {name} {definition}")
+            for table, name, definition in _ADDED_COLUMNS:
+                if name not in {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}:
+                    self._db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {definition}")
             self._db.execute("UPDATE matches SET last_active = created_at WHERE last_active IS NULL")
             for sql in _INDEXES:
                 self._db.execute(sql)
@@ -127,12 +128,13 @@ class Store:
 
     def append_move(self, match_id: str, idx: int, seat: int, move: dict, over: bool,
                     request: tuple[str, str, bytes] | None) -> float:
-        """Move number `idx` (0-based), the match's activity (and end) and the idempotency entry,
-        atomically. Returns the time of the move."""
+        """Move number `idx` (0-based), the end of the match and the idempotency entry, atomically
+        (a plain move is one INSERT). Returns the time of the move."""
         now = time.time()
-        statements = [("INSERT INTO moves (match_id, idx, seat, move) VALUES (?, ?, ?, ?)",
-                       (match_id, idx, seat, json.dumps(move, separators=(",", ":")))),
-                      ("UPDATE matches SET last_active = ?, over = ? WHERE match_id = ?", (now, int(over), match_id))]
+        statements = [("INSERT INTO moves (match_id, idx, seat, move, played_at) VALUES (?, ?, ?, ?, ?)",
+                       (match_id, idx, seat, json.dumps(move, separators=(",", ":")), now))]
+        if over:
+            statements.append(("UPDATE matches SET over = 1 WHERE match_id = ?", (match_id,)))
         if request is not None:
             request_id, fingerprint, response = request
             statements.append(("INSERT INTO requests (match_id, request_id, fingerprint, response) VALUES (?, ?, ?, ?)",
@@ -150,7 +152,8 @@ class Store:
         with self._lock:
             row = self._db.execute(
                 "SELECT seq, match_id, game, record, config, seat_hashes, admin_hash, created_at, over, abandoned,"
-                " last_active FROM matches WHERE match_id = ?", (match_id,)).fetchone()
+                " MAX(last_active, COALESCE((SELECT MAX(played_at) FROM moves WHERE moves.match_id = ?), 0))"
+                " FROM matches WHERE match_id = ?", (match_id, match_id)).fetchone()
             if row is None:
                 return None
             moves = self._db.execute("SELECT seat, move FROM moves WHERE match_id = ? ORDER BY idx",
@@ -172,11 +175,26 @@ class Store:
             return self._db.execute("SELECT COUNT(*) FROM matches WHERE over = 0 AND abandoned = 0").fetchone()[0]
 
     def abandon_idle(self, idle_before: float) -> list[str]:
-        """Mark every active match idle since before `idle_before` abandoned; return their ids."""
+        """Mark every active match with no move since `idle_before` abandoned; return their ids.
+
+        Moves carry their time, so playing never updates the match row; the sweep first brings the
+        `last_active` of the candidates up to their latest move (each match is scanned about once per
+        idle period), then abandons those still idle."""
         with self._lock:
-            rows = self._db.execute(
-                "UPDATE matches SET abandoned = 1 WHERE over = 0 AND abandoned = 0 AND last_active < ?"
-                " RETURNING match_id", (idle_before,)).fetchall()
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute(
+                    "UPDATE matches SET last_active = (SELECT MAX(played_at) FROM moves WHERE moves.match_id ="
+                    " matches.match_id) WHERE over = 0 AND abandoned = 0 AND last_active < ?1 AND EXISTS"
+                    " (SELECT 1 FROM moves WHERE moves.match_id = matches.match_id AND played_at >= ?1)",
+                    (idle_before,))
+                rows = self._db.execute(
+                    "UPDATE matches SET abandoned = 1 WHERE over = 0 AND abandoned = 0 AND last_active < ?"
+                    " RETURNING match_id", (idle_before,)).fetchall()
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
         return [r[0] for r in rows]
 
     def delete(self, match_id: str) -> None:

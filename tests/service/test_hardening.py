@@ -177,6 +177,24 @@ def test_idle_matches_are_abandoned_and_free_the_limit(server_factory, tmp_path)
     assert rpc_error(create, stub, seed=4)[1] == "TOO_MANY_MATCHES"  # the limit is counted from the database
 
 
+def test_a_move_keeps_a_match_alive(server_factory):
+    import sqlite3
+
+    running = server_factory(idle_seconds=3600)
+    _, stub, _ = stubs(running.port)
+    quiet, busy = create(stub, seed=1), create(stub, seed=2)
+    db = sqlite3.connect(running.store.path)
+    with db:  # both created two hours ago
+        db.execute("UPDATE matches SET created_at = created_at - 7200, last_active = last_active - 7200")
+    db.close()
+    local = Game.new(players=2, seed=2)
+    stub.PlayMove(matches_pb2.PlayMoveRequest(match_id=busy.match.match_id, action=local.legal_actions()[0]),
+                  metadata=bearer(busy.seat_tokens[0]))
+    assert running.call(lambda: running.manager.expire()) == [quiet.match.match_id]
+    assert running.call(lambda: running.manager.expire(now=time.time() + 3000)) == []
+    assert running.call(lambda: running.manager.expire(now=time.time() + 3700)) == [busy.match.match_id]
+
+
 def test_a_watcher_of_an_abandoned_match_is_released(server_factory):
     running = server_factory(idle_seconds=3600)
     channel, stub, _ = stubs(running.port)
