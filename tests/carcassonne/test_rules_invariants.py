@@ -4,7 +4,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from hunters.carcassonne import Game
 
-from tests.scenario import as_tuples, state
+from tests.carcassonne.scenario import as_tuples, state
 
 
 def check_invariants(g: Game) -> None:
