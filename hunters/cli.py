@@ -165,7 +165,8 @@ def _serve(args: argparse.Namespace) -> int:
     config = ServerConfig(address=f"{args.host}:{args.port}", db=args.db, tls_cert=args.tls_cert, tls_key=args.tls_key,
                           max_workers=args.workers, max_live_matches=args.max_matches,
                           max_message_bytes=args.max_message_bytes, sqlite_sync=args.sync)
-    return serve(config, log_level=args.log_level)  # type: ignore[no-any-return]
+    status: int = serve(config, log_level=args.log_level)
+    return status
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -220,7 +221,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    return args.func(args)  # type: ignore[no-any-return]
+    status: int = args.func(args)
+    return status
 
 
 if __name__ == "__main__":

@@ -25,11 +25,11 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, ClassVar, Generic, TypeVar, overload
+from typing import Any, ClassVar, TypeVar, overload
 
 from hunters.errors import IllegalMoveError, InvalidRecordError
 
-__all__ = ["GameBase", "GameInfo", "LegalMoves", "SimulationResult", "MAX_SEED"]
+__all__ = ["MAX_SEED", "GameBase", "GameInfo", "LegalMoves", "SimulationResult"]
 
 MAX_SEED = 2**64 - 1
 """Seeds are ints in 0..MAX_SEED (the cores' splitmix64 state)."""
@@ -93,7 +93,7 @@ class LegalMoves(Sequence[M]):
     is cheap and a move object is only built when it is read. Membership asks the game
     (`is_legal`) while it is still at that decision, instead of decoding every move."""
 
-    __slots__ = ("_game", "_stamp", "_codes", "_decode")
+    __slots__ = ("_codes", "_decode", "_game", "_stamp")
 
     def __init__(self, game: GameBase, codes: list[int], decode: Callable[[int], M]):
         self._game = game

@@ -1,7 +1,6 @@
 """Shared pytest options: `--slow` adds the long cross-checks (marked `slow`); without it they are
 deselected (not collected as skips), so the run prints no rows of `s`."""
 
-import pytest
 
 
 def pytest_addoption(parser):

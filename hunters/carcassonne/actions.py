@@ -38,7 +38,7 @@ __all__ = ["ACTION_SPACE_SIZE", "ZONE_TYPES", "action_mask", "action_to_move", "
 
 def move_to_action(game: Game, move: Move) -> int:
     """The action code of a move that is legal now (IllegalMoveError otherwise)."""
-    return game._core.action_of(game._code(move))  # type: ignore[no-any-return]
+    return game._core.action_of(game._code(move))
 
 
 def action_to_move(game: Game, action: int) -> Move:
@@ -68,12 +68,12 @@ def action_to_move(game: Game, action: int) -> Move:
 
 def legal_actions(game: Game) -> list[int]:
     """Action codes of every legal move, ascending (computed in the core)."""
-    return game._core.legal_actions()  # type: ignore[no-any-return]
+    return game._core.legal_actions()
 
 
 def legal_pairs(game: Game) -> list[tuple[Move, int]]:
     """(move, action code) of every legal move, in legal_moves() order (= ascending actions)."""
-    return list(zip(game.legal_moves(), game._core.legal_actions()))
+    return list(zip(game.legal_moves(), game._core.legal_actions(), strict=True))
 
 
 def action_mask(game: Game) -> bytearray:

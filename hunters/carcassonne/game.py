@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from types import ModuleType
+from typing import Any, ClassVar
 
 from hunters._core import carcassonne as _core
+from hunters._core.carcassonne import CoreGame
 from hunters.game_base import GameBase, GameInfo, LegalMoves, SimulationResult, check_seed
 
 from . import actions as _actions
@@ -76,10 +78,15 @@ class Game(GameBase):
     True
     """
 
-    __slots__ = ("_core", "_events", "_seed", "_normal", "_menhir")
+    __slots__ = ("_core", "_events", "_menhir", "_normal", "_seed")
+    _core: CoreGame
+    _events: list[ScoreEvent]
+    _seed: int | None
+    _normal: tuple[int, ...]
+    _menhir: tuple[int, ...]
     INFO = INFO
     GAME_ID = GAME_ID
-    _ACTIONS = _actions
+    _ACTIONS: ClassVar[ModuleType] = _actions
 
     def __init__(self) -> None:
         raise TypeError("use Game.new(...) or Game.from_record(...)")
@@ -171,11 +178,11 @@ class Game(GameBase):
     def moves(self) -> list[Move]:
         """The moves played so far."""
         tiles = [t for _, _, t, _ in self._core.board()[1:]]
-        return [_move_of(t, c) for t, c in zip(tiles, self._core.moves())]
+        return [_move_of(t, c) for t, c in zip(tiles, self._core.moves(), strict=True)]
 
     @property
     def moves_played(self) -> int:
-        return self._core.nmoves  # type: ignore[no-any-return]
+        return self._core.nmoves
 
     @property
     def seed(self) -> int | None:
@@ -187,7 +194,7 @@ class Game(GameBase):
         for e in self._events:
             for seat in e.seats:
                 parts[seat][e.reason] += e.points
-        for p, total in zip(parts, self.scores):
+        for p, total in zip(parts, self.scores, strict=True):
             p["total"] = total
         return parts
 
@@ -210,6 +217,8 @@ class Game(GameBase):
         """Every legal move of the current decision, sorted by (y, x, rotation, occupant, retake);
         empty when the game is over. A read-only sequence that builds each Move when it is read."""
         tile = self._core.tile
+        if tile is None:
+            return LegalMoves(self, [], lambda code: _move_of(-1, code))
         return LegalMoves(self, self._core.legal_codes(), lambda code: _move_of(tile, code))
 
     def _code(self, move: Any) -> int:
@@ -242,7 +251,7 @@ class Game(GameBase):
         err = self._core.check(x, y, rot, slot, r)
         if err:
             raise core_error(err, move)
-        return self._core.encode(x, y, rot, slot, r)  # type: ignore[no-any-return]
+        return self._core.encode(x, y, rot, slot, r)
 
     def play(self, move: Move) -> list[ScoreEvent]:
         """Play one whole decision; return the score events it caused (final scoring included
@@ -307,7 +316,8 @@ class Game(GameBase):
                  f"{len(self.discards)} discarded; piles left: {normal} normal, {menhir} menhir"]
         if not self.is_over:
             lines.append(f"  tile to place: {self.tile}" + (" (menhir extra turn)" if self.extra_turn else ""))
-        lines.append(f"  {'in supply':<14}" + "".join(f"{f'{m}m {h}h':>9}" for m, h in zip(self.meeples, self.huts)))
+        supply = [f"{m}m {h}h" for m, h in zip(self.meeples, self.huts, strict=True)]
+        lines.append(f"  {'in supply':<14}" + "".join(f"{v:>9}" for v in supply))
         return lines
 
     def view(self) -> dict[str, Any]:

@@ -1,7 +1,6 @@
 """Occupying (section 4.3): meeples (gatherer / fisher / hunter) and huts, their limits, where they
 may go, features occupied through merges, and meeples and huts not blocking each other."""
 from hunters.carcassonne import Move, Occupant
-
 from tests.carcassonne.scenario import all_huts_down, all_meeples_down, mv, new_game, play_all, reject
 
 

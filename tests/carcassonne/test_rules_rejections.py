@@ -3,7 +3,6 @@ supplies, occupants, current tile and seat, board, discards)."""
 import pytest
 
 from hunters.carcassonne import IllegalMoveError, Move, Occupant
-
 from tests.carcassonne.scenario import all_huts_down, all_meeples_down, mv, new_game, reject, state
 
 

@@ -62,7 +62,7 @@ def test_simulate_one_game_text(game, capsys):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_simulate_many_games_aggregates(game, capsys):
-    status, out, err = run(["simulate", "--game", game, "--players", "2", "--games", "6", "--seed", "1", "--json"],
+    status, out, _ = run(["simulate", "--game", game, "--players", "2", "--games", "6", "--seed", "1", "--json"],
                            capsys)
     assert status == 0
     res = json.loads(out)
@@ -71,7 +71,7 @@ def test_simulate_many_games_aggregates(game, capsys):
     assert res["games"] == 6 and res["mean_scores"] == [sum(g.scores[p] for g in singles) / 6 for p in range(2)]
     assert res["win_rates"] == [sum(p in g.winners for g in singles) / 6 for p in range(2)]
     assert sum(res["win_rates"]) >= 1 and set(res["mean_points_by_kind"]) == set(singles[0].points_by_kind())
-    status, out, err = run(["simulate", "--game", game, "--players", "2", "--games", "6"], capsys)
+    status, out, _ = run(["simulate", "--game", game, "--players", "2", "--games", "6"], capsys)
     assert status == 0 and "win rate" in out and "mean score" in out
 
 

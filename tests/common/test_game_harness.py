@@ -36,7 +36,7 @@ def walk(game_cls, players, seed, steps=None):
 def test_registered_and_described(game_cls):
     info = game_cls.INFO
     assert isinstance(info, GameInfo) and issubclass(game_cls, GameBase)
-    assert hunters.games.get(info.id) is game_cls and game_cls.GAME_ID == info.id
+    assert hunters.games.get(info.id) is game_cls and info.id == game_cls.GAME_ID
     assert 1 <= info.min_players <= info.max_players and info.action_space_size > 0 and info.record_format >= 1
     g = game_cls.new(players=info.min_players, seed=1)
     assert g.action_space_size == info.action_space_size and len(g.action_mask()) == info.action_space_size
