@@ -146,8 +146,10 @@ class GameBase(abc.ABC):
     __slots__ = ()
     INFO: ClassVar[GameInfo]
     GAME_ID: ClassVar[str]
-    _ACTIONS: ClassVar[ModuleType]
-    """The game's dense-action module: legal_actions, action_mask, move_to_action, action_to_move."""
+    _ACTIONS: ClassVar[ModuleType | None] = None
+    """The game's dense-action module (legal_actions, action_mask, move_to_action, action_to_move,
+    each taking the game first), for a core that computes them fast; None: the generic versions
+    below, built on `legal_moves_with_actions()`."""
 
     # -- construction ----------------------------------------------------------------------------
     @classmethod
@@ -319,20 +321,37 @@ class GameBase(abc.ABC):
 
     def legal_actions(self) -> list[int]:
         """Action codes of every legal move, ascending."""
-        return self._ACTIONS.legal_actions(self)  # type: ignore[no-any-return]
+        if self._ACTIONS is not None:
+            return self._ACTIONS.legal_actions(self)  # type: ignore[no-any-return]
+        return sorted(a for _, a in self.legal_moves_with_actions())
 
     def action_mask(self) -> bytearray:
         """One byte per action of the game's action space, 1 where the action is legal
         (`numpy.frombuffer`-ready)."""
-        return self._ACTIONS.action_mask(self)  # type: ignore[no-any-return]
+        if self._ACTIONS is not None:
+            return self._ACTIONS.action_mask(self)  # type: ignore[no-any-return]
+        mask = bytearray(self.action_space_size)
+        for a in self.legal_actions():
+            mask[a] = 1
+        return mask
 
     def move_to_action(self, move: Any) -> int:
         """The action code of a move that is legal now (IllegalMoveError otherwise)."""
-        return self._ACTIONS.move_to_action(self, move)  # type: ignore[no-any-return]
+        if self._ACTIONS is not None:
+            return self._ACTIONS.move_to_action(self, move)  # type: ignore[no-any-return]
+        self.check(move)
+        return next(a for m, a in self.legal_moves_with_actions() if m == move)
 
     def action_to_move(self, action: int) -> Any:
         """The move an action code stands for now (it may still be illegal)."""
-        return self._ACTIONS.action_to_move(self, action)
+        if self._ACTIONS is not None:
+            return self._ACTIONS.action_to_move(self, action)
+        if type(action) is not int or not 0 <= action < self.action_space_size:
+            raise IllegalMoveError("MALFORMED", f"action must be an int in [0, {self.action_space_size})", action)
+        for m, a in self.legal_moves_with_actions():
+            if a == action:
+                return m
+        raise IllegalMoveError("ILLEGAL_ACTION", "that action is not legal now", action)
 
     def play_action(self, action: int) -> list[Any]:
         """Play the move of an action code."""

@@ -33,8 +33,18 @@ def test_the_docs_have_examples():
     assert sum(len(blocks(p)) for p in DOCS) >= 4
 
 
+@pytest.fixture
+def registry_restored():
+    """Examples may register games (docs/adding-a-game.md does): undo it afterwards."""
+    import hunters
+
+    saved = dict(hunters.games._classes), dict(hunters.games._lazy)
+    yield
+    hunters.games._classes, hunters.games._lazy = saved
+
+
 @pytest.mark.parametrize("path", DOCS, ids=lambda p: p.name)
-def test_python_examples_run(path, request):
+def test_python_examples_run(path, request, registry_restored):
     namespace: dict = {"__name__": f"docs_{path.stem}"}
     for line, source in blocks(path):
         if DOC_ADDRESS in source:
