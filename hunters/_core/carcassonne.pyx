@@ -12,6 +12,7 @@ retake slot 0 = none, 1 + dense zone. Numeric order of codes is the order of the
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 from libc.stdlib cimport free
+from cpython.bytearray cimport PyByteArray_FromStringAndSize, PyByteArray_AS_STRING
 
 from hunters._core.mem cimport checked_malloc
 from hunters._core.pylist cimport uint32_list
@@ -1173,21 +1174,21 @@ cdef class CoreGame:
         free(buf)
         return out
 
-    def fill_action_mask(self, unsigned char[::1] mask not None):
-        """Zero `mask` (ACTION_SPACE_SIZE bytes) and set 1 at every legal action; return their count."""
-        cdef uint32_t* buf
+    def action_mask(self):
+        """A new bytearray of ACTION_SPACE_SIZE bytes, 1 at every legal action (zeroed once, filled in C)."""
+        cdef Py_ssize_t size = ACTION_SIDE * ACTION_SIDE * 4 * OCC_SLOTS * RETAKE_SLOTS
+        cdef bytearray mask = PyByteArray_FromStringAndSize(NULL, size)
+        cdef char* out = PyByteArray_AS_STRING(mask)
+        cdef uint32_t* buf = <uint32_t*>checked_malloc(MAXMOVES * sizeof(uint32_t))
         cdef int n, i
-        if mask.shape[0] != ACTION_SIDE * ACTION_SIDE * 4 * OCC_SLOTS * RETAKE_SLOTS:
-            raise ValueError("the mask must hold ACTION_SPACE_SIZE bytes")
-        buf = <uint32_t*>checked_malloc(MAXMOVES * sizeof(uint32_t))
         with nogil:
             n = gen_moves(self.s, buf)
             codes_to_actions(self.s, buf, n)
-            memset(&mask[0], 0, mask.shape[0])
+            memset(out, 0, size)
             for i in range(n):
-                mask[buf[i]] = 1
+                out[buf[i]] = 1
         free(buf)
-        return n
+        return mask
 
     def action_of(self, uint32_t code):
         """The dense action code of a move code of the current decision."""

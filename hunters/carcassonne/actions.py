@@ -79,6 +79,4 @@ def legal_pairs(game: Game) -> list[tuple[Move, int]]:
 def action_mask(game: Game) -> bytearray:
     """A bytearray of ACTION_SPACE_SIZE entries, 1 for each legal action (numpy.frombuffer-ready),
     filled by the core."""
-    mask = bytearray(ACTION_SPACE_SIZE)
-    game._core.fill_action_mask(mask)
-    return mask
+    return game._core.action_mask()
