@@ -128,3 +128,16 @@ def test_replay_errors_are_one_line_with_status_2(tmp_path, capsys):
 def test_bench(game, capsys):
     status, out, _ = run(["bench", "--game", game, "--games", "40", "--quiet"], capsys)
     assert status == 0 and out.count("games/s") == 2 and game in out
+
+
+@pytest.mark.parametrize("argv", [["bench", "--games", "60"], ["simulate", "--games", "4", "--players", "2"]])
+def test_progress_bar_on_a_terminal(argv, capsys, monkeypatch):
+    import sys
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    status, _, err = run(argv, capsys)
+    assert status == 0 and "carcassonne_hg" in err
+    total = argv[argv.index("--games") + 1]
+    assert f"{total}/{total}" in err
+    status, _, err = run([*argv, "--quiet"], capsys)
+    assert status == 0 and err == ""
