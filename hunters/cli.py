@@ -1,4 +1,9 @@
-"""The `hunters` command: serve, simulate, replay and bench games from the shell."""
+"""The `hunters` command: serve, simulate, replay and bench games from the shell.
+
+Every game subcommand works for every registered game through the game contract
+(`hunters.game_base.GameBase`): nothing here knows a game's rules.
+"""
+
 from __future__ import annotations
 
 import argparse
@@ -6,87 +11,150 @@ import json
 import random
 import sys
 import time
-from typing import Sequence
+from collections.abc import Sequence
+from typing import Any
+
+from tqdm import tqdm
+
+import hunters
+from hunters.errors import InvalidRecordError
+from hunters.game_base import GameBase
+
+_Formatter = argparse.ArgumentDefaultsHelpFormatter
 
 
-def _module(game_id: str):
-    """The API package of a registered game."""
-    import importlib
+def _game_class(parser: argparse.ArgumentParser, game_id: str, players: int | None = None) -> type[GameBase]:
+    """The registered class of `game_id`, with `players` checked against its range (exit 2 if not)."""
+    if game_id not in hunters.games:
+        parser.error(f"unknown game {game_id!r}; registered: {', '.join(hunters.games.ids())}")
+    cls = hunters.games.get(game_id)
+    info = cls.INFO
+    if players is not None and not info.min_players <= players <= info.max_players:
+        parser.error(f"{game_id} is played by {info.min_players} to {info.max_players} players, not {players}")
+    return cls
 
-    from hunters import GAMES
 
-    if game_id not in GAMES:
-        raise SystemExit(f"unknown game {game_id!r}; registered: {', '.join(sorted(GAMES))}")
-    return importlib.import_module(GAMES[game_id])
+def _random_game(cls: type[GameBase], players: int, seed: int) -> GameBase:
+    rng = random.Random(seed)
+    game = cls.new(players=players, seed=seed)
+    while not game.is_over:
+        game.play(rng.choice(game.legal_moves()))
+    return game
 
 
-def _points_by_kind(game, players: int) -> dict[str, list[int]]:
-    """carcassonne_hg: points per score-event reason; jaeger_sammler: the final-scoring parts."""
-    if hasattr(game, "score_breakdown"):
-        parts = game.score_breakdown()
-        return {k: [p[k] for p in parts] for k in parts[0] if k != "total"}
-    by_reason: dict[str, list[int]] = {}
-    for e in game.events:
-        for seat in e.seats:
-            by_reason.setdefault(e.reason, [0] * players)[seat] += e.points
-    return by_reason
+def _seats(values: Sequence[Any], fmt: str = "{:>9}") -> str:
+    return "".join(fmt.format(v) for v in values)
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    module = _module(args.game)
-    rng = random.Random(args.seed)
-    game = module.Game.new(players=args.players, seed=args.seed)
-    while not game.is_over:
-        game.play(rng.choice(game.legal_moves()))
+    cls = _game_class(args.parser, args.game, args.players)
+    if args.games < 1:
+        args.parser.error("--games must be at least 1")
+    if args.record and args.games != 1:
+        args.parser.error("--record needs --games 1")
+    if args.games == 1:
+        return _simulate_one(cls, args)
+    n, players = args.games, args.players
+    wins, totals, moves = [0] * players, [0] * players, 0
+    kinds: dict[str, list[int]] = {}
+    for i in tqdm(range(n), desc=f"{args.game}", unit="game", disable=args.quiet or None, file=sys.stderr):
+        game = _random_game(cls, players, args.seed + i)
+        moves += game.moves_played
+        for w in game.winners:
+            wins[w] += 1
+        for p, s in enumerate(game.scores):
+            totals[p] += s
+        for kind, pts in game.points_by_kind().items():
+            acc = kinds.setdefault(kind, [0] * players)
+            for p, v in enumerate(pts):
+                acc[p] += v
+    result = {
+        "game": args.game, "games": n, "players": players, "seed": args.seed, "mean_moves": moves / n,
+        "win_rates": [w / n for w in wins], "mean_scores": [t / n for t in totals],
+        "mean_points_by_kind": {k: [v / n for v in pts] for k, pts in kinds.items()},
+    }
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    print(f"{args.game}: {n} games, {players} random players, seeds {args.seed}..{args.seed + n - 1}, "
+          f"{moves / n:.1f} moves per game")
+    print(f"  {'':<14}" + _seats([f"seat {p}" for p in range(players)]))
+    print(f"  {'win rate':<14}" + _seats([f"{r:.1%}" for r in result["win_rates"]]))
+    print(f"  {'mean score':<14}" + _seats([f"{s:.1f}" for s in result["mean_scores"]]))
+    for kind, pts in result["mean_points_by_kind"].items():
+        print(f"  {kind:<14}" + _seats([f"{v:.1f}" for v in pts]))
+    return 0
+
+
+def _simulate_one(cls: type[GameBase], args: argparse.Namespace) -> int:
+    game = _random_game(cls, args.players, args.seed)
     if args.record:
         with open(args.record, "w", encoding="utf-8") as fh:
             json.dump(game.to_record(), fh)
     if args.json:
-        print(json.dumps({"game": args.game, "seed": args.seed, "players": args.players, "moves": len(game.moves),
+        print(json.dumps({"game": args.game, "seed": args.seed, "players": args.players, "moves": game.moves_played,
                           "scores": game.scores, "winners": game.winners,
+                          "points_by_kind": game.points_by_kind(),
                           "events": [e._asdict() for e in game.events]}))
         return 0
     print(f"{args.game}: {args.players} random players, seed {args.seed}")
-    print(f"  {len(game.moves)} moves, {len(game.events)} events")
-    for kind, pts in sorted(_points_by_kind(game, args.players).items()):
-        print(f"  {kind:<13} " + "  ".join(f"seat {p}: {v:>3}" for p, v in enumerate(pts)))
-    print("  scores        " + "  ".join(f"seat {p}: {v:>3}" for p, v in enumerate(game.scores)))
-    print("  winner" + ("s" if len(game.winners) > 1 else "") + ": " + ", ".join(f"seat {w}" for w in game.winners))
+    print(game.summary())
     return 0
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from hunters.errors import InvalidRecordError
+    def fail(message: str) -> int:
+        print(f"hunters replay: {args.record}: {message}", file=sys.stderr)
+        return 2
 
-    with open(args.record, encoding="utf-8") as fh:
-        record = json.load(fh)
-    if not isinstance(record, dict) or not isinstance(record.get("game"), str):
-        print("invalid record: no game id", file=sys.stderr)
-        return 1
     try:
-        game = _module(record["game"]).Game.from_record(record)
+        with open(args.record, encoding="utf-8") as fh:
+            record = json.load(fh)
+    except OSError as exc:
+        return fail(exc.strerror or str(exc))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        return fail(f"not JSON ({exc})")
+    if not isinstance(record, dict) or not isinstance(record.get("game"), str):
+        return fail("invalid record: no game id")
+    if record["game"] not in hunters.games:
+        return fail(f"invalid record: unknown game {record['game']!r}")
+    cls = hunters.games.get(record["game"])
+    moves = record.get("moves", [])
+    if args.at is not None:
+        if not isinstance(moves, list) or not 0 <= args.at <= len(moves):
+            return fail(f"--at must be 0..{len(moves) if isinstance(moves, list) else 0}")
+        record = dict(record, moves=moves[: args.at])
+    try:
+        game = cls.from_record(record)
     except InvalidRecordError as exc:
-        print(f"invalid record: {exc}", file=sys.stderr)
-        return 1
-    print(repr(game))
+        return fail(f"invalid record: {exc}")
+    print(game.summary())
     return 0
 
 
 def _bench(args: argparse.Namespace) -> int:
-    module = _module(args.game)
+    cls = _game_class(args.parser, args.game, args.players)
+    if args.games < 1:
+        args.parser.error("--games must be at least 1")
+    chunk = max(1, args.games // 50)
+    decisions = 0
     t0 = time.perf_counter()
-    res = module.random_games(args.games, players=args.players, seed=args.seed)
+    with tqdm(total=args.games, desc=f"{args.game} core", unit="game", disable=args.quiet or None,
+              file=sys.stderr) as bar:
+        done = 0
+        while done < args.games:
+            k = min(chunk, args.games - done)
+            decisions += cls.random_games(k, players=args.players, seed=args.seed + done).decisions
+            done += k
+            bar.update(k)
     core = args.games / (time.perf_counter() - t0)
     n_py = max(1, args.games // 20)
-    rng = random.Random(args.seed)
     t0 = time.perf_counter()
-    for i in range(n_py):
-        game = module.Game.new(players=args.players, seed=args.seed + i)
-        while not game.is_over:
-            game.play(rng.choice(game.legal_moves()))
+    for i in tqdm(range(n_py), desc=f"{args.game} python", unit="game", disable=args.quiet or None, file=sys.stderr):
+        _random_game(cls, args.players, args.seed + i)
     py = n_py / (time.perf_counter() - t0)
     print(f"{args.game} core: {core:,.0f} random {args.players}-player games/s "
-          f"({res.decisions / max(1, res.games):.1f} moves/game)")
+          f"({decisions / args.games:.1f} moves/game)")
     print(f"{args.game} python-driven: {py:,.0f} games/s")
     return 0
 
@@ -94,35 +162,56 @@ def _bench(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     from hunters.service.command import run
 
-    return run(args)
+    status: int = run(args)
+    return status
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the `hunters` command."""
+    parser = argparse.ArgumentParser(prog="hunters", description=__doc__, formatter_class=_Formatter)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {hunters.__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    ids = ", ".join(hunters.games.ids())
+
+    srv = sub.add_parser("serve", help="run the gRPC server (matches, oracle, simulation)", formatter_class=_Formatter)
+    from hunters.service.command import add_arguments as add_serve_arguments
+
+    add_serve_arguments(srv)
+    srv.set_defaults(func=_serve, parser=srv)
+
+    sim = sub.add_parser("simulate", formatter_class=_Formatter,
+                         help="play seeded games between random players; print one game or the aggregate of many")
+    sim.add_argument("--game", default="carcassonne_hg", help=f"game id ({ids})")
+    sim.add_argument("--players", type=int, default=3, help="number of players (checked against the game's range)")
+    sim.add_argument("--seed", type=int, default=7, help="seed of the first game (game i uses seed + i)")
+    sim.add_argument("--games", type=int, default=1, help="games to play; more than 1 prints win rates and means")
+    sim.add_argument("--json", action="store_true", help="print the result as JSON")
+    sim.add_argument("--record", help="also write the game record (JSON) to this file (with --games 1)")
+    sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    sim.set_defaults(func=_simulate, parser=sim)
+
+    rep = sub.add_parser("replay", formatter_class=_Formatter,
+                         help="replay a JSON game record and print the final state (or that after --at moves)")
+    rep.add_argument("record", help="path of a record written by `simulate --record` or Game.to_record()")
+    rep.add_argument("--at", type=int, default=None, help="show the state after this many moves (default: all)")
+    rep.set_defaults(func=_replay, parser=rep)
+
+    ben = sub.add_parser("bench", formatter_class=_Formatter,
+                         help="quick throughput figures (the real benchmarks live in bench/)")
+    ben.add_argument("--game", default="carcassonne_hg", help=f"game id ({ids})")
+    ben.add_argument("--games", type=int, default=2000, help="random games played in the core")
+    ben.add_argument("--players", type=int, default=2, help="number of players")
+    ben.add_argument("--seed", type=int, default=1)
+    ben.add_argument("--quiet", action="store_true", help="no progress bar")
+    ben.set_defaults(func=_bench, parser=ben)
+    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="hunters", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
-    srv = sub.add_parser("serve", help="run the gRPC server (matches, oracle, simulation)")
-    from hunters.service.command import add_arguments
-
-    add_arguments(srv)
-    srv.set_defaults(func=_serve)
-    sim = sub.add_parser("simulate", help="play one seeded game between random players and print the result")
-    sim.add_argument("--game", default="carcassonne_hg", help="game id (carcassonne_hg, jaeger_sammler)")
-    sim.add_argument("--players", type=int, default=3, choices=range(2, 6))
-    sim.add_argument("--seed", type=int, default=7)
-    sim.add_argument("--json", action="store_true", help="print the result as JSON")
-    sim.add_argument("--record", help="also write the game record (JSON) to this file")
-    sim.set_defaults(func=_simulate)
-    rep = sub.add_parser("replay", help="replay a JSON game record and print the final state")
-    rep.add_argument("record")
-    rep.set_defaults(func=_replay)
-    ben = sub.add_parser("bench", help="quick throughput figures (the real benchmarks live in bench/)")
-    ben.add_argument("--game", default="carcassonne_hg")
-    ben.add_argument("--games", type=int, default=2000)
-    ben.add_argument("--players", type=int, default=2, choices=range(2, 6))
-    ben.add_argument("--seed", type=int, default=1)
-    ben.set_defaults(func=_bench)
+    parser = build_parser()
     args = parser.parse_args(argv)
-    return args.func(args)
+    status: int = args.func(args)
+    return status
 
 
 if __name__ == "__main__":

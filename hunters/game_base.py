@@ -1,22 +1,306 @@
-"""What every game's `Game` shares: move checks and the dense action encoding (bots, RL).
+"""The contract every game implements: what the service, the CLI, the harness and bots may rely on.
 
-A game class derives from `GameBase`, implements `_code(move)` (the core's code of a legal move, or
-IllegalMoveError saying why not) and names its encoding module in `_ACTIONS`; that module provides
-legal_actions, action_mask, move_to_action and action_to_move for the game."""
+A game is a class deriving from `GameBase` (OpenSpiel's `State` and `GameType` in one):
+
+- `INFO`, a `GameInfo`: id, player range, action-space size, record format;
+- construction: `new(players, seed, **options)`, `from_record(record)`, `clone()`;
+- state: `players`, `player`, `is_over`, `scores`, `winners`, `events`, `moves`, `seed`,
+  `score_breakdown()`, `view()` (public JSON), `to_record()`;
+- moves: `legal_moves()` (a `Sequence` of the game's move type), `play(move)` (returns events),
+  `check(move)`, `is_legal(move)`;
+- dense actions (bots, RL): `legal_actions()`, `action_mask()`, `move_to_action()`,
+  `action_to_move()`, `play_action()`, `legal_moves_with_actions()`;
+- `random_games(n, players, seed)` -> `SimulationResult`.
+
+What both games used to copy lives here once: the legal-move sequence (membership through
+`is_legal`), seed and player checks, the header checks and replay loop of `from_record`, `winners`,
+simulation results and a readable text summary. A game implements `_code(move)` (the core's code
+of a legal move, or IllegalMoveError saying why not) and the abstract members below.
+"""
+
 from __future__ import annotations
 
+import abc
+import random
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar, overload
 
-from hunters.errors import IllegalMoveError
+from hunters.errors import IllegalMoveError, InvalidRecordError
+
+__all__ = ["MAX_SEED", "GameBase", "GameInfo", "LegalMoves", "SimulationResult"]
+
+MAX_SEED = 2**64 - 1
+"""Seeds are ints in 0..MAX_SEED (the cores' splitmix64 state)."""
+
+M = TypeVar("M")
 
 
-class GameBase:
+@dataclass(frozen=True)
+class GameInfo:
+    """What a game is, before any game is made (OpenSpiel's GameType)."""
+
+    id: str
+    """Registry id, e.g. ``carcassonne_hg``; records and the service name the game by it."""
+    name: str
+    """Human name."""
+    min_players: int
+    max_players: int
+    action_space_size: int
+    """Size of the dense action space of the default configuration."""
+    record_format: int
+    """Version of `to_record()`'s layout; `from_record` refuses other versions."""
+
+    def check_players(self, players: Any) -> int:
+        """`players` if it is an int in the game's range, else ValueError."""
+        if type(players) is not int or not self.min_players <= players <= self.max_players:
+            raise ValueError(f"players must be an int from {self.min_players} to {self.max_players}")
+        return players
+
+
+def check_seed(seed: Any, *, optional: bool = True) -> int | None:
+    """`seed` if it is an int in 0..MAX_SEED (or None when optional), else ValueError."""
+    if seed is None and optional:
+        return None
+    if type(seed) is not int or not 0 <= seed <= MAX_SEED:
+        raise ValueError("seed must be an int from 0 to 2**64 - 1")
+    return seed
+
+
+@dataclass(frozen=True)
+class SimulationResult:
+    """Totals of n random games: decisions (moves) played, points and wins per seat."""
+
+    games: int
+    players: int
+    decisions: int
+    total_scores: list[int]
+    wins: list[int]
+    """Games each seat won (tied winners each count a win)."""
+
+    @property
+    def mean_scores(self) -> list[float]:
+        return [s / self.games for s in self.total_scores] if self.games else []
+
+    @property
+    def win_rates(self) -> list[float]:
+        return [w / self.games for w in self.wins] if self.games else []
+
+
+class LegalMoves(Sequence[M]):
+    """The legal moves of one decision: an immutable sequence backed by the core's codes, so listing
+    is cheap and a move object is only built when it is read. Membership asks the game
+    (`is_legal`) while it is still at that decision, instead of decoding every move."""
+
+    __slots__ = ("_codes", "_decode", "_game", "_stamp")
+
+    def __init__(self, game: GameBase, codes: list[int], decode: Callable[[int], M]):
+        self._game = game
+        self._stamp = game.moves_played
+        self._codes = codes
+        self._decode = decode
+
+    def __len__(self) -> int:
+        return len(self._codes)
+
+    @overload
+    def __getitem__(self, index: int) -> M: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[M]: ...
+    def __getitem__(self, index: int | slice) -> M | list[M]:
+        if isinstance(index, slice):
+            return [self._decode(c) for c in self._codes[index]]
+        return self._decode(self._codes[index])
+
+    def __iter__(self) -> Iterator[M]:
+        decode = self._decode
+        return (decode(c) for c in self._codes)
+
+    def __contains__(self, move: object) -> bool:
+        if self._game.moves_played == self._stamp:
+            return self._game.is_legal(move)
+        return any(m == move for m in self)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LegalMoves):
+            return list(self) == list(other)
+        if isinstance(other, (list, tuple)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @property
+    def codes(self) -> list[int]:
+        """The core's codes of the moves, in the same order."""
+        return list(self._codes)
+
+    def __repr__(self) -> str:
+        return f"LegalMoves({list(self)!r})"
+
+
+class GameBase(abc.ABC):
+    """The contract of a game; see the module docstring. Subclasses set `INFO` and `GAME_ID`."""
+
     __slots__ = ()
-    _ACTIONS: ClassVar[ModuleType]
+    INFO: ClassVar[GameInfo]
+    GAME_ID: ClassVar[str]
+    _ACTIONS: ClassVar[ModuleType | None] = None
+    """The game's dense-action module (legal_actions, action_mask, move_to_action, action_to_move,
+    each taking the game first), for a core that computes them fast; None: the generic versions
+    below, built on `legal_moves_with_actions()`."""
 
-    def _code(self, move: Any) -> int:
+    # -- construction ----------------------------------------------------------------------------
+    @classmethod
+    @abc.abstractmethod
+    def new(cls, players: int = 2, seed: int | None = 0, **options: Any) -> GameBase:
+        """A new game; every option has a default. Bad arguments raise ValueError."""
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> GameBase:
+        """Replay a record made by `to_record` (or by hand) to the identical game; a record that is
+        malformed or does not replay raises InvalidRecordError."""
+        cls._check_record_header(record)
+        try:
+            game = cls._new_from_record(record)
+        except (KeyError, ValueError, TypeError) as exc:
+            raise InvalidRecordError(f"bad configuration: {exc}") from None
+        moves = record.get("moves", [])
+        if not isinstance(moves, list):
+            raise InvalidRecordError("moves must be a list")
+        for i, data in enumerate(moves):
+            try:
+                move = cls._move_from_json(data)
+            except (KeyError, TypeError, AttributeError, ValueError) as exc:
+                raise InvalidRecordError(f"move {i} is malformed: {exc!r}") from None
+            try:
+                game.play(move)
+            except IllegalMoveError as exc:
+                raise InvalidRecordError(f"move {i} is illegal: {exc}") from None
+        return game
+
+    @classmethod
+    def _check_record_header(cls, record: Any) -> None:
+        info = cls.INFO
+        if not isinstance(record, dict) or record.get("game") != info.id:
+            raise InvalidRecordError(f"not a {info.id} record")
+        if record.get("format", info.record_format) != info.record_format:
+            raise InvalidRecordError(f"unknown record format {record.get('format')!r}")
+
+    @classmethod
+    def _new_from_record(cls, record: dict[str, Any]) -> GameBase:
+        """The game of a record's configuration, before its moves (KeyError/ValueError/TypeError
+        when the configuration is bad)."""
         raise NotImplementedError
+
+    @classmethod
+    def _move_from_json(cls, data: Any) -> Any:
+        """A move of the game from its `to_json()` form."""
+        raise NotImplementedError
+
+    @abc.abstractmethod
+    def clone(self) -> GameBase:
+        """An independent copy."""
+
+    @abc.abstractmethod
+    def to_record(self) -> dict[str, Any]:
+        """The game as JSON-ready data: ``game``, ``format``, ``players``, ``seed``, the rest of
+        the configuration, and ``moves`` (each move's `to_json()`)."""
+
+    # -- state -----------------------------------------------------------------------------------
+    @property
+    @abc.abstractmethod
+    def players(self) -> int: ...
+
+    @property
+    @abc.abstractmethod
+    def player(self) -> int:
+        """Seat (0-based) whose decision it is."""
+
+    @property
+    @abc.abstractmethod
+    def is_over(self) -> bool: ...
+
+    @property
+    @abc.abstractmethod
+    def scores(self) -> list[int]:
+        """Each seat's total (final once the game is over)."""
+
+    @property
+    def winners(self) -> list[int]:
+        """Seats with the highest total once the game is over (ties share); [] before."""
+        if not self.is_over:
+            return []
+        scores = self.scores
+        return [p for p, s in enumerate(scores) if s == max(scores)]
+
+    @property
+    @abc.abstractmethod
+    def events(self) -> list[Any]:
+        """Everything that happened so far (the game's event tuples), in order."""
+
+    @property
+    @abc.abstractmethod
+    def moves(self) -> list[Any]:
+        """The moves played so far."""
+
+    @property
+    def moves_played(self) -> int:
+        """How many moves were played (cheap where the core counts them)."""
+        return len(self.moves)
+
+    @property
+    @abc.abstractmethod
+    def seed(self) -> int | None: ...
+
+    @abc.abstractmethod
+    def score_breakdown(self) -> list[dict[str, int]]:
+        """Each seat's points by kind (names are the game's own), with ``total``."""
+
+    @abc.abstractmethod
+    def view(self) -> dict[str, Any]:
+        """The public state as JSON-ready data (what a spectator may see)."""
+
+    def points_by_kind(self) -> dict[str, list[int]]:
+        """Points per kind, one entry per seat: the transpose of `score_breakdown()` sans total."""
+        parts = self.score_breakdown()
+        kinds = [k for k in parts[0] if k != "total"] if parts else []
+        return {k: [p[k] for p in parts] for k in kinds}
+
+    def summary(self) -> str:
+        """The state in a few readable lines (the CLI's `replay` prints it)."""
+        info = self.INFO
+        status = "over" if self.is_over else f"seat {self.player} to play"
+        lines = [f"{info.name} ({info.id}), {self.players} players, {self.moves_played} moves: {status}"]
+        lines += self._summary_lines()
+        seats = "".join(f"{'seat ' + str(p):>9}" for p in range(self.players))
+        lines.append(f"  {'points':<14}{seats}")
+        for kind, pts in self.points_by_kind().items():
+            lines.append(f"  {kind:<14}" + "".join(f"{v:>9}" for v in pts))
+        lines.append(f"  {'total':<14}" + "".join(f"{v:>9}" for v in self.scores))
+        if self.is_over:
+            w = self.winners
+            lines.append("  winner" + ("s: " if len(w) > 1 else ": ") + (", ".join(f"seat {p}" for p in w) or "none"))
+        return "\n".join(lines)
+
+    def _summary_lines(self) -> list[str]:
+        """Game-specific lines of `summary()` (indented by two spaces)."""
+        return []
+
+    # -- moves -----------------------------------------------------------------------------------
+    @abc.abstractmethod
+    def legal_moves(self) -> Sequence[Any]:
+        """Every legal move of the current decision, in a documented order; empty once over."""
+
+    @abc.abstractmethod
+    def _code(self, move: Any) -> int:
+        """The core's code of a legal move, or IllegalMoveError saying why not (changes nothing)."""
+
+    @abc.abstractmethod
+    def play(self, move: Any) -> list[Any]:
+        """Play one whole decision; return the events it caused. An illegal move raises
+        IllegalMoveError and changes nothing."""
 
     def check(self, move: Any) -> None:
         """Raise IllegalMoveError if `move` is not legal now; change nothing."""
@@ -29,23 +313,72 @@ class GameBase:
             return False
         return True
 
+    # -- dense action encoding (bots, reinforcement learning) ------------------------------------
+    @property
+    def action_space_size(self) -> int:
+        """Size of this game's action space (INFO.action_space_size unless options change it)."""
+        return self.INFO.action_space_size
+
     def legal_actions(self) -> list[int]:
         """Action codes of every legal move, ascending."""
-        return self._ACTIONS.legal_actions(self)
+        if self._ACTIONS is not None:
+            return self._ACTIONS.legal_actions(self)  # type: ignore[no-any-return]
+        return sorted(a for _, a in self.legal_moves_with_actions())
 
     def action_mask(self) -> bytearray:
         """One byte per action of the game's action space, 1 where the action is legal
         (`numpy.frombuffer`-ready)."""
-        return self._ACTIONS.action_mask(self)
+        if self._ACTIONS is not None:
+            return self._ACTIONS.action_mask(self)  # type: ignore[no-any-return]
+        mask = bytearray(self.action_space_size)
+        for a in self.legal_actions():
+            mask[a] = 1
+        return mask
 
     def move_to_action(self, move: Any) -> int:
         """The action code of a move that is legal now (IllegalMoveError otherwise)."""
-        return self._ACTIONS.move_to_action(self, move)
+        if self._ACTIONS is not None:
+            return self._ACTIONS.move_to_action(self, move)  # type: ignore[no-any-return]
+        self.check(move)
+        return next(a for m, a in self.legal_moves_with_actions() if m == move)
 
     def action_to_move(self, action: int) -> Any:
         """The move an action code stands for now (it may still be illegal)."""
-        return self._ACTIONS.action_to_move(self, action)
+        if self._ACTIONS is not None:
+            return self._ACTIONS.action_to_move(self, action)
+        if type(action) is not int or not 0 <= action < self.action_space_size:
+            raise IllegalMoveError("MALFORMED", f"action must be an int in [0, {self.action_space_size})", action)
+        for m, a in self.legal_moves_with_actions():
+            if a == action:
+                return m
+        raise IllegalMoveError("ILLEGAL_ACTION", "that action is not legal now", action)
 
-    def play_action(self, action: int) -> list:
+    def play_action(self, action: int) -> list[Any]:
         """Play the move of an action code."""
-        return self.play(self.action_to_move(action))  # type: ignore[attr-defined]
+        return self.play(self.action_to_move(action))
+
+    @abc.abstractmethod
+    def legal_moves_with_actions(self) -> list[tuple[Any, int]]:
+        """(move, action code) of every legal move, in legal_moves() order."""
+
+    # -- simulation ------------------------------------------------------------------------------
+    @classmethod
+    def random_games(cls, n: int, players: int = 2, seed: int = 0) -> SimulationResult:
+        """Play n complete games between uniformly random players; the same arguments give the same
+        result. This default drives the games from Python; a game overrides it with its core's."""
+        if type(n) is not int or n < 0:
+            raise ValueError("n must be a non-negative int")
+        cls.INFO.check_players(players)
+        check_seed(seed, optional=False)
+        rng = random.Random(seed)
+        decisions, totals, wins = 0, [0] * players, [0] * players
+        for _ in range(n):
+            game = cls.new(players=players, seed=rng.getrandbits(64))
+            while not game.is_over:
+                game.play(rng.choice(game.legal_moves()))
+                decisions += 1
+            for p, s in enumerate(game.scores):
+                totals[p] += s
+            for w in game.winners:
+                wins[w] += 1
+        return SimulationResult(n, players, decisions, totals, wins)

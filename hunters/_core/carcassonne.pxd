@@ -24,6 +24,20 @@ cdef enum:
     HUNTING_TRAP = 94
     PIT_TRAP = 92
     WILD_FIRE = 85
+    MINP = 2            # players: MINP..MAXP
+    COORD_BOUND = 94    # |x|, |y| of any position a tile can be placed on (94 tiles around the start)
+
+# occupant slots of a move (shared with the dense action layout of hunters.carcassonne.actions):
+# 0 none, MEEPLE_SLOT + local for a meeple on local zone 0..MEEPLE_LOCALS-1 (forest, meadow and river
+# zones all have such locals: checked when the tables load), HUT_SLOT + local for a hut on 0..9
+cdef enum:
+    MEEPLE_SLOT = 1
+    MEEPLE_LOCALS = 8
+    HUT_SLOT = 9        # MEEPLE_SLOT + MEEPLE_LOCALS
+    HUT_LOCALS = 10
+    OCC_SLOTS = 19      # HUT_SLOT + HUT_LOCALS
+    RETAKE_SLOTS = 6    # 0 none, 1 + k for the k-th own meeple on the board (NMEEPLES + 1)
+    ACTION_SIDE = 189   # 2 * COORD_BOUND + 1
 
 # side and zone types (side types use the first three)
 cdef enum:

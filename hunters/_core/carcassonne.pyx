@@ -5,15 +5,58 @@ Everything on the hot path is `noexcept nogil` C over the flat `State` struct. T
 class `CoreGame` is a thin handle; `hunters.carcassonne.Game` is the typed public API on top of it.
 
 Internal move code (uint32): `key << 16 | rotation << 14 | occupant slot << 9 | retake slot` where
-key = (y + 128) << 8 | (x + 128); occupant slot 0 = none, 1 + local = meeple, 11 + local = hut;
+key = (y + 128) << 8 | (x + 128); occupant slot 0 = none, MEEPLE_SLOT + local = meeple, HUT_SLOT +
+local = hut (the slots of the dense action layout too, see carcassonne.pxd);
 retake slot 0 = none, 1 + dense zone. Numeric order of codes is the order of the legal-move list.
 """
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport free
+from cpython.bytearray cimport PyByteArray_FromStringAndSize, PyByteArray_AS_STRING
 
+from hunters._core.mem cimport checked_malloc
 from hunters._core.pylist cimport uint32_list
-from hunters._core.rng cimport rng_next, rng_below
+from hunters._core.rng cimport rng_next, rng_below, rng_shuffle
+
+# ---------------------------------------------------------------------------------------------
+# Values the Python layer shares with the core (one source of truth: hunters.carcassonne imports them).
+
+MIN_PLAYERS = MINP
+MAX_PLAYERS = MAXP
+POSITION_BOUND = COORD_BOUND
+OCCUPANT_SLOTS = OCC_SLOTS
+MEEPLE_SLOT_BASE = MEEPLE_SLOT
+HUT_SLOT_BASE = HUT_SLOT
+MEEPLE_ZONE_LOCALS = MEEPLE_LOCALS
+HUT_ZONE_LOCALS = HUT_LOCALS
+ACTION_RETAKE_SLOTS = RETAKE_SLOTS
+ACTION_POSITIONS = ACTION_SIDE
+ACTION_SPACE_SIZE = ACTION_SIDE * ACTION_SIDE * 4 * OCC_SLOTS * RETAKE_SLOTS
+REFUSALS = {
+    E_GAME_OVER: "GAME_OVER",
+    E_BAD_ROTATION: "BAD_ROTATION",
+    E_NOT_ADJACENT: "NOT_ADJACENT",
+    E_POSITION_OCCUPIED: "POSITION_OCCUPIED",
+    E_SIDE_MISMATCH: "SIDE_MISMATCH",
+    E_RETAKE_NOT_ALLOWED: "RETAKE_NOT_ALLOWED",
+    E_NOT_YOUR_MEEPLE: "NOT_YOUR_MEEPLE",
+    E_ZONE_NOT_ON_TILE: "ZONE_NOT_ON_TILE",
+    E_BAD_ZONE_TYPE: "BAD_ZONE_TYPE",
+    E_NO_MEEPLE_LEFT: "NO_MEEPLE_LEFT",
+    E_NO_HUT_LEFT: "NO_HUT_LEFT",
+    E_FEATURE_OCCUPIED: "FEATURE_OCCUPIED",
+    E_SYSTEM_OCCUPIED: "SYSTEM_OCCUPIED",
+    E_UNKNOWN_ZONE: "UNKNOWN_ZONE",
+}
+"""Refusal code of the core (the E_* enum of carcassonne.pxd) -> its reason name."""
+
+
+def occupant_slot(bint hut, int local):
+    """The occupant slot of a meeple (hut=False) or hut on local zone `local`, or 0 when no piece of
+    that kind can ever stand on such a zone (a meeple on local 8 or 9: those are always lakes)."""
+    if hut:
+        return HUT_SLOT + local if 0 <= local < HUT_LOCALS else 0
+    return MEEPLE_SLOT + local if 0 <= local < MEEPLE_LOCALS else 0
 
 # ---------------------------------------------------------------------------------------------
 # Tables: facts about the 95 tiles, filled once by load_tables() and never changed.
@@ -90,6 +133,8 @@ def load_tables(list tiles):
             if dz >= MAXZ:
                 raise ValueError("too many zones")
             local = zone["local"]
+            if not 0 <= local < 10 or (zone["type"] != "lake" and local >= MEEPLE_LOCALS):
+                raise ValueError(f"tile {t}: local zone {local} does not fit the occupant slots")
             local2dz[local] = dz
             T_gid[dz] = t * 10 + local
             T_gid2dz[t * 10 + local] = dz
@@ -474,16 +519,16 @@ cdef int occupant_error(State* s, Analysis* an, int occslot, int retake) noexcep
     cdef int p = s.player, t = s.tile, local, dz, typ, i, skip = -1
     if occslot == 0:
         return OK
-    if occslot <= 10:
-        local = occslot - 1
+    if occslot < HUT_SLOT:
+        local = occslot - MEEPLE_SLOT
     else:
-        local = occslot - 11
+        local = occslot - HUT_SLOT
     if T_gid2dz[t * 10 + local] < 0:
         return E_ZONE_NOT_ON_TILE
     dz = T_gid2dz[t * 10 + local]
     typ = T_type[dz]
     i = dz - an.first
-    if occslot <= 10:
+    if occslot < HUT_SLOT:
         if typ == LAKE:
             return E_BAD_ZONE_TYPE
         if s.meeples[p] == 0 and retake < 0:
@@ -526,9 +571,9 @@ cdef int emit_placement(State* s, uint16_t key, int rot, uint32_t* out) noexcept
     analyze(s, t, key_x(key), key_y(key), rot, &an)
     if t == SHAMAN:
         nret = own_meeples(s, rets)
-    for slot in range(21):
+    for slot in range(OCC_SLOTS):
         if slot > 0:
-            local = slot - 1 if slot <= 10 else slot - 11
+            local = slot - MEEPLE_SLOT if slot < HUT_SLOT else slot - HUT_SLOT
             if T_gid2dz[t * 10 + local] < 0:
                 continue
         if occupant_error(s, &an, slot, -1) == OK:
@@ -579,7 +624,7 @@ cdef int validate(State* s, int x, int y, int rot, int occslot, int retake) noex
         return E_GAME_OVER
     if rot < 0 or rot > 3:
         return E_BAD_ROTATION
-    if x < -100 or x > 100 or y < -100 or y > 100:
+    if x < -COORD_BOUND or x > COORD_BOUND or y < -COORD_BOUND or y > COORD_BOUND:
         return E_NOT_ADJACENT
     c = cell_at(s, pkey(x, y))
     if c.key == 0:
@@ -869,9 +914,9 @@ cdef int apply_move(State* s, uint32_t code, Event* ev) noexcept nogil:
                       3 * counts[0] + 2 * counts[1] + (counts[2] - counts[3] if counts[2] > counts[3] else 0))
                 nev += 1
     if slot:
-        local = slot - 1 if slot <= 10 else slot - 11
+        local = slot - MEEPLE_SLOT if slot < HUT_SLOT else slot - HUT_SLOT
         dz = T_gid2dz[t * 10 + local]
-        if slot <= 10:
+        if slot < HUT_SLOT:
             r = ffind(s, dz)
             s.occ[dz] = 1 + p
             s.meeples[p] -= 1
@@ -910,9 +955,32 @@ cdef int apply_move(State* s, uint32_t code, Event* ev) noexcept nogil:
     return nev + advance(s, menhir_closed, ev + nev)
 
 
+cdef void codes_to_actions(State* s, uint32_t* codes, int n) noexcept nogil:
+    """Rewrite move codes of the current decision in place as dense action codes (same order):
+    ((((y + B) * SIDE + x + B) * 4 + rotation) * OCC_SLOTS + slot) * RETAKE_SLOTS + retake, where
+    retake is 0 or 1 + the rank of the retaken meeple among the seat's own by global zone id. Dense
+    zones ascend with global ids, so ascending move codes give ascending actions."""
+    cdef int16_t own[MAXP * NMEEPLES]
+    cdef int nown = own_meeples(s, own), i, k, rdz, ret
+    cdef uint32_t code
+    cdef uint16_t key
+    for i in range(n):
+        code = codes[i]
+        key = code >> 16
+        rdz = <int>(code & 511) - 1
+        ret = 0
+        if rdz >= 0:
+            for k in range(nown):
+                if own[k] == rdz:
+                    ret = k + 1
+                    break
+        codes[i] = ((((<uint32_t>(key_y(key) + COORD_BOUND) * ACTION_SIDE + <uint32_t>(key_x(key) + COORD_BOUND)) * 4
+                      + ((code >> 14) & 3)) * OCC_SLOTS + ((code >> 9) & 31)) * RETAKE_SLOTS + ret)
+
+
 cdef uint32_t random_move(State* s, uint64_t* rng) noexcept nogil:
     """A random legal move: a uniform legal placement, then a uniform legal occupant/retake."""
-    cdef uint32_t opts[21 * (MAXP * NMEEPLES + 1)]
+    cdef uint32_t opts[OCC_SLOTS * (MAXP * NMEEPLES + 1)]
     cdef uint16_t cells[MAXFRONT * 4 + 4]
     cdef uint8_t rots[MAXFRONT * 4 + 4]
     cdef int i, r, k, n = 0
@@ -931,14 +999,10 @@ cdef uint32_t random_move(State* s, uint64_t* rng) noexcept nogil:
     return opts[rng_below(rng, n)]
 
 
-cdef void shuffle_into(uint64_t* rng, const uint8_t* tiles, int n, uint8_t* out) noexcept nogil:
-    """Fisher-Yates from the end with unbiased bounded draws: `out` is `tiles` shuffled."""
-    cdef int i, j
-    cdef uint8_t tmp
+cdef inline void shuffle_into(uint64_t* rng, const uint8_t* tiles, int n, uint8_t* out) noexcept nogil:
+    """`out` is `tiles` shuffled (rng.pxd's shuffle)."""
     memcpy(out, tiles, n)
-    for i in range(n - 1, 0, -1):
-        j = <int>rng_below(rng, i + 1)
-        tmp = out[i]; out[i] = out[j]; out[j] = tmp
+    rng_shuffle(rng, out, n)
 
 
 cdef int tile_array(tuple tiles, uint8_t* out):
@@ -981,9 +1045,7 @@ cdef class CoreGame:
     cdef State* s
 
     def __cinit__(self):
-        self.s = <State*>malloc(sizeof(State))
-        if self.s == NULL:
-            raise MemoryError()
+        self.s = <State*>checked_malloc(sizeof(State))
 
     def __dealloc__(self):
         free(self.s)
@@ -996,6 +1058,10 @@ cdef class CoreGame:
         cdef uint8_t mbuf[NTILES]
         cdef Event ev[MAXEV]
         cdef int i, n
+        if not MINP <= players <= MAXP:
+            raise ValueError(f"players must be {MINP}..{MAXP}")
+        if len(normal) > NTILES or len(menhir) > NTILES:
+            raise ValueError("a pile holds at most every tile once")
         for i, t in enumerate(normal):
             nbuf[i] = t
         for i, t in enumerate(menhir):
@@ -1089,18 +1155,49 @@ cdef class CoreGame:
 
     def legal_codes(self):
         """Every legal move code of the current decision, sorted."""
-        cdef uint32_t* buf = <uint32_t*>malloc(MAXMOVES * sizeof(uint32_t))
+        cdef uint32_t* buf = <uint32_t*>checked_malloc(MAXMOVES * sizeof(uint32_t))
         cdef int n
-        if buf == NULL:
-            raise MemoryError()
         with nogil:
             n = gen_moves(self.s, buf)
         out = uint32_list(buf, n)
         free(buf)
         return out
 
+    def legal_actions(self):
+        """The dense action code of every legal move, ascending (= legal_codes() order)."""
+        cdef uint32_t* buf = <uint32_t*>checked_malloc(MAXMOVES * sizeof(uint32_t))
+        cdef int n
+        with nogil:
+            n = gen_moves(self.s, buf)
+            codes_to_actions(self.s, buf, n)
+        out = uint32_list(buf, n)
+        free(buf)
+        return out
+
+    def action_mask(self):
+        """A new bytearray of ACTION_SPACE_SIZE bytes, 1 at every legal action (zeroed once, filled in C)."""
+        cdef Py_ssize_t size = ACTION_SIDE * ACTION_SIDE * 4 * OCC_SLOTS * RETAKE_SLOTS
+        cdef bytearray mask = PyByteArray_FromStringAndSize(NULL, size)
+        cdef char* out = PyByteArray_AS_STRING(mask)
+        cdef uint32_t* buf = <uint32_t*>checked_malloc(MAXMOVES * sizeof(uint32_t))
+        cdef int n, i
+        with nogil:
+            n = gen_moves(self.s, buf)
+            codes_to_actions(self.s, buf, n)
+            memset(out, 0, size)
+            for i in range(n):
+                out[buf[i]] = 1
+        free(buf)
+        return mask
+
+    def action_of(self, uint32_t code):
+        """The dense action code of a move code of the current decision."""
+        cdef uint32_t a = code
+        codes_to_actions(self.s, &a, 1)
+        return a
+
     def count_legal(self):
-        cdef uint32_t* buf = <uint32_t*>malloc(MAXMOVES * sizeof(uint32_t))
+        cdef uint32_t* buf = <uint32_t*>checked_malloc(MAXMOVES * sizeof(uint32_t))
         cdef int n
         with nogil:
             n = gen_moves(self.s, buf)
@@ -1112,6 +1209,8 @@ cdef class CoreGame:
         cdef int rdz = -1
         if self.s.over:
             return E_GAME_OVER
+        if occslot < 0 or occslot >= OCC_SLOTS:
+            return E_BAD_ZONE_TYPE
         if retake_gid >= 0:
             if retake_gid >= NTILES * 10 or T_gid2dz[retake_gid] < 0:
                 return E_UNKNOWN_ZONE
@@ -1155,8 +1254,8 @@ def decode(uint32_t code):
 def random_games(int n, int players, uint64_t seed):
     """Play n complete random games in C (seeded decks and moves); return
     (games, decisions, total points per seat, winners per seat)."""
-    cdef State* s = <State*>malloc(sizeof(State))
-    cdef Event* ev = <Event*>malloc(MAXEV * sizeof(Event))
+    cdef State* s
+    cdef Event* ev
     cdef uint8_t normal[NTILES]
     cdef uint8_t menhir[NTILES]
     cdef uint8_t all_normal[NTILES]
@@ -1167,9 +1266,14 @@ def random_games(int n, int players, uint64_t seed):
     cdef long totals[MAXP]
     cdef long wins[MAXP]
     cdef uint32_t code
-    if s == NULL or ev == NULL:
-        free(s); free(ev)
-        raise MemoryError()
+    if not MINP <= players <= MAXP or n < 0:
+        raise ValueError(f"players must be {MINP}..{MAXP} and n >= 0")
+    s = <State*>checked_malloc(sizeof(State))
+    try:
+        ev = <Event*>checked_malloc(MAXEV * sizeof(Event))
+    except MemoryError:
+        free(s)
+        raise
     for p in range(MAXP):
         totals[p] = 0
         wins[p] = 0

@@ -4,7 +4,7 @@
 Results must not depend on Python's `random`, hash order or the platform: everything here is
 plain 64-bit integer arithmetic.
 """
-from libc.stdint cimport uint64_t
+from libc.stdint cimport uint8_t, uint64_t
 
 
 cdef inline uint64_t rng_next(uint64_t* state) noexcept nogil:
@@ -23,3 +23,15 @@ cdef inline uint64_t rng_below(uint64_t* state, uint64_t n) noexcept nogil:
     while r < threshold:
         r = rng_next(state)
     return r % n
+
+
+cdef inline void rng_shuffle(uint64_t* state, uint8_t* a, int n) noexcept nogil:
+    """Shuffle a[0:n] in place: Fisher-Yates from the end with unbiased bounded draws. The one
+    shuffle of every core (decks, layouts): tests/splitmix.py is its Python oracle."""
+    cdef int i, j
+    cdef uint8_t tmp
+    for i in range(n - 1, 0, -1):
+        j = <int>rng_below(state, i + 1)
+        tmp = a[i]
+        a[i] = a[j]
+        a[j] = tmp

@@ -1,40 +1,44 @@
-"""The core's refusal codes, named: each becomes an IllegalMoveError with a reason and a message."""
+"""The core's refusals, worded: each becomes an IllegalMoveError with a reason and a message.
+
+The reason names and their numbers come from the core (`hunters._core.carcassonne.REFUSALS`); only
+the wording lives here, and a test checks that every reason the core knows is worded."""
+
 from __future__ import annotations
 
 from typing import Any
 
+from hunters._core import carcassonne as _core
 from hunters.errors import IllegalMoveError, InvalidRecordError
 
-__all__ = ["IllegalMoveError", "InvalidRecordError", "core_error", "refusal"]
+__all__ = ["MESSAGES", "IllegalMoveError", "InvalidRecordError", "core_error", "refusal"]
 
-# Core error codes (hunters/_core/carcassonne.pxd) -> (reason, message)
-_CORE_REASONS = {
-    1: ("GAME_OVER", "the game is over"),
-    2: ("BAD_ROTATION", "rotation must be 0, 1, 2 or 3"),
-    3: ("NOT_ADJACENT", "the position does not touch any placed tile"),
-    4: ("POSITION_OCCUPIED", "a tile is already placed there"),
-    5: ("SIDE_MISMATCH", "a side does not match its neighbour (forest/meadow/river)"),
-    6: ("RETAKE_NOT_ALLOWED", "only the shaman tile (88) lets you take a meeple back"),
-    7: ("NOT_YOUR_MEEPLE", "that zone holds none of your meeples"),
-    8: ("ZONE_NOT_ON_TILE", "the occupant's zone is not on the tile being placed"),
-    9: ("BAD_ZONE_TYPE", "meeples go on forests, rivers and meadows; huts on rivers and lakes"),
-    10: ("NO_MEEPLE_LEFT", "you have no meeple left in your supply"),
-    11: ("NO_HUT_LEFT", "you have no hut left in your supply"),
-    12: ("FEATURE_OCCUPIED", "that feature already holds a meeple"),
-    13: ("SYSTEM_OCCUPIED", "that river system already holds a hut"),
-    14: ("UNKNOWN_ZONE", "no such zone"),
+MESSAGES: dict[str, str] = {
+    "GAME_OVER": "the game is over",
+    "BAD_ROTATION": "rotation must be 0, 1, 2 or 3",
+    "NOT_ADJACENT": "the position does not touch any placed tile",
+    "POSITION_OCCUPIED": "a tile is already placed there",
+    "SIDE_MISMATCH": "a side does not match its neighbour (forest/meadow/river)",
+    "RETAKE_NOT_ALLOWED": "only the shaman tile (88) lets you take a meeple back",
+    "NOT_YOUR_MEEPLE": "that zone holds none of your meeples",
+    "ZONE_NOT_ON_TILE": "the occupant's zone is not on the tile being placed",
+    "BAD_ZONE_TYPE": "meeples go on forests, rivers and meadows; huts on rivers and lakes",
+    "NO_MEEPLE_LEFT": "you have no meeple left in your supply",
+    "NO_HUT_LEFT": "you have no hut left in your supply",
+    "FEATURE_OCCUPIED": "that feature already holds a meeple",
+    "SYSTEM_OCCUPIED": "that river system already holds a hut",
+    "UNKNOWN_ZONE": "no such zone",
 }
+"""Reason -> message, for every reason of the core."""
 
-
-_MESSAGES = dict(_CORE_REASONS.values())
+_REASON_OF: dict[int, str] = dict(_core.REFUSALS)
 
 
 def core_error(code: int, move: Any = None) -> IllegalMoveError:
-    """The IllegalMoveError for a core error code."""
-    reason, message = _CORE_REASONS[code]
-    return IllegalMoveError(reason, message, move)
+    """The IllegalMoveError for a core refusal code."""
+    reason = _REASON_OF[code]
+    return IllegalMoveError(reason, MESSAGES[reason], move)
 
 
 def refusal(reason: str, move: Any = None) -> IllegalMoveError:
     """The IllegalMoveError for one of the core's reasons, found before asking the core."""
-    return IllegalMoveError(reason, _MESSAGES[reason], move)
+    return IllegalMoveError(reason, MESSAGES[reason], move)

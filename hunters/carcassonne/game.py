@@ -1,23 +1,31 @@
 """`Game`: the typed public API of a Hunters & Gatherers game, a thin handle on the Cython core."""
+
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Iterable
+from collections.abc import Iterable
+from types import ModuleType
+from typing import Any, ClassVar
 
 from hunters._core import carcassonne as _core
-from hunters.game_base import GameBase
+from hunters._core.carcassonne import CoreGame
+from hunters.game_base import GameBase, GameInfo, LegalMoves, SimulationResult, check_seed
 
 from . import actions as _actions
-from .errors import IllegalMoveError, InvalidRecordError, core_error, refusal
+from .errors import IllegalMoveError, core_error, refusal
 from .moves import Move, Occupant, ScoreEvent
-from .tiles import MENHIR_TILES, NORMAL_TILES
+from .tiles import MENHIR_TILES, NORMAL_TILES, ZONE_TYPES
 
 GAME_ID = "carcassonne_hg"
 RECORD_FORMAT = 1
-_REASONS = ("forest", "river", "logboat", "hunting_trap", "river_system", "raft", "meadow")
-_KIND_SLOT = {"meeple": 1, "hut": 11}
-_MAX_SEED = 2**64 - 1
+INFO = GameInfo(id=GAME_ID, name="Carcassonne: Hunters & Gatherers", min_players=_core.MIN_PLAYERS,
+                max_players=_core.MAX_PLAYERS, action_space_size=_core.ACTION_SPACE_SIZE,
+                record_format=RECORD_FORMAT)
+REASONS = ("forest", "river", "logboat", "hunting_trap", "river_system", "raft", "meadow")
+"""Score-event reasons, by the core's event code."""
+_BOUND: int = _core.POSITION_BOUND
 _decoded: dict[tuple[int, int], Move] = {}
+
+__all__ = ["GAME_ID", "INFO", "REASONS", "Game", "LegalMoves"]
 
 
 def _is_int(v: Any) -> bool:
@@ -32,7 +40,9 @@ def _move_of(tile: int, code: int) -> Move:
         x, y, rot, slot, retake = _core.decode(code)
         occupant = None
         if slot:
-            occupant = Occupant("meeple", tile * 10 + slot - 1) if slot <= 10 else Occupant("hut", tile * 10 + slot - 11)
+            hut = slot >= _actions.HUT_SLOT
+            local = slot - (_actions.HUT_SLOT if hut else _actions.MEEPLE_SLOT)
+            occupant = Occupant("hut" if hut else "meeple", tile * 10 + local)
         move = Move(x, y, rot, occupant, None if retake < 0 else retake)
         if len(_decoded) > 500_000:
             _decoded.clear()
@@ -40,8 +50,8 @@ def _move_of(tile: int, code: int) -> Move:
     return move
 
 
-def _events(raw: list) -> list[ScoreEvent]:
-    return [ScoreEvent(d, _REASONS[r], seats, pts, feat) for d, r, seats, pts, feat in raw]
+def _events(raw: list[Any]) -> list[ScoreEvent]:
+    return [ScoreEvent(d, REASONS[r], seats, pts, feat) for d, r, seats, pts, feat in raw]
 
 
 def _check_deck(deck: Iterable[int], allowed: tuple[int, ...], name: str) -> list[int]:
@@ -57,44 +67,6 @@ def _check_deck(deck: Iterable[int], allowed: tuple[int, ...], name: str) -> lis
     return out
 
 
-class LegalMoves(Sequence):
-    """The legal moves of one decision: an immutable sequence of `Move` backed by the core's codes,
-    so that listing is cheap and a Move object is only made for the moves that are read."""
-
-    __slots__ = ("_tile", "_codes")
-
-    def __init__(self, tile: int | None, codes: list[int]):
-        self._tile = tile
-        self._codes = codes
-
-    def __len__(self) -> int:
-        return len(self._codes)
-
-    def __getitem__(self, index):
-        if isinstance(index, slice):
-            return [_move_of(self._tile, c) for c in self._codes[index]]
-        return _move_of(self._tile, self._codes[index])
-
-    def __iter__(self):
-        tile = self._tile
-        return (_move_of(tile, c) for c in self._codes)
-
-    def __contains__(self, move: object) -> bool:
-        return any(m == move for m in self)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, LegalMoves):
-            return self._tile == other._tile and self._codes == other._codes
-        if isinstance(other, (list, tuple)):
-            return list(self) == list(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"LegalMoves({list(self)!r})"
-
-
 class Game(GameBase):
     """A game of Carcassonne: Hunters & Gatherers (game id ``carcassonne_hg``).
 
@@ -106,22 +78,28 @@ class Game(GameBase):
     True
     """
 
-    __slots__ = ("_core", "_events", "_seed", "_normal", "_menhir")
+    __slots__ = ("_core", "_events", "_menhir", "_normal", "_seed")
+    _core: CoreGame
+    _events: list[ScoreEvent]
+    _seed: int | None
+    _normal: tuple[int, ...]
+    _menhir: tuple[int, ...]
+    INFO = INFO
     GAME_ID = GAME_ID
-    _ACTIONS = _actions
+    _ACTIONS: ClassVar[ModuleType] = _actions
 
     def __init__(self) -> None:
         raise TypeError("use Game.new(...) or Game.from_record(...)")
 
     @classmethod
     def new(cls, players: int = 2, seed: int | None = 0, normal_deck: Iterable[int] | None = None,
-            menhir_deck: Iterable[int] | None = None) -> "Game":
+            menhir_deck: Iterable[int] | None = None, **options: Any) -> Game:
         """A new game for 2-5 players. Piles not given explicitly (draw order, first drawn first;
         a subset of the tiles is allowed) are the full sets shuffled from `seed`."""
-        if not _is_int(players) or not 2 <= players <= 5:
-            raise ValueError("players must be an int from 2 to 5")
-        if seed is not None and (not _is_int(seed) or not 0 <= seed <= _MAX_SEED):
-            raise ValueError("seed must be an int from 0 to 2**64 - 1")
+        if options:
+            raise TypeError(f"unknown options: {sorted(options)}")
+        INFO.check_players(players)
+        check_seed(seed)
         shuffled_normal, shuffled_menhir = _core.shuffled_decks(seed or 0)
         normal = shuffled_normal if normal_deck is None else _check_deck(normal_deck, NORMAL_TILES, "normal_deck")
         menhir = shuffled_menhir if menhir_deck is None else _check_deck(menhir_deck, MENHIR_TILES, "menhir_deck")
@@ -156,14 +134,6 @@ class Game(GameBase):
     @property
     def is_over(self) -> bool:
         return self._core.over
-
-    @property
-    def winners(self) -> list[int]:
-        """Seats with the highest total once the game is over (ties share); [] before."""
-        if not self._core.over:
-            return []
-        scores = self._core.scores()
-        return [p for p, s in enumerate(scores) if s == max(scores)]
 
     @property
     def scores(self) -> list[int]:
@@ -208,11 +178,25 @@ class Game(GameBase):
     def moves(self) -> list[Move]:
         """The moves played so far."""
         tiles = [t for _, _, t, _ in self._core.board()[1:]]
-        return [_move_of(t, c) for t, c in zip(tiles, self._core.moves())]
+        return [_move_of(t, c) for t, c in zip(tiles, self._core.moves(), strict=True)]
+
+    @property
+    def moves_played(self) -> int:
+        return self._core.nmoves
 
     @property
     def seed(self) -> int | None:
         return self._seed
+
+    def score_breakdown(self) -> list[dict[str, int]]:
+        """Each seat's points by score-event reason (every reason listed, in REASONS order) and total."""
+        parts = [dict.fromkeys(REASONS, 0) for _ in range(self.players)]
+        for e in self._events:
+            for seat in e.seats:
+                parts[seat][e.reason] += e.points
+        for p, total in zip(parts, self.scores, strict=True):
+            p["total"] = total
+        return parts
 
     @property
     def record_decks(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -229,10 +213,13 @@ class Game(GameBase):
         return self._core.system_id(zone) if _is_int(zone) else None
 
     # -- moves -------------------------------------------------------------------------------
-    def legal_moves(self) -> "LegalMoves":
+    def legal_moves(self) -> LegalMoves[Move]:
         """Every legal move of the current decision, sorted by (y, x, rotation, occupant, retake);
         empty when the game is over. A read-only sequence that builds each Move when it is read."""
-        return LegalMoves(self._core.tile, self._core.legal_codes())
+        tile = self._core.tile
+        if tile is None:
+            return LegalMoves(self, [], lambda code: _move_of(-1, code))
+        return LegalMoves(self, self._core.legal_codes(), lambda code: _move_of(tile, code))
 
     def _code(self, move: Any) -> int:
         """The core code of a legal move, or IllegalMoveError saying why not."""
@@ -245,7 +232,7 @@ class Game(GameBase):
             raise IllegalMoveError("MALFORMED", "x, y and rotation must be ints", move)
         if not 0 <= rot <= 3:
             raise refusal("BAD_ROTATION", move)
-        if not (-100 <= x <= 100 and -100 <= y <= 100):
+        if not (-_BOUND <= x <= _BOUND and -_BOUND <= y <= _BOUND):
             raise refusal("NOT_ADJACENT", move)
         if retake is not None and (not _is_int(retake) or retake < 0):
             raise IllegalMoveError("MALFORMED", "retake must be a global zone id or None", move)
@@ -253,13 +240,15 @@ class Game(GameBase):
             raise refusal("UNKNOWN_ZONE", move)
         slot = 0
         if occ is not None:
-            if not isinstance(occ, Occupant) or occ.kind not in _KIND_SLOT or not _is_int(occ.zone):
+            if not isinstance(occ, Occupant) or occ.kind not in ("meeple", "hut") or not _is_int(occ.zone):
                 raise IllegalMoveError("MALFORMED", 'occupant must be Occupant("meeple" | "hut", zone)', move)
-            if occ.zone < 0 or occ.zone not in _actions.ZONE_TYPES:
+            if occ.zone < 0 or occ.zone not in ZONE_TYPES:
                 raise refusal("UNKNOWN_ZONE", move)
             if occ.zone // 10 != self._core.tile:
                 raise refusal("ZONE_NOT_ON_TILE", move)
-            slot = _KIND_SLOT[occ.kind] + occ.zone % 10
+            slot = _core.occupant_slot(occ.kind == "hut", occ.zone % 10)
+            if not slot:  # a meeple on a local zone only lakes have
+                raise refusal("BAD_ZONE_TYPE", move)
         r = -1 if retake is None else retake
         err = self._core.check(x, y, rot, slot, r)
         if err:
@@ -279,7 +268,7 @@ class Game(GameBase):
         return _actions.legal_pairs(self)
 
     # -- copies and records ------------------------------------------------------------------
-    def clone(self) -> "Game":
+    def clone(self) -> Game:
         """An independent copy (the core state is one memcpy)."""
         g = object.__new__(Game)
         g._core = self._core.clone()
@@ -289,7 +278,7 @@ class Game(GameBase):
         g._menhir = self._menhir
         return g
 
-    def to_record(self) -> dict:
+    def to_record(self) -> dict[str, Any]:
         """The game as plain JSON-ready data: configuration, both piles and the moves."""
         return {
             "game": GAME_ID,
@@ -302,32 +291,38 @@ class Game(GameBase):
         }
 
     @classmethod
-    def from_record(cls, record: dict) -> "Game":
-        """Replay a record made by `to_record` (or by hand) to the identical game."""
-        if not isinstance(record, dict) or record.get("game") != GAME_ID:
-            raise InvalidRecordError(f"not a {GAME_ID} record")
-        if record.get("format", RECORD_FORMAT) != RECORD_FORMAT:
-            raise InvalidRecordError(f"unknown record format {record.get('format')!r}")
-        try:
-            game = cls.new(players=record["players"], seed=record.get("seed"),
-                           normal_deck=record.get("normal_deck"), menhir_deck=record.get("menhir_deck"))
-        except (KeyError, ValueError) as exc:
-            raise InvalidRecordError(f"bad configuration: {exc}") from None
-        moves = record.get("moves", [])
-        if not isinstance(moves, list):
-            raise InvalidRecordError("moves must be a list")
-        for i, data in enumerate(moves):
-            try:
-                move = Move.from_json(data)
-            except (KeyError, TypeError, AttributeError) as exc:
-                raise InvalidRecordError(f"move {i} is malformed: {exc!r}") from None
-            try:
-                game.play(move)
-            except IllegalMoveError as exc:
-                raise InvalidRecordError(f"move {i} is illegal: {exc}") from None
-        return game
+    def _new_from_record(cls, record: dict[str, Any]) -> Game:
+        return cls.new(players=record["players"], seed=record.get("seed"),
+                       normal_deck=record.get("normal_deck"), menhir_deck=record.get("menhir_deck"))
 
-    def view(self) -> dict:
+    @classmethod
+    def _move_from_json(cls, data: Any) -> Move:
+        return Move.from_json(data)
+
+    @classmethod
+    def random_games(cls, n: int, players: int = 2, seed: int = 0) -> SimulationResult:
+        """Play n complete random games inside the core, without returning to Python per move.
+        Decks and moves come from the core's own seeded RNG: the same seed gives the same games."""
+        if not _is_int(n) or n < 0:
+            raise ValueError("n must be a non-negative int")
+        INFO.check_players(players)
+        check_seed(seed, optional=False)
+        games, decisions, totals, wins = _core.random_games(n, players, seed)
+        return SimulationResult(games, players, decisions, totals, wins)
+
+    def _summary_lines(self) -> list[str]:
+        normal, menhir = self.piles
+        xs = [x for x, _, _, _ in self.board]
+        ys = [y for _, y, _, _ in self.board]
+        lines = [f"  {len(self.board)} tiles placed (x {min(xs)}..{max(xs)}, y {min(ys)}..{max(ys)}), "
+                 f"{len(self.discards)} discarded; piles left: {normal} normal, {menhir} menhir"]
+        if not self.is_over:
+            lines.append(f"  tile to place: {self.tile}" + (" (menhir extra turn)" if self.extra_turn else ""))
+        supply = [f"{m}m {h}h" for m, h in zip(self.meeples, self.huts, strict=True)]
+        lines.append(f"  {'in supply':<14}" + "".join(f"{v:>9}" for v in supply))
+        return lines
+
+    def view(self) -> dict[str, Any]:
         """The public state as JSON-ready data (what a spectator may see: no hidden draw order)."""
         normal_left, menhir_left = self.piles
         return {

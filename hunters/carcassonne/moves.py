@@ -1,7 +1,7 @@
 """Moves: the structured vocabulary for people and protocols."""
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 
 class Occupant(NamedTuple):
@@ -22,7 +22,7 @@ class Move(NamedTuple):
     occupant: Occupant | None = None
     retake: int | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "x": self.x, "y": self.y, "rotation": self.rotation,
             "occupant": None if self.occupant is None else {"kind": self.occupant.kind, "zone": self.occupant.zone},
@@ -30,7 +30,7 @@ class Move(NamedTuple):
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> "Move":
+    def from_json(cls, data: dict[str, Any]) -> Move:
         occ = data.get("occupant")
         return cls(data["x"], data["y"], data["rotation"],
                    None if occ is None else Occupant(occ["kind"], occ["zone"]), data.get("retake"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from hunters._core import carcassonne as _core
 
@@ -12,10 +13,11 @@ SHAMAN, LOGBOAT, HUNTING_TRAP, PIT_TRAP, WILD_FIRE, RAFT = 88, 93, 94, 92, 85, 9
 
 
 @cache
-def tile_data() -> list[dict]:
+def tile_data() -> list[dict[str, Any]]:
     """The parsed tile list (`hunters/data/carcassonne_tiles.json`), ids 0..94 in order."""
     text = resources.files("hunters.data").joinpath("carcassonne_tiles.json").read_text("utf-8")
-    return json.loads(text)["tiles"]
+    tiles: list[dict[str, Any]] = json.loads(text)["tiles"]
+    return tiles
 
 
 _core.load_tables(tile_data())

@@ -6,8 +6,8 @@ try:  # `python -m pytest` from the repo root, or a tests/ package
     from tests.reference.carcassonne_ref import (
         HUTS_PER_SEAT,
         MEEPLES_PER_SEAT,
-        RefGame,
         TILES,
+        RefGame,
         near,
         random_game,
         side_facing,
@@ -18,8 +18,8 @@ except ImportError:  # plain `pytest`: rootdir-relative import of tests/ (no __i
     from reference.carcassonne_ref import (
         HUTS_PER_SEAT,
         MEEPLES_PER_SEAT,
-        RefGame,
         TILES,
+        RefGame,
         near,
         random_game,
         side_facing,

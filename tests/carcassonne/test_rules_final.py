@@ -1,7 +1,7 @@
 """End of the game and final scoring (section 7): unfinished forests and rivers give nothing and
 their meeples go back; river systems by hut majority (finished or not); meadows by hunter
 majority; river systems are reported before meadows; shared victories."""
-from tests.scenario import as_tuples, ev, mv, new_game, play_all
+from tests.carcassonne.scenario import as_tuples, ev, mv, new_game, play_all
 
 
 def test_unfinished_forest_and_river_score_nothing_and_meeples_go_back():

@@ -3,8 +3,7 @@ supplies, occupants, current tile and seat, board, discards)."""
 import pytest
 
 from hunters.carcassonne import IllegalMoveError, Move, Occupant
-
-from tests.scenario import all_huts_down, all_meeples_down, mv, new_game, reject, state
+from tests.carcassonne.scenario import all_huts_down, all_meeples_down, mv, new_game, reject, state
 
 
 def fresh():

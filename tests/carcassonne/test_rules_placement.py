@@ -4,8 +4,7 @@ and turn order."""
 import pytest
 
 from hunters.carcassonne import Game
-
-from tests.scenario import (TILES, Sketch, mv, new_game, placements, play_all, reject, side_types)
+from tests.carcassonne.scenario import TILES, Sketch, mv, new_game, placements, play_all, reject, side_types
 
 NORMAL = [t for t in range(79) if t != 56]
 

@@ -1,6 +1,6 @@
 """River scoring (section 5): 1 per tile + fish of its river zones + fish of each lake at its
 ends (each lake once); closed by lakes, by ending on a tile, or by forming a loop."""
-from tests.scenario import as_tuples, ev, mv, new_game, play_all
+from tests.carcassonne.scenario import as_tuples, ev, mv, new_game, play_all
 
 
 def test_river_ending_on_a_tile_is_closed():

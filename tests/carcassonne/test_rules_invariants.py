@@ -1,10 +1,10 @@
 """Rule invariants over whole games: pieces are conserved, scores are the sum of the reported
 events, the decision numbering is consistent, and records replay to the same game."""
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from hunters.carcassonne import Game
-
-from tests.scenario import as_tuples, state
+from tests.carcassonne.scenario import as_tuples, state
 
 
 def check_invariants(g: Game) -> None:

@@ -10,12 +10,12 @@ worked out from the rules, not computed by this module.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Iterable, Sequence
 
 from hunters.carcassonne import Game, IllegalMoveError, Move, Occupant, ScoreEvent
 
-DATA = Path(__file__).resolve().parents[1] / "hunters" / "data" / "carcassonne_tiles.json"
+DATA = Path(__file__).resolve().parents[2] / "hunters" / "data" / "carcassonne_tiles.json"
 TILES: dict[int, dict] = {t["id"]: t for t in json.loads(DATA.read_text())["tiles"]}
 
 N, E, S, W = 0, 1, 2, 3
@@ -175,7 +175,7 @@ class Sketch:
                 self._union(("river", tile * 10 + r), ("river", other[0] * 10 + orr))
                 self._union(("system", tile * 10 + r), ("system", other[0] * 10 + orr))
 
-    def play(self, moves: Iterable[tuple[int, Move]]) -> "Sketch":
+    def play(self, moves: Iterable[tuple[int, Move]]) -> Sketch:
         for tile, m in moves:
             self.place(tile, m.x, m.y, m.rotation)
         return self

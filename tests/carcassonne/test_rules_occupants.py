@@ -1,8 +1,7 @@
 """Occupying (section 4.3): meeples (gatherer / fisher / hunter) and huts, their limits, where they
 may go, features occupied through merges, and meeples and huts not blocking each other."""
 from hunters.carcassonne import Move, Occupant
-
-from tests.scenario import all_huts_down, all_meeples_down, mv, new_game, play_all, reject
+from tests.carcassonne.scenario import all_huts_down, all_meeples_down, mv, new_game, play_all, reject
 
 
 def test_occupant_choices_offered_for_a_placement():

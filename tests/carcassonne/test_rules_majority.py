@@ -1,6 +1,6 @@
 """Majorities and ties (section 5): the player(s) with the most pieces on a feature score its full
 value; tied players each score the full value; the others nothing."""
-from tests.scenario import as_tuples, ev, mv, new_game, play_all
+from tests.carcassonne.scenario import as_tuples, ev, mv, new_game, play_all
 
 
 def test_tied_gatherers_both_score_the_full_value():

@@ -5,7 +5,7 @@ Geometry reminders (docs/carcassonne-engine-contract.md): start tile 56 at (0, 0
 (aurochs), E and S the menhir forest 561, W a river 563 running into the start lake 568 (1 fish).
 x grows east, y south. Zone ids are tile * 10 + local.
 """
-from tests.scenario import as_tuples, ev, mv, new_game, play_all
+from tests.carcassonne.scenario import as_tuples, ev, mv, new_game, play_all
 
 
 def test_example_1_river_of_three_tiles_closed_by_lakes():

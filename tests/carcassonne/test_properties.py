@@ -2,7 +2,8 @@
 feature is scored once, clone and record round-trips, and legality is exactly the listed moves."""
 from collections import Counter
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hunters.carcassonne import Game, IllegalMoveError, Move, Occupant
 from hunters.carcassonne.tiles import ZONE_TYPES

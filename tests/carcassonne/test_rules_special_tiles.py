@@ -1,6 +1,6 @@
 """The special menhir tiles (section 6): shaman (88), logboat (93), hunting trap (94), pit trap (92),
 wild fire (85), raft (91). Mushrooms (79, 87) are in test_rules_forest.py."""
-from tests.scenario import all_meeples_down, as_tuples, ev, mv, new_game, play_all, reject
+from tests.carcassonne.scenario import all_meeples_down, as_tuples, ev, mv, new_game, play_all, reject
 
 
 def shaman_turn():

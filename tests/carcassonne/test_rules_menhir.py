@@ -1,7 +1,7 @@
 """The menhir extra turn (section 4.5): granted when a normal tile closes a forest holding a menhir;
 never from an extra turn; at most one per turn; none when the menhir pile is empty; still played
 after the last normal tile; it goes to the placer."""
-from tests.scenario import as_tuples, ev, mv, new_game, play_all
+from tests.carcassonne.scenario import as_tuples, ev, mv, new_game, play_all
 
 
 def test_one_extra_turn_for_two_menhir_forests_and_it_goes_to_the_placer():

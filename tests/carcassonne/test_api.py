@@ -6,8 +6,16 @@ import sys
 
 import pytest
 
-from hunters.carcassonne import (ACTION_SPACE_SIZE, Game, IllegalMoveError, InvalidRecordError, Move,
-                                 Occupant, ScoreEvent, random_games)
+from hunters.carcassonne import (
+    ACTION_SPACE_SIZE,
+    Game,
+    IllegalMoveError,
+    InvalidRecordError,
+    Move,
+    Occupant,
+    ScoreEvent,
+    random_games,
+)
 from hunters.carcassonne.sim import play_random_game
 from tests.splitmix import shuffle_piles
 

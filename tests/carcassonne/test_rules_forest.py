@@ -1,6 +1,6 @@
 """Forest scoring (section 5): 2 per distinct tile + 3 per mushroom forest zone, scored when closed;
 meeples go home."""
-from tests.scenario import as_tuples, ev, mv, new_game, play_all
+from tests.carcassonne.scenario import as_tuples, ev, mv, new_game, play_all
 
 
 def test_tile_crossed_twice_counts_once():

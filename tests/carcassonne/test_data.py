@@ -12,7 +12,7 @@ def test_tile_counts():
     assert [t["id"] for t in TILES] == list(range(95))
     assert Counter(t["kind"] for t in TILES) == {"start": 1, "normal": 78, "menhir": 16}
     assert TILES[56]["kind"] == "start"
-    assert MENHIR_TILES == tuple(range(79, 95))
+    assert tuple(range(79, 95)) == MENHIR_TILES
     assert len(NORMAL_TILES) == 78 and 56 not in NORMAL_TILES
 
 
