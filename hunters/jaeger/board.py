@@ -53,6 +53,8 @@ class Board:
     def __init__(self, data: Any, *, _default: bool = False):
         if not isinstance(data, dict):
             raise ValueError("a board must be a JSON object")
+        if not {"grid", "camps"} >= set(data) and not {"spaces", "adjacency"} >= set(data):
+            raise ValueError('a board has "grid" and "camps", or "spaces" and "adjacency", and nothing else')
         if "grid" in data:
             kinds, slots, beyond, coords, ndir = _parse_grid(data)
             straight_ok = True

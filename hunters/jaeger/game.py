@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from typing import Any, Iterable
+from typing import Any
 
 from hunters._core import jaeger as _core
 from hunters.game_base import GameBase
@@ -193,7 +193,8 @@ class Game(GameBase):
 
     @property
     def scores(self) -> list[int]:
-        """Each seat's current total by the final-scoring table (final once the game is over)."""
+        """Each seat's current total by the final-scoring table (final once the game is over). Full
+        engine state: it reveals face-down tiles, so before the end show `view()["scores"]` instead."""
         return self._core.scores()
 
     def score_breakdown(self) -> list[dict]:
@@ -254,7 +255,8 @@ class Game(GameBase):
         return self._cfg.caves
 
     def collection(self, seat: int) -> Collection:
-        """What a seat has taken and holds."""
+        """What a seat has taken and holds (full engine state, face-down tiles included; what may be
+        shown before the end is `public_collection(seat)`)."""
         if not _is_int(seat) or not 0 <= seat < self.players:
             raise ValueError("no such seat")
         taken, mcount, weapons, spent, packs, _, _ = self._core.collection(seat)

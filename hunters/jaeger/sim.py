@@ -48,8 +48,8 @@ def random_games(n: int, players: int = 2, seed: int = 0, policy: str = "uniform
         raise ValueError(f"policy must be one of {POLICIES}")
     if type(n) is not int or n < 0:
         raise ValueError("n must be a non-negative int")
-    if type(players) is not int or not 2 <= players <= 4:
-        raise ValueError("players must be an int from 2 to 4")
+    if type(players) is not int or not 2 <= players <= _core.LIMITS["players"]:
+        raise ValueError(f"players must be an int from 2 to {_core.LIMITS['players']}")
     if type(seed) is not int or not 0 <= seed < 2**64:
         raise ValueError("seed must be an int from 0 to 2**64 - 1")
     board, o = validate_options(options)
