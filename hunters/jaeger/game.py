@@ -14,7 +14,7 @@ from .errors import IllegalMoveError, InvalidRecordError, core_error, refusal
 from .layouts import start_positions, summer_layout, winter_deck
 from .moves import Collection, Event, Move, Step
 from .options import DEFAULT_OPTIONS, WINTER_START, check_plain, validate_options
-from .tiles import KINDS, STAYING, code_of, deck, token_of
+from .tiles import FOOD, GOODS, KINDS, STAYING, code_of, deck, token_of
 
 GAME_ID = "jaeger_sammler"
 RECORD_FORMAT = 1
@@ -24,7 +24,7 @@ _EVENT_KINDS = _core.EVENT_KINDS
 _END_REASONS = _core.END_REASONS
 _START_RULES = _core.START_RULES
 _LIMITS = _core.LIMITS
-_FACE_DOWN = ("berries", "tubers", "herbs", "jug", "necklace", "pelt", "skull")
+_FACE_DOWN = FOOD + GOODS
 """Collection fields of the tiles that lie face down once taken (spec §5); weapons and mammoths lie face up."""
 
 __all__ = ["DEFAULT_OPTIONS", "GAME_ID", "Game", "LegalMoves"]
