@@ -125,8 +125,8 @@ ctypedef struct State:
     int8_t player                   # seat to play now
     int8_t season                   # SUMMER, WINTER, OVER
     int8_t last_player              # seat that played the last turn, -1 before the first
-    int8_t best_val                 # most valuable mammoth taken in summer (0: none yet)
-    int8_t best_seat                # who took it first, -1 none
+    int8_t best_val                 # most valuable mammoth killed in summer (0: none yet)
+    int8_t best_seat                # who killed it first (entered it spending a weapon), -1 none
     int32_t idle                    # turns in a row without a taken tile (this season)
     int32_t turns                   # turns played
 

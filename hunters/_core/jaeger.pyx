@@ -244,9 +244,6 @@ cdef int do_step(State* s, int p, int src, int dst, bint mid, int step, Event* e
         elif k == K_MAMMOTH:
             v = t >> 4
             s.mcount[p][v] += 1
-            if s.season == SUMMER and v > s.best_val:
-                s.best_val = v
-                s.best_seat = p
         s.tile[src] = 0
         took[0] += 1
         put_event(&ev[nev], EV_TAKE, step, s.season, p, src, t, 0)
@@ -261,6 +258,9 @@ cdef int do_step(State* s, int p, int src, int dst, bint mid, int step, Event* e
         if (t & 15) == K_MAMMOTH and s.nocc[dst] == 0:
             s.weapons[p] -= 1
             s.spent[p] += 1
+            if s.season == SUMMER and (t >> 4) > s.best_val:     # the kill (spec §7): earlier wins ties
+                s.best_val = t >> 4
+                s.best_seat = p
             put_event(&ev[nev], EV_SPEND_WEAPON, step, s.season, p, dst, t, 0)
             nev += 1
     elif c.kind[dst] == (SP_WINTER if s.season == SUMMER else SP_SUMMER):
@@ -277,35 +277,26 @@ cdef int do_step(State* s, int p, int src, int dst, bint mid, int step, Event* e
 # ---------------------------------------------------------------------------------------------
 # Seasons.
 
-cdef bint reachable(State* s) noexcept nogil:
-    """Whether a tile other than a path or cave is under a character or reachable by one (moving
-    over tiles, camps and cave jumps, ignoring other characters and weapons): one multi-source
-    breadth-first search from every character, stopping at the first such tile."""
+cdef bint flood(State* s, uint8_t* seen, int16_t* queue, int tail, bint mammoths) noexcept nogil:
+    """Breadth-first search from queue[0 .. tail) (already marked in `seen`) over tiles, camps and
+    cave jumps, ignoring characters: whether it finds a tile other than a path or cave that is a
+    source (under a character) or, when reached, is accessible (a mammoth only if `mammoths`)."""
     cdef Config* c = s.cfg
-    cdef uint8_t seen[MAXS]
-    cdef int16_t queue[MAXS]
-    cdef int head = 0, tail = 0, p, i, v, w, k
+    cdef int head = 0, v, w, k, n0 = tail, t
     cdef bint caves_done = False
-    memset(seen, 0, c.n)
-    for p in range(s.nplayers):
-        for i in range(s.nch[p]):
-            v = s.pos[p][i]
-            if v >= 0 and not seen[v]:
-                seen[v] = 1
-                queue[tail] = v
-                tail += 1
     while head < tail:
         v = queue[head]
-        head += 1
-        if G_takeable[s.tile[v] & 15]:
+        t = s.tile[v] & 15
+        if G_takeable[t] and (head < n0 or mammoths or t != K_MAMMOTH):
             return True
+        head += 1
         for k in range(c.ndir):
             w = c.nb[v][k]
             if w >= 0 and not seen[w] and (c.kind[w] != SP_TILE or s.tile[w] != 0):
                 seen[w] = 1
                 queue[tail] = w
                 tail += 1
-        if not caves_done and (s.tile[v] & 15) == K_CAVE and c.kind[v] == SP_TILE:
+        if not caves_done and t == K_CAVE and c.kind[v] == SP_TILE:
             caves_done = True
             for k in range(c.ncaves):
                 w = c.caves[k]
@@ -313,6 +304,35 @@ cdef bint reachable(State* s) noexcept nogil:
                     seen[w] = 1
                     queue[tail] = w
                     tail += 1
+    return False
+
+
+cdef bint reachable(State* s) noexcept nogil:
+    """Whether a tile other than a path or cave is under a character or accessible (spec §6): some
+    character reaches it moving over tiles, camps and cave jumps, ignoring other characters, and for
+    a mammoth, that character's owner holds a weapon or some weapon tile is accessible. A reachable
+    weapon tile is itself accessible (and keeps the season going), so a mammoth only needs an armed
+    owner: one search from the armed players' characters (any tile counts), then one from everyone
+    else's (mammoths reached only then do not count; reachability is symmetric, so a space the first
+    search saw is not searched again)."""
+    cdef Config* c = s.cfg
+    cdef uint8_t seen[MAXS]
+    cdef int16_t queue[MAXS]
+    cdef int tail, p, i, v, armed
+    memset(seen, 0, c.n)
+    for armed in range(1, -1, -1):
+        tail = 0
+        for p in range(s.nplayers):
+            if (s.weapons[p] > 0) != armed:
+                continue
+            for i in range(s.nch[p]):
+                v = s.pos[p][i]
+                if v >= 0 and not seen[v]:
+                    seen[v] = 1
+                    queue[tail] = v
+                    tail += 1
+        if flood(s, seen, queue, tail, armed):
+            return True
     return False
 
 
@@ -588,7 +608,7 @@ cdef int max_turns(State* s) noexcept nogil:
     return k * (k + 1) + 1
 
 
-cdef enum:
+cpdef enum:
     STAY_PATIENCE = 1000    # the "stay" random policy draws uniformly after this many idle turns in a row
 
 
@@ -969,7 +989,7 @@ cdef class CoreGame:
 
     @property
     def summer_mammoth(self):
-        """(value, seat) of the most valuable mammoth taken in summer, or None."""
+        """(value, seat) of the most valuable mammoth killed in summer (the first kill on equal value), or None."""
         return (self.s.best_val, self.s.best_seat) if self.s.best_seat >= 0 else None
 
     def scores(self):

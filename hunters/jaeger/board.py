@@ -33,6 +33,7 @@ from .tiles import data
 
 SPACE_KINDS = ("tile", "summer_camp", "winter_camp")
 _LIMITS = _core.LIMITS
+_MAX_GRID_CELLS = 4 * _LIMITS["spaces"]    # a grid may list missing cells, but not without bound
 # (dr, dc) of the directions W, E, NW, NE, SW, SE: for rows of the unshifted parity, then the shifted
 _DIRS = (((0, -1), (0, 1), (-1, -1), (-1, 0), (1, -1), (1, 0)),
          ((0, -1), (0, 1), (-1, 0), (-1, 1), (1, 0), (1, 1)))
@@ -52,6 +53,8 @@ class Board:
     def __init__(self, data: Any, *, _default: bool = False):
         if not isinstance(data, dict):
             raise ValueError("a board must be a JSON object")
+        if not {"grid", "camps"} >= set(data) and not {"spaces", "adjacency"} >= set(data):
+            raise ValueError('a board has "grid" and "camps", or "spaces" and "adjacency", and nothing else')
         if "grid" in data:
             kinds, slots, beyond, coords, ndir = _parse_grid(data)
             straight_ok = True
@@ -122,7 +125,13 @@ def _parse_grid(d: dict):
     rows, cols = g.get("rows"), g.get("cols")
     if type(rows) is not int or type(cols) is not int or rows < 1 or cols < 1:
         raise ValueError("grid rows and cols must be positive ints")
-    missing = {_cell(c, "a missing cell") for c in g.get("missing", [])}
+    if rows * cols > _MAX_GRID_CELLS:      # bounded before any cell is built
+        raise ValueError(f"a grid has at most {_MAX_GRID_CELLS} cells (rows x cols) and "
+                         f"{_LIMITS['spaces']} spaces")
+    missing_list = g.get("missing", [])
+    if not isinstance(missing_list, list) or len(missing_list) > rows * cols:
+        raise ValueError("missing must be a list of at most rows x cols cells")
+    missing = {_cell(c, "a missing cell") for c in missing_list}
     cells = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in missing]
     if not 1 <= len(cells) <= _LIMITS["spaces"]:
         raise ValueError(f"a board has 1 to {_LIMITS['spaces']} spaces")
@@ -157,6 +166,8 @@ def _parse_explicit(d: dict):
     if not isinstance(spaces, list) or not 1 <= len(spaces) <= _LIMITS["spaces"]:
         raise ValueError(f"spaces must be a list of 1 to {_LIMITS['spaces']} spaces")
     n = len(spaces)
+    if not isinstance(adjacency, list) or len(adjacency) > n * _LIMITS["degree"]:
+        raise ValueError(f"adjacency must be a list of at most {_LIMITS['degree']} pairs per space")
     kinds, coords = [], []
     for i, sp in enumerate(spaces):
         if not isinstance(sp, dict) or sp.get("kind", "tile") not in SPACE_KINDS:

@@ -3,16 +3,18 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from typing import Any, Iterable
+from typing import Any
 
 from hunters._core import jaeger as _core
 from hunters.game_base import GameBase
 
 from . import actions as _actions
-from .board import Board, board_of
+from .board import Board
 from .errors import IllegalMoveError, InvalidRecordError, core_error, refusal
+from .layouts import start_positions, summer_layout, winter_deck
 from .moves import Collection, Event, Move, Step
-from .tiles import KINDS, STAYING, code_of, data, deck, mammoth_count, token_of
+from .options import DEFAULT_OPTIONS, WINTER_START, check_plain, validate_options
+from .tiles import FOOD, GOODS, KINDS, STAYING, code_of, deck, token_of
 
 GAME_ID = "jaeger_sammler"
 RECORD_FORMAT = 1
@@ -21,31 +23,9 @@ _MAX_SEED = 2**64 - 1
 _EVENT_KINDS = _core.EVENT_KINDS
 _END_REASONS = _core.END_REASONS
 _START_RULES = _core.START_RULES
-_WINTER_START = {"after_last": 1, "seat0": 2}
-_TIES = ("shared", "no_winner")
 _LIMITS = _core.LIMITS
-
-DEFAULT_OPTIONS: dict[str, Any] = {
-    "board": None,
-    "mammoths_summer": list(data()["mammoth_values"]["summer"]),
-    "mammoths_winter": list(data()["mammoth_values"]["winter"]),
-    "straight_jumps": False,
-    "stall_rounds": 10,
-    "winter_start": "after_last",
-    "ties": "shared",
-}
-"""Every option of the game configuration with its default (one per [decision] of the spec):
-
-- ``board``: None = the documented 10 x 12 odd-r grid; else board data (see `hunters.jaeger.board`);
-- ``mammoths_summer`` / ``mammoths_winter``: the printed values of the mammoth tiles
-  (default 4, 6, 8 / two each of 3..8); one value per mammoth tile of the season;
-- ``straight_jumps``: a jump over an occupied tile must continue in a straight line (default False);
-- ``stall_rounds``: a season also ends after this many full rounds in which no tile was taken
-  (default 10; 0 or None = off);
-- ``winter_start``: who starts winter when nobody took a summer mammoth: "after_last" (the player
-  after the one who played the last summer turn, default) or "seat0";
-- ``ties``: "shared" (tied players share the victory, default) or "no_winner".
-"""
+_FACE_DOWN = FOOD + GOODS
+"""Collection fields of the tiles that lie face down once taken (spec §5); weapons and mammoths lie face up."""
 
 __all__ = ["DEFAULT_OPTIONS", "GAME_ID", "Game", "LegalMoves"]
 
@@ -73,106 +53,6 @@ def _step_parts(step: Any) -> tuple[int, int | None] | None:
     if not _is_int(src) or not (dst is None or _is_int(dst)):
         return None
     return src, dst
-
-
-def _mammoths(values: Any, season: str) -> list[int]:
-    try:
-        out = list(values)
-    except TypeError:
-        raise ValueError(f"mammoths_{season} must be a list of ints") from None
-    want = mammoth_count(season)
-    if len(out) != want or not all(_is_int(v) and 1 <= v <= _LIMITS["mammoth_value"] for v in out):
-        raise ValueError(f"mammoths_{season} must list {want} values from 1 to {_LIMITS['mammoth_value']}")
-    return out
-
-
-def _options(board: Any, mammoths_summer: Any, mammoths_winter: Any, straight_jumps: Any,
-             stall_rounds: Any, winter_start: Any, ties: Any) -> tuple[Board, dict]:
-    b = board_of(board)
-    if type(straight_jumps) is not bool:
-        raise ValueError("straight_jumps must be true or false")
-    if straight_jumps and not b.straight_ok:
-        raise ValueError("straight_jumps needs a board with coordinates on every space")
-    if stall_rounds is None:
-        stall_rounds = 0
-    if not _is_int(stall_rounds) or not 0 <= stall_rounds <= 10_000:
-        raise ValueError("stall_rounds must be an int from 0 (off) to 10000, or None (off)")
-    if winter_start not in _WINTER_START:
-        raise ValueError(f"winter_start must be one of {sorted(_WINTER_START)}")
-    if ties not in _TIES:
-        raise ValueError(f"ties must be one of {list(_TIES)}")
-    opts = {
-        "board": None if b.is_default else b.to_json(),
-        "mammoths_summer": _mammoths(mammoths_summer, "summer"),
-        "mammoths_winter": _mammoths(mammoths_winter, "winter"),
-        "straight_jumps": straight_jumps,
-        "stall_rounds": stall_rounds,
-        "winter_start": winter_start,
-        "ties": ties,
-    }
-    return b, opts
-
-
-def _summer_layout(board: Board, summer: Any) -> list[str | None]:
-    """An explicit summer layout (dict space -> token, or list by space) as a list by space."""
-    n = board.n
-    if isinstance(summer, dict):
-        out: list[str | None] = [None] * n
-        for space, token in summer.items():
-            if isinstance(space, str) and space.isdigit():
-                space = int(space)
-            if not _is_int(space) or not 0 <= space < n:
-                raise ValueError(f"summer layout: no space {space!r}")
-            out[space] = token
-    elif isinstance(summer, (list, tuple)):
-        if len(summer) != n:
-            raise ValueError(f"summer layout: a list needs one entry per space ({n})")
-        out = list(summer)
-    else:
-        raise ValueError("summer layout must be a dict {space: tile} or a list by space")
-    for v, token in enumerate(out):
-        if token is None:
-            continue
-        code_of(token)
-        if board.kinds[v] != "tile":
-            raise ValueError(f"summer layout: space {v} is a camp")
-    if sum(1 for t in out if t == "cave") > _LIMITS["caves"]:
-        raise ValueError(f"at most {_LIMITS['caves']} caves")
-    return out
-
-
-def _winter_deck(winter: Any) -> list[str]:
-    if not isinstance(winter, (list, tuple)):
-        raise ValueError("winter deck must be a list of tiles")
-    out = list(winter)
-    if len(out) > _LIMITS["spaces"]:
-        raise ValueError("winter deck too long")
-    for token in out:
-        code_of(token)
-        if token in STAYING:
-            raise ValueError("winter deck: paths and caves are summer tiles")
-    return out
-
-
-def _start_positions(board: Board, summer: list[str | None], players: int, start: Any) -> list[list[int]]:
-    if not isinstance(start, (list, tuple)) or len(start) != players:
-        raise ValueError("start must list the characters' spaces of every seat")
-    seen: dict[int, int] = {}
-    out = []
-    for seat, spaces in enumerate(start):
-        if not isinstance(spaces, (list, tuple)) or len(spaces) > _LIMITS["characters"]:
-            raise ValueError(f"start: seat {seat} needs a list of at most {_LIMITS['characters']} spaces")
-        for v in spaces:
-            if not _is_int(v) or not 0 <= v < board.n:
-                raise ValueError(f"start: no space {v!r}")
-            if board.kinds[v] == "tile":
-                if summer[v] is None:
-                    raise ValueError(f"start: space {v} holds no tile")
-                if summer[v] != "cave" and seen.get(v):
-                    raise ValueError(f"start: space {v} holds at most one character")
-            seen[v] = seen.get(v, 0) + 1
-        out.append(list(spaces))
-    return out
 
 
 class LegalMoves(Sequence):
@@ -239,11 +119,7 @@ class Game(GameBase):
 
     @classmethod
     def new(cls, players: int = 2, seed: int | None = 0, *, summer: Any = None, winter: Any = None,
-            start: Any = None, board: Any = None,
-            mammoths_summer: Iterable[int] = tuple(DEFAULT_OPTIONS["mammoths_summer"]),
-            mammoths_winter: Iterable[int] = tuple(DEFAULT_OPTIONS["mammoths_winter"]),
-            straight_jumps: bool = False, stall_rounds: int | None = 10, winter_start: str = "after_last",
-            ties: str = "shared") -> "Game":
+            start: Any = None, **options: Any) -> "Game":
         """A new game for 2-4 players.
 
         Tiles not given explicitly come from `seed`: the summer tiles (with the option's mammoth
@@ -252,13 +128,14 @@ class Game(GameBase):
         `summer` = {space: tile} or a list by space (spaces not given are empty); `winter` = the
         winter deck, dealt in ascending order on the empty tile spaces at winter set-up; `start` =
         each seat's list of spaces for its summer characters (default: one on each summer camp).
-        Options: see DEFAULT_OPTIONS."""
+        `options`: see DEFAULT_OPTIONS (unknown names and bad values are a ValueError)."""
         if not _is_int(players) or not 2 <= players <= _LIMITS["players"]:
             raise ValueError(f"players must be an int from 2 to {_LIMITS['players']}")
         if seed is not None and (not _is_int(seed) or not 0 <= seed <= _MAX_SEED):
             raise ValueError("seed must be an int from 0 to 2**64 - 1")
-        b, opts = _options(board, mammoths_summer, mammoths_winter, straight_jumps, stall_rounds,
-                           winter_start, ties)
+        for name, value in (("summer", summer), ("winter", winter), ("start", start)):
+            check_plain(value, name)
+        b, opts = validate_options(options)
         sdeck = [code_of(t) for t in deck("summer", tuple(opts["mammoths_summer"]))]
         wdeck = [code_of(t) for t in deck("winter", tuple(opts["mammoths_winter"]))]
         shuffled_s, shuffled_w = _core.shuffled_decks(seed or 0, sdeck, wdeck)
@@ -266,9 +143,9 @@ class Game(GameBase):
             tiles = iter(shuffled_s)
             layout = [token_of(next(tiles, 0)) if k == "tile" else None for k in b.kinds]
         else:
-            layout = _summer_layout(b, summer)
-        winter_tokens = [token_of(c) for c in shuffled_w] if winter is None else _winter_deck(winter)
-        start_pos = None if start is None else _start_positions(b, layout, players, start)
+            layout = summer_layout(b, summer)
+        winter_tokens = [token_of(c) for c in shuffled_w] if winter is None else winter_deck(winter)
+        start_pos = None if start is None else start_positions(b, layout, players, start)
         self = object.__new__(cls)
         self._board = b
         self._options = opts
@@ -278,7 +155,7 @@ class Game(GameBase):
         self._start = start_pos
         summer_codes = [0 if t is None else code_of(t) for t in layout]
         self._cfg = b.core.derive(summer_codes, [code_of(t) for t in winter_tokens], opts["stall_rounds"],
-                                  opts["straight_jumps"], _WINTER_START[opts["winter_start"]],
+                                  opts["straight_jumps"], WINTER_START[opts["winter_start"]],
                                   opts["ties"] == "shared")
         pairs = None if start_pos is None else [(p, v) for p, spaces in enumerate(start_pos) for v in spaces]
         self._core, raw = _core.CoreGame.create(self._cfg, players, summer_codes, pairs)
@@ -316,7 +193,8 @@ class Game(GameBase):
 
     @property
     def scores(self) -> list[int]:
-        """Each seat's current total by the final-scoring table (final once the game is over)."""
+        """Each seat's current total by the final-scoring table (final once the game is over). Full
+        engine state: it reveals face-down tiles, so before the end show `view()["scores"]` instead."""
         return self._core.scores()
 
     def score_breakdown(self) -> list[dict]:
@@ -377,7 +255,8 @@ class Game(GameBase):
         return self._cfg.caves
 
     def collection(self, seat: int) -> Collection:
-        """What a seat has taken and holds."""
+        """What a seat has taken and holds (full engine state, face-down tiles included; what may be
+        shown before the end is `public_collection(seat)`)."""
         if not _is_int(seat) or not 0 <= seat < self.players:
             raise ValueError("no such seat")
         taken, mcount, weapons, spent, packs, _, _ = self._core.collection(seat)
@@ -402,7 +281,8 @@ class Game(GameBase):
 
     @property
     def summer_mammoth(self) -> tuple[int, int] | None:
-        """(value, seat) of the most valuable mammoth taken in summer (first taker on equal value)."""
+        """(value, seat) of the most valuable mammoth killed in summer (entered spending a weapon;
+        the first kill on equal value): its killer starts winter (spec §7)."""
         return self._core.summer_mammoth
 
     def tile_counts(self) -> dict[str, dict[str, int]]:
@@ -580,10 +460,35 @@ class Game(GameBase):
                 raise InvalidRecordError(f"move {i} is illegal: {exc}") from None
         return game
 
+    @property
+    def collections_hidden(self) -> bool:
+        """Whether `view()` hides the face-down tiles now: before the end, unless the option
+        `open_collections` is set (spec §5)."""
+        return not self._core.over and not self._options.get("open_collections", False)
+
+    def public_collection(self, seat: int) -> dict:
+        """A seat's collection as anyone may see it (the `view()` entry): weapons held and spent,
+        mammoth values, supply packs in hand, characters on the board and `face_down`, the number of
+        taken tiles lying face down; the face-down kinds are None while `collections_hidden`."""
+        c = self.collection(seat)
+        out = dict(c.to_json(), seat=seat, characters_on_board=self._core.collection(seat)[5],
+                   face_down=sum(getattr(c, k) for k in _FACE_DOWN))
+        if self.collections_hidden:
+            out.update(dict.fromkeys(_FACE_DOWN))
+        return out
+
     def view(self) -> dict:
-        """The public state as JSON-ready data (the game has no hidden information)."""
+        """The state as anyone may see it, JSON-ready: what the service, bots and pictures show.
+
+        Taken tiles other than weapons and mammoths lie face down until the end (spec §5): before
+        the end (unless the option `open_collections` is set) each collection gives berries, tubers,
+        herbs, jug, necklace, pelt and skull as None and only their number as `face_down`, and
+        `scores` and `score_breakdown` are None (they would reveal them). After the end everything
+        is shown. The attributes `scores`, `collections`, `score_breakdown()` stay complete (the
+        engine keeps the full state): they are for analysis, not for showing to a seat."""
         b = self._board
         tiles = self.tiles
+        hidden = self.collections_hidden
         occupants: dict[int, list[int]] = {}
         for seat, v in self.characters:
             occupants.setdefault(v, []).append(seat)
@@ -591,7 +496,6 @@ class Game(GameBase):
         for v, seat in self.supply_packs:
             packs.setdefault(v, []).append(seat)
         coords = b.coords
-        on_board = self.characters_on_board
         summer_mammoth = self.summer_mammoth
         return {
             "game": GAME_ID,
@@ -600,16 +504,15 @@ class Game(GameBase):
             "season": self.season,
             "is_over": self.is_over,
             "winners": self.winners,
-            "scores": self.scores,
+            "scores": None if hidden else self.scores,
             "turn": self.turns,
             "board": [{"space": v, "kind": b.kinds[v], "coords": None if coords is None else list(coords[v]),
                        "tile": tiles[v], "characters": occupants.get(v, []), "supply_packs": packs.get(v, [])}
                       for v in range(b.n)],
             "characters": [{"seat": s, "space": v} for s, v in self.characters],
             "supply_packs": [{"space": v, "seat": s} for v, s in self.supply_packs],
-            "collections": [dict(c.to_json(), seat=p, characters_on_board=on_board[p])
-                            for p, c in enumerate(self.collections)],
-            "score_breakdown": self.score_breakdown(),
+            "collections": [self.public_collection(p) for p in range(self.players)],
+            "score_breakdown": None if hidden else self.score_breakdown(),
             "tiles_left": sum(1 for t in tiles if t is not None and t not in STAYING),
             "idle_turns": self.idle_turns,
             "stall_rounds": self._options["stall_rounds"],

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 from hunters._core import jaeger as _core
 
-from .game import DEFAULT_OPTIONS, Game, _WINTER_START, _options
+from .game import Game
+from .options import WINTER_START, validate_options
 from .tiles import code_of, deck
 
 
@@ -29,9 +30,9 @@ class SimulationResult:
 
 
 POLICIES = ("uniform", "stay")
-STAY_PATIENCE = 1000
+STAY_PATIENCE: int = int(_core.STAY_PATIENCE)  # the core's value (one source of truth)
 """Policy "stay" draws uniformly once this many turns in a row took no tile (without the stall
-limit, a season could otherwise last for ever: e.g. the last tile is a mammoth and nobody has a weapon)."""
+limit, a season could otherwise last for ever: characters walking between camps, paths and caves)."""
 
 
 def random_games(n: int, players: int = 2, seed: int = 0, policy: str = "uniform", **options) -> SimulationResult:
@@ -47,21 +48,16 @@ def random_games(n: int, players: int = 2, seed: int = 0, policy: str = "uniform
         raise ValueError(f"policy must be one of {POLICIES}")
     if type(n) is not int or n < 0:
         raise ValueError("n must be a non-negative int")
-    if type(players) is not int or not 2 <= players <= 4:
-        raise ValueError("players must be an int from 2 to 4")
+    if type(players) is not int or not 2 <= players <= _core.LIMITS["players"]:
+        raise ValueError(f"players must be an int from 2 to {_core.LIMITS['players']}")
     if type(seed) is not int or not 0 <= seed < 2**64:
         raise ValueError("seed must be an int from 0 to 2**64 - 1")
-    opts = {k: v for k, v in DEFAULT_OPTIONS.items()}
-    unknown = set(options) - set(opts)
-    if unknown:
-        raise TypeError(f"unknown options: {sorted(unknown)}")
-    opts.update(options)
-    board, o = _options(**opts)
+    board, o = validate_options(options)
     summer = [code_of(t) for t in deck("summer", tuple(o["mammoths_summer"]))]
     winter = [code_of(t) for t in deck("winter", tuple(o["mammoths_winter"]))]
     games, turns, totals, wins = _core.random_games(
         n, players, seed, board.core, summer, winter, o["stall_rounds"], o["straight_jumps"],
-        _WINTER_START[o["winter_start"]], o["ties"] == "shared", policy == "stay")
+        WINTER_START[o["winter_start"]], o["ties"] == "shared", policy == "stay")
     return SimulationResult(games, players, turns, totals, wins)
 
 
@@ -96,12 +92,10 @@ def selfcheck_games(n: int, players: int = 2, seed: int = 0, policy: str = "unif
     listed, and the drawn turn is listed. Returns counts and violations by name (all 0 when sound)."""
     if policy not in POLICIES:
         raise ValueError(f"policy must be one of {POLICIES}")
-    opts = dict(DEFAULT_OPTIONS)
-    opts.update(options)
-    board, o = _options(**opts)
+    board, o = validate_options(options)
     summer = [code_of(t) for t in deck("summer", tuple(o["mammoths_summer"]))]
     winter = [code_of(t) for t in deck("winter", tuple(o["mammoths_winter"]))]
     games, turns, checked, probed, violations = _core.selfcheck_games(
         n, players, seed, board.core, summer, winter, o["stall_rounds"], o["straight_jumps"],
-        _WINTER_START[o["winter_start"]], policy == "stay", probes)
+        WINTER_START[o["winter_start"]], policy == "stay", probes)
     return {"games": games, "turns": turns, "listed_checked": checked, "probes": probed, "violations": violations}

@@ -265,10 +265,6 @@ class RefGame:
             self.got[seat][tok] += 1
             if tok == "weapon":
                 self.weapons[seat] += 1
-            if tok.startswith("mammoth") and self.season == "summer":
-                v = mammoth_value(tok)
-                if self.best is None or v > self.best[0]:
-                    self.best = (v, seat)
             self.tiles[src] = None
             took = True
             self._ev(i, "take", seat, src, tok)
@@ -280,6 +276,10 @@ class RefGame:
             self.weapons[seat] -= 1
             self.spent[seat] += 1
             self._ev(i, "spend_weapon", seat, dst, self.tiles[dst])
+            if self.season == "summer":     # a kill: the most valuable one (first on a tie) starts winter
+                v = mammoth_value(self.tiles[dst])
+                if self.best is None or v > self.best[0]:
+                    self.best = (v, seat)
         other = "winter" if self.season == "summer" else "summer"
         if self.b.kind[dst] == other and self.hand[seat] > 0 and seat not in self.packs_on.get(dst, set()):
             self.hand[seat] -= 1
@@ -301,14 +301,13 @@ class RefGame:
         self.turn += 1
         self._after(seat)
 
-    def _reachable_from(self, start: int) -> bool:
-        """Flood fill from one character: is a takeable tile under it or reachable?"""
+    def _region(self, start: int) -> set[int]:
+        """Every space a character on `start` can reach: steps onto camps and tiles (holes are not
+        entered), cave jumps between caves, other characters ignored."""
         seen = {start}
         todo = [start]
         while todo:
             v = todo.pop()
-            if not self.is_camp(v) and takeable(self.tiles[v]):
-                return True
             nxt = list(self.b.adj[v])
             if not self.is_camp(v) and self.tiles[v] == "cave":
                 nxt += self.caves
@@ -316,13 +315,29 @@ class RefGame:
                 if w not in seen and (self.is_camp(w) or self.tiles[w] is not None):
                     seen.add(w)
                     todo.append(w)
+        return seen
+
+    def _open_tile(self) -> bool:
+        """Spec §6: is a tile other than a path or cave under a character or accessible to one?"""
+        owned = [(p, v) for p in range(self.players) for v in self.chars[p]]
+        if any(not self.is_camp(v) and takeable(self.tiles[v]) for _, v in owned):
+            return True
+        regions = [(p, self._region(v)) for p, v in owned]
+        weapon_reachable = any(not self.is_camp(w) and self.tiles[w] == "weapon" for _, r in regions for w in r)
+        for p, region in regions:
+            for w in region:
+                tok = None if self.is_camp(w) else self.tiles[w]
+                if not takeable(tok):
+                    continue
+                if not tok.startswith("mammoth") or self.weapons[p] > 0 or weapon_reachable:
+                    return True
         return False
 
     def _end_reason(self):
         active = [p for p in range(self.players) if self.chars[p]]
         if not active:
             return "no_characters"
-        if not any(self._reachable_from(v) for p in active for v in self.chars[p]):
+        if not self._open_tile():
             return "unreachable"
         if self.stall_rounds and self.idle >= self.stall_rounds * len(active):
             return "stall"

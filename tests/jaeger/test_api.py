@@ -11,7 +11,7 @@ from hunters.jaeger import (ACTION_SPACE_SIZE, DEFAULT_OPTIONS, GAME_ID, Collect
                             IllegalMoveError, InvalidRecordError, Move, Step, default_board, random_games)
 from hunters.jaeger.sim import play_random_game
 from tests.splitmix import shuffle_piles
-from tests.test_jaeger_rules import line, mv
+from .helpers import line, mv
 
 
 def snapshot(g: Game):
@@ -78,11 +78,10 @@ def test_new_rejects_bad_configuration(kwargs):
         Game.new(**{"players": 2, **kwargs})
 
 
-def test_unknown_options_are_a_type_error():
-    with pytest.raises(TypeError):
-        Game.new(players=2, wild_fire=True)
-    with pytest.raises(TypeError):
-        random_games(1, players=2, wild_fire=True)
+def test_unknown_options_are_refused_by_name():
+    for call in (lambda: Game.new(players=2, wild_fire=True), lambda: random_games(1, players=2, wild_fire=True)):
+        with pytest.raises(ValueError, match="unknown option.*wild_fire"):
+            call()
 
 
 def test_explicit_layouts():
@@ -285,8 +284,12 @@ def test_view_is_json_ready_and_complete():
     assert [b["tile"] for b in v["board"]] == g.tiles
     assert sorted((c["seat"], c["space"]) for c in v["characters"]) == g.characters
     assert [c["supply_packs"] for c in v["collections"]] == [c.supply_packs for c in g.collections]
-    assert v["scores"] == g.scores == [b["total"] for b in v["score_breakdown"]]
+    assert v["scores"] is None and v["score_breakdown"] is None     # face-down tiles would show (§5)
     assert v["moves_played"] == 20 and v["stall_rounds"] == 10
+    opened = Game.from_record({**g.to_record(), "options": {**g.options, "open_collections": True}}).view()
+    assert opened["scores"] == g.scores == [b["total"] for b in opened["score_breakdown"]]
+    assert {k: x for k, x in opened.items() if k not in ("scores", "score_breakdown", "collections")} == \
+        {k: x for k, x in v.items() if k not in ("scores", "score_breakdown", "collections")}
 
 
 def test_describe_steps_for_a_ui():

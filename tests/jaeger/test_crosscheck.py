@@ -85,3 +85,31 @@ def test_core_agrees_with_reference_under_options(options):
 @pytest.mark.parametrize("seed", range(CI_GAMES, CI_GAMES + SLOW_GAMES))
 def test_core_agrees_with_reference_long(seed):
     cross_check(seed, 2 + seed % 3, "stay" if seed % 2 == 0 else "uniform", 1)
+
+
+# Hand-made positions of the issue-10 rules (tests/jaeger/test_rules_season_end.py, _winter.py), where
+# the old and the new rules differ: the oracle must agree with the core on them too.
+ISSUE_10_POSITIONS = [
+    ("S mammoth5 | S S", [[0], [2]], {}, []),
+    ("S weapon path mammoth5 | S S", [[0], [4]], {"edges": [(0, 2)]},
+     [((0, 1), (1, 0)), ((4, 5), (5, 4)), ((0, 2), (2, 3)), ((4, 5), (5, 4)), ((3, 2), (2, 0))]),
+    ("S weapon S | S path mammoth5", [[0], [3]], {}, [((0, 1), (1, 2))]),
+    ("S S weapon mammoth8 | S weapon mammoth4 S S", [[0, 1], [4]], {"stall_rounds": 1},
+     [((1, 2), (2, 3)), ((4, 5), (5, 6)), ((0, 1), (1, 0)), ((6, 7), (7, 8)), ((0, 1), (1, 0)), ((8, 7), (7, 8))]),
+    ("mammoth8 weapon S S weapon mammoth8", [[1, 2], [4]], {},
+     [((1, 0), (2, 3)), ((4, 5), (5, None)), ((0, None), (3, None))]),
+]
+
+
+@pytest.mark.parametrize("cells, start, kw, moves", ISSUE_10_POSITIONS)
+def test_core_agrees_with_reference_on_the_issue_10_positions(cells, start, kw, moves):
+    from .helpers import line
+    game = line(cells, start, winter=["berries", "herbs"], **kw)
+    ref = ref_for(game)
+    for i, move in enumerate(moves):
+        compare(game, ref, f"{cells} before move {i}")
+        assert set(as_tuple(m) for m in game.legal_moves()) == ref.legal_moves()
+        game.play(Move.of(*[s for s in move if s is not None]))
+        ref.play((move[0], move[1] if len(move) > 1 else None))
+    compare(game, ref, f"{cells} at the end")
+    assert game.season != "summer"
