@@ -74,7 +74,7 @@ class MatchManager:
         if not 1 <= config.players <= 16:
             raise invalid("INVALID_CONFIG", "players out of range")
         seed = config.seed if config.HasField("seed") else secrets.randbits(63)
-        game = ad.new(config.players, seed, config.options if config.HasField("options") else None)
+        game = ad.new_game(config, seed)
         stored_config = matches_pb2.GameConfig()
         stored_config.CopyFrom(config)
         stored_config.seed = seed

@@ -14,8 +14,9 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from hunters import GAMES
-from hunters.v1 import matches_pb2, oracle_pb2
+from hunters.v1 import games_pb2, matches_pb2, oracle_pb2
 
+from .gameinfo import GameInfoServicer
 from .games import adapter
 from .handlers import add_service
 from .matches import MatchManager
@@ -25,6 +26,7 @@ from .store import Store
 SERVICE_NAMES = (
     matches_pb2.DESCRIPTOR.services_by_name["MatchService"].full_name,
     oracle_pb2.DESCRIPTOR.services_by_name["OracleService"].full_name,
+    games_pb2.DESCRIPTOR.services_by_name["GameService"].full_name,
 )
 log = logging.getLogger("hunters.service")
 
@@ -70,6 +72,7 @@ def create_server(config: ServerConfig) -> RunningServer:
                          maximum_concurrent_rpcs=config.max_workers * 8)
     add_service(server, matches_pb2.DESCRIPTOR.services_by_name["MatchService"], MatchServicer(manager))
     add_service(server, oracle_pb2.DESCRIPTOR.services_by_name["OracleService"], OracleServicer())
+    add_service(server, games_pb2.DESCRIPTOR.services_by_name["GameService"], GameInfoServicer())
     health_servicer = health.HealthServicer(experimental_non_blocking=True)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(SERVICE_NAMES + (health.SERVICE_NAME, reflection.SERVICE_NAME), server)

@@ -11,11 +11,11 @@ import grpc
 from google.protobuf import timestamp_pb2
 
 from hunters.errors import IllegalMoveError
-from hunters.v1 import events_pb2, matches_pb2, matches_pb2_grpc, oracle_pb2, oracle_pb2_grpc
+from hunters.v1 import matches_pb2, matches_pb2_grpc, oracle_pb2, oracle_pb2_grpc
 
 from . import auth
 from .errors import ServiceError, invalid
-from .games import GameAdapter, adapter
+from .games import GameAdapter, adapter, config_for, watch_response
 from .matches import LiveMatch, MatchManager, Played
 
 log = logging.getLogger("hunters.service")
@@ -102,7 +102,7 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
     def _match_pb(self, live: LiveMatch) -> matches_pb2.Match:
         created = timestamp_pb2.Timestamp()
         created.FromNanoseconds(int(live.created_at * 1e9))
-        return matches_pb2.Match(match_id=live.match_id, config=live.config, version=live.version,
+        return matches_pb2.Match(match_id=live.match_id, config=config_for(live.adapter, live.config, live.game), version=live.version,
                                  state=live.adapter.state(live.game, live.version), created_at=created)
 
     @rpc
@@ -119,7 +119,7 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
     def GetMatch(self, request, context):
         live = self.manager.get(request.match_id)
         with live.lock:
-            return self._match_pb(live)
+            return matches_pb2.GetMatchResponse(match=self._match_pb(live))
 
     @rpc
     def ListMatches(self, request, context):
@@ -170,12 +170,7 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
     def WatchMatch(self, request, context):
         for live, version, game, seat, move, events in self.manager.history(
                 request.match_id, request.from_version, context.is_active):
-            ad = live.adapter
-            yield events_pb2.MatchEvent(
-                match_id=live.match_id, version=version, seat=seat,
-                move=ad.move_to_proto(move) if move is not None else None,
-                events=[ad.event(e) for e in events], state=ad.state(game, version),
-                match_over=game.is_over)
+            yield watch_response(live.adapter, live.match_id, version, game, seat, move, events)
 
     @rpc
     def GetRecord(self, request, context):
@@ -198,7 +193,7 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
         ad = adapter(config.game)
         if not config.HasField("seed") and not config.HasField("options"):
             raise invalid("INVALID_CONFIG", "the oracle needs a seed or explicit options to reproduce a game")
-        game = ad.new(config.players, config.seed, config.options if config.HasField("options") else None)
+        game = ad.new_game(config, config.seed)
         response = oracle_pb2.EvaluateResponse(legal=True)
         events = list(game.events)
         for index, pb in enumerate(request.moves):
@@ -244,6 +239,6 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
             scores = res.total_scores if scores is None else [a + b for a, b in zip(scores, res.total_scores)]
             wins = res.wins if wins is None else [a + b for a, b in zip(wins, res.wins)]
             elapsed = time.perf_counter() - start
-            yield oracle_pb2.SimulateGamesProgress(games_done=done, moves=moves, mean_scores=[s / done for s in scores],
+            yield oracle_pb2.SimulateGamesResponse(games_done=done, moves=moves, mean_scores=[s / done for s in scores],
                                                    wins=wins, games_per_second=done / elapsed if elapsed else 0.0,
                                                    done=done == total)

@@ -29,7 +29,7 @@ def call_raw(channel, method, streaming, payload, metadata):
 
 
 def snapshot(stub, match_id):
-    return stub.GetMatch(matches_pb2.GetMatchRequest(match_id=match_id)).SerializeToString(deterministic=True)
+    return stub.GetMatch(matches_pb2.GetMatchRequest(match_id=match_id)).match.SerializeToString(deterministic=True)
 
 
 def random_move(rng):
@@ -39,7 +39,8 @@ def random_move(rng):
         m.occupant.zone = rng.choice([rng.randint(-10, 1000), 560, 561, 568])
     if rng.random() < 0.2:
         m.retake = rng.randint(-5, 1000)
-    return moves_pb2.Move(carcassonne=m) if rng.random() < 0.9 else moves_pb2.Move(json=rng.choice(['{', '[]', '{"x":1}', "null"]))
+    return moves_pb2.Move(carcassonne=m) if rng.random() < 0.9 else moves_pb2.Move(json=rng.choice(
+        ['{', '[]', '{"x":1}', "null", '{"retake": 2147483648}', "[" * 100000 + "]" * 100000, '{"x": 1e400}']))
 
 
 def random_request(rng, match_id, method):
@@ -58,8 +59,18 @@ def random_request(rng, match_id, method):
         if rng.random() < 0.5:
             config.seed = rng.randint(0, 2**64 - 1)
         if rng.random() < 0.4:
-            config.options.update(rng.choice([{"normal_deck": [rng.randint(-5, 100)]}, {"x": 1}, {"menhir_deck": "a"},
-                                              {"normal_deck": [1, 2, 3]}, {"seed": 4}]))
+            choice = rng.randint(0, 4)
+            if choice == 0:
+                config.carcassonne.normal_deck.tiles.extend(rng.randint(-5, 100) for _ in range(rng.randint(0, 200)))
+            elif choice == 1:
+                config.carcassonne.menhir_deck.tiles.append(rng.randint(-2**31, 2**31 - 1))
+            elif choice == 2:
+                config.jaeger.board.grid.rows = rng.randint(-5, 2**31 - 1)
+                config.jaeger.board.grid.cols = rng.randint(-5, 2**31 - 1)
+            elif choice == 3:
+                config.json = rng.choice(['{"x": 1}', "[" * 100000, '{"normal_deck": [2147483648]}', "nan"])
+            else:
+                config.jaeger.stall_rounds = rng.randint(-2**31, 2**31 - 1)
         if method.endswith("CreateMatch"):
             return matches_pb2.CreateMatchRequest(config=config)
         return oracle_pb2.EvaluateRequest(config=config, moves=[random_move(rng) for _ in range(rng.randint(0, 3))],
