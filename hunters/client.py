@@ -169,7 +169,8 @@ class Client:
                                          timeout=timeout)
         try:
             for ev in stream:
-                yield MatchEvent(ev.version, ev.seat if ev.HasField("seat") else -1, ad.move_from_proto(ev.move) if ev.HasField("move") else None,
+                yield MatchEvent(ev.version, ev.seat if ev.HasField("seat") else -1,
+                                 ad.move_from_proto(ev.move) if ev.HasField("move") else None,
                                  self._events(game, ev.events), ev.state,
                                  ev.state.status == state_pb2.GAME_STATUS_OVER)
         except grpc.RpcError as err:

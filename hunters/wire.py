@@ -21,7 +21,7 @@ from hunters import GAMES
 from hunters.errors import IllegalMoveError
 from hunters.v1 import events_pb2, matches_pb2, moves_pb2, options_pb2, state_pb2
 
-__all__ = ["MAX_JSON_DEPTH", "MAX_JSON_CHARS", "GameAdapter", "WireError", "adapter", "dumps_json", "loads_json"]
+__all__ = ["MAX_JSON_CHARS", "MAX_JSON_DEPTH", "GameAdapter", "WireError", "adapter", "dumps_json", "loads_json"]
 
 MAX_JSON_DEPTH = 32
 MAX_JSON_CHARS = 1 << 20
@@ -45,7 +45,7 @@ def _config_error(message: str) -> WireError:
 
 
 # -- strict JSON ------------------------------------------------------------------------------
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKET = re.compile(r"[\[\]{}]")
 
 
