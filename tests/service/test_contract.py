@@ -401,3 +401,37 @@ def test_reflection_lists_every_service(server):
     names = {s.name for s in reply.list_services_response.service}
     assert {"hunters.v1.MatchService", "hunters.v1.OracleService", "hunters.v1.GameService"} <= names
     json.dumps(sorted(names))
+
+
+def test_grpcurl_examples_of_the_docs_parse_through_reflection(server):
+    """Each `-d` body of docs/clients.md parses (JSON mapping) into its method's request type,
+    found through server reflection as grpcurl would."""
+    import re
+    from pathlib import Path
+
+    from google.protobuf import descriptor_pb2, descriptor_pool, json_format, message_factory
+    from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+    text = Path(__file__).resolve().parents[2].joinpath("docs", "clients.md").read_text()
+    examples = re.findall(r"-d '(.*?)'.*?(hunters\.v1\.\w+)/(\w+)", text, re.S)
+    assert len(examples) >= 6
+    stub = reflection_pb2_grpc.ServerReflectionStub(grpc.insecure_channel(f"127.0.0.1:{server.port}"))
+    pool = descriptor_pool.DescriptorPool()
+    for service in {s for _, s, _ in examples}:
+        reply = next(stub.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(
+            file_containing_symbol=service)])))
+        files = [descriptor_pb2.FileDescriptorProto.FromString(b)
+                 for b in reply.file_descriptor_response.file_descriptor_proto]
+        pending = {f.name: f for f in files}
+        while pending:  # add files after their dependencies
+            for name, f in list(pending.items()):
+                if all(d not in pending for d in f.dependency):
+                    try:
+                        pool.FindFileByName(name)
+                    except KeyError:
+                        pool.Add(f)
+                    del pending[name]
+    for body, service, method in examples:
+        request_type = pool.FindServiceByName(service).FindMethodByName(method).input_type
+        msg = message_factory.GetMessageClass(request_type)()
+        json_format.Parse(body.replace("<id>", "x").replace("\n", " "), msg)
