@@ -102,8 +102,9 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
     def _match_pb(self, live: LiveMatch) -> matches_pb2.Match:
         created = timestamp_pb2.Timestamp()
         created.FromNanoseconds(int(live.created_at * 1e9))
-        return matches_pb2.Match(match_id=live.match_id, config=config_for(live.adapter, live.config, live.game), version=live.version,
-                                 state=live.adapter.state(live.game, live.version), created_at=created)
+        return matches_pb2.Match(match_id=live.match_id, config=config_for(live.adapter, live.config, live.game),
+                                 version=live.version, state=live.adapter.state(live.game, live.version),
+                                 created_at=created)
 
     @rpc
     def CreateMatch(self, request, context):

@@ -435,3 +435,23 @@ def test_grpcurl_examples_of_the_docs_parse_through_reflection(server):
         request_type = pool.FindServiceByName(service).FindMethodByName(method).input_type
         msg = message_factory.GetMessageClass(request_type)()
         json_format.Parse(body.replace("<id>", "x").replace("\n", " "), msg)
+
+
+def test_options_round_trip_through_the_wire():
+    """What the client encodes (options_to_proto) the server decodes (options_kwargs) unchanged."""
+    explicit = {"spaces": [{"kind": "tile", "pos": [0, 0]}, {"kind": "summer_camp", "pos": [1, 0]},
+                           {"kind": "winter_camp", "pos": [0, 1]}], "adjacency": [[0, 1], [0, 2]]}
+    cases = [
+        {"board": grid(3, 4, missing=[(2, 3)]), "stall_rounds": 0, "winter_start": "seat0", "ties": "no_winner",
+         "straight_jumps": True, "mammoths_summer": [5, 5, 5], "mammoths_winter": [3] * 12},
+        {"board": explicit, "summer": {0: "mammoth7"}, "winter": ["berries", "skull"], "start": [[1], [1]]},
+        {"summer": {}, "winter": []},
+    ]
+    for opts in cases:
+        kwargs = JAEGER.options_kwargs(config(**opts))
+        if "board" in opts and "grid" in opts["board"]:
+            kwargs["board"]["grid"] = {k: v for k, v in kwargs["board"]["grid"].items()
+                                       if k not in ("type", "orientation")}
+        assert kwargs == opts
+    for opts in ({"normal_deck": [3, 17]}, {"menhir_deck": []}, {"normal_deck": [], "menhir_deck": [88, 90]}):
+        assert CARC.options_kwargs(config("carcassonne_hg", **opts)) == opts
