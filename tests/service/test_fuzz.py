@@ -4,7 +4,7 @@ import random
 import grpc
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from hunters.v1 import matches_pb2, moves_pb2, oracle_pb2
+from hunters.v1 import games_pb2, matches_pb2, moves_pb2, oracle_pb2
 
 from .helpers import bearer, create, stubs
 
@@ -14,6 +14,7 @@ METHODS = [
     ("/hunters.v1.MatchService/ListLegalMoves", False), ("/hunters.v1.MatchService/PlayMove", False),
     ("/hunters.v1.MatchService/GetRecord", False), ("/hunters.v1.MatchService/WatchMatch", True),
     ("/hunters.v1.OracleService/Evaluate", False), ("/hunters.v1.OracleService/SimulateGames", True),
+    ("/hunters.v1.GameService/ListGames", False), ("/hunters.v1.GameService/GetGameInfo", False),
 ]
 
 
@@ -82,6 +83,10 @@ def random_request(rng, match_id, method):
     if method.endswith("SimulateGames"):
         return oracle_pb2.SimulateGamesRequest(game=rng.choice(["carcassonne_hg", "x"]), players=rng.randint(-1, 7),
                                                games=rng.randint(-3, 3), seed=rng.randint(0, 9))
+    if method.endswith("ListGames"):
+        return games_pb2.ListGamesRequest()
+    if method.endswith("GetGameInfo"):
+        return games_pb2.GetGameInfoRequest(game=rng.choice(["carcassonne_hg", "jaeger_sammler", "", "x" * 300]))
     cls = {"GetMatch": matches_pb2.GetMatchRequest, "DeleteMatch": matches_pb2.DeleteMatchRequest,
            "ListLegalMoves": matches_pb2.ListLegalMovesRequest, "GetRecord": matches_pb2.GetRecordRequest}
     return cls[method.rsplit("/", 1)[1]](match_id=rng.choice(ids))
