@@ -19,10 +19,10 @@ from typing import Any, Iterator
 import grpc
 
 from hunters.errors import IllegalMoveError
-from hunters.service import auth
-from hunters.service.errors import ServiceError, error_info
-from hunters.service.games import adapter, to_struct
-from hunters.v1 import matches_pb2, matches_pb2_grpc, oracle_pb2, oracle_pb2_grpc, state_pb2
+from hunters.status import ServiceError, error_info
+from hunters.v1 import (games_pb2, games_pb2_grpc, matches_pb2, matches_pb2_grpc, oracle_pb2, oracle_pb2_grpc,
+                        state_pb2)
+from hunters.wire import adapter
 
 __all__ = ["Client", "IllegalMoveError", "MatchEvent", "MatchInfo", "PlayResult", "ServiceError"]
 
@@ -76,6 +76,7 @@ class Client:
         self.channel = grpc.secure_channel(address, credentials) if credentials else grpc.insecure_channel(address)
         self.matches = matches_pb2_grpc.MatchServiceStub(self.channel)
         self.oracle = oracle_pb2_grpc.OracleServiceStub(self.channel)
+        self.games = games_pb2_grpc.GameServiceStub(self.channel)
         self.timeout = timeout
         self._games: dict[str, str] = {}
 
@@ -90,7 +91,8 @@ class Client:
 
     def _call(self, method, request, token: str | None = None):
         try:
-            return method(request, timeout=self.timeout, metadata=auth.bearer(token) if token else None)
+            return method(request, timeout=self.timeout,
+                          metadata=(("authorization", f"Bearer {token}"),) if token else None)
         except grpc.RpcError as err:
             _raise(err)
 
@@ -100,7 +102,7 @@ class Client:
         if seed is not None:
             config.seed = seed
         if options:
-            config.options.CopyFrom(to_struct(options))
+            adapter(game).options_to_proto(options, config)
         return config
 
     def _game_of(self, match_id: str) -> str:
@@ -124,7 +126,7 @@ class Client:
                          tuple(resp.seat_tokens), resp.admin_token)
 
     def get_match(self, match_id: str) -> MatchInfo:
-        m = self._call(self.matches.GetMatch, matches_pb2.GetMatchRequest(match_id=match_id))
+        m = self._call(self.matches.GetMatch, matches_pb2.GetMatchRequest(match_id=match_id)).match
         return MatchInfo(m.match_id, m.config.game, m.version, m.state)
 
     def list_matches(self, game: str = "", page_size: int = 50) -> Iterator[MatchInfo]:
@@ -169,8 +171,10 @@ class Client:
                                          timeout=timeout)
         try:
             for ev in stream:
-                yield MatchEvent(ev.version, ev.seat, ad.move_from_proto(ev.move) if ev.HasField("move") else None,
-                                 self._events(game, ev.events), ev.state, ev.match_over)
+                yield MatchEvent(ev.version, ev.seat if ev.HasField("seat") else -1,
+                                 ad.move_from_proto(ev.move) if ev.HasField("move") else None,
+                                 self._events(game, ev.events), ev.state,
+                                 ev.state.status == state_pb2.GAME_STATUS_OVER)
         except grpc.RpcError as err:
             _raise(err)
         finally:
@@ -189,10 +193,19 @@ class Client:
                                              include_legal_moves=include_legal_moves)
         return self._call(self.oracle.Evaluate, request)
 
-    def simulate(self, game: str, players: int, games: int, seed: int = 0) -> Iterator[oracle_pb2.SimulateGamesProgress]:
+    def simulate(self, game: str, players: int, games: int, seed: int = 0) -> Iterator[oracle_pb2.SimulateGamesResponse]:
         stream = self.oracle.SimulateGames(oracle_pb2.SimulateGamesRequest(game=game, players=players, games=games,
                                                                            seed=seed))
         try:
             yield from stream
         except grpc.RpcError as err:
             _raise(err)
+
+    # -- game information ----------------------------------------------------------------------
+    def list_games(self) -> list[games_pb2.GameSummary]:
+        """Every game the server plays: id, name, player range, action-space size."""
+        return list(self._call(self.games.ListGames, games_pb2.ListGamesRequest()).games)
+
+    def game_info(self, game: str) -> games_pb2.GetGameInfoResponse:
+        """A game's action layout and static data (tiles, board)."""
+        return self._call(self.games.GetGameInfo, games_pb2.GetGameInfoRequest(game=game))

@@ -1,53 +1,13 @@
 """Service errors: a gRPC status code plus a machine-readable reason, sent as google.rpc.Status
-with an ErrorInfo detail (domain "hunters.v1")."""
+with an ErrorInfo detail (domain "hunters.v1"). The type lives in `hunters.status`, shared with
+the client; errors never echo more than 64 characters of any value the caller sent (`clip`)."""
 from __future__ import annotations
 
 import grpc
-from google.protobuf import any_pb2
-from google.rpc import code_pb2, error_details_pb2, status_pb2
-from grpc_status import rpc_status
 
-from hunters.errors import IllegalMoveError
+from hunters.status import DOMAIN, ServiceError, clip, error_info
 
-DOMAIN = "hunters.v1"
-MAX_ECHO = 64          # characters of anything the caller sent that an error may repeat
-MAX_MESSAGE = 512      # characters of an error message
-
-# Engine reasons that say the request itself is malformed, whatever the state of the game.
-_ARGUMENT_REASONS = {"MALFORMED", "BAD_ROTATION", "UNKNOWN_ZONE", "UNKNOWN_SPACE"}
-
-
-class ServiceError(Exception):
-    """An error to send to the caller: `code` (grpc.StatusCode), `reason`, message, metadata."""
-
-    def __init__(self, code: grpc.StatusCode, reason: str, message: str, **metadata: object):
-        message = clip(message, MAX_MESSAGE)
-        super().__init__(f"{reason}: {message}")
-        self.code = code
-        self.reason = reason
-        self.message = message
-        self.metadata = {k: clip(v) for k, v in metadata.items()}
-
-    @classmethod
-    def from_illegal(cls, exc: IllegalMoveError, **metadata: object) -> "ServiceError":
-        code = grpc.StatusCode.INVALID_ARGUMENT if exc.reason in _ARGUMENT_REASONS else grpc.StatusCode.FAILED_PRECONDITION
-        return cls(code, exc.reason, exc.message, **metadata)
-
-    def to_status(self) -> grpc.Status:
-        info = error_details_pb2.ErrorInfo(reason=self.reason, domain=DOMAIN, metadata=self.metadata)
-        detail = any_pb2.Any()
-        detail.Pack(info)
-        status = status_pb2.Status(code=getattr(code_pb2, self.code.name), message=f"{self.reason}: {self.message}",
-                                   details=[detail])
-        return rpc_status.to_status(status)
-
-
-def clip(value: object, limit: int = MAX_ECHO) -> str:
-    """`value` as text of at most `limit` characters (an ellipsis marks a cut): errors never echo
-    unbounded input back (a long id would otherwise overflow the trailer and come back as
-    RESOURCE_EXHAUSTED)."""
-    text = str(value)
-    return text if len(text) <= limit else text[:limit - 1] + "\u2026"
+__all__ = ["DOMAIN", "ServiceError", "clip", "error_info", "invalid", "not_found"]
 
 
 def invalid(reason: str, message: str, **metadata: object) -> ServiceError:
@@ -56,15 +16,3 @@ def invalid(reason: str, message: str, **metadata: object) -> ServiceError:
 
 def not_found(match_id: str) -> ServiceError:
     return ServiceError(grpc.StatusCode.NOT_FOUND, "MATCH_NOT_FOUND", f"no match {clip(match_id)!r}", match_id=match_id)
-
-
-def error_info(err: grpc.RpcError) -> tuple[str, dict[str, str]]:
-    """The (reason, metadata) of a received error's ErrorInfo, or ("", {})."""
-    status = rpc_status.from_call(err) if isinstance(err, grpc.Call) else None
-    if status is not None:
-        for detail in status.details:
-            if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
-                info = error_details_pb2.ErrorInfo()
-                detail.Unpack(info)
-                return info.reason, dict(info.metadata)
-    return "", {}

@@ -109,7 +109,7 @@ class MatchManager:
             raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_MATCHES",
                                f"the server holds its limit of {self.max_live_matches} unfinished matches")
         seed = config.seed if config.HasField("seed") else secrets.randbits(63)
-        game = ad.new(config.players, seed, config.options if config.HasField("options") else None)
+        game = ad.new_game(config, seed)
         stored_config = matches_pb2.GameConfig()
         stored_config.CopyFrom(config)
         stored_config.seed = seed

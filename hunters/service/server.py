@@ -16,18 +16,19 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 
 from hunters import GAMES
-from hunters.v1 import matches_pb2, oracle_pb2
+from hunters.v1 import games_pb2, matches_pb2, oracle_pb2
 
 from . import reflection
 from .games import adapter
 from .handlers import add_service
 from .matches import MatchManager
-from .servicer import Engine, MatchServicer, OracleServicer, encode_watch_event
+from .servicer import Engine, GameInfoServicer, MatchServicer, OracleServicer, encode_watch_event
 from .store import Store
 
 SERVICE_NAMES = (
     matches_pb2.DESCRIPTOR.services_by_name["MatchService"].full_name,
     oracle_pb2.DESCRIPTOR.services_by_name["OracleService"].full_name,
+    games_pb2.DESCRIPTOR.services_by_name["GameService"].full_name,
 )
 HEALTH_SERVICE = "grpc.health.v1.Health"
 log = logging.getLogger("hunters.service")
@@ -109,6 +110,7 @@ async def start_server(config: ServerConfig) -> Started:
         engine = Engine(config.engine_threads)
         add_service(server, matches_pb2.DESCRIPTOR.services_by_name["MatchService"], MatchServicer(manager))
         add_service(server, oracle_pb2.DESCRIPTOR.services_by_name["OracleService"], OracleServicer(engine))
+        add_service(server, games_pb2.DESCRIPTOR.services_by_name["GameService"], GameInfoServicer())
         health = HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health, server)
         reflection.enable(server, SERVICE_NAMES + (HEALTH_SERVICE,))

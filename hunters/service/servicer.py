@@ -18,11 +18,12 @@ import grpc
 from google.protobuf import timestamp_pb2
 
 from hunters.errors import IllegalMoveError
-from hunters.v1 import events_pb2, matches_pb2, matches_pb2_grpc, oracle_pb2, oracle_pb2_grpc
+from hunters.v1 import games_pb2_grpc, matches_pb2, matches_pb2_grpc, oracle_pb2, oracle_pb2_grpc
 
 from . import auth
 from .errors import ServiceError, invalid
-from .games import GameAdapter, adapter
+from .gameinfo import game_info, list_games
+from .games import GameAdapter, adapter, config_for, watch_response
 from .matches import LiveMatch, MatchManager, Played
 
 log = logging.getLogger("hunters.service")
@@ -114,13 +115,9 @@ def _move_builder(ad: GameAdapter, request: Any) -> Callable[[Any], Any]:
 
 def encode_watch_event(live: LiveMatch, version: int, game: Any, seat: int, move: Any, events: list,
                        state: Any) -> bytes:
-    """A serialized MatchEvent (`state` is reused when the caller already built it)."""
-    ad = live.adapter
-    return events_pb2.MatchEvent(
-        match_id=live.match_id, version=version, seat=seat,
-        move=ad.move_to_proto(move) if move is not None else None,
-        events=[ad.event(e) for e in events], state=state if state is not None else ad.state(game, version),
-        match_over=game.is_over).SerializeToString()
+    """A serialized WatchMatchResponse (`state` is reused when the caller already built it)."""
+    out = watch_response(live.adapter, live.match_id, version, game, seat, move, events, state)
+    return out.SerializeToString()
 
 
 class Cancel:
@@ -175,8 +172,8 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
         over = live.game.is_over
         status = (matches_pb2.MATCH_STATUS_OVER if over else
                   matches_pb2.MATCH_STATUS_ABANDONED if live.abandoned else matches_pb2.MATCH_STATUS_ACTIVE)
-        config = live.config if over else live.adapter.public_config(live.config)
-        return matches_pb2.Match(match_id=live.match_id, config=config, version=live.version,
+        return matches_pb2.Match(match_id=live.match_id, config=config_for(live.adapter, live.config, live.game),
+                                 version=live.version,
                                  state=live.adapter.state(live.game, live.version), created_at=created,
                                  status=status)
 
@@ -190,7 +187,7 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
 
     @rpc
     async def GetMatch(self, request, context):
-        return self.match_pb(self.manager.get(request.match_id))
+        return matches_pb2.GetMatchResponse(match=self.match_pb(self.manager.get(request.match_id)))
 
     @rpc
     async def ListMatches(self, request, context):
@@ -256,7 +253,7 @@ def evaluate(request: oracle_pb2.EvaluateRequest, cancel: Cancel) -> oracle_pb2.
     ad = adapter(config.game)
     if not config.HasField("seed") and not config.HasField("options"):
         raise invalid("INVALID_CONFIG", "the oracle needs a seed or explicit options to reproduce a game")
-    game = ad.new(config.players, config.seed, config.options if config.HasField("options") else None)
+    game = ad.new_game(config, config.seed)
     response = oracle_pb2.EvaluateResponse(legal=True)
     events = list(game.events)
     for index, pb in enumerate(request.moves):
@@ -322,6 +319,18 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
             now = time.perf_counter()
             if done == total or (done - reported) * 20 >= total or now - last >= PROGRESS_SECONDS:
                 reported, last = done, now
-                yield oracle_pb2.SimulateGamesProgress(
+                yield oracle_pb2.SimulateGamesResponse(
                     games_done=done, moves=moves, mean_scores=[s / done for s in scores], wins=wins,
                     games_per_second=done / (now - start) if now > start else 0.0, done=done == total)
+
+
+class GameInfoServicer(games_pb2_grpc.GameServiceServicer):
+    """Which games the server plays, their action layouts and static data (answers built once)."""
+
+    @rpc
+    async def ListGames(self, request, context):
+        return list_games()
+
+    @rpc
+    async def GetGameInfo(self, request, context):
+        return game_info(request)

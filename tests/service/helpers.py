@@ -1,8 +1,9 @@
 """Small helpers for service tests: raw stubs, error inspection, a finished match."""
 import grpc
 
-from hunters.service.errors import error_info
-from hunters.v1 import matches_pb2, matches_pb2_grpc, oracle_pb2_grpc
+from hunters.status import error_info
+from hunters.v1 import matches_pb2, matches_pb2_grpc, oracle_pb2_grpc, state_pb2
+from hunters.wire import adapter
 
 
 def stubs(port):
@@ -26,6 +27,13 @@ def rpc_error(fn, *args, **kwargs):
 
 def create(stub, players=2, seed=5, options=None):
     config = matches_pb2.GameConfig(game="carcassonne_hg", players=players, seed=seed)
-    if options is not None:
-        config.options.update(options)
+    if isinstance(options, dict):
+        adapter("carcassonne_hg").options_to_proto(options, config)
+    elif options is not None:
+        config.carcassonne.CopyFrom(options)
     return stub.CreateMatch(matches_pb2.CreateMatchRequest(config=config))
+
+
+def over(state):
+    """A MatchState says the game is over."""
+    return state.status == state_pb2.GAME_STATUS_OVER

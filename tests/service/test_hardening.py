@@ -12,7 +12,7 @@ from hunters.carcassonne import Game
 from hunters.client import Client, ServiceError
 from hunters.v1 import matches_pb2, oracle_pb2
 
-from .helpers import bearer, create, rpc_error, stubs
+from .helpers import bearer, create, over, rpc_error, stubs
 
 
 def health_ok(port, timeout=5):
@@ -86,7 +86,7 @@ def test_nothing_public_predicts_the_next_tile(server):
                            metadata=bearer(created.seat_tokens[0]))
     local.play(move)
     public = [created.match, explicit.match, played,
-              stub.GetMatch(matches_pb2.GetMatchRequest(match_id=mid)),
+              stub.GetMatch(matches_pb2.GetMatchRequest(match_id=mid)).match,
               stub.ListMatches(matches_pb2.ListMatchesRequest()),
               stub.ListLegalMoves(matches_pb2.ListLegalMovesRequest(match_id=mid))]
     watch = stub.WatchMatch(matches_pb2.WatchMatchRequest(match_id=mid, from_version=0))
@@ -102,8 +102,9 @@ def test_nothing_public_predicts_the_next_tile(server):
         if 0 <= candidate < 2**64:
             guess = Game.new(players=2, seed=candidate).to_record()
             assert (guess["normal_deck"], guess["menhir_deck"]) != hidden
-    text = str(explicit.match) + str(stub.GetMatch(matches_pb2.GetMatchRequest(match_id=explicit.match.match_id)))
-    assert "normal_deck" not in text and "menhir_deck" not in text
+    seen = stub.GetMatch(matches_pb2.GetMatchRequest(match_id=explicit.match.match_id)).match
+    for config in (explicit.match.config, seen.config):
+        assert not config.carcassonne.HasField("normal_deck") and not config.carcassonne.HasField("menhir_deck")
     assert not explicit.match.config.HasField("seed") and not created.match.config.HasField("seed")
     # the record (it holds the draw order) stays with the admin token until the end
     assert rpc_error(stub.GetRecord, matches_pb2.GetRecordRequest(match_id=mid),
@@ -115,8 +116,8 @@ def test_nothing_public_predicts_the_next_tile(server):
 def test_seed_and_decks_are_shown_once_the_match_is_over(server):
     _, stub, _ = stubs(server.port)
     done = create(stub, seed=9, options={"normal_deck": [], "menhir_deck": []})
-    assert done.match.state.is_over and done.match.status == matches_pb2.MATCH_STATUS_OVER
-    assert done.match.config.seed == 9 and "normal_deck" in done.match.config.options.fields
+    assert over(done.match.state) and done.match.status == matches_pb2.MATCH_STATUS_OVER
+    assert done.match.config.seed == 9 and done.match.config.carcassonne.HasField("normal_deck")
 
 
 def test_ids_and_request_ids_are_bounded_and_never_echoed_long(server):
@@ -163,7 +164,7 @@ def test_idle_matches_are_abandoned_and_free_the_limit(server_factory, tmp_path)
     assert rpc_error(create, stub, seed=2)[:2] == (grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_MATCHES")
     assert running.call(lambda: running.manager.expire(now=time.time() + 1000)) == []   # not idle long enough
     assert running.call(lambda: running.manager.expire(now=time.time() + 4000)) == [m.match.match_id]
-    seen = stub.GetMatch(matches_pb2.GetMatchRequest(match_id=m.match.match_id))
+    seen = stub.GetMatch(matches_pb2.GetMatchRequest(match_id=m.match.match_id)).match
     assert seen.status == matches_pb2.MATCH_STATUS_ABANDONED and not seen.config.HasField("seed")
     code, reason, _ = rpc_error(stub.PlayMove, matches_pb2.PlayMoveRequest(match_id=m.match.match_id, action=0),
                                 metadata=bearer(m.seat_tokens[0]))
@@ -172,7 +173,7 @@ def test_idle_matches_are_abandoned_and_free_the_limit(server_factory, tmp_path)
     running.stop(0)
     again = server_factory(max_live_matches=1, idle_seconds=3600, db=running.store.path)
     _, stub, _ = stubs(again.port)
-    assert stub.GetMatch(matches_pb2.GetMatchRequest(match_id=m.match.match_id)).status == \
+    assert stub.GetMatch(matches_pb2.GetMatchRequest(match_id=m.match.match_id)).match.status == \
         matches_pb2.MATCH_STATUS_ABANDONED
     assert rpc_error(create, stub, seed=4)[1] == "TOO_MANY_MATCHES"  # the limit is counted from the database
 
@@ -260,7 +261,8 @@ def test_concurrent_moves_on_many_matches_all_land(server):
     for t in threads:
         t.join()
     assert not errors
-    assert all(stub.GetMatch(matches_pb2.GetMatchRequest(match_id=m.match.match_id)).version == 15 for m in matches)
+    assert all(stub.GetMatch(matches_pb2.GetMatchRequest(match_id=m.match.match_id)).match.version == 15
+               for m in matches)
 
 
 def test_nothing_public_predicts_the_jaeger_winter_deck(server):
@@ -271,7 +273,7 @@ def test_nothing_public_predicts_the_jaeger_winter_deck(server):
     created = stub.CreateMatch(matches_pb2.CreateMatchRequest(
         config=matches_pb2.GameConfig(game="jaeger_sammler", players=3, seed=seed)))
     mid = created.match.match_id
-    public = [created.match, stub.GetMatch(matches_pb2.GetMatchRequest(match_id=mid)),
+    public = [created.match, stub.GetMatch(matches_pb2.GetMatchRequest(match_id=mid)).match,
               stub.ListMatches(matches_pb2.ListMatchesRequest(game="jaeger_sammler")),
               stub.ListLegalMoves(matches_pb2.ListLegalMovesRequest(match_id=mid))]
     watch = stub.WatchMatch(matches_pb2.WatchMatchRequest(match_id=mid, from_version=0))

@@ -4,10 +4,10 @@ import pytest
 
 from hunters.errors import IllegalMoveError
 from hunters.jaeger import Game, Move, random_games
-from hunters.service.games import adapter
-from hunters.v1 import matches_pb2, moves_pb2
+from hunters.wire import adapter
+from hunters.v1 import matches_pb2, moves_pb2, state_pb2
 
-from .helpers import bearer, rpc_error, stubs
+from .helpers import bearer, over, rpc_error, stubs
 
 AD = adapter("jaeger_sammler")
 GAME = "jaeger_sammler"
@@ -16,7 +16,7 @@ GAME = "jaeger_sammler"
 def test_a_whole_game_through_the_service(client):
     m = client.create_match(GAME, players=3, seed=5)
     local = Game.new(players=3, seed=5)
-    assert m.state.jaeger.season == "summer" and len(m.state.jaeger.board) == 120
+    assert m.state.jaeger.season == state_pb2.SEASON_SUMMER and len(m.state.jaeger.board) == 120
     assert m.state == AD.state(local, 0)
     version = 0
     while not local.is_over:
@@ -29,7 +29,7 @@ def test_a_whole_game_through_the_service(client):
                         token=m.seat_tokens[seat], expected_version=version)
         version += 1
         assert r.version == version and r.events == events and r.state == AD.state(local, version)
-    assert client.get_match(m.match_id).state.is_over
+    assert over(client.get_match(m.match_id).state)
     assert client.record(m.match_id) == local.to_record()
     watched = list(client.watch(m.match_id, from_version=0))
     assert [e.move for e in watched[1:]] == local.moves
@@ -43,7 +43,7 @@ def test_errors_carry_the_engine_reasons(server):
     local = Game.new(players=2, seed=1)
     occupied = {space for _, space in local.characters}
     empty = next(v for v in range(120) if v not in occupied)
-    before = stub.GetMatch(matches_pb2.GetMatchRequest(match_id=mid))
+    before = stub.GetMatch(matches_pb2.GetMatchRequest(match_id=mid)).match
     req = matches_pb2.PlayMoveRequest(match_id=mid, move=moves_pb2.Move(jaeger=moves_pb2.JaegerMove()))
     assert rpc_error(stub.PlayMove, req, metadata=bearer(tokens[0]))[:2] == (grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED")
     bad = Move.of((empty, None))  # no character of seat 0 stands there
@@ -56,7 +56,7 @@ def test_errors_carry_the_engine_reasons(server):
     wrong_game = matches_pb2.PlayMoveRequest(match_id=mid, move=moves_pb2.Move(carcassonne=moves_pb2.CarcassonneMove()))
     assert rpc_error(stub.PlayMove, wrong_game, metadata=bearer(tokens[0]))[:2] == \
         (grpc.StatusCode.INVALID_ARGUMENT, "WRONG_GAME")
-    assert stub.GetMatch(matches_pb2.GetMatchRequest(match_id=mid)) == before
+    assert stub.GetMatch(matches_pb2.GetMatchRequest(match_id=mid)).match == before
 
 
 def test_oracle_and_simulation(client):

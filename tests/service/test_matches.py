@@ -8,10 +8,10 @@ import pytest
 from hunters.carcassonne import Game, Move, Occupant
 from hunters.client import Client, ServiceError
 from hunters.errors import IllegalMoveError
-from hunters.service.games import adapter
-from hunters.v1 import matches_pb2, moves_pb2
+from hunters.wire import adapter
+from hunters.v1 import matches_pb2, moves_pb2, state_pb2
 
-from .helpers import bearer, create, rpc_error, stubs
+from .helpers import bearer, create, over, rpc_error, stubs
 
 AD = adapter("carcassonne_hg")
 
@@ -25,13 +25,13 @@ def test_create_returns_match_tokens_and_public_state(server):
     assert not m.config.HasField("seed") and m.status == matches_pb2.MATCH_STATUS_ACTIVE  # the seed fixes the piles
     local = Game.new(players=3, seed=7)
     st = m.state
-    assert st.player == 0 and not st.is_over and list(st.scores) == [0, 0, 0]
+    assert st.player == 0 and st.status == state_pb2.GAME_STATUS_IN_PROGRESS and list(st.scores) == [0, 0, 0]
     assert st.carcassonne.tile == local.tile
     assert (st.carcassonne.normal_pile, st.carcassonne.menhir_pile) == local.piles
     assert [(b.x, b.y, b.tile, b.rotation) for b in st.carcassonne.board] == local.board
     assert list(st.carcassonne.meeples) == [5, 5, 5] and list(st.carcassonne.huts) == [3, 3, 3]
     # the hidden draw order is nowhere in the public view
-    seen = stub.GetMatch(matches_pb2.GetMatchRequest(match_id=m.match_id))
+    seen = stub.GetMatch(matches_pb2.GetMatchRequest(match_id=m.match_id)).match
     assert "normal_deck" not in str(seen) and seen.state == st
 
 
@@ -59,7 +59,8 @@ def test_create_errors(server_factory):
     for players in (1, 6, 0, -3):
         code, reason, _ = rpc_error(create, stub, players=players)
         assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_CONFIG")
-    for options in ({"normal_deck": [1, 1]}, {"colour": "red"}, {"normal_deck": "x"}, {"normal_deck": [1.5]}):
+    for options in ({"normal_deck": [1, 1]}, {"normal_deck": [88]}, {"menhir_deck": [3]}, {"normal_deck": [-1]},
+                    {"normal_deck": list(range(79)) + [0]}):
         code, reason, _ = rpc_error(create, stub, options=options)
         assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_CONFIG"), options
     create(stub)
@@ -156,11 +157,11 @@ def test_play_errors_have_reasons_codes_and_change_nothing(server):
                                       move=moves_pb2.Move(carcassonne=moves_pb2.CarcassonneMove(
                                           x=0, y=-1, occupant=moves_pb2.CarcassonneOccupant(zone=1))))
     cases.append((raw, tokens[0], grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED"))
-    before = stub.GetMatch(matches_pb2.GetMatchRequest(match_id=mid))
+    before = stub.GetMatch(matches_pb2.GetMatchRequest(match_id=mid)).match
     for req, token, code, reason in cases:
         got = rpc_error(stub.PlayMove, req, metadata=bearer(token) if token else None)
         assert got[:2] == (code, reason), (req, got)
-        assert stub.GetMatch(matches_pb2.GetMatchRequest(match_id=mid)) == before
+        assert stub.GetMatch(matches_pb2.GetMatchRequest(match_id=mid)).match == before
 
 
 def test_a_whole_game_through_the_service_equals_the_local_game(server):
@@ -181,8 +182,8 @@ def test_a_whole_game_through_the_service_equals_the_local_game(server):
         assert [AD.event_from_proto(e) for e in out.events] == events
         assert list(out.state.scores) == local.scores and out.state.player == local.player
         assert out.state == AD.state(local, version)
-    final = stub.GetMatch(matches_pb2.GetMatchRequest(match_id=mid))
-    assert final.state.is_over and list(final.state.winners) == local.winners
+    final = stub.GetMatch(matches_pb2.GetMatchRequest(match_id=mid)).match
+    assert over(final.state) and list(final.state.winners) == local.winners
     code, reason, _ = rpc_error(stub.PlayMove, play_req(mid, Move(0, -1, 0), version=version),
                                 metadata=bearer(tokens[local.player]))
     assert (code, reason) == (grpc.StatusCode.FAILED_PRECONDITION, "GAME_OVER")
@@ -211,7 +212,7 @@ def test_idempotent_retries(server):
     first = stub.PlayMove(req, metadata=bearer(tokens[0]))
     again = stub.PlayMove(req, metadata=bearer(tokens[0]))
     assert first == again and first.version == 1
-    assert stub.GetMatch(matches_pb2.GetMatchRequest(match_id=mid)).version == 1
+    assert stub.GetMatch(matches_pb2.GetMatchRequest(match_id=mid)).match.version == 1
     other = play_req(mid, local.legal_moves()[0], version=0, request_id="req-1")
     assert rpc_error(stub.PlayMove, other, metadata=bearer(tokens[0]))[:2] == \
         (grpc.StatusCode.INVALID_ARGUMENT, "REQUEST_ID_REUSED")
@@ -242,7 +243,7 @@ def test_simultaneous_moves_on_one_match_exactly_one_wins(server):
         t.join()
     assert results.count(1) == 1
     assert results.count(grpc.StatusCode.ABORTED) == 11
-    assert stub.GetMatch(matches_pb2.GetMatchRequest(match_id=mid)).version == 1
+    assert stub.GetMatch(matches_pb2.GetMatchRequest(match_id=mid)).match.version == 1
 
 
 def test_many_matches_concurrently(server):
@@ -292,7 +293,7 @@ def test_unfinished_matches_stay_in_memory_beyond_the_cache(server_factory):
     with Client(f"127.0.0.1:{running.port}") as c:
         live = [c.create_match("carcassonne_hg", players=2, seed=s) for s in range(4)]
         finished = c.create_match("carcassonne_hg", players=2, seed=9, options={"normal_deck": [], "menhir_deck": []})
-        assert c.get_match(finished.match_id).state.is_over
+        assert over(c.get_match(finished.match_id).state)
         c.create_match("carcassonne_hg", players=2, seed=10)
     held = running.call(lambda: [manager.get(m.match_id) for m in live])
     assert finished.match_id not in manager._closed

@@ -5,7 +5,7 @@ import pytest
 from hunters.service.servicer import SIMULATION_BLOCK
 from hunters.carcassonne import Game, Move, Occupant, random_games
 from hunters.client import ServiceError
-from hunters.service.games import adapter
+from hunters.wire import adapter
 from hunters.v1 import matches_pb2, moves_pb2, oracle_pb2
 
 from .helpers import rpc_error, stubs
@@ -45,7 +45,8 @@ def test_evaluate_reports_the_first_illegal_move(client):
 def test_evaluate_with_explicit_decks_and_raw_json_moves(server):
     _, _, oracle = stubs(server.port)
     config = matches_pb2.GameConfig(game="carcassonne_hg", players=2)
-    config.options.update({"normal_deck": [3, 17, 5], "menhir_deck": []})
+    config.carcassonne.normal_deck.tiles.extend([3, 17, 5])
+    config.carcassonne.menhir_deck.SetInParent()
     local = Game.new(players=2, normal_deck=[3, 17, 5], menhir_deck=[])
     move = local.legal_moves()[0]
     resp = oracle.Evaluate(oracle_pb2.EvaluateRequest(config=config, moves=[moves_pb2.Move(json='{"x": 1')]))

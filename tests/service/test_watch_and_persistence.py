@@ -12,7 +12,7 @@ import pytest
 
 from hunters.carcassonne import Game
 from hunters.client import Client
-from hunters.service.games import adapter
+from hunters.wire import adapter
 from hunters.v1 import matches_pb2
 
 from .helpers import create, stubs
