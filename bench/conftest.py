@@ -1,4 +1,5 @@
 """Benchmarks import the package the same way the tests do (from the repository root)."""
+
 import sys
 from pathlib import Path
 

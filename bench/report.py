@@ -4,6 +4,7 @@
 
 The service benchmarks start `hunters serve` in a subprocess on a free loopback port.
 """
+
 import json
 import subprocess
 import sys
@@ -16,8 +17,18 @@ ROOT = Path(__file__).resolve().parent.parent
 def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "bench.json"
-        cmd = [sys.executable, "-m", "pytest", str(ROOT / "bench"), "-q", "--benchmark-enable",
-               "--benchmark-disable-gc", f"--benchmark-json={out}", "-p", "no:cacheprovider"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "pytest",
+            str(ROOT / "bench"),
+            "-q",
+            "--benchmark-enable",
+            "--benchmark-disable-gc",
+            f"--benchmark-json={out}",
+            "-p",
+            "no:cacheprovider",
+        ]
         proc = subprocess.run(cmd, cwd=ROOT)
         if proc.returncode:
             return proc.returncode
@@ -31,12 +42,21 @@ def main() -> int:
     rows = [
         ("complete random 2-player games/s, inside the core", f"{1 / core_game_s:,.0f}", ">= 5,000 (aim 20,000)"),
         ("complete random 2-player games/s, driven from Python", f"{1 / py_game_s:,.0f}", ">= 500"),
-        ("legal moves at decision 40, core generation (median)",
-         f"{stats['test_core_legal_moves_midgame']['median'] * 1e6:.1f} µs", "<= 20 µs"),
-        ("legal moves at decision 40, Game.legal_moves() (median)",
-         f"{stats['test_api_legal_moves_midgame']['median'] * 1e6:.1f} µs", ""),
-        ("legal moves at decision 40, list(Game.legal_moves()) (median)",
-         f"{stats['test_api_legal_moves_materialised_midgame']['median'] * 1e6:.1f} µs", ""),
+        (
+            "legal moves at decision 40, core generation (median)",
+            f"{stats['test_core_legal_moves_midgame']['median'] * 1e6:.1f} µs",
+            "<= 20 µs",
+        ),
+        (
+            "legal moves at decision 40, Game.legal_moves() (median)",
+            f"{stats['test_api_legal_moves_midgame']['median'] * 1e6:.1f} µs",
+            "",
+        ),
+        (
+            "legal moves at decision 40, list(Game.legal_moves()) (median)",
+            f"{stats['test_api_legal_moves_materialised_midgame']['median'] * 1e6:.1f} µs",
+            "",
+        ),
         ("clone() (median)", f"{stats['test_clone']['median'] * 1e6:.2f} µs", "<= 2 µs"),
         ("reference game time / core game time (same run)", f"{ref_game_s / core_game_s:,.0f}×", ">= 1,000×"),
     ]
@@ -45,34 +65,57 @@ def main() -> int:
     health_rate = extra["test_concurrent_health_checks"]["calls_per_second"]
     play_rate = extra["test_concurrent_play_moves"]["calls_per_second"]
     rows += [
-        ("gRPC health check (trivial RPC) median latency, loopback", f"{latency['health_median'] * 1e6:.0f} µs",
-         "reference"),
+        (
+            "gRPC health check (trivial RPC) median latency, loopback",
+            f"{latency['health_median'] * 1e6:.0f} µs",
+            "reference",
+        ),
         ("PlayMove median latency / health check (interleaved)", f"{latency['play_ratio']:.2f}×", "<= 1.5×"),
-        ("ListLegalMoves median latency / health check (decision 40, interleaved)",
-         f"{latency['list_ratio']:.2f}×", "<= 1.5×"),
+        (
+            "ListLegalMoves median latency / health check (decision 40, interleaved)",
+            f"{latency['list_ratio']:.2f}×",
+            "<= 1.5×",
+        ),
         ("16 concurrent clients, separate matches: PlayMove calls/s", f"{play_rate:,.0f}", ""),
         ("16 concurrent clients: PlayMove rate / health-check rate", f"{play_rate / health_rate:.2f}", ""),
-        ("SimulateGames in the server / random_games in process (games/s, interleaved)",
-         f"{extra['test_simulate_games_server_vs_process']['ratio']:.2f}", ">= 0.9"),
+        (
+            "SimulateGames in the server / random_games in process (games/s, interleaved)",
+            f"{extra['test_simulate_games_server_vs_process']['ratio']:.2f}",
+            ">= 0.9",
+        ),
     ]
     from bench.test_jaeger_bench import CORE_GAMES as JS_CORE_GAMES
 
-    js = {k[len("test_jaeger_"):]: v for k, v in stats.items() if k.startswith("test_jaeger_")}
+    js = {k[len("test_jaeger_") :]: v for k, v in stats.items() if k.startswith("test_jaeger_")}
     js_core = js["core_random_games"]["median"] / JS_CORE_GAMES
     rows += [
-        ("jaeger_sammler: random 2-player games/s inside the core (uniform policy)", f"{1 / js_core:,.0f}",
-         ">= 2,000"),
-        ("jaeger_sammler: random 2-player games/s inside the core ('stay' policy, ~230 turns)",
-         f"{JS_CORE_GAMES / js['core_random_games_stay']['median']:,.0f}", ">= 2,000"),
-        ("jaeger_sammler: random 2-player games/s driven from Python (uniform)",
-         f"{1 / js['python_driven_random_game']['median']:,.0f}", ""),
-        ("jaeger_sammler: legal turns at mid-summer, core generation (median)",
-         f"{js['core_legal_moves_midsummer']['median'] * 1e6:.1f} µs", ""),
-        ("jaeger_sammler: legal turns at mid-summer, Game.legal_moves() (median)",
-         f"{js['api_legal_moves_midsummer']['median'] * 1e6:.1f} µs", ""),
+        ("jaeger_sammler: random 2-player games/s inside the core (uniform policy)", f"{1 / js_core:,.0f}", ">= 2,000"),
+        (
+            "jaeger_sammler: random 2-player games/s inside the core ('stay' policy, ~230 turns)",
+            f"{JS_CORE_GAMES / js['core_random_games_stay']['median']:,.0f}",
+            ">= 2,000",
+        ),
+        (
+            "jaeger_sammler: random 2-player games/s driven from Python (uniform)",
+            f"{1 / js['python_driven_random_game']['median']:,.0f}",
+            "",
+        ),
+        (
+            "jaeger_sammler: legal turns at mid-summer, core generation (median)",
+            f"{js['core_legal_moves_midsummer']['median'] * 1e6:.1f} µs",
+            "",
+        ),
+        (
+            "jaeger_sammler: legal turns at mid-summer, Game.legal_moves() (median)",
+            f"{js['api_legal_moves_midsummer']['median'] * 1e6:.1f} µs",
+            "",
+        ),
         ("jaeger_sammler: clone() (median)", f"{js['clone']['median'] * 1e6:.2f} µs", ""),
-        ("jaeger_sammler: reference game time / core game time (same run)",
-         f"{js['reference_random_game']['median'] / js_core:,.0f}×", ""),
+        (
+            "jaeger_sammler: reference game time / core game time (same run)",
+            f"{js['reference_random_game']['median'] / js_core:,.0f}×",
+            "",
+        ),
     ]
     print("\n| measure | figure | target |\n|---|---:|---|")
     for name, fig, target in rows:

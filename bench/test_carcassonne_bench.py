@@ -3,12 +3,12 @@ README table) or `python -m pytest bench --benchmark-enable`.
 
 Figures per call: CORE_GAMES games per call for the in-core loop; one game per call otherwise.
 """
+
 import random
 
 import pytest
 
 from bench.common import Cycle
-
 from hunters.carcassonne import Game, random_games
 from hunters.carcassonne.sim import play_random_game
 from tests.reference.carcassonne_ref import random_game as reference_game

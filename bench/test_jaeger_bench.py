@@ -6,19 +6,19 @@ Two random policies (hunters.jaeger.sim): "uniform" (every legal step alike: cha
 games are short) and "stay" (leave only when nothing else is legal: seasons end by reachability or
 the stall limit, games are about ten times longer, closer to real play).
 """
+
 import random
 
 import pytest
 
 from bench.common import Cycle
-
 from hunters.jaeger import Game, random_games
 from hunters.jaeger.sim import play_random_game, stays
 from tests.reference.jaeger_ref import RefGame
 
 CORE_GAMES = 200
 MIDSUMMER_SEEDS = range(20)
-MIDSUMMER_TURN = 40          # ("stay" policy, 2 players: about half of summer's 88 tiles taken)
+MIDSUMMER_TURN = 40  # ("stay" policy, 2 players: about half of summer's 88 tiles taken)
 
 
 def midsummer_positions():
@@ -70,8 +70,9 @@ def test_jaeger_python_driven_random_game(benchmark):
 @pytest.mark.benchmark(group="jaeger-games")
 def test_jaeger_python_driven_random_game_stay(benchmark):
     seeds = iter(range(10**9))
-    g = benchmark.pedantic(lambda: play_random_game(players=2, seed=next(seeds), policy="stay"),
-                           rounds=20, iterations=1)
+    g = benchmark.pedantic(
+        lambda: play_random_game(players=2, seed=next(seeds), policy="stay"), rounds=20, iterations=1
+    )
     assert g.is_over
 
 

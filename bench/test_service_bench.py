@@ -1,13 +1,13 @@
 """Service benchmarks: latency of PlayMove and ListLegalMoves against a trivial RPC (the health
 check) on loopback, throughput of 16 concurrent clients, SimulateGames against the in-process core.
 The server runs in its own process (`hunters serve`), as it would beside a game server."""
-import asyncio
+
 import contextlib
 import itertools
-import statistics
 import os
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -35,9 +35,23 @@ def serving(*extra):
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     with tempfile.TemporaryDirectory() as tmp:
-        proc = subprocess.Popen([sys.executable, "-m", "hunters.cli", "serve", "--host", "127.0.0.1",
-                                 "--port", str(port), "--db", os.path.join(tmp, "bench.db"), "--log-level", "WARNING",
-                                 *extra])
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "hunters.cli",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--db",
+                os.path.join(tmp, "bench.db"),
+                "--log-level",
+                "WARNING",
+                *extra,
+            ]
+        )
         addr = f"127.0.0.1:{port}"
         with grpc.insecure_channel(addr) as ch:
             grpc.channel_ready_future(ch).result(timeout=30)
@@ -62,8 +76,11 @@ class Player:
         self._new()
 
     def _new(self):
-        resp = self.stub.CreateMatch(matches_pb2.CreateMatchRequest(
-            config=matches_pb2.GameConfig(game="carcassonne_hg", players=2, seed=self.seed)))
+        resp = self.stub.CreateMatch(
+            matches_pb2.CreateMatchRequest(
+                config=matches_pb2.GameConfig(game="carcassonne_hg", players=2, seed=self.seed)
+            )
+        )
         self.match_id, self.tokens = resp.match.match_id, resp.seat_tokens
         self.local = Game.new(players=2, seed=self.seed)
         self.seed += 1000
@@ -73,8 +90,9 @@ class Player:
             self._new()
         moves = self.local.legal_moves()
         move = moves[len(self.local.moves) * 7 % len(moves)]
-        req = matches_pb2.PlayMoveRequest(match_id=self.match_id, expected_version=len(self.local.moves),
-                                          move=AD.move_to_proto(move))
+        req = matches_pb2.PlayMoveRequest(
+            match_id=self.match_id, expected_version=len(self.local.moves), move=AD.move_to_proto(move)
+        )
         meta = (("authorization", f"Bearer {self.tokens[self.local.player]}"),)
         self.local.play(move)
         return req, meta
@@ -115,8 +133,13 @@ def test_latency_interleaved(benchmark, address):
 
         benchmark.pedantic(trio, setup=setup, rounds=3000, warmup_rounds=100)
     med = {k: sorted(v)[len(v) // 2] for k, v in times.items()}
-    benchmark.extra_info.update(health_median=med["health"], play_median=med["play"], list_median=med["list"],
-                                play_ratio=med["play"] / med["health"], list_ratio=med["list"] / med["health"])
+    benchmark.extra_info.update(
+        health_median=med["health"],
+        play_median=med["play"],
+        list_median=med["list"],
+        play_ratio=med["play"] / med["health"],
+        list_ratio=med["list"] / med["health"],
+    )
 
 
 def _concurrent(address, work_per_client):
@@ -191,8 +214,9 @@ def test_simulate_games_server_vs_process(benchmark, address):
         last = benchmark.pedantic(pair, rounds=9)
     assert last.done and last.games_done == SIM_GAMES
     local, server = (sorted(v)[len(v) // 2] for v in (times["local"], times["server"]))
-    benchmark.extra_info.update(server_games_per_second=SIM_GAMES / server, local_games_per_second=SIM_GAMES / local,
-                                ratio=local / server)
+    benchmark.extra_info.update(
+        server_games_per_second=SIM_GAMES / server, local_games_per_second=SIM_GAMES / local, ratio=local / server
+    )
 
 
 def _medians(stub, health_stub, players, rounds):
@@ -227,11 +251,16 @@ def test_latency_with_2000_open_watch_streams(benchmark, address):
         health_stub = health_pb2_grpc.HealthStub(ch)
         idle = _medians(stub, health_stub, [Player(stub, seed=5000 + i) for i in range(WATCHED_MATCHES)], 400)
         players = [Player(stub, seed=7000 + i) for i in range(WATCHED_MATCHES)]
-        channels = [grpc.insecure_channel(address, options=[("grpc.use_local_subchannel_pool", 1)])
-                    for _ in range(WATCHED_MATCHES)]
-        calls = [matches_pb2_grpc.MatchServiceStub(channels[w % WATCHED_MATCHES]).WatchMatch(
-            matches_pb2.WatchMatchRequest(match_id=players[w % WATCHED_MATCHES].match_id, from_version=0))
-            for w in range(WATCHERS)]
+        channels = [
+            grpc.insecure_channel(address, options=[("grpc.use_local_subchannel_pool", 1)])
+            for _ in range(WATCHED_MATCHES)
+        ]
+        calls = [
+            matches_pb2_grpc.MatchServiceStub(channels[w % WATCHED_MATCHES]).WatchMatch(
+                matches_pb2.WatchMatchRequest(match_id=players[w % WATCHED_MATCHES].match_id, from_version=0)
+            )
+            for w in range(WATCHERS)
+        ]
         assert all(next(call).version == 0 for call in calls)  # every stream is open and served
         watched = [p.match_id for p in players]
         loaded = benchmark.pedantic(_medians, args=(stub, health_stub, players, 400), rounds=1)
@@ -245,8 +274,14 @@ def test_latency_with_2000_open_watch_streams(benchmark, address):
         for channel in channels:
             channel.close()
     assert complete == WATCHERS, f"{WATCHERS - complete} watchers missed events"
-    benchmark.extra_info.update(idle_health=idle[0], idle_play=idle[1], health=loaded[0], play=loaded[1],
-                                health_ratio=loaded[0] / idle[0], play_ratio=loaded[1] / idle[1])
+    benchmark.extra_info.update(
+        idle_health=idle[0],
+        idle_play=idle[1],
+        health=loaded[0],
+        play=loaded[1],
+        health_ratio=loaded[0] / idle[0],
+        play_ratio=loaded[1] / idle[1],
+    )
 
 
 CREATES = 10_000

@@ -10,27 +10,44 @@
 Moves and events are the game API's own types (e.g. `hunters.carcassonne.Move`); refused moves raise
 `IllegalMoveError` with the engine's reason; other refusals raise `ServiceError` (with `.code` and
 `.reason`)."""
+
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 import grpc
 
 from hunters.errors import IllegalMoveError
 from hunters.status import ServiceError, error_info
-from hunters.v1 import (games_pb2, games_pb2_grpc, matches_pb2, matches_pb2_grpc, oracle_pb2, oracle_pb2_grpc,
-                        state_pb2)
+from hunters.v1 import games_pb2, games_pb2_grpc, matches_pb2, matches_pb2_grpc, oracle_pb2, oracle_pb2_grpc, state_pb2
 from hunters.wire import adapter
 
 __all__ = ["Client", "IllegalMoveError", "MatchEvent", "MatchInfo", "PlayResult", "ServiceError"]
 
 _MOVE_CODES = (grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.INVALID_ARGUMENT)
-_SERVICE_REASONS = {"NOT_YOUR_TURN", "MOVE_MISSING", "INVALID_CONFIG", "UNKNOWN_GAME", "MATCH_ID_MISSING",
-                    "REQUEST_ID_REUSED", "BAD_REQUEST_ID", "BAD_PAGE_TOKEN", "BAD_PAGE_SIZE", "BAD_VERSION",
-                    "BAD_GAMES", "NOT_SUPPORTED", "WRONG_GAME", "BAD_MATCH_ID", "BAD_GAME", "MATCH_ABANDONED",
-                    "CREATE_TOKEN_REQUIRED", "CANCELLED"}
+_SERVICE_REASONS = {
+    "NOT_YOUR_TURN",
+    "MOVE_MISSING",
+    "INVALID_CONFIG",
+    "UNKNOWN_GAME",
+    "MATCH_ID_MISSING",
+    "REQUEST_ID_REUSED",
+    "BAD_REQUEST_ID",
+    "BAD_PAGE_TOKEN",
+    "BAD_PAGE_SIZE",
+    "BAD_VERSION",
+    "BAD_GAMES",
+    "NOT_SUPPORTED",
+    "WRONG_GAME",
+    "BAD_MATCH_ID",
+    "BAD_GAME",
+    "MATCH_ABANDONED",
+    "CREATE_TOKEN_REQUIRED",
+    "CANCELLED",
+}
 
 
 def _raise(err: grpc.RpcError) -> None:
@@ -83,7 +100,7 @@ class Client:
     def close(self) -> None:
         self.channel.close()
 
-    def __enter__(self) -> "Client":
+    def __enter__(self) -> Client:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -91,8 +108,9 @@ class Client:
 
     def _call(self, method, request, token: str | None = None):
         try:
-            return method(request, timeout=self.timeout,
-                          metadata=(("authorization", f"Bearer {token}"),) if token else None)
+            return method(
+                request, timeout=self.timeout, metadata=(("authorization", f"Bearer {token}"),) if token else None
+            )
         except grpc.RpcError as err:
             _raise(err)
 
@@ -116,14 +134,19 @@ class Client:
         return [ad.event_from_proto(e) for e in pbs]
 
     # -- matches -----------------------------------------------------------------------------
-    def create_match(self, game: str, players: int, seed: int | None = None,
-                     options: dict | None = None, token: str | None = None) -> MatchInfo:
+    def create_match(
+        self, game: str, players: int, seed: int | None = None, options: dict | None = None, token: str | None = None
+    ) -> MatchInfo:
         """A new match; `token` is the operator's create token when the server requires one."""
-        resp = self._call(self.matches.CreateMatch,
-                          matches_pb2.CreateMatchRequest(config=self._config(game, players, seed, options)), token)
+        resp = self._call(
+            self.matches.CreateMatch,
+            matches_pb2.CreateMatchRequest(config=self._config(game, players, seed, options)),
+            token,
+        )
         self._games[resp.match.match_id] = game
-        return MatchInfo(resp.match.match_id, game, resp.match.version, resp.match.state,
-                         tuple(resp.seat_tokens), resp.admin_token)
+        return MatchInfo(
+            resp.match.match_id, game, resp.match.version, resp.match.state, tuple(resp.seat_tokens), resp.admin_token
+        )
 
     def get_match(self, match_id: str) -> MatchInfo:
         m = self._call(self.matches.GetMatch, matches_pb2.GetMatchRequest(match_id=match_id)).match
@@ -133,8 +156,10 @@ class Client:
         """Every match, page by page."""
         token = ""
         while True:
-            resp = self._call(self.matches.ListMatches,
-                              matches_pb2.ListMatchesRequest(page_size=page_size, page_token=token, game=game))
+            resp = self._call(
+                self.matches.ListMatches,
+                matches_pb2.ListMatchesRequest(page_size=page_size, page_token=token, game=game),
+            )
             for m in resp.matches:
                 yield MatchInfo(m.match_id, m.config.game, m.version, m.state)
             token = resp.next_page_token
@@ -150,8 +175,16 @@ class Client:
         resp = self._call(self.matches.ListLegalMoves, matches_pb2.ListLegalMovesRequest(match_id=match_id))
         return [(ad.move_from_proto(lm.move), lm.action) for lm in resp.moves]
 
-    def play(self, match_id: str, move: Any = None, *, token: str, action: int | None = None,
-             expected_version: int | None = None, request_id: str = "") -> PlayResult:
+    def play(
+        self,
+        match_id: str,
+        move: Any = None,
+        *,
+        token: str,
+        action: int | None = None,
+        expected_version: int | None = None,
+        request_id: str = "",
+    ) -> PlayResult:
         game = self._game_of(match_id)
         request = matches_pb2.PlayMoveRequest(match_id=match_id, request_id=request_id)
         if expected_version is not None:
@@ -167,14 +200,19 @@ class Client:
         """Every event from `from_version` on, then live ones until the match ends."""
         game = self._game_of(match_id)
         ad = adapter(game)
-        stream = self.matches.WatchMatch(matches_pb2.WatchMatchRequest(match_id=match_id, from_version=from_version),
-                                         timeout=timeout)
+        stream = self.matches.WatchMatch(
+            matches_pb2.WatchMatchRequest(match_id=match_id, from_version=from_version), timeout=timeout
+        )
         try:
             for ev in stream:
-                yield MatchEvent(ev.version, ev.seat if ev.HasField("seat") else -1,
-                                 ad.move_from_proto(ev.move) if ev.HasField("move") else None,
-                                 self._events(game, ev.events), ev.state,
-                                 ev.state.status == state_pb2.GAME_STATUS_OVER)
+                yield MatchEvent(
+                    ev.version,
+                    ev.seat if ev.HasField("seat") else -1,
+                    ad.move_from_proto(ev.move) if ev.HasField("move") else None,
+                    self._events(game, ev.events),
+                    ev.state,
+                    ev.state.status == state_pb2.GAME_STATUS_OVER,
+                )
         except grpc.RpcError as err:
             _raise(err)
         finally:
@@ -185,17 +223,29 @@ class Client:
         return json.loads(resp.record_json)
 
     # -- oracle ------------------------------------------------------------------------------
-    def evaluate(self, game: str, players: int, moves: list[Any], seed: int | None = None,
-                 options: dict | None = None, include_legal_moves: bool = False) -> oracle_pb2.EvaluateResponse:
+    def evaluate(
+        self,
+        game: str,
+        players: int,
+        moves: list[Any],
+        seed: int | None = None,
+        options: dict | None = None,
+        include_legal_moves: bool = False,
+    ) -> oracle_pb2.EvaluateResponse:
         ad = adapter(game)
-        request = oracle_pb2.EvaluateRequest(config=self._config(game, players, seed, options),
-                                             moves=[ad.move_to_proto(m) for m in moves],
-                                             include_legal_moves=include_legal_moves)
+        request = oracle_pb2.EvaluateRequest(
+            config=self._config(game, players, seed, options),
+            moves=[ad.move_to_proto(m) for m in moves],
+            include_legal_moves=include_legal_moves,
+        )
         return self._call(self.oracle.Evaluate, request)
 
-    def simulate(self, game: str, players: int, games: int, seed: int = 0) -> Iterator[oracle_pb2.SimulateGamesResponse]:
-        stream = self.oracle.SimulateGames(oracle_pb2.SimulateGamesRequest(game=game, players=players, games=games,
-                                                                           seed=seed))
+    def simulate(
+        self, game: str, players: int, games: int, seed: int = 0
+    ) -> Iterator[oracle_pb2.SimulateGamesResponse]:
+        stream = self.oracle.SimulateGames(
+            oracle_pb2.SimulateGamesRequest(game=game, players=players, games=games, seed=seed)
+        )
         try:
             yield from stream
         except grpc.RpcError as err:

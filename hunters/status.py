@@ -1,5 +1,6 @@
 """Errors on the wire, shared by the server and the Python client: a gRPC status code plus a
 machine-readable reason, sent as google.rpc.Status with an ErrorInfo detail (domain "hunters.v1")."""
+
 from __future__ import annotations
 
 import grpc
@@ -12,8 +13,8 @@ from hunters.errors import IllegalMoveError
 __all__ = ["DOMAIN", "ServiceError", "clip", "error_info"]
 
 DOMAIN = "hunters.v1"
-MAX_ECHO = 64          # characters of anything the caller sent that an error may repeat
-MAX_MESSAGE = 512      # characters of an error message
+MAX_ECHO = 64  # characters of anything the caller sent that an error may repeat
+MAX_MESSAGE = 512  # characters of an error message
 
 # Engine reasons that say the request itself is malformed, whatever the state of the game.
 _ARGUMENT_REASONS = {"MALFORMED", "BAD_ROTATION", "UNKNOWN_ZONE", "UNKNOWN_SPACE"}
@@ -32,16 +33,19 @@ class ServiceError(Exception):
         self.metadata = {k: clip(v) for k, v in metadata.items()}
 
     @classmethod
-    def from_illegal(cls, exc: IllegalMoveError, **metadata: object) -> "ServiceError":
-        code = grpc.StatusCode.INVALID_ARGUMENT if exc.reason in _ARGUMENT_REASONS else grpc.StatusCode.FAILED_PRECONDITION
+    def from_illegal(cls, exc: IllegalMoveError, **metadata: object) -> ServiceError:
+        code = (
+            grpc.StatusCode.INVALID_ARGUMENT if exc.reason in _ARGUMENT_REASONS else grpc.StatusCode.FAILED_PRECONDITION
+        )
         return cls(code, exc.reason, exc.message, **metadata)
 
     def to_status(self) -> grpc.Status:
         info = error_details_pb2.ErrorInfo(reason=self.reason, domain=DOMAIN, metadata=self.metadata)
         detail = any_pb2.Any()
         detail.Pack(info)
-        status = status_pb2.Status(code=getattr(code_pb2, self.code.name), message=f"{self.reason}: {self.message}",
-                                   details=[detail])
+        status = status_pb2.Status(
+            code=getattr(code_pb2, self.code.name), message=f"{self.reason}: {self.message}", details=[detail]
+        )
         return rpc_status.to_status(status)
 
 
@@ -50,7 +54,7 @@ def clip(value: object, limit: int = MAX_ECHO) -> str:
     unbounded input back (a long id would otherwise overflow the trailer and come back as
     RESOURCE_EXHAUSTED)."""
     text = str(value)
-    return text if len(text) <= limit else text[:limit - 1] + "\u2026"
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
 
 
 def error_info(err: grpc.RpcError) -> tuple[str, dict[str, str]]:

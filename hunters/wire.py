@@ -9,6 +9,7 @@ a bad request shape raises `WireError(reason, message)` (the service answers INV
 A game without typed messages travels as JSON (its `Move.to_json()` / `view()`), parsed strictly
 by `loads_json`, so a newly registered game is served without changes here.
 """
+
 from __future__ import annotations
 
 import functools
@@ -26,9 +27,9 @@ __all__ = ["MAX_JSON_CHARS", "MAX_JSON_DEPTH", "GameAdapter", "WireError", "adap
 MAX_JSON_DEPTH = 32
 MAX_JSON_CHARS = 1 << 20
 INT32 = (-(2**31), 2**31 - 1)
-MAX_GRID_SIDE = 1024       # rows, cols of a grid board; also the most missing cells
-MAX_ADJACENCY = 8192       # neighbour pairs of an explicit board
-MAX_LIST = 1024            # any other option list (layout, deck, start spaces)
+MAX_GRID_SIDE = 1024  # rows, cols of a grid board; also the most missing cells
+MAX_ADJACENCY = 8192  # neighbour pairs of an explicit board
+MAX_LIST = 1024  # any other option list (layout, deck, start spaces)
 
 
 class WireError(ValueError):
@@ -92,7 +93,7 @@ def dumps_json(data: Any) -> str:
 class GameAdapter:
     """Generic adapter: moves, events, views and options as JSON strings. Typed games override."""
 
-    options_field = "json"       # the GameConfig.options case of this game
+    options_field = "json"  # the GameConfig.options case of this game
 
     def __init__(self, game_id: str, module: Any):
         self.game_id = game_id
@@ -177,9 +178,14 @@ class GameAdapter:
 
     def _common(self, game: Any, version: int, scores: Any) -> state_pb2.MatchState:
         return state_pb2.MatchState(
-            game=self.game_id, players=game.players, player=game.player,
+            game=self.game_id,
+            players=game.players,
+            player=game.player,
             status=state_pb2.GAME_STATUS_OVER if game.is_over else state_pb2.GAME_STATUS_IN_PROGRESS,
-            scores=scores or (), winners=game.winners, version=version)
+            scores=scores or (),
+            winners=game.winners,
+            version=version,
+        )
 
 
 # -- carcassonne_hg ---------------------------------------------------------------------------
@@ -189,7 +195,7 @@ _PIECE_ENUMS = {v: k for k, v in _PIECES.items()}
 
 def _enum_names(enum: Any, prefix: str) -> dict[int, str]:
     """Enum number -> lower-case name without the prefix, UNSPECIFIED left out."""
-    return {v.number: v.name[len(prefix):].lower() for v in enum.DESCRIPTOR.values if v.number}
+    return {v.number: v.name[len(prefix) :].lower() for v in enum.DESCRIPTOR.values if v.number}
 
 
 _SCORE_KINDS = _enum_names(events_pb2.CarcassonneScoreKind, "CARCASSONNE_SCORE_KIND_")
@@ -251,9 +257,11 @@ class CarcassonneAdapter(GameAdapter):
         return moves_pb2.Move(carcassonne=pb)
 
     def event(self, ev: Any) -> events_pb2.Event:
-        return events_pb2.Event(carcassonne_score=events_pb2.CarcassonneScoreEvent(
-            decision=ev.decision, kind=_SCORE_ENUMS[ev.reason], seats=ev.seats, points=ev.points,
-            feature=ev.feature))
+        return events_pb2.Event(
+            carcassonne_score=events_pb2.CarcassonneScoreEvent(
+                decision=ev.decision, kind=_SCORE_ENUMS[ev.reason], seats=ev.seats, points=ev.points, feature=ev.feature
+            )
+        )
 
     def event_from_proto(self, pb: events_pb2.Event) -> Any:
         e = pb.carcassonne_score
@@ -279,17 +287,18 @@ def _placed_tile_bytes(placed: tuple[int, int, int, int]) -> bytes:
     merging them appends to `board` (protobuf merges repeated fields by appending). Entries recur
     from move to move, so each is encoded once instead of at every move."""
     x, y, t, r = placed
-    return state_pb2.CarcassonneState(board=[state_pb2.CarcassonnePlacedTile(x=x, y=y, tile=t, rotation=r)]
-                                      ).SerializeToString()
+    return state_pb2.CarcassonneState(
+        board=[state_pb2.CarcassonnePlacedTile(x=x, y=y, tile=t, rotation=r)]
+    ).SerializeToString()
 
 
 @functools.lru_cache(maxsize=65536)
 def _piece_bytes(piece: tuple[int, int, str]) -> bytes:
     """The same for an entry of `occupants`."""
     zone, seat, kind = piece
-    return state_pb2.CarcassonneState(occupants=[state_pb2.CarcassonnePiece(zone=zone, seat=seat,
-                                                                            kind=_PIECE_ENUMS[kind])]
-                                      ).SerializeToString()
+    return state_pb2.CarcassonneState(
+        occupants=[state_pb2.CarcassonnePiece(zone=zone, seat=seat, kind=_PIECE_ENUMS[kind])]
+    ).SerializeToString()
 
 
 # -- jaeger_sammler ---------------------------------------------------------------------------
@@ -303,7 +312,10 @@ _DETAILS = _enum_names(events_pb2.JaegerEventDetail, "JAEGER_EVENT_DETAIL_")
 _DETAIL_ENUMS = {v: k for k, v in _DETAILS.items()}
 _SPACE_KINDS = _enum_names(options_pb2.JaegerSpaceKind, "JAEGER_SPACE_KIND_")
 _SPACE_ENUMS = {v: k for k, v in _SPACE_KINDS.items()}
-_WINTER_START = {options_pb2.JAEGER_WINTER_START_AFTER_LAST: "after_last", options_pb2.JAEGER_WINTER_START_SEAT0: "seat0"}
+_WINTER_START = {
+    options_pb2.JAEGER_WINTER_START_AFTER_LAST: "after_last",
+    options_pb2.JAEGER_WINTER_START_SEAT0: "seat0",
+}
 _TIES = {options_pb2.JAEGER_TIES_SHARED: "shared", options_pb2.JAEGER_TIES_NO_WINNER: "no_winner"}
 _OFFSETS = {options_pb2.JAEGER_GRID_OFFSET_ODD_R: "odd-r", options_pb2.JAEGER_GRID_OFFSET_EVEN_R: "even-r"}
 _COUNTS = ("berries", "tubers", "herbs", "jug", "necklace", "pelt", "skull")
@@ -359,10 +371,20 @@ def _board_data(board: options_pb2.JaegerBoard, max_spaces: int) -> dict:
         _bounded(g.summer_camps, max_spaces, "summer_camps")
         _bounded(g.winter_camps, max_spaces, "winter_camps")
         offset = _enum_option(g.offset, _OFFSETS, "grid offset") or "odd-r"
-        return {"grid": {"type": "hex", "orientation": "pointy", "offset": offset, "rows": g.rows, "cols": g.cols,
-                         "missing": [[c.row, c.col] for c in g.missing]},
-                "camps": {"summer": [[c.row, c.col] for c in g.summer_camps],
-                          "winter": [[c.row, c.col] for c in g.winter_camps]}}
+        return {
+            "grid": {
+                "type": "hex",
+                "orientation": "pointy",
+                "offset": offset,
+                "rows": g.rows,
+                "cols": g.cols,
+                "missing": [[c.row, c.col] for c in g.missing],
+            },
+            "camps": {
+                "summer": [[c.row, c.col] for c in g.summer_camps],
+                "winter": [[c.row, c.col] for c in g.winter_camps],
+            },
+        }
     if which == "explicit":
         e = board.explicit
         if not 1 <= len(e.spaces) <= max_spaces:
@@ -430,8 +452,9 @@ class JaegerAdapter(GameAdapter):
                 layout[t.space] = jaeger_token(t.tile, f"summer_layout space {t.space}")
             out["summer"] = layout
         if o.HasField("winter_deck"):
-            out["winter"] = [jaeger_token(t, "winter_deck") for t in _bounded(o.winter_deck.tiles, MAX_LIST,
-                                                                               "winter_deck")]
+            out["winter"] = [
+                jaeger_token(t, "winter_deck") for t in _bounded(o.winter_deck.tiles, MAX_LIST, "winter_deck")
+            ]
         if o.start:
             _bounded(o.start, limits["players"], "start")
             out["start"] = [list(_bounded(s.spaces, limits["characters"], "start spaces")) for s in o.start]
@@ -456,8 +479,9 @@ class JaegerAdapter(GameAdapter):
             elif name == "summer":
                 items = value.items() if isinstance(value, dict) else enumerate(value)
                 o.summer_layout.SetInParent()
-                o.summer_layout.tiles.extend(options_pb2.JaegerLayoutTile(space=int(s), tile=jaeger_tile(t))
-                                             for s, t in items if t is not None)
+                o.summer_layout.tiles.extend(
+                    options_pb2.JaegerLayoutTile(space=int(s), tile=jaeger_tile(t)) for s, t in items if t is not None
+                )
             elif name == "winter":
                 o.winter_deck.SetInParent()
                 o.winter_deck.tiles.extend(jaeger_tile(t) for t in value)
@@ -484,15 +508,24 @@ class JaegerAdapter(GameAdapter):
             raise IllegalMoveError("MALFORMED", str(exc)) from None
 
     def move_to_proto(self, move: Any) -> moves_pb2.Move:
-        return moves_pb2.Move(jaeger=moves_pb2.JaegerMove(steps=[
-            moves_pb2.JaegerStep(src=s.src) if s.dst is None else moves_pb2.JaegerStep(src=s.src, dst=s.dst)
-            for s in move.steps]))
+        return moves_pb2.Move(
+            jaeger=moves_pb2.JaegerMove(
+                steps=[
+                    moves_pb2.JaegerStep(src=s.src) if s.dst is None else moves_pb2.JaegerStep(src=s.src, dst=s.dst)
+                    for s in move.steps
+                ]
+            )
+        )
 
     _EVENT_FIELDS = ("turn", "step", "seat", "space")
 
     def event(self, ev: Any) -> events_pb2.Event:
-        e = events_pb2.JaegerEvent(season=_SEASON_ENUMS[ev.season], kind=_EVENT_ENUMS[ev.kind],
-                                   tile=jaeger_tile(ev.tile), detail=_DETAIL_ENUMS[ev.detail] if ev.detail else 0)
+        e = events_pb2.JaegerEvent(
+            season=_SEASON_ENUMS[ev.season],
+            kind=_EVENT_ENUMS[ev.kind],
+            tile=jaeger_tile(ev.tile),
+            detail=_DETAIL_ENUMS[ev.detail] if ev.detail else 0,
+        )
         for name in self._EVENT_FIELDS:
             value = getattr(ev, name)
             if value is not None:
@@ -503,8 +536,16 @@ class JaegerAdapter(GameAdapter):
         e = pb.jaeger
         opt = {name: getattr(e, name) if e.HasField(name) else None for name in self._EVENT_FIELDS}
         tile = jaeger_token(e.tile) if e.HasField("tile") else None
-        return self.module.Event(opt["turn"], _SEASONS[e.season], opt["step"], _EVENT_KINDS[e.kind], opt["seat"],
-                                 opt["space"], tile, _DETAILS.get(e.detail))
+        return self.module.Event(
+            opt["turn"],
+            _SEASONS[e.season],
+            opt["step"],
+            _EVENT_KINDS[e.kind],
+            opt["seat"],
+            opt["space"],
+            tile,
+            _DETAILS.get(e.detail),
+        )
 
     def state(self, game: Any, version: int) -> state_pb2.MatchState:
         """From game.view() alone: what it hides (None) stays unset, so hidden information never
@@ -515,12 +556,22 @@ class JaegerAdapter(GameAdapter):
         j.season, j.turn = _SEASON_ENUMS[view["season"]], view["turn"]
         j.tiles_left, j.idle_turns = view["tiles_left"], view["idle_turns"]
         for sp in view["board"]:
-            j.board.add(space=sp["space"], tile=jaeger_tile(sp["tile"]), characters=sp["characters"],
-                        supply_packs=sp["supply_packs"])
+            j.board.add(
+                space=sp["space"],
+                tile=jaeger_tile(sp["tile"]),
+                characters=sp["characters"],
+                supply_packs=sp["supply_packs"],
+            )
         for c in view["collections"]:
-            pb = j.collections.add(seat=c["seat"], face_down=c.get("face_down") or 0, mammoths=c["mammoths"],
-                                   weapons=c["weapons"], weapons_spent=c["weapons_spent"],
-                                   supply_packs=c["supply_packs"], characters_on_board=c["characters_on_board"])
+            pb = j.collections.add(
+                seat=c["seat"],
+                face_down=c.get("face_down") or 0,
+                mammoths=c["mammoths"],
+                weapons=c["weapons"],
+                weapons_spent=c["weapons_spent"],
+                supply_packs=c["supply_packs"],
+                characters_on_board=c["characters_on_board"],
+            )
             for name in _COUNTS:
                 if c.get(name) is not None:
                     setattr(pb, name, c[name])

@@ -1,10 +1,11 @@
 """Seat and admin tokens: random secrets handed out once, stored only as SHA-256 hashes."""
+
 from __future__ import annotations
 
 import hashlib
 import hmac
 import secrets
-from typing import Iterable
+from collections.abc import Iterable
 
 import grpc
 
@@ -26,7 +27,7 @@ def token_from_metadata(metadata: Iterable[tuple[str, str | bytes]] | None) -> s
     """The bearer token of the call metadata (`authorization: Bearer <token>`), if any."""
     for key, value in metadata or ():
         if key.lower() == _METADATA_KEY and isinstance(value, str) and value.lower().startswith(_SCHEME):
-            return value[len(_SCHEME):].strip()
+            return value[len(_SCHEME) :].strip()
     return None
 
 
@@ -37,8 +38,11 @@ def bearer(token: str) -> tuple[tuple[str, str]]:
 
 def require_token(token: str | None) -> str:
     if not token:
-        raise ServiceError(grpc.StatusCode.UNAUTHENTICATED, "MISSING_TOKEN",
-                           "this call needs a token: metadata 'authorization: Bearer <token>'")
+        raise ServiceError(
+            grpc.StatusCode.UNAUTHENTICATED,
+            "MISSING_TOKEN",
+            "this call needs a token: metadata 'authorization: Bearer <token>'",
+        )
     return token
 
 

@@ -3,6 +3,7 @@ database, a missing TLS file, half a TLS pair, a bad log level) is one line on s
 
 Options default from environment variables (HUNTERS_HOST, HUNTERS_PORT, HUNTERS_DB, HUNTERS_TLS_CERT,
 HUNTERS_TLS_KEY, HUNTERS_CREATE_TOKEN), so a container's health check can read the same settings."""
+
 from __future__ import annotations
 
 import argparse
@@ -37,31 +38,49 @@ def _positive(text: str) -> int:
 def _one_line_error(parser: argparse.ArgumentParser):
     def error(message: str):
         parser.exit(2, f"{parser.prog}: error: {message} (see {parser.prog} --help)\n")
+
     return error
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of `hunters serve`; a bad one is a single line on stderr and exit status 2."""
     parser.error = _one_line_error(parser)  # type: ignore[method-assign]
-    parser.add_argument("--host", default=_env("HUNTERS_HOST", "127.0.0.1"),
-                        help="interface to bind (0.0.0.0 or [::] for every interface)")
+    parser.add_argument(
+        "--host",
+        default=_env("HUNTERS_HOST", "127.0.0.1"),
+        help="interface to bind (0.0.0.0 or [::] for every interface)",
+    )
     parser.add_argument("--port", type=int, default=int(_env("HUNTERS_PORT", "50051") or 50051))
-    parser.add_argument("--db", default=_env("HUNTERS_DB", "hunters.db"),
-                        help="SQLite file of the matches (created if missing)")
+    parser.add_argument(
+        "--db", default=_env("HUNTERS_DB", "hunters.db"), help="SQLite file of the matches (created if missing)"
+    )
     parser.add_argument("--tls-cert", default=_env("HUNTERS_TLS_CERT"), help="PEM certificate chain: serve TLS")
     parser.add_argument("--tls-key", default=_env("HUNTERS_TLS_KEY"), help="PEM private key for --tls-cert")
-    parser.add_argument("--create-token-file", help="file holding the operator token CreateMatch must present "
-                        "(or set HUNTERS_CREATE_TOKEN); without one anyone may create matches")
-    parser.add_argument("--idle-timeout", type=_seconds, default=7 * 24 * 3600.0,
-                        help="seconds without a move after which an unfinished match is abandoned (0: never)")
+    parser.add_argument(
+        "--create-token-file",
+        help="file holding the operator token CreateMatch must present "
+        "(or set HUNTERS_CREATE_TOKEN); without one anyone may create matches",
+    )
+    parser.add_argument(
+        "--idle-timeout",
+        type=_seconds,
+        default=7 * 24 * 3600.0,
+        help="seconds without a move after which an unfinished match is abandoned (0: never)",
+    )
     parser.add_argument("--max-matches", type=_positive, default=10_000, help="limit of active (unfinished) matches")
     parser.add_argument("--max-message-bytes", type=_positive, default=4 * 1024 * 1024)
-    parser.add_argument("--max-concurrent-rpcs", type=_positive, default=10_000,
-                        help="calls in progress at once, open streams included")
-    parser.add_argument("--engine-threads", type=_positive, default=2,
-                        help="threads for long engine work (Evaluate, SimulateGames)")
-    parser.add_argument("--sync", choices=["normal", "full"], default="normal",
-                        help="SQLite synchronous: normal survives process crashes, full also power loss")
+    parser.add_argument(
+        "--max-concurrent-rpcs", type=_positive, default=10_000, help="calls in progress at once, open streams included"
+    )
+    parser.add_argument(
+        "--engine-threads", type=_positive, default=2, help="threads for long engine work (Evaluate, SimulateGames)"
+    )
+    parser.add_argument(
+        "--sync",
+        choices=["normal", "full"],
+        default="normal",
+        help="SQLite synchronous: normal survives process crashes, full also power loss",
+    )
     parser.add_argument("--grace", type=_seconds, default=5.0, help="seconds calls in flight get on SIGTERM")
     parser.add_argument("--log-level", type=str.upper, choices=LOG_LEVELS, default="INFO")
 
@@ -96,8 +115,9 @@ def _check_port(host: str, port: int) -> None:
     if port == 0:
         return
     try:
-        for family, kind, proto, _, address in socket.getaddrinfo(host.strip("[]"), port, type=socket.SOCK_STREAM,
-                                                                   flags=socket.AI_PASSIVE):
+        for family, kind, proto, _, address in socket.getaddrinfo(
+            host.strip("[]"), port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        ):
             with socket.socket(family, kind, proto) as s:
                 s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
                 s.bind(address)
@@ -114,12 +134,20 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError(f"--port must be 0 to 65535, not {args.port}")
         _check_tls(args.tls_cert, args.tls_key)
         _check_port(args.host, args.port)
-        config = ServerConfig(address=f"{args.host}:{args.port}", db=args.db, tls_cert=args.tls_cert,
-                              tls_key=args.tls_key, engine_threads=args.engine_threads,
-                              max_live_matches=args.max_matches, max_message_bytes=args.max_message_bytes,
-                              max_concurrent_rpcs=args.max_concurrent_rpcs, sqlite_sync=args.sync,
-                              grace_seconds=args.grace, idle_seconds=args.idle_timeout or None,
-                              create_token=_create_token(args))
+        config = ServerConfig(
+            address=f"{args.host}:{args.port}",
+            db=args.db,
+            tls_cert=args.tls_cert,
+            tls_key=args.tls_key,
+            engine_threads=args.engine_threads,
+            max_live_matches=args.max_matches,
+            max_message_bytes=args.max_message_bytes,
+            max_concurrent_rpcs=args.max_concurrent_rpcs,
+            sqlite_sync=args.sync,
+            grace_seconds=args.grace,
+            idle_seconds=args.idle_timeout or None,
+            create_token=_create_token(args),
+        )
         return serve(config, log_level=args.log_level)
     except (OSError, ValueError, sqlite3.Error) as exc:
         logging.getLogger("hunters.service").handlers.clear()

@@ -1,6 +1,7 @@
 """Service errors: a gRPC status code plus a machine-readable reason, sent as google.rpc.Status
 with an ErrorInfo detail (domain "hunters.v1"). The type lives in `hunters.status`, shared with
 the client; errors never echo more than 64 characters of any value the caller sent (`clip`)."""
+
 from __future__ import annotations
 
 import grpc

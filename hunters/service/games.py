@@ -1,6 +1,7 @@
 """The service's side of the protobuf <-> game translation: `hunters.wire` does the translating,
 this module turns its errors into `ServiceError`s and builds the few replies that depend only on
 translation (a WatchMatch message). The rules stay in the game packages."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -66,12 +67,17 @@ def adapter(game_id: str) -> GameAdapter:
     return found
 
 
-def watch_response(ad: GameAdapter, match_id: str, version: int, game: Any, seat: int, move: Any,
-                   events: list[Any], state: Any = None) -> matches_pb2.WatchMatchResponse:
+def watch_response(
+    ad: GameAdapter, match_id: str, version: int, game: Any, seat: int, move: Any, events: list[Any], state: Any = None
+) -> matches_pb2.WatchMatchResponse:
     """The WatchMatch message of one version (seat < 0 and move None at creation); `state`, when
     the caller already built it, is used instead of building it again."""
-    out = matches_pb2.WatchMatchResponse(match_id=match_id, version=version, events=[ad.event(e) for e in events],
-                                         state=state if state is not None else ad.state(game, version))
+    out = matches_pb2.WatchMatchResponse(
+        match_id=match_id,
+        version=version,
+        events=[ad.event(e) for e in events],
+        state=state if state is not None else ad.state(game, version),
+    )
     if move is not None:
         out.move.CopyFrom(ad.move_to_proto(move))
     if seat >= 0:
@@ -82,4 +88,3 @@ def watch_response(ad: GameAdapter, match_id: str, version: int, game: Any, seat
 def config_for(ad: GameAdapter, config: matches_pb2.GameConfig, game: Any) -> matches_pb2.GameConfig:
     """The config a Match carries: complete once the game is over, public before."""
     return config if game.is_over else ad.public_config(config)
-

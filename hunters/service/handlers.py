@@ -4,9 +4,11 @@ grpcio answers INTERNAL when a request does not decode; a malformed request is t
 so requests arrive as bytes and are parsed here: a corrupt one is INVALID_ARGUMENT / MALFORMED_REQUEST.
 Responses may be messages or bytes already serialized (a retried move's first reply, a watch event
 shared by every watcher)."""
+
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import grpc
 from google.protobuf import message, message_factory
@@ -27,20 +29,24 @@ async def _parse(request_class: type, data: bytes, context: grpc.aio.ServicerCon
     try:
         return request_class.FromString(data)
     except message.DecodeError:
-        status = invalid("MALFORMED_REQUEST", "the request does not decode as "
-                         f"{request_class.DESCRIPTOR.full_name}").to_status()
+        status = invalid(
+            "MALFORMED_REQUEST", f"the request does not decode as {request_class.DESCRIPTOR.full_name}"
+        ).to_status()
         await context.abort(status.code, status.details, status.trailing_metadata)
 
 
 def _decoding(request_class: type, method: Callable, streaming: bool) -> Callable:
     if streaming:
+
         async def stream_handler(data: bytes, context: grpc.aio.ServicerContext):
             async for item in method(await _parse(request_class, data, context), context):
                 yield item
+
         return stream_handler
 
     async def unary_handler(data: bytes, context: grpc.aio.ServicerContext):
         return await method(await _parse(request_class, data, context), context)
+
     return unary_handler
 
 
@@ -52,6 +58,9 @@ def add_service(server: grpc.aio.Server, service: ServiceDescriptor, servicer: A
         if method.client_streaming:
             raise NotImplementedError("client-streaming methods are not used by hunters.v1")
         make = grpc.unary_stream_rpc_method_handler if method.server_streaming else grpc.unary_unary_rpc_method_handler
-        handlers[method.name] = make(_decoding(request_class, getattr(servicer, method.name), method.server_streaming),
-                                     request_deserializer=_identity, response_serializer=_serialize)
+        handlers[method.name] = make(
+            _decoding(request_class, getattr(servicer, method.name), method.server_streaming),
+            request_deserializer=_identity,
+            response_serializer=_serialize,
+        )
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(service.full_name, handlers),))

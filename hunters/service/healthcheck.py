@@ -6,6 +6,7 @@
 With TLS on the server (HUNTERS_TLS_CERT set, as in the container), the check speaks TLS too:
 `--tls-ca` (default: $HUNTERS_TLS_CA, else the server's own certificate $HUNTERS_TLS_CERT, which is
 its CA when self-signed) verifies the server, `--tls-server-name` the name its certificate carries."""
+
 from __future__ import annotations
 
 import argparse
@@ -16,8 +17,9 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 
-def check(address: str, timeout: float, service: str = "", ca: bytes | None = None,
-          server_name: str | None = None) -> bool:
+def check(
+    address: str, timeout: float, service: str = "", ca: bytes | None = None, server_name: str | None = None
+) -> bool:
     """True when `address` answers SERVING for `service` within `timeout` seconds."""
     if ca is None:
         channel = grpc.insecure_channel(address)
@@ -26,23 +28,31 @@ def check(address: str, timeout: float, service: str = "", ca: bytes | None = No
         channel = grpc.secure_channel(address, grpc.ssl_channel_credentials(root_certificates=ca), options=options)
     with channel:
         try:
-            resp = health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(service=service),
-                                                             timeout=timeout)
+            resp = health_pb2_grpc.HealthStub(channel).Check(
+                health_pb2.HealthCheckRequest(service=service), timeout=timeout
+            )
         except grpc.RpcError:
             return False
     return resp.status == health_pb2.HealthCheckResponse.SERVING
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m hunters.service.healthcheck",
-                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m hunters.service.healthcheck", formatter_class=argparse.ArgumentDefaultsHelpFormatter
+    )
     parser.add_argument("--address", default="localhost:50051")
     parser.add_argument("--timeout", type=float, default=2.0)
     parser.add_argument("--service", default="", help="service to ask about ('' = the whole server)")
-    parser.add_argument("--tls-ca", default=os.environ.get("HUNTERS_TLS_CA") or os.environ.get("HUNTERS_TLS_CERT"),
-                        help="PEM file of the CA that signed the server's certificate: speak TLS")
-    parser.add_argument("--tls-server-name", default=os.environ.get("HUNTERS_TLS_SERVER_NAME"),
-                        help="the name the server's certificate carries, when it is not the address's host")
+    parser.add_argument(
+        "--tls-ca",
+        default=os.environ.get("HUNTERS_TLS_CA") or os.environ.get("HUNTERS_TLS_CERT"),
+        help="PEM file of the CA that signed the server's certificate: speak TLS",
+    )
+    parser.add_argument(
+        "--tls-server-name",
+        default=os.environ.get("HUNTERS_TLS_SERVER_NAME"),
+        help="the name the server's certificate carries, when it is not the address's host",
+    )
     args = parser.parse_args(argv)
     ca = None
     if args.tls_ca:

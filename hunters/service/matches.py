@@ -2,6 +2,7 @@
 
 Every operation here speaks game-API objects; servicer.py translates to and from protobuf. The
 manager lives on the server's event loop: its methods run there and never block on a client."""
+
 from __future__ import annotations
 
 import asyncio
@@ -11,8 +12,9 @@ import sqlite3
 import time
 import uuid
 from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from typing import Any, AsyncIterator, Callable
+from typing import Any
 
 import grpc
 
@@ -32,11 +34,11 @@ class LiveMatch:
     match_id: str
     seq: int
     adapter: GameAdapter
-    config: matches_pb2.GameConfig   # as created: seed and explicit options included (never sent before the end)
-    record: dict                     # the record at creation (no moves)
-    game: Any                        # current state; replaced, never mutated, once published
-    moves: list[Any]                 # game-API moves, in order
-    seats: list[int]                 # who played each move
+    config: matches_pb2.GameConfig  # as created: seed and explicit options included (never sent before the end)
+    record: dict  # the record at creation (no moves)
+    game: Any  # current state; replaced, never mutated, once published
+    moves: list[Any]  # game-API moves, in order
+    seats: list[int]  # who played each move
     seat_hashes: list[str]
     admin_hash: str
     created_at: float
@@ -45,7 +47,7 @@ class LiveMatch:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     changed: asyncio.Event = field(default_factory=asyncio.Event)  # set (and replaced) at every change
     watchers: int = 0
-    recent: dict[int, bytes] = field(default_factory=dict)         # version -> encoded watch event
+    recent: dict[int, bytes] = field(default_factory=dict)  # version -> encoded watch event
 
     @property
     def version(self) -> int:
@@ -72,7 +74,7 @@ class Played:
     version: int
     seat: int
     events: list[Any]
-    response: Any = None           # the reply (a protobuf message), or its bytes when replayed for a retry
+    response: Any = None  # the reply (a protobuf message), or its bytes when replayed for a retry
 
 
 # encode(live, version, game after it, seat, move, events, state or None) -> a serialized watch event
@@ -86,8 +88,15 @@ class MatchManager:
     are cached (`cache_size`, least recently used first out) and reloaded from the store on demand.
     A match idle (no move) for `idle_seconds` is abandoned: closed for moves, still readable."""
 
-    def __init__(self, store: Store, encode: EventEncoder, max_live_matches: int = 10_000,
-                 cache_size: int = 4096, idle_seconds: float | None = None, create_token: str | None = None):
+    def __init__(
+        self,
+        store: Store,
+        encode: EventEncoder,
+        max_live_matches: int = 10_000,
+        cache_size: int = 4096,
+        idle_seconds: float | None = None,
+        create_token: str | None = None,
+    ):
         self.store = store
         self.encode = encode
         self.max_live_matches = max_live_matches
@@ -102,12 +111,18 @@ class MatchManager:
     # -- creation and lookup ----------------------------------------------------------------
     def create(self, config: matches_pb2.GameConfig, token: str | None) -> tuple[LiveMatch, list[str], str]:
         if self._create_hash is not None and not auth.matches(auth.require_token(token), self._create_hash):
-            raise ServiceError(grpc.StatusCode.PERMISSION_DENIED, "CREATE_TOKEN_REQUIRED",
-                               "this server creates matches only for its operator's token")
+            raise ServiceError(
+                grpc.StatusCode.PERMISSION_DENIED,
+                "CREATE_TOKEN_REQUIRED",
+                "this server creates matches only for its operator's token",
+            )
         ad = adapter(config.game)
         if self._open_count >= self.max_live_matches:
-            raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_MATCHES",
-                               f"the server holds its limit of {self.max_live_matches} unfinished matches")
+            raise ServiceError(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                "TOO_MANY_MATCHES",
+                f"the server holds its limit of {self.max_live_matches} unfinished matches",
+            )
         seed = config.seed if config.HasField("seed") else secrets.randbits(63)
         game = ad.new_game(config, seed)
         stored_config = matches_pb2.GameConfig()
@@ -118,10 +133,18 @@ class MatchManager:
         seat_hashes = [auth.hash_token(t) for t in tokens]
         match_id = uuid.uuid4().hex
         record = game.to_record()
-        seq, created = self.store.create(match_id, config.game, record, stored_config.SerializeToString(deterministic=True),
-                                         seat_hashes, auth.hash_token(admin), game.is_over)
-        live = LiveMatch(match_id, seq, ad, stored_config, record, game, [], [], seat_hashes, auth.hash_token(admin),
-                         created)
+        seq, created = self.store.create(
+            match_id,
+            config.game,
+            record,
+            stored_config.SerializeToString(deterministic=True),
+            seat_hashes,
+            auth.hash_token(admin),
+            game.is_over,
+        )
+        live = LiveMatch(
+            match_id, seq, ad, stored_config, record, game, [], [], seat_hashes, auth.hash_token(admin), created
+        )
         self._keep(live)
         if live.is_open:
             self._open_count += 1
@@ -154,9 +177,20 @@ class MatchManager:
         ad = adapter(stored.game)
         game = ad.from_record(dict(stored.record, moves=[m for _, m in stored.moves]))
         config = matches_pb2.GameConfig.FromString(stored.config)
-        live = LiveMatch(stored.match_id, stored.seq, ad, config, stored.record, game, list(game.moves),
-                         [s for s, _ in stored.moves], stored.seat_hashes, stored.admin_hash, stored.created_at,
-                         abandoned=stored.abandoned)
+        live = LiveMatch(
+            stored.match_id,
+            stored.seq,
+            ad,
+            config,
+            stored.record,
+            game,
+            list(game.moves),
+            [s for s, _ in stored.moves],
+            stored.seat_hashes,
+            stored.admin_hash,
+            stored.created_at,
+            abandoned=stored.abandoned,
+        )
         self._keep(live)
         return live
 
@@ -194,7 +228,9 @@ class MatchManager:
     def record(self, match_id: str, token: str | None) -> dict:
         live = self.get(match_id)
         if not live.game.is_over:
-            self._check_admin(live, token, why="before the end the record (it holds the draw order) needs the admin token")
+            self._check_admin(
+                live, token, why="before the end the record (it holds the draw order) needs the admin token"
+            )
         return live.game.to_record()
 
     def expire(self, now: float | None = None) -> list[str]:
@@ -217,18 +253,33 @@ class MatchManager:
         for seat, h in enumerate(live.seat_hashes):
             if auth.matches(token, h):
                 return seat
-        raise ServiceError(grpc.StatusCode.PERMISSION_DENIED, "INVALID_TOKEN",
-                           "that token holds no seat of this match", match_id=live.match_id)
+        raise ServiceError(
+            grpc.StatusCode.PERMISSION_DENIED,
+            "INVALID_TOKEN",
+            "that token holds no seat of this match",
+            match_id=live.match_id,
+        )
 
     def _check_admin(self, live: LiveMatch, token: str | None, why: str = "") -> None:
         token = auth.require_token(token)
         if not auth.matches(token, live.admin_hash):
-            raise ServiceError(grpc.StatusCode.PERMISSION_DENIED, "ADMIN_TOKEN_REQUIRED",
-                               why or "this call needs the match's admin token", match_id=live.match_id)
+            raise ServiceError(
+                grpc.StatusCode.PERMISSION_DENIED,
+                "ADMIN_TOKEN_REQUIRED",
+                why or "this call needs the match's admin token",
+                match_id=live.match_id,
+            )
 
-    async def play(self, match_id: str, token: str | None, expected_version: int | None,
-                   to_move: Callable[[Any], Any], request_id: str, fingerprint: bytes,
-                   respond: Callable[[Any, Played], Any]) -> tuple[LiveMatch, Played]:
+    async def play(
+        self,
+        match_id: str,
+        token: str | None,
+        expected_version: int | None,
+        to_move: Callable[[Any], Any],
+        request_id: str,
+        fingerprint: bytes,
+        respond: Callable[[Any, Played], Any],
+    ) -> tuple[LiveMatch, Played]:
         """Apply one move for the token's seat. `to_move(game)` builds the game-API move (it may raise);
         `respond(game after, played)` builds the reply, stored with `request_id` for retries. The
         move is durable before the match changes in memory."""
@@ -243,23 +294,36 @@ class MatchManager:
                 earlier = self.store.request(match_id, request_id)
                 if earlier is not None:
                     if earlier[0] != digest:
-                        raise invalid("REQUEST_ID_REUSED", "this request_id was used for a different request",
-                                      request_id=request_id)
+                        raise invalid(
+                            "REQUEST_ID_REUSED",
+                            "this request_id was used for a different request",
+                            request_id=request_id,
+                        )
                     return live, Played(-1, seat, [], earlier[1])
             if expected_version is not None and expected_version != live.version:
-                raise ServiceError(grpc.StatusCode.ABORTED, "STALE_VERSION",
-                                   f"expected version {expected_version}, the match is at {live.version}",
-                                   current_version=live.version)
+                raise ServiceError(
+                    grpc.StatusCode.ABORTED,
+                    "STALE_VERSION",
+                    f"expected version {expected_version}, the match is at {live.version}",
+                    current_version=live.version,
+                )
             game = live.game
             if game.is_over:
                 raise ServiceError.from_illegal(IllegalMoveError("GAME_OVER", "the game is over"))
             if live.abandoned:
-                raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION, "MATCH_ABANDONED",
-                                   "the match was abandoned: no move for longer than the server's idle limit",
-                                   match_id=match_id)
+                raise ServiceError(
+                    grpc.StatusCode.FAILED_PRECONDITION,
+                    "MATCH_ABANDONED",
+                    "the match was abandoned: no move for longer than the server's idle limit",
+                    match_id=match_id,
+                )
             if seat != game.player:
-                raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION, "NOT_YOUR_TURN",
-                                   f"seat {game.player} is to move, your token is seat {seat}", player=game.player)
+                raise ServiceError(
+                    grpc.StatusCode.FAILED_PRECONDITION,
+                    "NOT_YOUR_TURN",
+                    f"seat {game.player} is to move, your token is seat {seat}",
+                    player=game.player,
+                )
             try:
                 move = to_move(game)
                 after = game.clone()
@@ -270,11 +334,17 @@ class MatchManager:
             response = respond(after, played)
             try:
                 self.store.append_move(
-                    match_id, live.version, seat, move.to_json(), after.is_over,
-                    (request_id, digest, response.SerializeToString()) if request_id else None)
+                    match_id,
+                    live.version,
+                    seat,
+                    move.to_json(),
+                    after.is_over,
+                    (request_id, digest, response.SerializeToString()) if request_id else None,
+                )
             except sqlite3.IntegrityError:  # another server process on this database got there first
-                raise ServiceError(grpc.StatusCode.ABORTED, "STALE_VERSION",
-                                   "the match moved on in the database", match_id=match_id) from None
+                raise ServiceError(
+                    grpc.StatusCode.ABORTED, "STALE_VERSION", "the match moved on in the database", match_id=match_id
+                ) from None
             live.game = after
             live.moves.append(move)
             live.seats.append(seat)
@@ -282,8 +352,10 @@ class MatchManager:
                 self._open_count -= 1
                 self._keep(live)
             if live.watchers:
-                live.remember(played.version, self.encode(live, played.version, after, seat, move, events,
-                                                          getattr(response, "state", None)))
+                live.remember(
+                    played.version,
+                    self.encode(live, played.version, after, seat, move, events, getattr(response, "state", None)),
+                )
             live.publish()
             return live, Played(played.version, seat, events, response)
 

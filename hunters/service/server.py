@@ -1,5 +1,6 @@
 """The server: `create_server` (a server on its own event-loop thread, for tests and embedding) and
 `serve` (the `hunters serve` command). Both build the same grpc.aio server with `start_server`."""
+
 from __future__ import annotations
 
 import asyncio
@@ -8,8 +9,9 @@ import logging
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -40,19 +42,20 @@ class ServerConfig:
     db: str = "hunters.db"
     tls_cert: str | None = None
     tls_key: str | None = None
-    engine_threads: int = 2                # threads for long engine work (Evaluate, SimulateGames)
-    max_live_matches: int = 10_000         # active (unfinished, not abandoned) matches
+    engine_threads: int = 2  # threads for long engine work (Evaluate, SimulateGames)
+    max_live_matches: int = 10_000  # active (unfinished, not abandoned) matches
     max_message_bytes: int = 4 * 1024 * 1024
-    max_concurrent_rpcs: int = 10_000      # calls in progress, streams included; more are RESOURCE_EXHAUSTED
+    max_concurrent_rpcs: int = 10_000  # calls in progress, streams included; more are RESOURCE_EXHAUSTED
     sqlite_sync: str = "NORMAL"
     grace_seconds: float = 5.0
     idle_seconds: float | None = 7 * 24 * 3600  # an unfinished match with no move for this long is abandoned
-    create_token: str | None = None        # when set, CreateMatch needs it as its bearer token
+    create_token: str | None = None  # when set, CreateMatch needs it as its bearer token
 
 
 @dataclass
 class Started:
     """A started grpc.aio server and what it serves with (all bound to its event loop)."""
+
     server: grpc.aio.Server
     port: int
     manager: MatchManager
@@ -101,11 +104,19 @@ async def start_server(config: ServerConfig) -> Started:
     credentials = _credentials(config)
     store = Store(config.db, synchronous=config.sqlite_sync)
     try:
-        manager = MatchManager(store, encode_watch_event, max_live_matches=config.max_live_matches,
-                               idle_seconds=config.idle_seconds, create_token=config.create_token)
-        options = [("grpc.max_receive_message_length", config.max_message_bytes),
-                   ("grpc.max_send_message_length", config.max_message_bytes),
-                   ("grpc.so_reuseport", 0), ("grpc.max_concurrent_streams", 1 << 20)]
+        manager = MatchManager(
+            store,
+            encode_watch_event,
+            max_live_matches=config.max_live_matches,
+            idle_seconds=config.idle_seconds,
+            create_token=config.create_token,
+        )
+        options = [
+            ("grpc.max_receive_message_length", config.max_message_bytes),
+            ("grpc.max_send_message_length", config.max_message_bytes),
+            ("grpc.so_reuseport", 0),
+            ("grpc.max_concurrent_streams", 1 << 20),
+        ]
         server = grpc.aio.server(options=options, maximum_concurrent_rpcs=config.max_concurrent_rpcs)
         engine = Engine(config.engine_threads)
         add_service(server, matches_pb2.DESCRIPTOR.services_by_name["MatchService"], MatchServicer(manager))
@@ -113,10 +124,13 @@ async def start_server(config: ServerConfig) -> Started:
         add_service(server, games_pb2.DESCRIPTOR.services_by_name["GameService"], GameInfoServicer())
         health = HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health, server)
-        reflection.enable(server, SERVICE_NAMES + (HEALTH_SERVICE,))
+        reflection.enable(server, (*SERVICE_NAMES, HEALTH_SERVICE))
         try:
-            port = (server.add_secure_port(config.address, credentials) if credentials
-                    else server.add_insecure_port(config.address))
+            port = (
+                server.add_secure_port(config.address, credentials)
+                if credentials
+                else server.add_insecure_port(config.address)
+            )
         except RuntimeError as exc:
             raise OSError(f"cannot listen on {config.address}: {exc}") from None
         if port == 0:
@@ -125,7 +139,7 @@ async def start_server(config: ServerConfig) -> Started:
     except BaseException:
         store.close()
         raise
-    for name in ("",) + SERVICE_NAMES:
+    for name in ("", *SERVICE_NAMES):
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
     sweeper = None
     if config.idle_seconds:
@@ -157,6 +171,7 @@ class RunningServer:
 
         async def run() -> Any:
             return what()
+
         return asyncio.run_coroutine_threadsafe(run(), self._loop).result()
 
     def enter_graceful_shutdown(self) -> None:
@@ -208,9 +223,18 @@ def configure_logging(level: str = "INFO") -> None:
 
 async def _serve(config: ServerConfig, ready: Callable[[Started], None] | None = None) -> None:
     started = await start_server(config)
-    log.info("serving", extra={"address": config.address, "port": started.port, "db": config.db,
-                               "tls": bool(config.tls_cert), "games": sorted(GAMES),
-                               "create_token": bool(config.create_token), "idle_seconds": config.idle_seconds})
+    log.info(
+        "serving",
+        extra={
+            "address": config.address,
+            "port": started.port,
+            "db": config.db,
+            "tls": bool(config.tls_cert),
+            "games": sorted(GAMES),
+            "create_token": bool(config.create_token),
+            "idle_seconds": config.idle_seconds,
+        },
+    )
     if ready is not None:
         ready(started)
     stop = asyncio.Event()

@@ -3,6 +3,7 @@
 Everything that touches a match runs on the event loop; engine work that can take long (an
 `Evaluate` of many moves, `SimulateGames`) runs in a worker thread that checks for a cancel between
 small steps, so a caller going away or a shutdown stops it within a fraction of a second."""
+
 from __future__ import annotations
 
 import asyncio
@@ -11,8 +12,9 @@ import json
 import logging
 import threading
 import time
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, AsyncIterator, Callable
+from typing import Any
 
 import grpc
 from google.protobuf import timestamp_pb2
@@ -28,8 +30,8 @@ from .matches import LiveMatch, MatchManager, Played
 
 log = logging.getLogger("hunters.service")
 MAX_SIMULATED_GAMES = 10_000_000
-SIMULATION_BLOCK = 256        # games per core call of SimulateGames: block b is random_games(seed + b)
-PROGRESS_SECONDS = 0.5        # SimulateGames reports at least this often (and at every 5 %)
+SIMULATION_BLOCK = 256  # games per core call of SimulateGames: block b is random_games(seed + b)
+PROGRESS_SECONDS = 0.5  # SimulateGames reports at least this often (and at every 5 %)
 _INTERNAL = ServiceError(grpc.StatusCode.INTERNAL, "INTERNAL", "internal error")
 
 
@@ -113,8 +115,9 @@ def _move_builder(ad: GameAdapter, request: Any) -> Callable[[Any], Any]:
     return build
 
 
-def encode_watch_event(live: LiveMatch, version: int, game: Any, seat: int, move: Any, events: list,
-                       state: Any) -> bytes:
+def encode_watch_event(
+    live: LiveMatch, version: int, game: Any, seat: int, move: Any, events: list, state: Any
+) -> bytes:
     """A serialized WatchMatchResponse (`state` is reused when the caller already built it)."""
     out = watch_response(live.adapter, live.match_id, version, game, seat, move, events, state)
     return out.SerializeToString()
@@ -138,7 +141,7 @@ class Engine:
 
     def __init__(self, threads: int):
         self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="hunters-engine")
-        self.busy = 0   # jobs started and not yet returned (updated on the event loop)
+        self.busy = 0  # jobs started and not yet returned (updated on the event loop)
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
         """`fn(*args, cancel)` in a worker thread; if the awaiting call is cancelled (the caller went
@@ -170,12 +173,21 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
         created = timestamp_pb2.Timestamp()
         created.FromNanoseconds(int(live.created_at * 1e9))
         over = live.game.is_over
-        status = (matches_pb2.MATCH_STATUS_OVER if over else
-                  matches_pb2.MATCH_STATUS_ABANDONED if live.abandoned else matches_pb2.MATCH_STATUS_ACTIVE)
-        return matches_pb2.Match(match_id=live.match_id, config=config_for(live.adapter, live.config, live.game),
-                                 version=live.version,
-                                 state=live.adapter.state(live.game, live.version), created_at=created,
-                                 status=status)
+        status = (
+            matches_pb2.MATCH_STATUS_OVER
+            if over
+            else matches_pb2.MATCH_STATUS_ABANDONED
+            if live.abandoned
+            else matches_pb2.MATCH_STATUS_ACTIVE
+        )
+        return matches_pb2.Match(
+            match_id=live.match_id,
+            config=config_for(live.adapter, live.config, live.game),
+            version=live.version,
+            state=live.adapter.state(live.game, live.version),
+            created_at=created,
+            status=status,
+        )
 
     @rpc
     async def CreateMatch(self, request, context):
@@ -215,13 +227,17 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
         ad = live.adapter
 
         def respond(game: Any, played: Played) -> matches_pb2.PlayMoveResponse:
-            return matches_pb2.PlayMoveResponse(version=played.version, events=[ad.event(e) for e in played.events],
-                                                state=ad.state(game, played.version))
+            return matches_pb2.PlayMoveResponse(
+                version=played.version,
+                events=[ad.event(e) for e in played.events],
+                state=ad.state(game, played.version),
+            )
 
         expected = request.expected_version if request.HasField("expected_version") else None
         fingerprint = _strip_request_id(request) if request.request_id else b""
-        live, played = await self.manager.play(request.match_id, _token(context), expected, to_move,
-                                               request.request_id, fingerprint, respond)
+        live, played = await self.manager.play(
+            request.match_id, _token(context), expected, to_move, request.request_id, fingerprint, respond
+        )
         if isinstance(played.response, bytes):  # a retry: the first reply, as it was sent
             log.info("move retried", extra={"match_id": live.match_id, "request_id": request.request_id})
             return played.response
@@ -309,19 +325,23 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
         block = 0
         while done < total:
             n = min(SIMULATION_BLOCK, total - done)
-            res = await self.engine.run(simulate_block, ad.module, n, request.players,
-                                        (request.seed + block) % 2**64)
+            res = await self.engine.run(simulate_block, ad.module, n, request.players, (request.seed + block) % 2**64)
             block += 1
             done += n
             moves += res.decisions
-            scores = [a + b for a, b in zip(scores, res.total_scores)]
-            wins = [a + b for a, b in zip(wins, res.wins)]
+            scores = [a + b for a, b in zip(scores, res.total_scores, strict=True)]
+            wins = [a + b for a, b in zip(wins, res.wins, strict=True)]
             now = time.perf_counter()
             if done == total or (done - reported) * 20 >= total or now - last >= PROGRESS_SECONDS:
                 reported, last = done, now
                 yield oracle_pb2.SimulateGamesResponse(
-                    games_done=done, moves=moves, mean_scores=[s / done for s in scores], wins=wins,
-                    games_per_second=done / (now - start) if now > start else 0.0, done=done == total)
+                    games_done=done,
+                    moves=moves,
+                    mean_scores=[s / done for s in scores],
+                    wins=wins,
+                    games_per_second=done / (now - start) if now > start else 0.0,
+                    done=done == total,
+                )
 
 
 class GameInfoServicer(games_pb2_grpc.GameServiceServicer):

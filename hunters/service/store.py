@@ -4,6 +4,7 @@ is committed before the reply, so a restart (or a kill -9) loses nothing that wa
 synchronous=NORMAL (default) survives a crash of the process; "full" also survives a power cut at
 the cost of an fsync per move. A match is active, over, or abandoned (idle past the server's time
 limit); only active matches count against the limit of unfinished matches."""
+
 from __future__ import annotations
 
 import json
@@ -46,11 +47,15 @@ CREATE TABLE IF NOT EXISTS meta (
 ) WITHOUT ROWID;
 """
 # Columns added after the first release: (table, name, definition), added to older databases on open.
-_ADDED_COLUMNS = (("matches", "abandoned", "INTEGER NOT NULL DEFAULT 0"),  # 1: idle past the limit, closed
-                  ("matches", "last_active", "REAL"),  # creation, or a move seen by the last expiry sweep
-                  ("moves", "played_at", "REAL"))
-_INDEXES = ("CREATE INDEX IF NOT EXISTS matches_open ON matches (over, abandoned, last_active)",
-            "CREATE INDEX IF NOT EXISTS matches_game ON matches (game, seq)")
+_ADDED_COLUMNS = (
+    ("matches", "abandoned", "INTEGER NOT NULL DEFAULT 0"),  # 1: idle past the limit, closed
+    ("matches", "last_active", "REAL"),  # creation, or a move seen by the last expiry sweep
+    ("moves", "played_at", "REAL"),
+)
+_INDEXES = (
+    "CREATE INDEX IF NOT EXISTS matches_open ON matches (over, abandoned, last_active)",
+    "CREATE INDEX IF NOT EXISTS matches_game ON matches (game, seq)",
+)
 
 
 @dataclass
@@ -86,8 +91,9 @@ class Store:
             self._db.execute("UPDATE matches SET last_active = created_at WHERE last_active IS NULL")
             for sql in _INDEXES:
                 self._db.execute(sql)
-            self._db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('page_token_key', ?)",
-                             (secrets.token_bytes(32),))
+            self._db.execute(
+                "INSERT OR IGNORE INTO meta (key, value) VALUES ('page_token_key', ?)", (secrets.token_bytes(32),)
+            )
         except BaseException:
             self._db.close()
             raise
@@ -115,37 +121,59 @@ class Store:
         with self._lock:
             return bytes(self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()[0])
 
-    def create(self, match_id: str, game: str, record: dict, config: bytes, seat_hashes: list[str],
-               admin_hash: str, over: bool) -> tuple[int, float]:
+    def create(
+        self, match_id: str, game: str, record: dict, config: bytes, seat_hashes: list[str], admin_hash: str, over: bool
+    ) -> tuple[int, float]:
         created = time.time()
         with self._lock:
             cur = self._db.execute(
                 "INSERT INTO matches (match_id, game, record, config, seat_hashes, admin_hash, created_at, over,"
                 " last_active) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (match_id, game, json.dumps(record), config, json.dumps(seat_hashes), admin_hash, created,
-                 int(over), created))
+                (
+                    match_id,
+                    game,
+                    json.dumps(record),
+                    config,
+                    json.dumps(seat_hashes),
+                    admin_hash,
+                    created,
+                    int(over),
+                    created,
+                ),
+            )
             return cur.lastrowid, created
 
-    def append_move(self, match_id: str, idx: int, seat: int, move: dict, over: bool,
-                    request: tuple[str, str, bytes] | None) -> float:
+    def append_move(
+        self, match_id: str, idx: int, seat: int, move: dict, over: bool, request: tuple[str, str, bytes] | None
+    ) -> float:
         """Move number `idx` (0-based), the end of the match and the idempotency entry, atomically
         (a plain move is one INSERT). Returns the time of the move."""
         now = time.time()
-        statements = [("INSERT INTO moves (match_id, idx, seat, move, played_at) VALUES (?, ?, ?, ?, ?)",
-                       (match_id, idx, seat, json.dumps(move, separators=(",", ":")), now))]
+        statements = [
+            (
+                "INSERT INTO moves (match_id, idx, seat, move, played_at) VALUES (?, ?, ?, ?, ?)",
+                (match_id, idx, seat, json.dumps(move, separators=(",", ":")), now),
+            )
+        ]
         if over:
             statements.append(("UPDATE matches SET over = 1 WHERE match_id = ?", (match_id,)))
         if request is not None:
             request_id, fingerprint, response = request
-            statements.append(("INSERT INTO requests (match_id, request_id, fingerprint, response) VALUES (?, ?, ?, ?)",
-                               (match_id, request_id, fingerprint, response)))
+            statements.append(
+                (
+                    "INSERT INTO requests (match_id, request_id, fingerprint, response) VALUES (?, ?, ?, ?)",
+                    (match_id, request_id, fingerprint, response),
+                )
+            )
         self._tx(statements)
         return now
 
     def request(self, match_id: str, request_id: str) -> tuple[str, bytes] | None:
         with self._lock:
-            row = self._db.execute("SELECT fingerprint, response FROM requests WHERE match_id = ? AND request_id = ?",
-                                   (match_id, request_id)).fetchone()
+            row = self._db.execute(
+                "SELECT fingerprint, response FROM requests WHERE match_id = ? AND request_id = ?",
+                (match_id, request_id),
+            ).fetchone()
         return None if row is None else (row[0], bytes(row[1]))
 
     def load(self, match_id: str) -> StoredMatch | None:
@@ -153,18 +181,36 @@ class Store:
             row = self._db.execute(
                 "SELECT seq, match_id, game, record, config, seat_hashes, admin_hash, created_at, over, abandoned,"
                 " MAX(last_active, COALESCE((SELECT MAX(played_at) FROM moves WHERE moves.match_id = ?), 0))"
-                " FROM matches WHERE match_id = ?", (match_id, match_id)).fetchone()
+                " FROM matches WHERE match_id = ?",
+                (match_id, match_id),
+            ).fetchone()
             if row is None:
                 return None
-            moves = self._db.execute("SELECT seat, move FROM moves WHERE match_id = ? ORDER BY idx",
-                                     (match_id,)).fetchall()
-        return StoredMatch(row[0], row[1], row[2], json.loads(row[3]), bytes(row[4]), json.loads(row[5]), row[6],
-                           row[7], bool(row[8]), bool(row[9]), row[10], [(s, json.loads(m)) for s, m in moves])
+            moves = self._db.execute(
+                "SELECT seat, move FROM moves WHERE match_id = ? ORDER BY idx", (match_id,)
+            ).fetchall()
+        return StoredMatch(
+            row[0],
+            row[1],
+            row[2],
+            json.loads(row[3]),
+            bytes(row[4]),
+            json.loads(row[5]),
+            row[6],
+            row[7],
+            bool(row[8]),
+            bool(row[9]),
+            row[10],
+            [(s, json.loads(m)) for s, m in moves],
+        )
 
     def page(self, after_seq: int, limit: int, game: str | None) -> list[tuple[int, str]]:
         """(seq, match_id) of up to `limit` matches after position `after_seq`, in creation order."""
-        sql = "SELECT seq, match_id FROM matches WHERE seq > ?" + (" AND game = ?" if game else "") + \
-              " ORDER BY seq LIMIT ?"
+        sql = (
+            "SELECT seq, match_id FROM matches WHERE seq > ?"
+            + (" AND game = ?" if game else "")
+            + " ORDER BY seq LIMIT ?"
+        )
         args = (after_seq, game, limit) if game else (after_seq, limit)
         with self._lock:
             return [(r[0], r[1]) for r in self._db.execute(sql, args).fetchall()]
@@ -187,10 +233,13 @@ class Store:
                     "UPDATE matches SET last_active = (SELECT MAX(played_at) FROM moves WHERE moves.match_id ="
                     " matches.match_id) WHERE over = 0 AND abandoned = 0 AND last_active < ?1 AND EXISTS"
                     " (SELECT 1 FROM moves WHERE moves.match_id = matches.match_id AND played_at >= ?1)",
-                    (idle_before,))
+                    (idle_before,),
+                )
                 rows = self._db.execute(
                     "UPDATE matches SET abandoned = 1 WHERE over = 0 AND abandoned = 0 AND last_active < ?"
-                    " RETURNING match_id", (idle_before,)).fetchall()
+                    " RETURNING match_id",
+                    (idle_before,),
+                ).fetchall()
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
@@ -198,6 +247,10 @@ class Store:
         return [r[0] for r in rows]
 
     def delete(self, match_id: str) -> None:
-        self._tx([("DELETE FROM moves WHERE match_id = ?", (match_id,)),
-                  ("DELETE FROM requests WHERE match_id = ?", (match_id,)),
-                  ("DELETE FROM matches WHERE match_id = ?", (match_id,))])
+        self._tx(
+            [
+                ("DELETE FROM moves WHERE match_id = ?", (match_id,)),
+                ("DELETE FROM requests WHERE match_id = ?", (match_id,)),
+                ("DELETE FROM matches WHERE match_id = ?", (match_id,)),
+            ]
+        )

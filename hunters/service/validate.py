@@ -2,6 +2,7 @@
 
 Every check refuses with INVALID_ARGUMENT and a reason before the value is used; errors never echo
 more than 64 characters of what the caller sent (`errors.clip`)."""
+
 from __future__ import annotations
 
 import base64
@@ -18,7 +19,7 @@ __all__ = ["PageTokens", "game_filter", "match_id", "request_id"]
 MAX_ID = 64
 MAX_REQUEST_ID = 128
 _ID = re.compile(r"[A-Za-z0-9_-]{1,64}\Z")
-_REQUEST_ID = re.compile(r"[\x21-\x7e]{1,128}\Z")   # printable ASCII, no space
+_REQUEST_ID = re.compile(r"[\x21-\x7e]{1,128}\Z")  # printable ASCII, no space
 
 
 def match_id(value: str) -> str:

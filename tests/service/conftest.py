@@ -1,4 +1,5 @@
 """A real server on a free loopback port, with its own SQLite file, per test."""
+
 import pytest
 
 from hunters.client import Client

@@ -1,4 +1,5 @@
 """Small helpers for service tests: raw stubs, error inspection, a finished match."""
+
 import grpc
 
 from hunters.status import error_info

@@ -1,5 +1,6 @@
 """The hunters.v1 contract: typed options and their validation, hidden information in Match.config
 and the Jäger state, strict JSON, and GameService content checked against the game packages."""
+
 import json
 import subprocess
 import sys
@@ -14,7 +15,8 @@ from hunters.carcassonne.tiles import MENHIR_TILES, NORMAL_TILES, START_TILE, ti
 from hunters.jaeger import ACTION_SPACE_SIZE as J_ACTIONS
 from hunters.jaeger import DEFAULT_OPTIONS, default_board
 from hunters.jaeger import Game as JGame
-from hunters.jaeger.tiles import KINDS, data as jaeger_data
+from hunters.jaeger.tiles import KINDS
+from hunters.jaeger.tiles import data as jaeger_data
 from hunters.status import error_info
 from hunters.v1 import games_pb2, games_pb2_grpc, matches_pb2, moves_pb2, options_pb2, oracle_pb2, state_pb2
 from hunters.wire import MAX_JSON_DEPTH, WireError, adapter, loads_json
@@ -38,8 +40,10 @@ def create_error(stub, cfg):
 
 
 def grid(rows, cols, missing=(), summer=((0, 0),), winter=((0, 1),)):
-    return {"grid": {"rows": rows, "cols": cols, "offset": "odd-r", "missing": [list(m) for m in missing]},
-            "camps": {"summer": [list(c) for c in summer], "winter": [list(c) for c in winter]}}
+    return {
+        "grid": {"rows": rows, "cols": cols, "offset": "odd-r", "missing": [list(m) for m in missing]},
+        "camps": {"summer": [list(c) for c in summer], "winter": [list(c) for c in winter]},
+    }
 
 
 # -- option validation ------------------------------------------------------------------------
@@ -48,7 +52,7 @@ def _bad_jaeger_configs():
     c.jaeger.board.grid.rows, c.jaeger.board.grid.cols = 0, 5
     yield "grid rows 0", c
     c = config()
-    c.jaeger.board.grid.rows, c.jaeger.board.grid.cols = 2**31 - 1, 2**31 - 1   # refused before allocating
+    c.jaeger.board.grid.rows, c.jaeger.board.grid.cols = 2**31 - 1, 2**31 - 1  # refused before allocating
     yield "huge grid", c
     c = config()
     c.jaeger.board.grid.rows, c.jaeger.board.grid.cols = 1024, 1024
@@ -74,9 +78,16 @@ def _bad_jaeger_configs():
     c = config()
     c.jaeger.board.SetInParent()
     yield "board without a layout", c
-    yield "straight jumps without positions", config(board={"spaces": [{"kind": "tile"}] * 3 + [
-        {"kind": "summer_camp"}, {"kind": "winter_camp"}], "adjacency": [[0, 1], [1, 2], [2, 3], [3, 4]]},
-        straight_jumps=True)
+    yield (
+        "straight jumps without positions",
+        config(
+            board={
+                "spaces": [{"kind": "tile"}] * 3 + [{"kind": "summer_camp"}, {"kind": "winter_camp"}],
+                "adjacency": [[0, 1], [1, 2], [2, 3], [3, 4]],
+            },
+            straight_jumps=True,
+        ),
+    )
     yield "too few summer mammoths", config(mammoths_summer=[4, 6])
     yield "mammoth value 0", config(mammoths_summer=[4, 6, 0])
     yield "mammoth value 99", config(mammoths_winter=[99] * 12)
@@ -100,8 +111,9 @@ def _bad_jaeger_configs():
     c.jaeger.summer_layout.tiles.add(space=13, tile=state_pb2.JaegerTile(kind=state_pb2.JAEGER_TILE_KIND_MAMMOTH))
     yield "a mammoth without a value", c
     c = config()
-    c.jaeger.summer_layout.tiles.add(space=13, tile=state_pb2.JaegerTile(kind=state_pb2.JAEGER_TILE_KIND_JUG,
-                                                                          mammoth_value=3))
+    c.jaeger.summer_layout.tiles.add(
+        space=13, tile=state_pb2.JaegerTile(kind=state_pb2.JAEGER_TILE_KIND_JUG, mammoth_value=3)
+    )
     yield "a value on a jug", c
     c = config()
     c.jaeger.summer_layout.tiles.add(space=9999, tile=state_pb2.JaegerTile(kind=state_pb2.JAEGER_TILE_KIND_JUG))
@@ -133,9 +145,16 @@ def test_each_bad_jaeger_option_is_invalid_config(server, case):
 
 def test_bad_carcassonne_options_are_invalid_config(server):
     _, stub, _ = stubs(server.port)
-    cases = [{"normal_deck": [1, 1]}, {"normal_deck": [88]}, {"menhir_deck": [3]}, {"normal_deck": [-5]},
-             {"normal_deck": [2**31 - 1]}, {"normal_deck": list(NORMAL_TILES) + [0]},
-             {"menhir_deck": list(MENHIR_TILES) * 2}, {"normal_deck": [START_TILE]}]
+    cases = [
+        {"normal_deck": [1, 1]},
+        {"normal_deck": [88]},
+        {"menhir_deck": [3]},
+        {"normal_deck": [-5]},
+        {"normal_deck": [2**31 - 1]},
+        {"normal_deck": [*list(NORMAL_TILES), 0]},
+        {"menhir_deck": list(MENHIR_TILES) * 2},
+        {"normal_deck": [START_TILE]},
+    ]
     for opts in cases:
         code, reason, _ = create_error(stub, config("carcassonne_hg", **opts))
         assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_CONFIG"), opts
@@ -143,8 +162,15 @@ def test_bad_carcassonne_options_are_invalid_config(server):
         config("carcassonne_hg", colour="red")
 
 
-@pytest.mark.parametrize("game,wrong", [("carcassonne_hg", "jaeger"), ("jaeger_sammler", "carcassonne"),
-                                        ("carcassonne_hg", "json"), ("jaeger_sammler", "json")])
+@pytest.mark.parametrize(
+    "game,wrong",
+    [
+        ("carcassonne_hg", "jaeger"),
+        ("jaeger_sammler", "carcassonne"),
+        ("carcassonne_hg", "json"),
+        ("jaeger_sammler", "json"),
+    ],
+)
 def test_options_of_the_wrong_game_are_refused(server, game, wrong):
     _, stub, _ = stubs(server.port)
     cfg = matches_pb2.GameConfig(game=game, players=2, seed=1)
@@ -163,17 +189,40 @@ def test_options_of_the_wrong_game_are_refused(server, game, wrong):
 
 def test_valid_jaeger_options_take_effect(client):
     board = grid(3, 4, missing=[(2, 3)], summer=[(0, 0)], winter=[(2, 0)])
-    m = client.create_match("jaeger_sammler", players=2, seed=4, options={
-        "board": board, "stall_rounds": 0, "winter_start": "seat0", "ties": "no_winner", "straight_jumps": True,
-        "mammoths_summer": [5, 5, 5], "winter": ["berries"] * 3, "summer": {1: "mammoth7", 2: "weapon"}})
-    local = JGame.new(players=2, seed=4, board=board, stall_rounds=0, winter_start="seat0", ties="no_winner",
-                      straight_jumps=True, mammoths_summer=[5, 5, 5], winter=["berries"] * 3,
-                      summer={1: "mammoth7", 2: "weapon"})
+    m = client.create_match(
+        "jaeger_sammler",
+        players=2,
+        seed=4,
+        options={
+            "board": board,
+            "stall_rounds": 0,
+            "winter_start": "seat0",
+            "ties": "no_winner",
+            "straight_jumps": True,
+            "mammoths_summer": [5, 5, 5],
+            "winter": ["berries"] * 3,
+            "summer": {1: "mammoth7", 2: "weapon"},
+        },
+    )
+    local = JGame.new(
+        players=2,
+        seed=4,
+        board=board,
+        stall_rounds=0,
+        winter_start="seat0",
+        ties="no_winner",
+        straight_jumps=True,
+        mammoths_summer=[5, 5, 5],
+        winter=["berries"] * 3,
+        summer={1: "mammoth7", 2: "weapon"},
+    )
     assert m.state == JAEGER.state(local, 0)
     assert len(m.state.jaeger.board) == 11
     tiles = {sp.space: sp.tile for sp in m.state.jaeger.board if sp.HasField("tile")}
-    assert tiles == {1: state_pb2.JaegerTile(kind=state_pb2.JAEGER_TILE_KIND_MAMMOTH, mammoth_value=7),
-                     2: state_pb2.JaegerTile(kind=state_pb2.JAEGER_TILE_KIND_WEAPON)}
+    assert tiles == {
+        1: state_pb2.JaegerTile(kind=state_pb2.JAEGER_TILE_KIND_MAMMOTH, mammoth_value=7),
+        2: state_pb2.JaegerTile(kind=state_pb2.JAEGER_TILE_KIND_WEAPON),
+    }
     cfg = client.get_match(m.match_id)
     pairs = client.legal_moves(m.match_id)
     assert pairs == local.legal_moves_with_actions() and cfg.version == 0
@@ -182,7 +231,7 @@ def test_valid_jaeger_options_take_effect(client):
 def test_carcassonne_explicit_decks_including_empty_ones(client):
     m = client.create_match("carcassonne_hg", players=2, seed=1, options={"normal_deck": [3, 17, 5]})
     assert m.state.carcassonne.tile == 3 and m.state.carcassonne.normal_pile == 2
-    assert m.state.carcassonne.menhir_pile == len(MENHIR_TILES)       # the unset deck is shuffled
+    assert m.state.carcassonne.menhir_pile == len(MENHIR_TILES)  # the unset deck is shuffled
     done = client.create_match("carcassonne_hg", players=2, seed=1, options={"normal_deck": [], "menhir_deck": []})
     assert over(done.state)
 
@@ -210,8 +259,9 @@ def test_public_config_of_jaeger_keeps_the_board_and_drops_layouts():
     assert not public.jaeger.HasField("summer_layout") and not public.jaeger.HasField("winter_deck")
     assert public.jaeger.board == cfg.jaeger.board and public.jaeger.stall_rounds == 3
     assert list(public.jaeger.start) == list(cfg.jaeger.start)
-    assert CARC.public_config(config("carcassonne_hg", normal_deck=[3])) == \
-        matches_pb2.GameConfig(game="carcassonne_hg", players=2)
+    assert CARC.public_config(config("carcassonne_hg", normal_deck=[3])) == matches_pb2.GameConfig(
+        game="carcassonne_hg", players=2
+    )
 
 
 def test_jaeger_state_shows_face_down_tiles_only_as_counts_before_the_end():
@@ -234,9 +284,21 @@ def test_jaeger_state_shows_face_down_tiles_only_as_counts_before_the_end():
 
 
 # -- strict JSON ------------------------------------------------------------------------------
-@pytest.mark.parametrize("text", ['{"retake": 2147483648}', '{"x": -2147483649}', '{"x": 1.5}', '{"x": 1e400}',
-                                  '{"x": NaN}', '[Infinity]', "[" * 100_000 + "]" * 100_000,
-                                  "[" * (MAX_JSON_DEPTH + 1) + "]" * (MAX_JSON_DEPTH + 1), '{"a": ', "x" * 2_000_000])
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"retake": 2147483648}',
+        '{"x": -2147483649}',
+        '{"x": 1.5}',
+        '{"x": 1e400}',
+        '{"x": NaN}',
+        "[Infinity]",
+        "[" * 100_000 + "]" * 100_000,
+        "[" * (MAX_JSON_DEPTH + 1) + "]" * (MAX_JSON_DEPTH + 1),
+        '{"a": ',
+        "x" * 2_000_000,
+    ],
+)
 def test_loads_json_refuses(text):
     with pytest.raises(ValueError):
         loads_json(text)
@@ -245,8 +307,9 @@ def test_loads_json_refuses(text):
 def test_loads_json_accepts_plain_data():
     text = "[" * MAX_JSON_DEPTH + "]" * MAX_JSON_DEPTH
     assert loads_json(text) is not None
-    assert loads_json('{"a": [1, -2147483648, 2147483647, "[[[", true, null]}') == \
-        {"a": [1, -2**31, 2**31 - 1, "[[[", True, None]}
+    assert loads_json('{"a": [1, -2147483648, 2147483647, "[[[", true, null]}') == {
+        "a": [1, -(2**31), 2**31 - 1, "[[[", True, None]
+    }
 
 
 @pytest.mark.parametrize("text", ['{"retake": 2147483648}', "[" * 100_000 + "]" * 100_000, '{"x": 0.5}'])
@@ -279,7 +342,7 @@ def test_list_games(server):
 
 
 def _enum_name(enum, number, prefix):
-    return enum.Name(number)[len(prefix):].lower() if number else None
+    return enum.Name(number)[len(prefix) :].lower() if number else None
 
 
 def test_carcassonne_info_is_the_package_data(server):
@@ -288,25 +351,33 @@ def test_carcassonne_info_is_the_package_data(server):
     assert tuple(info.menhir_tiles) == MENHIR_TILES
     assert len(info.tiles) == len(tile_data()) == 95
     for pb, t in zip(info.tiles, tile_data()):
-        assert pb.id == t["id"] and _enum_name(games_pb2.CarcassonneTileKind, pb.kind, "CARCASSONNE_TILE_KIND_") == t["kind"]
-        assert [(_enum_name(games_pb2.CarcassonneZoneType, s.type, "CARCASSONNE_ZONE_TYPE_"), list(s.zones))
-                for s in pb.sides] == [(s["type"], s.get("zones", [s.get("zone")])) for s in t["sides"]]
+        assert (
+            pb.id == t["id"]
+            and _enum_name(games_pb2.CarcassonneTileKind, pb.kind, "CARCASSONNE_TILE_KIND_") == t["kind"]
+        )
+        assert [
+            (_enum_name(games_pb2.CarcassonneZoneType, s.type, "CARCASSONNE_ZONE_TYPE_"), list(s.zones))
+            for s in pb.sides
+        ] == [(s["type"], s.get("zones", [s.get("zone")])) for s in t["sides"]]
         for z, zd in zip(pb.zones, t["zones"], strict=True):
             assert z.local == zd["local"]
             assert _enum_name(games_pb2.CarcassonneZoneType, z.type, "CARCASSONNE_ZONE_TYPE_") == zd["type"]
-            assert [_enum_name(games_pb2.CarcassonneAnimal, a, "CARCASSONNE_ANIMAL_") for a in z.animals] == \
-                zd.get("animals", [])
+            assert [_enum_name(games_pb2.CarcassonneAnimal, a, "CARCASSONNE_ANIMAL_") for a in z.animals] == zd.get(
+                "animals", []
+            )
             assert z.fish == zd.get("fish", 0)
             assert (z.lake if z.HasField("lake") else None) == zd.get("lake")
             assert _enum_name(games_pb2.CarcassonnePower, z.power, "CARCASSONNE_POWER_") == zd.get("power")
-            assert _enum_name(games_pb2.CarcassonneForestKind, z.forest_kind, "CARCASSONNE_FOREST_KIND_") == zd.get("kind")
+            assert _enum_name(games_pb2.CarcassonneForestKind, z.forest_kind, "CARCASSONNE_FOREST_KIND_") == zd.get(
+                "kind"
+            )
     powers = {t.id for t in info.tiles for z in t.zones if z.power}
     assert {88, 93, 94, 92, 85, 91} <= powers
 
 
 def test_carcassonne_action_layout_decodes_legal_actions(server):
     a = _games(server).GetGameInfo(games_pb2.GetGameInfoRequest(game="carcassonne_hg")).carcassonne.actions
-    assert a.side ** 2 * a.rotations * a.occupant_slots * a.retake_slots == c_actions.ACTION_SPACE_SIZE
+    assert a.side**2 * a.rotations * a.occupant_slots * a.retake_slots == c_actions.ACTION_SPACE_SIZE
     game = CGame.new(players=2, seed=21)
     checked = 0
     while not game.is_over and checked < 3000:
@@ -320,7 +391,10 @@ def test_carcassonne_action_layout_decodes_legal_actions(server):
             if slot == 0:
                 assert move.occupant is None
             elif slot < a.hut_slot_base:
-                assert (move.occupant.kind, move.occupant.zone) == ("meeple", game.tile * 10 + slot - a.meeple_slot_base)
+                assert (move.occupant.kind, move.occupant.zone) == (
+                    "meeple",
+                    game.tile * 10 + slot - a.meeple_slot_base,
+                )
             else:
                 assert (move.occupant.kind, move.occupant.zone) == ("hut", game.tile * 10 + slot - a.hut_slot_base)
             assert (move.retake is None) if ret == 0 else move.retake == own[ret - 1]
@@ -334,18 +408,23 @@ def test_jaeger_info_is_the_package_data_and_decodes_actions(server):
     board, d = default_board(), jaeger_data()
     assert [list(s.neighbours) for s in info.board] == [list(s) for s in board.slots]
     assert [(s.cell.row, s.cell.col) for s in info.board] == [tuple(c) for c in board.coords]
-    assert [_enum_name(options_pb2.JaegerSpaceKind, s.kind, "JAEGER_SPACE_KIND_") for s in info.board] == \
-        list(board.kinds)
+    assert [_enum_name(options_pb2.JaegerSpaceKind, s.kind, "JAEGER_SPACE_KIND_") for s in info.board] == list(
+        board.kinds
+    )
     assert tuple(info.summer_camps) == board.summer_camps and tuple(info.winter_camps) == board.winter_camps
     assert [_enum_name(state_pb2.JaegerTileKind, k.kind, "JAEGER_TILE_KIND_") for k in info.tile_kinds] == list(KINDS)
-    assert {_enum_name(state_pb2.JaegerTileKind, k.kind, "JAEGER_TILE_KIND_"): k.summer_count
-            for k in info.tile_kinds if k.summer_count} == d["tiles"]["summer"]
+    assert {
+        _enum_name(state_pb2.JaegerTileKind, k.kind, "JAEGER_TILE_KIND_"): k.summer_count
+        for k in info.tile_kinds
+        if k.summer_count
+    } == d["tiles"]["summer"]
     assert list(info.goods_points_by_count) == d["goods_points_by_count"]
     defaults = matches_pb2.GameConfig(game="jaeger_sammler", players=2)
     defaults.jaeger.CopyFrom(info.default_options)
     kwargs = JAEGER.options_kwargs(defaults)
-    assert {k: v for k, v in kwargs.items() if k != "board"} == {k: v for k, v in DEFAULT_OPTIONS.items()
-                                                                 if k != "board"}
+    assert {k: v for k, v in kwargs.items() if k != "board"} == {
+        k: v for k, v in DEFAULT_OPTIONS.items() if k != "board"
+    }
     a = info.actions
     assert a.steps * (a.steps + 1) == J_ACTIONS and a.slots == a.directions + a.caves + 1
     game = JGame.new(players=3, seed=2)
@@ -371,8 +450,10 @@ def test_jaeger_info_is_the_package_data_and_decodes_actions(server):
 
 
 def test_the_client_imports_no_server_module():
-    code = ("import sys, hunters.client; bad = [m for m in sys.modules if m.startswith('hunters.service')]; "
-            "assert not bad, bad")
+    code = (
+        "import sys, hunters.client; bad = [m for m in sys.modules if m.startswith('hunters.service')]; "
+        "assert not bad, bad"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
@@ -402,10 +483,13 @@ def test_grpcurl_examples_of_the_docs_parse_through_reflection(server):
     stub = reflection_pb2_grpc.ServerReflectionStub(grpc.insecure_channel(f"127.0.0.1:{server.port}"))
     pool = descriptor_pool.DescriptorPool()
     for service in {s for _, s, _ in examples}:
-        reply = next(stub.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(
-            file_containing_symbol=service)])))
-        files = [descriptor_pb2.FileDescriptorProto.FromString(b)
-                 for b in reply.file_descriptor_response.file_descriptor_proto]
+        reply = next(
+            stub.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(file_containing_symbol=service)]))
+        )
+        files = [
+            descriptor_pb2.FileDescriptorProto.FromString(b)
+            for b in reply.file_descriptor_response.file_descriptor_proto
+        ]
         pending = {f.name: f for f in files}
         while pending:  # add files after their dependencies
             for name, f in list(pending.items()):
@@ -423,19 +507,33 @@ def test_grpcurl_examples_of_the_docs_parse_through_reflection(server):
 
 def test_options_round_trip_through_the_wire():
     """What the client encodes (options_to_proto) the server decodes (options_kwargs) unchanged."""
-    explicit = {"spaces": [{"kind": "tile", "pos": [0, 0]}, {"kind": "summer_camp", "pos": [1, 0]},
-                           {"kind": "winter_camp", "pos": [0, 1]}], "adjacency": [[0, 1], [0, 2]]}
+    explicit = {
+        "spaces": [
+            {"kind": "tile", "pos": [0, 0]},
+            {"kind": "summer_camp", "pos": [1, 0]},
+            {"kind": "winter_camp", "pos": [0, 1]},
+        ],
+        "adjacency": [[0, 1], [0, 2]],
+    }
     cases = [
-        {"board": grid(3, 4, missing=[(2, 3)]), "stall_rounds": 0, "winter_start": "seat0", "ties": "no_winner",
-         "straight_jumps": True, "mammoths_summer": [5, 5, 5], "mammoths_winter": [3] * 12},
+        {
+            "board": grid(3, 4, missing=[(2, 3)]),
+            "stall_rounds": 0,
+            "winter_start": "seat0",
+            "ties": "no_winner",
+            "straight_jumps": True,
+            "mammoths_summer": [5, 5, 5],
+            "mammoths_winter": [3] * 12,
+        },
         {"board": explicit, "summer": {0: "mammoth7"}, "winter": ["berries", "skull"], "start": [[1], [1]]},
         {"summer": {}, "winter": []},
     ]
     for opts in cases:
         kwargs = JAEGER.options_kwargs(config(**opts))
         if "board" in opts and "grid" in opts["board"]:
-            kwargs["board"]["grid"] = {k: v for k, v in kwargs["board"]["grid"].items()
-                                       if k not in ("type", "orientation")}
+            kwargs["board"]["grid"] = {
+                k: v for k, v in kwargs["board"]["grid"].items() if k not in ("type", "orientation")
+            }
         assert kwargs == opts
     for opts in ({"normal_deck": [3, 17]}, {"menhir_deck": []}, {"normal_deck": [], "menhir_deck": [88, 90]}):
         assert CARC.options_kwargs(config("carcassonne_hg", **opts)) == opts

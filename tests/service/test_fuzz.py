@@ -5,6 +5,7 @@ without touching this file): integers at and beyond their edges, long and odd st
 with NaN, ±Inf, huge numbers and deep nesting, JSON moves nested far too deep, raw junk bytes.
 The server must never answer INTERNAL or UNKNOWN, no match may change, and its memory stays bounded.
 1,000 cases in the default run, 10,000 with --slow."""
+
 import importlib
 import math
 import os
@@ -13,23 +14,44 @@ import pkgutil
 import grpc
 from google.protobuf import descriptor as D
 from google.protobuf import message_factory
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import hunters.v1
 
 from .helpers import bearer, create, stubs
 
 _INT_RANGES = {
-    D.FieldDescriptor.TYPE_INT32: (-2**31, 2**31 - 1), D.FieldDescriptor.TYPE_SINT32: (-2**31, 2**31 - 1),
-    D.FieldDescriptor.TYPE_SFIXED32: (-2**31, 2**31 - 1), D.FieldDescriptor.TYPE_INT64: (-2**63, 2**63 - 1),
-    D.FieldDescriptor.TYPE_SINT64: (-2**63, 2**63 - 1), D.FieldDescriptor.TYPE_SFIXED64: (-2**63, 2**63 - 1),
-    D.FieldDescriptor.TYPE_UINT32: (0, 2**32 - 1), D.FieldDescriptor.TYPE_FIXED32: (0, 2**32 - 1),
-    D.FieldDescriptor.TYPE_UINT64: (0, 2**64 - 1), D.FieldDescriptor.TYPE_FIXED64: (0, 2**64 - 1),
-    D.FieldDescriptor.TYPE_ENUM: (-2**31, 2**31 - 1),
+    D.FieldDescriptor.TYPE_INT32: (-(2**31), 2**31 - 1),
+    D.FieldDescriptor.TYPE_SINT32: (-(2**31), 2**31 - 1),
+    D.FieldDescriptor.TYPE_SFIXED32: (-(2**31), 2**31 - 1),
+    D.FieldDescriptor.TYPE_INT64: (-(2**63), 2**63 - 1),
+    D.FieldDescriptor.TYPE_SINT64: (-(2**63), 2**63 - 1),
+    D.FieldDescriptor.TYPE_SFIXED64: (-(2**63), 2**63 - 1),
+    D.FieldDescriptor.TYPE_UINT32: (0, 2**32 - 1),
+    D.FieldDescriptor.TYPE_FIXED32: (0, 2**32 - 1),
+    D.FieldDescriptor.TYPE_UINT64: (0, 2**64 - 1),
+    D.FieldDescriptor.TYPE_FIXED64: (0, 2**64 - 1),
+    D.FieldDescriptor.TYPE_ENUM: (-(2**31), 2**31 - 1),
 }
-_OPTION_NAMES = ["normal_deck", "menhir_deck", "board", "grid", "rows", "cols", "spaces", "stall_rounds",
-                 "winter_start", "mammoths_summer", "mammoths_winter", "straight_jumps", "ties", "summer", "winter",
-                 "open_collections"]
+_OPTION_NAMES = [
+    "normal_deck",
+    "menhir_deck",
+    "board",
+    "grid",
+    "rows",
+    "cols",
+    "spaces",
+    "stall_rounds",
+    "winter_start",
+    "mammoths_summer",
+    "mammoths_winter",
+    "straight_jumps",
+    "ties",
+    "summer",
+    "winter",
+    "open_collections",
+]
 
 
 def services():
@@ -41,14 +63,31 @@ def services():
         module = importlib.import_module(f"hunters.v1.{info.name}")
         for service in module.DESCRIPTOR.services_by_name.values():
             for method in service.methods:
-                out.append((f"/{service.full_name}/{method.name}", method.server_streaming,
-                            message_factory.GetMessageClass(method.input_type)))
+                out.append(
+                    (
+                        f"/{service.full_name}/{method.name}",
+                        method.server_streaming,
+                        message_factory.GetMessageClass(method.input_type),
+                    )
+                )
     return sorted(out, key=lambda m: m[0])
 
 
 def ints(lo, hi):
-    edges = sorted({lo, hi, 0, max(lo, -1), min(hi, 1), min(hi, 2**31 - 1), max(lo, -2**31), min(hi, 2**31),
-                    min(hi, 2**63 - 1), min(hi, 10**7)})
+    edges = sorted(
+        {
+            lo,
+            hi,
+            0,
+            max(lo, -1),
+            min(hi, 1),
+            min(hi, 2**31 - 1),
+            max(lo, -(2**31)),
+            min(hi, 2**31),
+            min(hi, 2**63 - 1),
+            min(hi, 10**7),
+        }
+    )
     return st.one_of(st.integers(max(lo, -5), min(hi, 120)), st.sampled_from(edges), st.integers(lo, hi))
 
 
@@ -67,18 +106,41 @@ def deep_list(depth):
     return value
 
 
-json_scalars = st.one_of(st.none(), st.booleans(), st.floats(allow_nan=True, allow_infinity=True),
-                         st.integers(-2**70, 2**70), st.text(max_size=12), long_text())
+json_scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.integers(-(2**70), 2**70),
+    st.text(max_size=12),
+    long_text(),
+)
 json_values = st.one_of(
-    st.recursive(json_scalars, lambda c: st.lists(c, max_size=6) | st.dictionaries(
-        st.sampled_from(_OPTION_NAMES) | st.text(max_size=8), c, max_size=5), max_leaves=24),
-    st.integers(20, 150).map(deep_list))
+    st.recursive(
+        json_scalars,
+        lambda c: (
+            st.lists(c, max_size=6)
+            | st.dictionaries(st.sampled_from(_OPTION_NAMES) | st.text(max_size=8), c, max_size=5)
+        ),
+        max_leaves=24,
+    ),
+    st.integers(20, 150).map(deep_list),
+)
 json_texts = st.one_of(
-    st.sampled_from(["", "{", "[]", "null", '{"x":1}', '{"x":0,"y":1,"rotation":0,"retake":2147483648}',
-                     '{"x":0,"y":1,"rotation":0,"occupant":{"kind":"meeple","zone":1e400}}']),
+    st.sampled_from(
+        [
+            "",
+            "{",
+            "[]",
+            "null",
+            '{"x":1}',
+            '{"x":0,"y":1,"rotation":0,"retake":2147483648}',
+            '{"x":0,"y":1,"rotation":0,"occupant":{"kind":"meeple","zone":1e400}}',
+        ]
+    ),
     st.integers(1, 100_000).map(lambda d: "[" * d + "]" * d),
     st.integers(1, 50_000).map(lambda d: '{"a":' * d + "1" + "}" * d),
-    json_values.map(lambda v: repr(v)))
+    json_values.map(lambda v: repr(v)),
+)
 
 
 def set_json(value_msg, value, depth=0):
@@ -107,8 +169,9 @@ def messages(draw, cls, known_ids, depth=0):
     msg = cls()
     desc = cls.DESCRIPTOR
     if desc.full_name == "google.protobuf.Struct":
-        for k, v in draw(st.dictionaries(st.sampled_from(_OPTION_NAMES) | st.text(max_size=8), json_values,
-                                         max_size=4)).items():
+        for k, v in draw(
+            st.dictionaries(st.sampled_from(_OPTION_NAMES) | st.text(max_size=8), json_values, max_size=4)
+        ).items():
             set_json(msg.fields[k], v)
         return msg
     if desc.full_name == "google.protobuf.Value":
@@ -117,8 +180,11 @@ def messages(draw, cls, known_ids, depth=0):
     for field in desc.fields:
         if not draw(st.booleans()):
             continue
-        values = draw(st.lists(_field_values(field, known_ids, depth), min_size=1, max_size=4)) \
-            if field.is_repeated else [draw(_field_values(field, known_ids, depth))]
+        values = (
+            draw(st.lists(_field_values(field, known_ids, depth), min_size=1, max_size=4))
+            if field.is_repeated
+            else [draw(_field_values(field, known_ids, depth))]
+        )
         for value in values:
             if field.message_type is not None:
                 target = getattr(msg, field.name).add() if field.is_repeated else getattr(msg, field.name)
@@ -155,10 +221,11 @@ def _field_values(field, known_ids, depth):
 
 
 def call_raw(channel, method, streaming, payload, metadata):
-    ident = lambda b: b  # noqa: E731
+    ident = lambda b: b
     if streaming:
         call = channel.unary_stream(method, request_serializer=ident, response_deserializer=ident)(
-            payload, timeout=0.5, metadata=metadata)  # a live watch waits for moves that never come
+            payload, timeout=0.5, metadata=metadata
+        )  # a live watch waits for moves that never come
         try:
             for _ in zip(range(3), call):
                 pass
@@ -166,7 +233,8 @@ def call_raw(channel, method, streaming, payload, metadata):
             call.cancel()
     else:
         channel.unary_unary(method, request_serializer=ident, response_deserializer=ident)(
-            payload, timeout=5, metadata=metadata)
+            payload, timeout=5, metadata=metadata
+        )
 
 
 def rss_bytes():
@@ -190,10 +258,15 @@ def test_every_rpc_refuses_hostile_requests_cleanly(server, request):
     refused = set()
 
     @settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck), database=None)
-    @given(st.sampled_from(methods).flatmap(lambda m: st.tuples(
-        st.just(m), st.one_of(messages(m[2], tuple(watched)).map(lambda r: r.SerializeToString()),
-                              st.binary(max_size=64)))),
-           st.sampled_from(tokens))
+    @given(
+        st.sampled_from(methods).flatmap(
+            lambda m: st.tuples(
+                st.just(m),
+                st.one_of(messages(m[2], tuple(watched)).map(lambda r: r.SerializeToString()), st.binary(max_size=64)),
+            )
+        ),
+        st.sampled_from(tokens),
+    )
     def one(case, token):
         (name, streaming, _), payload = case
         try:

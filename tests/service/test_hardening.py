@@ -1,5 +1,6 @@
 """What a hostile client tries: holding threads with streams, cancelling long work, reading the
 hidden draw order, odd ids and page tokens, filling the match limit, creating without leave."""
+
 import re
 import threading
 import time
@@ -33,8 +34,11 @@ def test_hundreds_of_open_watch_streams_hold_no_thread(server):
     local = Game.new(players=2, seed=3)
     for _ in range(3):
         move = local.legal_moves()[0]
-        stub.PlayMove(matches_pb2.PlayMoveRequest(match_id=mid, action=local.move_to_action(move)),
-                      metadata=bearer(tokens[local.player]), timeout=2)
+        stub.PlayMove(
+            matches_pb2.PlayMoveRequest(match_id=mid, action=local.move_to_action(move)),
+            metadata=bearer(tokens[local.player]),
+            timeout=2,
+        )
         local.play(move)
     for call in streams:
         assert [next(call).version for _ in range(4)] == [0, 1, 2, 3]
@@ -44,8 +48,9 @@ def test_hundreds_of_open_watch_streams_hold_no_thread(server):
 
 def test_a_cancelled_simulation_stops_its_engine_work(server):
     channel, _, oracle = stubs(server.port)
-    call = oracle.SimulateGames(oracle_pb2.SimulateGamesRequest(game="carcassonne_hg", players=2,
-                                                                games=10_000_000, seed=1))
+    call = oracle.SimulateGames(
+        oracle_pb2.SimulateGamesRequest(game="carcassonne_hg", players=2, games=10_000_000, seed=1)
+    )
     first = next(call)
     assert 0 < first.games_done < 10_000_000 and server.call(lambda: server.engine.busy) <= 1
     call.cancel()
@@ -82,13 +87,19 @@ def test_nothing_public_predicts_the_next_tile(server):
     explicit = create(stub, players=2, seed=seed, options={"normal_deck": deck, "menhir_deck": [88]})
     local = Game.new(players=2, seed=seed)
     move = local.legal_moves()[0]
-    played = stub.PlayMove(matches_pb2.PlayMoveRequest(match_id=mid, action=local.move_to_action(move)),
-                           metadata=bearer(created.seat_tokens[0]))
+    played = stub.PlayMove(
+        matches_pb2.PlayMoveRequest(match_id=mid, action=local.move_to_action(move)),
+        metadata=bearer(created.seat_tokens[0]),
+    )
     local.play(move)
-    public = [created.match, explicit.match, played,
-              stub.GetMatch(matches_pb2.GetMatchRequest(match_id=mid)).match,
-              stub.ListMatches(matches_pb2.ListMatchesRequest()),
-              stub.ListLegalMoves(matches_pb2.ListLegalMovesRequest(match_id=mid))]
+    public = [
+        created.match,
+        explicit.match,
+        played,
+        stub.GetMatch(matches_pb2.GetMatchRequest(match_id=mid)).match,
+        stub.ListMatches(matches_pb2.ListMatchesRequest()),
+        stub.ListLegalMoves(matches_pb2.ListLegalMovesRequest(match_id=mid)),
+    ]
     watch = stub.WatchMatch(matches_pb2.WatchMatchRequest(match_id=mid, from_version=0))
     public += [next(watch), next(watch)]
     watch.cancel()
@@ -107,9 +118,9 @@ def test_nothing_public_predicts_the_next_tile(server):
         assert not config.carcassonne.HasField("normal_deck") and not config.carcassonne.HasField("menhir_deck")
     assert not explicit.match.config.HasField("seed") and not created.match.config.HasField("seed")
     # the record (it holds the draw order) stays with the admin token until the end
-    assert rpc_error(stub.GetRecord, matches_pb2.GetRecordRequest(match_id=mid),
-                     metadata=bearer(created.seat_tokens[0]))[:2] == (grpc.StatusCode.PERMISSION_DENIED,
-                                                                    "ADMIN_TOKEN_REQUIRED")
+    assert rpc_error(
+        stub.GetRecord, matches_pb2.GetRecordRequest(match_id=mid), metadata=bearer(created.seat_tokens[0])
+    )[:2] == (grpc.StatusCode.PERMISSION_DENIED, "ADMIN_TOKEN_REQUIRED")
     channel.close()
 
 
@@ -130,8 +141,11 @@ def test_ids_and_request_ids_are_bounded_and_never_echoed_long(server):
     code, reason, _ = rpc_error(stub.GetMatch, matches_pb2.GetMatchRequest(match_id="f" * 64))
     assert (code, reason) == (grpc.StatusCode.NOT_FOUND, "MATCH_NOT_FOUND")
     for request_id in ("r" * 129, "with space", "tab\t"):
-        code, reason, _ = rpc_error(stub.PlayMove, matches_pb2.PlayMoveRequest(
-            match_id=m.match.match_id, action=0, request_id=request_id), metadata=bearer(m.seat_tokens[0]))
+        code, reason, _ = rpc_error(
+            stub.PlayMove,
+            matches_pb2.PlayMoveRequest(match_id=m.match.match_id, action=0, request_id=request_id),
+            metadata=bearer(m.seat_tokens[0]),
+        )
         assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "BAD_REQUEST_ID")
     with Client(f"127.0.0.1:{server.port}") as c:
         with pytest.raises(ServiceError) as err:
@@ -152,8 +166,9 @@ def test_page_tokens_are_opaque_and_strict(server):
         code, reason, _ = rpc_error(stub.ListMatches, matches_pb2.ListMatchesRequest(page_size=2, page_token=bad))
         assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "BAD_PAGE_TOKEN"), bad
     # a token belongs to its query: another game filter refuses it
-    code, reason, _ = rpc_error(stub.ListMatches, matches_pb2.ListMatchesRequest(
-        page_size=2, page_token=token, game="jaeger_sammler"))
+    code, reason, _ = rpc_error(
+        stub.ListMatches, matches_pb2.ListMatchesRequest(page_size=2, page_token=token, game="jaeger_sammler")
+    )
     assert reason == "BAD_PAGE_TOKEN"
 
 
@@ -162,19 +177,24 @@ def test_idle_matches_are_abandoned_and_free_the_limit(server_factory, tmp_path)
     _, stub, _ = stubs(running.port)
     m = create(stub, seed=1)
     assert rpc_error(create, stub, seed=2)[:2] == (grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_MATCHES")
-    assert running.call(lambda: running.manager.expire(now=time.time() + 1000)) == []   # not idle long enough
+    assert running.call(lambda: running.manager.expire(now=time.time() + 1000)) == []  # not idle long enough
     assert running.call(lambda: running.manager.expire(now=time.time() + 4000)) == [m.match.match_id]
     seen = stub.GetMatch(matches_pb2.GetMatchRequest(match_id=m.match.match_id)).match
     assert seen.status == matches_pb2.MATCH_STATUS_ABANDONED and not seen.config.HasField("seed")
-    code, reason, _ = rpc_error(stub.PlayMove, matches_pb2.PlayMoveRequest(match_id=m.match.match_id, action=0),
-                                metadata=bearer(m.seat_tokens[0]))
+    code, reason, _ = rpc_error(
+        stub.PlayMove,
+        matches_pb2.PlayMoveRequest(match_id=m.match.match_id, action=0),
+        metadata=bearer(m.seat_tokens[0]),
+    )
     assert (code, reason) == (grpc.StatusCode.FAILED_PRECONDITION, "MATCH_ABANDONED")
     create(stub, seed=3)  # the abandoned match no longer counts
     running.stop(0)
     again = server_factory(max_live_matches=1, idle_seconds=3600, db=running.store.path)
     _, stub, _ = stubs(again.port)
-    assert stub.GetMatch(matches_pb2.GetMatchRequest(match_id=m.match.match_id)).match.status == \
-        matches_pb2.MATCH_STATUS_ABANDONED
+    assert (
+        stub.GetMatch(matches_pb2.GetMatchRequest(match_id=m.match.match_id)).match.status
+        == matches_pb2.MATCH_STATUS_ABANDONED
+    )
     assert rpc_error(create, stub, seed=4)[1] == "TOO_MANY_MATCHES"  # the limit is counted from the database
 
 
@@ -189,8 +209,10 @@ def test_a_move_keeps_a_match_alive(server_factory):
         db.execute("UPDATE matches SET created_at = created_at - 7200, last_active = last_active - 7200")
     db.close()
     local = Game.new(players=2, seed=2)
-    stub.PlayMove(matches_pb2.PlayMoveRequest(match_id=busy.match.match_id, action=local.legal_actions()[0]),
-                  metadata=bearer(busy.seat_tokens[0]))
+    stub.PlayMove(
+        matches_pb2.PlayMoveRequest(match_id=busy.match.match_id, action=local.legal_actions()[0]),
+        metadata=bearer(busy.seat_tokens[0]),
+    )
     assert running.call(lambda: running.manager.expire()) == [quiet.match.match_id]
     assert running.call(lambda: running.manager.expire(now=time.time() + 3000)) == []
     assert running.call(lambda: running.manager.expire(now=time.time() + 3700)) == [busy.match.match_id]
@@ -213,8 +235,10 @@ def test_create_token(server_factory):
     config = matches_pb2.GameConfig(game="carcassonne_hg", players=2, seed=1)
     request = matches_pb2.CreateMatchRequest(config=config)
     assert rpc_error(stub.CreateMatch, request)[:2] == (grpc.StatusCode.UNAUTHENTICATED, "MISSING_TOKEN")
-    assert rpc_error(stub.CreateMatch, request, metadata=bearer("guess"))[:2] == \
-        (grpc.StatusCode.PERMISSION_DENIED, "CREATE_TOKEN_REQUIRED")
+    assert rpc_error(stub.CreateMatch, request, metadata=bearer("guess"))[:2] == (
+        grpc.StatusCode.PERMISSION_DENIED,
+        "CREATE_TOKEN_REQUIRED",
+    )
     assert stub.CreateMatch(request, metadata=bearer("operator-secret")).match.match_id
     with Client(f"127.0.0.1:{running.port}") as c:
         assert c.create_match("jaeger_sammler", players=2, seed=1, token="operator-secret").version == 0
@@ -223,15 +247,27 @@ def test_create_token(server_factory):
 def test_reflection_v1_and_v1alpha(server):
     channel = grpc.insecure_channel(f"127.0.0.1:{server.port}")
     for version in ("v1", "v1alpha"):
-        rpc = channel.stream_stream(f"/grpc.reflection.{version}.ServerReflection/ServerReflectionInfo",
-                                    request_serializer=reflection_pb2.ServerReflectionRequest.SerializeToString,
-                                    response_deserializer=reflection_pb2.ServerReflectionResponse.FromString)
-        replies = list(rpc(iter([reflection_pb2.ServerReflectionRequest(list_services=""),
-                                 reflection_pb2.ServerReflectionRequest(
-                                     file_containing_symbol="hunters.v1.MatchService")])))
+        rpc = channel.stream_stream(
+            f"/grpc.reflection.{version}.ServerReflection/ServerReflectionInfo",
+            request_serializer=reflection_pb2.ServerReflectionRequest.SerializeToString,
+            response_deserializer=reflection_pb2.ServerReflectionResponse.FromString,
+        )
+        replies = list(
+            rpc(
+                iter(
+                    [
+                        reflection_pb2.ServerReflectionRequest(list_services=""),
+                        reflection_pb2.ServerReflectionRequest(file_containing_symbol="hunters.v1.MatchService"),
+                    ]
+                )
+            )
+        )
         names = {s.name for s in replies[0].list_services_response.service}
-        assert {"hunters.v1.MatchService", "grpc.reflection.v1.ServerReflection",
-                "grpc.reflection.v1alpha.ServerReflection"} <= names
+        assert {
+            "hunters.v1.MatchService",
+            "grpc.reflection.v1.ServerReflection",
+            "grpc.reflection.v1alpha.ServerReflection",
+        } <= names
         assert replies[1].file_descriptor_response.file_descriptor_proto
     channel.close()
 
@@ -247,12 +283,15 @@ def test_concurrent_moves_on_many_matches_all_land(server):
         try:
             for _ in range(15):
                 move = local.legal_moves()[len(local.moves) % len(local.legal_moves())]
-                r = stub.PlayMove(matches_pb2.PlayMoveRequest(match_id=m.match.match_id, expected_version=len(local.moves),
-                                                              action=local.move_to_action(move)),
-                                  metadata=bearer(m.seat_tokens[local.player]))
+                r = stub.PlayMove(
+                    matches_pb2.PlayMoveRequest(
+                        match_id=m.match.match_id, expected_version=len(local.moves), action=local.move_to_action(move)
+                    ),
+                    metadata=bearer(m.seat_tokens[local.player]),
+                )
                 local.play(move)
                 assert r.version == len(local.moves)
-        except Exception as exc:  # noqa: BLE001 - reported below
+        except Exception as exc:
             errors.append(exc)
 
     threads = [threading.Thread(target=play, args=(m, 100 + i)) for i, m in enumerate(matches)]
@@ -261,8 +300,9 @@ def test_concurrent_moves_on_many_matches_all_land(server):
     for t in threads:
         t.join()
     assert not errors
-    assert all(stub.GetMatch(matches_pb2.GetMatchRequest(match_id=m.match.match_id)).match.version == 15
-               for m in matches)
+    assert all(
+        stub.GetMatch(matches_pb2.GetMatchRequest(match_id=m.match.match_id)).match.version == 15 for m in matches
+    )
 
 
 def test_nothing_public_predicts_the_jaeger_winter_deck(server):
@@ -270,12 +310,16 @@ def test_nothing_public_predicts_the_jaeger_winter_deck(server):
 
     channel, stub, _ = stubs(server.port)
     seed = 77_713
-    created = stub.CreateMatch(matches_pb2.CreateMatchRequest(
-        config=matches_pb2.GameConfig(game="jaeger_sammler", players=3, seed=seed)))
+    created = stub.CreateMatch(
+        matches_pb2.CreateMatchRequest(config=matches_pb2.GameConfig(game="jaeger_sammler", players=3, seed=seed))
+    )
     mid = created.match.match_id
-    public = [created.match, stub.GetMatch(matches_pb2.GetMatchRequest(match_id=mid)).match,
-              stub.ListMatches(matches_pb2.ListMatchesRequest(game="jaeger_sammler")),
-              stub.ListLegalMoves(matches_pb2.ListLegalMovesRequest(match_id=mid))]
+    public = [
+        created.match,
+        stub.GetMatch(matches_pb2.GetMatchRequest(match_id=mid)).match,
+        stub.ListMatches(matches_pb2.ListMatchesRequest(game="jaeger_sammler")),
+        stub.ListLegalMoves(matches_pb2.ListLegalMovesRequest(match_id=mid)),
+    ]
     watch = stub.WatchMatch(matches_pb2.WatchMatchRequest(match_id=mid, from_version=0))
     public.append(next(watch))
     watch.cancel()

@@ -1,11 +1,12 @@
 """jaeger_sammler through every service method: the servicer is the same, only the translation differs."""
+
 import grpc
 import pytest
 
 from hunters.errors import IllegalMoveError
 from hunters.jaeger import Game, Move, random_games
-from hunters.wire import adapter
 from hunters.v1 import matches_pb2, moves_pb2, state_pb2
+from hunters.wire import adapter
 
 from .helpers import bearer, over, rpc_error, stubs
 
@@ -25,8 +26,13 @@ def test_a_whole_game_through_the_service(client):
         move, action = pairs[(version * 5) % len(pairs)]
         seat = local.player
         events = local.play(move)
-        r = client.play(m.match_id, move if version % 2 else None, action=None if version % 2 else action,
-                        token=m.seat_tokens[seat], expected_version=version)
+        r = client.play(
+            m.match_id,
+            move if version % 2 else None,
+            action=None if version % 2 else action,
+            token=m.seat_tokens[seat],
+            expected_version=version,
+        )
         version += 1
         assert r.version == version and r.events == events and r.state == AD.state(local, version)
     assert over(client.get_match(m.match_id).state)
@@ -45,17 +51,25 @@ def test_errors_carry_the_engine_reasons(server):
     empty = next(v for v in range(120) if v not in occupied)
     before = stub.GetMatch(matches_pb2.GetMatchRequest(match_id=mid)).match
     req = matches_pb2.PlayMoveRequest(match_id=mid, move=moves_pb2.Move(jaeger=moves_pb2.JaegerMove()))
-    assert rpc_error(stub.PlayMove, req, metadata=bearer(tokens[0]))[:2] == (grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED")
+    assert rpc_error(stub.PlayMove, req, metadata=bearer(tokens[0]))[:2] == (
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "MALFORMED",
+    )
     bad = Move.of((empty, None))  # no character of seat 0 stands there
     with pytest.raises(IllegalMoveError) as exc:
         local.clone().play(bad)
     req = matches_pb2.PlayMoveRequest(match_id=mid, move=AD.move_to_proto(bad))
     code, reason, _ = rpc_error(stub.PlayMove, req, metadata=bearer(tokens[0]))
     assert exc.value.reason == "NOT_YOUR_CHARACTER"
-    assert reason == exc.value.reason and code in (grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.INVALID_ARGUMENT)
+    assert reason == exc.value.reason and code in (
+        grpc.StatusCode.FAILED_PRECONDITION,
+        grpc.StatusCode.INVALID_ARGUMENT,
+    )
     wrong_game = matches_pb2.PlayMoveRequest(match_id=mid, move=moves_pb2.Move(carcassonne=moves_pb2.CarcassonneMove()))
-    assert rpc_error(stub.PlayMove, wrong_game, metadata=bearer(tokens[0]))[:2] == \
-        (grpc.StatusCode.INVALID_ARGUMENT, "WRONG_GAME")
+    assert rpc_error(stub.PlayMove, wrong_game, metadata=bearer(tokens[0]))[:2] == (
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "WRONG_GAME",
+    )
     assert stub.GetMatch(matches_pb2.GetMatchRequest(match_id=mid)).match == before
 
 
@@ -67,7 +81,7 @@ def test_oracle_and_simulation(client):
     assert resp.legal and resp.state == AD.state(local, 12)
     assert [AD.event_from_proto(e) for e in resp.events] == local.events
     assert [(AD.move_from_proto(lm.move), lm.action) for lm in resp.legal_moves] == local.legal_moves_with_actions()
-    bad = client.evaluate(GAME, 2, local.moves[:3] + [local.moves[5]], seed=8)
+    bad = client.evaluate(GAME, 2, [*local.moves[:3], local.moves[5]], seed=8)
     assert not bad.legal and bad.illegal.index == 3 and bad.illegal.reason
     updates = list(client.simulate(GAME, players=4, games=40, seed=3))
     assert updates[-1].done and updates[-1].games_done == 40

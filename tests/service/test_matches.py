@@ -1,4 +1,5 @@
 """MatchService against a real server: every RPC, auth, errors and their codes, versions, retries."""
+
 import json
 import threading
 
@@ -8,8 +9,8 @@ import pytest
 from hunters.carcassonne import Game, Move, Occupant
 from hunters.client import Client, ServiceError
 from hunters.errors import IllegalMoveError
-from hunters.wire import adapter
 from hunters.v1 import matches_pb2, moves_pb2, state_pb2
+from hunters.wire import adapter
 
 from .helpers import bearer, create, over, rpc_error, stubs
 
@@ -41,26 +42,36 @@ def test_tokens_are_stored_hashed(server):
     with open(server.store.path, "rb") as fh:
         raw = fh.read()
     import sqlite3
+
     db = sqlite3.connect(server.store.path)
     rows = db.execute("SELECT seat_hashes, admin_hash FROM matches").fetchall()
     dump = json.dumps(rows)
-    for token in list(resp.seat_tokens) + [resp.admin_token]:
+    for token in [*list(resp.seat_tokens), resp.admin_token]:
         assert token not in dump and token.encode() not in raw
 
 
 def test_create_errors(server_factory):
     running = server_factory(max_live_matches=2)
     _, stub, _ = stubs(running.port)
-    assert rpc_error(stub.CreateMatch, matches_pb2.CreateMatchRequest()) == \
-        (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_CONFIG", {})
-    code, reason, _ = rpc_error(stub.CreateMatch, matches_pb2.CreateMatchRequest(
-        config=matches_pb2.GameConfig(game="chess", players=2)))
+    assert rpc_error(stub.CreateMatch, matches_pb2.CreateMatchRequest()) == (
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "INVALID_CONFIG",
+        {},
+    )
+    code, reason, _ = rpc_error(
+        stub.CreateMatch, matches_pb2.CreateMatchRequest(config=matches_pb2.GameConfig(game="chess", players=2))
+    )
     assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "UNKNOWN_GAME")
     for players in (1, 6, 0, -3):
         code, reason, _ = rpc_error(create, stub, players=players)
         assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_CONFIG")
-    for options in ({"normal_deck": [1, 1]}, {"normal_deck": [88]}, {"menhir_deck": [3]}, {"normal_deck": [-1]},
-                    {"normal_deck": list(range(79)) + [0]}):
+    for options in (
+        {"normal_deck": [1, 1]},
+        {"normal_deck": [88]},
+        {"menhir_deck": [3]},
+        {"normal_deck": [-1]},
+        {"normal_deck": [*list(range(79)), 0]},
+    ):
         code, reason, _ = rpc_error(create, stub, options=options)
         assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_CONFIG"), options
     create(stub)
@@ -94,14 +105,20 @@ def test_get_list_delete(server):
     victim = made[1]
     req = matches_pb2.DeleteMatchRequest(match_id=victim.match.match_id)
     assert rpc_error(stub.DeleteMatch, req)[:2] == (grpc.StatusCode.UNAUTHENTICATED, "MISSING_TOKEN")
-    assert rpc_error(stub.DeleteMatch, req, metadata=bearer(victim.seat_tokens[0]))[:2] == \
-        (grpc.StatusCode.PERMISSION_DENIED, "ADMIN_TOKEN_REQUIRED")
+    assert rpc_error(stub.DeleteMatch, req, metadata=bearer(victim.seat_tokens[0]))[:2] == (
+        grpc.StatusCode.PERMISSION_DENIED,
+        "ADMIN_TOKEN_REQUIRED",
+    )
     stub.DeleteMatch(req, metadata=bearer(victim.admin_token))
-    assert rpc_error(stub.GetMatch, matches_pb2.GetMatchRequest(match_id=victim.match.match_id))[:2] == \
-        (grpc.StatusCode.NOT_FOUND, "MATCH_NOT_FOUND")
+    assert rpc_error(stub.GetMatch, matches_pb2.GetMatchRequest(match_id=victim.match.match_id))[:2] == (
+        grpc.StatusCode.NOT_FOUND,
+        "MATCH_NOT_FOUND",
+    )
     assert rpc_error(stub.DeleteMatch, req, metadata=bearer(victim.admin_token))[0] == grpc.StatusCode.NOT_FOUND
-    assert rpc_error(stub.GetMatch, matches_pb2.GetMatchRequest())[:2] == \
-        (grpc.StatusCode.INVALID_ARGUMENT, "MATCH_ID_MISSING")
+    assert rpc_error(stub.GetMatch, matches_pb2.GetMatchRequest())[:2] == (
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "MATCH_ID_MISSING",
+    )
 
 
 def test_legal_moves_match_the_game_api(server):
@@ -140,22 +157,43 @@ def test_play_errors_have_reasons_codes_and_change_nothing(server):
         (play_req(mid, Move(0, 0, 0), version=0), tokens[0], grpc.StatusCode.FAILED_PRECONDITION, "POSITION_OCCUPIED"),
         (play_req(mid, Move(7, 7, 0), version=0), tokens[0], grpc.StatusCode.FAILED_PRECONDITION, "NOT_ADJACENT"),
         (play_req(mid, Move(0, -1, 9), version=0), tokens[0], grpc.StatusCode.INVALID_ARGUMENT, "BAD_ROTATION"),
-        (play_req(mid, good._replace(occupant=Occupant("meeple", 560)), version=0), tokens[0],
-         grpc.StatusCode.FAILED_PRECONDITION, "ZONE_NOT_ON_TILE"),
-        (play_req(mid, good._replace(occupant=Occupant("hut", 99999)), version=0), tokens[0],
-         grpc.StatusCode.INVALID_ARGUMENT, "UNKNOWN_ZONE"),
-        (play_req(mid, good._replace(retake=560), version=0), tokens[0],
-         grpc.StatusCode.FAILED_PRECONDITION, "RETAKE_NOT_ALLOWED"),
+        (
+            play_req(mid, good._replace(occupant=Occupant("meeple", 560)), version=0),
+            tokens[0],
+            grpc.StatusCode.FAILED_PRECONDITION,
+            "ZONE_NOT_ON_TILE",
+        ),
+        (
+            play_req(mid, good._replace(occupant=Occupant("hut", 99999)), version=0),
+            tokens[0],
+            grpc.StatusCode.INVALID_ARGUMENT,
+            "UNKNOWN_ZONE",
+        ),
+        (
+            play_req(mid, good._replace(retake=560), version=0),
+            tokens[0],
+            grpc.StatusCode.FAILED_PRECONDITION,
+            "RETAKE_NOT_ALLOWED",
+        ),
         (play_req(mid, action=-5, version=0), tokens[0], grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED"),
         (play_req("missing", good, version=0), tokens[0], grpc.StatusCode.NOT_FOUND, "MATCH_NOT_FOUND"),
     ]
-    mismatch = next(Move(x, y, r) for x, y in [(0, -1), (1, 0), (0, 1), (-1, 0)] for r in range(4)
-                    if Move(x, y, r) not in set(local.legal_moves()) and local.tile is not None
-                    and not local.is_legal(Move(x, y, r)))
+    mismatch = next(
+        Move(x, y, r)
+        for x, y in [(0, -1), (1, 0), (0, 1), (-1, 0)]
+        for r in range(4)
+        if Move(x, y, r) not in set(local.legal_moves())
+        and local.tile is not None
+        and not local.is_legal(Move(x, y, r))
+    )
     cases.append((play_req(mid, mismatch, version=0), tokens[0], grpc.StatusCode.FAILED_PRECONDITION, "SIDE_MISMATCH"))
-    raw = matches_pb2.PlayMoveRequest(match_id=mid, expected_version=0,
-                                      move=moves_pb2.Move(carcassonne=moves_pb2.CarcassonneMove(
-                                          x=0, y=-1, occupant=moves_pb2.CarcassonneOccupant(zone=1))))
+    raw = matches_pb2.PlayMoveRequest(
+        match_id=mid,
+        expected_version=0,
+        move=moves_pb2.Move(
+            carcassonne=moves_pb2.CarcassonneMove(x=0, y=-1, occupant=moves_pb2.CarcassonneOccupant(zone=1))
+        ),
+    )
     cases.append((raw, tokens[0], grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED"))
     before = stub.GetMatch(matches_pb2.GetMatchRequest(match_id=mid)).match
     for req, token, code, reason in cases:
@@ -184,8 +222,9 @@ def test_a_whole_game_through_the_service_equals_the_local_game(server):
         assert out.state == AD.state(local, version)
     final = stub.GetMatch(matches_pb2.GetMatchRequest(match_id=mid)).match
     assert over(final.state) and list(final.state.winners) == local.winners
-    code, reason, _ = rpc_error(stub.PlayMove, play_req(mid, Move(0, -1, 0), version=version),
-                                metadata=bearer(tokens[local.player]))
+    code, reason, _ = rpc_error(
+        stub.PlayMove, play_req(mid, Move(0, -1, 0), version=version), metadata=bearer(tokens[local.player])
+    )
     assert (code, reason) == (grpc.StatusCode.FAILED_PRECONDITION, "GAME_OVER")
     record = json.loads(stub.GetRecord(matches_pb2.GetRecordRequest(match_id=mid)).record_json)
     assert record == local.to_record()
@@ -196,8 +235,10 @@ def test_record_before_the_end_needs_the_admin_token(server):
     resp = create(stub)
     req = matches_pb2.GetRecordRequest(match_id=resp.match.match_id)
     assert rpc_error(stub.GetRecord, req)[:2] == (grpc.StatusCode.UNAUTHENTICATED, "MISSING_TOKEN")
-    assert rpc_error(stub.GetRecord, req, metadata=bearer(resp.seat_tokens[0]))[:2] == \
-        (grpc.StatusCode.PERMISSION_DENIED, "ADMIN_TOKEN_REQUIRED")
+    assert rpc_error(stub.GetRecord, req, metadata=bearer(resp.seat_tokens[0]))[:2] == (
+        grpc.StatusCode.PERMISSION_DENIED,
+        "ADMIN_TOKEN_REQUIRED",
+    )
     record = json.loads(stub.GetRecord(req, metadata=bearer(resp.admin_token)).record_json)
     assert record == Game.new(players=2, seed=5).to_record()
 
@@ -214,11 +255,15 @@ def test_idempotent_retries(server):
     assert first == again and first.version == 1
     assert stub.GetMatch(matches_pb2.GetMatchRequest(match_id=mid)).match.version == 1
     other = play_req(mid, local.legal_moves()[0], version=0, request_id="req-1")
-    assert rpc_error(stub.PlayMove, other, metadata=bearer(tokens[0]))[:2] == \
-        (grpc.StatusCode.INVALID_ARGUMENT, "REQUEST_ID_REUSED")
+    assert rpc_error(stub.PlayMove, other, metadata=bearer(tokens[0]))[:2] == (
+        grpc.StatusCode.INVALID_ARGUMENT,
+        "REQUEST_ID_REUSED",
+    )
     # without a request id the same call is a new (stale) move
-    assert rpc_error(stub.PlayMove, play_req(mid, move, version=0), metadata=bearer(tokens[0]))[:2] == \
-        (grpc.StatusCode.ABORTED, "STALE_VERSION")
+    assert rpc_error(stub.PlayMove, play_req(mid, move, version=0), metadata=bearer(tokens[0]))[:2] == (
+        grpc.StatusCode.ABORTED,
+        "STALE_VERSION",
+    )
 
 
 def test_simultaneous_moves_on_one_match_exactly_one_wins(server):
@@ -232,7 +277,9 @@ def test_simultaneous_moves_on_one_match_exactly_one_wins(server):
     def submit(i):
         barrier.wait()
         try:
-            results.append(stub.PlayMove(play_req(mid, moves[i % len(moves)], version=0), metadata=bearer(token)).version)
+            results.append(
+                stub.PlayMove(play_req(mid, moves[i % len(moves)], version=0), metadata=bearer(token)).version
+            )
         except grpc.RpcError as err:
             results.append(err.code())
 

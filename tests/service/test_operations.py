@@ -1,4 +1,5 @@
 """Health checking, reflection, TLS, message limits and shutdown."""
+
 import subprocess
 
 import grpc
@@ -43,9 +44,27 @@ def test_oversized_messages_are_refused(server_factory):
 
 def test_tls(server_factory, tmp_path):
     key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
-    made = subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key),
-                           "-out", str(cert), "-days", "1", "-subj", "/CN=localhost",
-                           "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"], capture_output=True)
+    made = subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+            "-days",
+            "1",
+            "-subj",
+            "/CN=localhost",
+            "-addext",
+            "subjectAltName=DNS:localhost,IP:127.0.0.1",
+        ],
+        capture_output=True,
+    )
     if made.returncode:
         pytest.skip("openssl cannot make a test certificate here")
     running = server_factory(tls_cert=str(cert), tls_key=str(key))
@@ -53,9 +72,9 @@ def test_tls(server_factory, tmp_path):
     with Client(f"localhost:{running.port}", credentials=creds) as c:
         m = c.create_match("carcassonne_hg", players=2, seed=1)
         assert c.get_match(m.match_id).version == 0
-    with Client(f"127.0.0.1:{running.port}", timeout=2) as plain:
-        with pytest.raises(Exception):
-            plain.create_match("carcassonne_hg", players=2, seed=1)
+    with Client(f"127.0.0.1:{running.port}", timeout=2) as plain, pytest.raises(ServiceError) as refused:
+        plain.create_match("carcassonne_hg", players=2, seed=1)
+    assert refused.value.code in (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE_EXCEEDED)
     with pytest.raises(ValueError):
         server_factory(tls_cert=str(cert))
 

@@ -1,12 +1,13 @@
 """OracleService: stateless evaluation of move lists, and streamed in-server simulation."""
+
 import grpc
 import pytest
 
-from hunters.service.servicer import SIMULATION_BLOCK
 from hunters.carcassonne import Game, Move, Occupant, random_games
 from hunters.client import ServiceError
-from hunters.wire import adapter
+from hunters.service.servicer import SIMULATION_BLOCK
 from hunters.v1 import matches_pb2, moves_pb2, oracle_pb2
+from hunters.wire import adapter
 
 from .helpers import rpc_error, stubs
 
@@ -31,12 +32,12 @@ def test_evaluate_reports_the_first_illegal_move(client):
     for i in range(5):
         moves.append(local.legal_moves()[0])
         local.play(moves[-1])
-    bad = moves + [Move(0, 0, 0), Move(0, -1, 0)]
+    bad = [*moves, Move(0, 0, 0), Move(0, -1, 0)]
     resp = client.evaluate("carcassonne_hg", 2, bad, seed=32)
     assert not resp.legal
     assert (resp.illegal.index, resp.illegal.reason) == (5, "POSITION_OCCUPIED") and resp.illegal.message
     assert resp.state == AD.state(local, 5)
-    other = client.evaluate("carcassonne_hg", 2, moves[:2] + [moves[2]._replace(rotation=8)], seed=32)
+    other = client.evaluate("carcassonne_hg", 2, [*moves[:2], moves[2]._replace(rotation=8)], seed=32)
     assert (other.illegal.index, other.illegal.reason) == (2, "BAD_ROTATION")
     occ = client.evaluate("carcassonne_hg", 2, [moves[0]._replace(occupant=Occupant("meeple", 561))], seed=32)
     assert (occ.illegal.index, occ.illegal.reason) == (0, "ZONE_NOT_ON_TILE")
@@ -54,15 +55,20 @@ def test_evaluate_with_explicit_decks_and_raw_json_moves(server):
     resp = oracle.Evaluate(oracle_pb2.EvaluateRequest(config=config, moves=[moves_pb2.Move()]))
     assert (resp.illegal.index, resp.illegal.reason) == (0, "MOVE_MISSING")
     import json
-    resp = oracle.Evaluate(oracle_pb2.EvaluateRequest(config=config, moves=[moves_pb2.Move(json=json.dumps(move.to_json()))]))
+
+    resp = oracle.Evaluate(
+        oracle_pb2.EvaluateRequest(config=config, moves=[moves_pb2.Move(json=json.dumps(move.to_json()))])
+    )
     assert resp.legal and resp.state.version == 1
 
 
 def test_evaluate_bad_configuration(server):
     _, _, oracle = stubs(server.port)
-    for config in (matches_pb2.GameConfig(game="go", players=2, seed=1),
-                   matches_pb2.GameConfig(game="carcassonne_hg", players=9, seed=1),
-                   matches_pb2.GameConfig(game="carcassonne_hg", players=2)):
+    for config in (
+        matches_pb2.GameConfig(game="go", players=2, seed=1),
+        matches_pb2.GameConfig(game="carcassonne_hg", players=9, seed=1),
+        matches_pb2.GameConfig(game="carcassonne_hg", players=2),
+    ):
         code, reason, _ = rpc_error(oracle.Evaluate, oracle_pb2.EvaluateRequest(config=config))
         assert code == grpc.StatusCode.INVALID_ARGUMENT and reason in ("UNKNOWN_GAME", "INVALID_CONFIG")
 

@@ -1,5 +1,6 @@
 """`hunters serve` and the health-check tool as an operator meets them: one clear line and exit
 status 2 for every ordinary mistake, TLS health checks, a prompt stop on SIGTERM mid-simulation."""
+
 import argparse
 import os
 import signal
@@ -27,9 +28,27 @@ def free_port():
 
 def make_cert(tmp_path):
     key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
-    made = subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key),
-                           "-out", str(cert), "-days", "1", "-subj", "/CN=localhost",
-                           "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"], capture_output=True)
+    made = subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+            "-days",
+            "1",
+            "-subj",
+            "/CN=localhost",
+            "-addext",
+            "subjectAltName=DNS:localhost,IP:127.0.0.1",
+        ],
+        capture_output=True,
+    )
     if made.returncode:
         pytest.skip("openssl cannot make a test certificate here")
     return cert, key
@@ -37,8 +56,7 @@ def make_cert(tmp_path):
 
 def refused(args, env=None):
     """Run `hunters serve ARGS`, expect exit 2 with exactly one line on stderr; return that line."""
-    proc = subprocess.run(SERVE + args, capture_output=True, text=True, timeout=60,
-                          env=dict(os.environ, **(env or {})))
+    proc = subprocess.run(SERVE + args, capture_output=True, text=True, timeout=60, env=dict(os.environ, **(env or {})))
     lines = proc.stderr.strip().splitlines()
     assert proc.returncode == 2, proc.stderr
     assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr
@@ -54,10 +72,13 @@ def test_ordinary_mistakes_are_one_line_and_exit_2(tmp_path):
         port = taken.getsockname()[1]
         assert "Address already in use" in refused(["--port", str(port), "--db", db])
     assert "database" in refused(["--port", "0", "--db", str(tmp_path / "missing" / "dir" / "m.db")])
-    assert "no such file" in refused(["--port", "0", "--db", db, "--tls-cert", str(tmp_path / "none.pem"),
-                                      "--tls-key", str(key)])
+    assert "no such file" in refused(
+        ["--port", "0", "--db", db, "--tls-cert", str(tmp_path / "none.pem"), "--tls-key", str(key)]
+    )
     assert "both --tls-cert and --tls-key" in refused(["--port", "0", "--db", db, "--tls-cert", str(cert)])
-    assert "not a PEM certificate" in refused(["--port", "0", "--db", db, "--tls-cert", str(key), "--tls-key", str(key)])
+    assert "not a PEM certificate" in refused(
+        ["--port", "0", "--db", db, "--tls-cert", str(key), "--tls-key", str(key)]
+    )
     assert "--log-level" in refused(["--log-level", "LOUD"])
     assert "--port" in refused(["--port", "70000", "--db", db])
     assert "--idle-timeout" in refused(["--idle-timeout", "nan"])
@@ -65,10 +86,14 @@ def test_ordinary_mistakes_are_one_line_and_exit_2(tmp_path):
 
 
 def start(args, port, env=None):
-    proc = subprocess.Popen(SERVE + ["--port", str(port)] + args, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                            env=dict(os.environ, **(env or {})))
+    proc = subprocess.Popen(
+        [*SERVE, "--port", str(port), *args],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        env=dict(os.environ, **(env or {})),
+    )
     deadline = time.monotonic() + 30
-    while healthcheck(["--address", f"127.0.0.1:{port}", "--timeout", "0.5"] + _tls_args(env)) != 0:
+    while healthcheck(["--address", f"127.0.0.1:{port}", "--timeout", "0.5", *_tls_args(env)]) != 0:
         assert proc.poll() is None, proc.stderr.read().decode()
         assert time.monotonic() < deadline
         time.sleep(0.1)
@@ -87,12 +112,14 @@ def test_healthcheck_speaks_tls_configured_like_the_server(tmp_path, monkeypatch
     env = {"HUNTERS_TLS_CERT": str(cert), "HUNTERS_TLS_KEY": str(key), "HUNTERS_DB": str(tmp_path / "m.db")}
     proc = start([], port, env)
     try:
-        monkeypatch.setenv("HUNTERS_TLS_CERT", str(cert))   # as the container's HEALTHCHECK sees it
+        monkeypatch.setenv("HUNTERS_TLS_CERT", str(cert))  # as the container's HEALTHCHECK sees it
         assert healthcheck(["--address", f"localhost:{port}"]) == 0
         monkeypatch.delenv("HUNTERS_TLS_CERT")
-        assert healthcheck(["--address", f"localhost:{port}", "--timeout", "1"]) == 1   # plaintext fails
-        assert healthcheck(["--address", f"127.0.0.1:{port}", "--tls-ca", str(cert),
-                            "--tls-server-name", "localhost"]) == 0
+        assert healthcheck(["--address", f"localhost:{port}", "--timeout", "1"]) == 1  # plaintext fails
+        assert (
+            healthcheck(["--address", f"127.0.0.1:{port}", "--tls-ca", str(cert), "--tls-server-name", "localhost"])
+            == 0
+        )
         assert healthcheck(["--address", f"localhost:{port}", "--tls-ca", str(tmp_path / "none.pem")]) == 2
     finally:
         proc.send_signal(signal.SIGTERM)
@@ -104,8 +131,9 @@ def test_sigterm_during_a_simulation_stops_within_the_grace(tmp_path):
     proc = start(["--db", str(tmp_path / "m.db"), "--grace", "1"], port)
     channel = grpc.insecure_channel(f"127.0.0.1:{port}")
     try:
-        call = oracle_pb2_grpc.OracleServiceStub(channel).SimulateGames(oracle_pb2.SimulateGamesRequest(
-            game="carcassonne_hg", players=2, games=10_000_000, seed=1))
+        call = oracle_pb2_grpc.OracleServiceStub(channel).SimulateGames(
+            oracle_pb2.SimulateGamesRequest(game="carcassonne_hg", players=2, games=10_000_000, seed=1)
+        )
         assert next(call).games_done > 0
         sent = time.monotonic()
         proc.send_signal(signal.SIGTERM)

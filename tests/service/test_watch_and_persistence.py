@@ -1,4 +1,5 @@
 """WatchMatch streams from a version then live; matches survive a restart and a kill -9."""
+
 import os
 import signal
 import socket
@@ -12,8 +13,8 @@ import pytest
 
 from hunters.carcassonne import Game
 from hunters.client import Client
-from hunters.wire import adapter
 from hunters.v1 import matches_pb2
+from hunters.wire import adapter
 
 from .helpers import create, stubs
 
@@ -105,8 +106,11 @@ def free_port():
 
 
 def start_process(db, port):
-    proc = subprocess.Popen([sys.executable, "-m", "hunters.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-                             "--db", db], stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hunters.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db],
+        stderr=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+    )
     channel = grpc.insecure_channel(f"127.0.0.1:{port}")
     grpc.channel_ready_future(channel).result(timeout=30)
     channel.close()
