@@ -115,7 +115,11 @@ async def start_server(config: ServerConfig) -> Started:
             ("grpc.max_receive_message_length", config.max_message_bytes),
             ("grpc.max_send_message_length", config.max_message_bytes),
             ("grpc.so_reuseport", 0),
-            ("grpc.max_concurrent_streams", 1 << 20),
+            # Calls that arrived but that the event loop has not picked up yet: past the soft limit
+            # (default 1,000) gRPC cancels some at random, so a burst of watchers opening at once
+            # would lose streams. The bound on calls in progress is maximum_concurrent_rpcs.
+            ("grpc.server.max_pending_requests", config.max_concurrent_rpcs),
+            ("grpc.server.max_pending_requests_hard_limit", config.max_concurrent_rpcs),
         ]
         server = grpc.aio.server(options=options, maximum_concurrent_rpcs=config.max_concurrent_rpcs)
         engine = Engine(config.engine_threads)
