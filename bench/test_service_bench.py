@@ -304,3 +304,31 @@ def test_creation_cost_stays_flat(benchmark):
         times = benchmark.pedantic(create_all, rounds=1)
     first, last = statistics.median(times[:200]), statistics.median(times[-200:])
     benchmark.extra_info.update(first_median=first, last_median=last, ratio=last / first)
+
+
+@pytest.mark.benchmark(group="service-cancel")
+def test_cancelled_simulation_stops_engine_work(benchmark, tmp_path):
+    """Time from cancelling a 10,000,000-game SimulateGames to its engine thread going idle (the
+    server in this process, so that its engine can be watched); the slowest of 10 tries."""
+    from hunters.service import ServerConfig, create_server
+
+    running = create_server(ServerConfig(address="127.0.0.1:0", db=str(tmp_path / "cancel.db")))
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{running.port}") as ch:
+            stub = oracle_pb2_grpc.OracleServiceStub(ch)
+
+            def once():
+                call = stub.SimulateGames(
+                    oracle_pb2.SimulateGamesRequest(game="carcassonne_hg", players=2, games=10_000_000, seed=1)
+                )
+                next(call)
+                t0 = time.perf_counter()
+                call.cancel()
+                while running.call(lambda: running.engine.busy):
+                    time.sleep(0.001)
+                return time.perf_counter() - t0
+
+            stops = benchmark.pedantic(lambda: [once() for _ in range(10)], rounds=1)
+    finally:
+        running.stop(0)
+    benchmark.extra_info.update(slowest_stop=max(stops), median_stop=statistics.median(stops))
