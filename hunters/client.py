@@ -14,15 +14,25 @@ Moves and events are the game API's own types (e.g. `hunters.carcassonne.Move`);
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 import grpc
+from google.protobuf.message import Message
 
 from hunters.errors import IllegalMoveError
 from hunters.status import ServiceError, error_info
-from hunters.v1 import games_pb2, games_pb2_grpc, matches_pb2, matches_pb2_grpc, oracle_pb2, oracle_pb2_grpc, state_pb2
+from hunters.v1 import (
+    events_pb2,
+    games_pb2,
+    games_pb2_grpc,
+    matches_pb2,
+    matches_pb2_grpc,
+    oracle_pb2,
+    oracle_pb2_grpc,
+    state_pb2,
+)
 from hunters.wire import adapter
 
 __all__ = ["Client", "IllegalMoveError", "MatchEvent", "MatchInfo", "PlayResult", "ServiceError"]
@@ -50,7 +60,7 @@ _SERVICE_REASONS = {
 }
 
 
-def _raise(err: grpc.RpcError) -> None:
+def _raise(err: grpc.RpcError) -> NoReturn:
     reason, metadata = error_info(err)
     message = err.details() or ""
     message = message.split(": ", 1)[1] if message.startswith(reason + ": ") else message
@@ -106,7 +116,9 @@ class Client:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _call(self, method, request, token: str | None = None):
+    def _call(self, method: Callable[..., Any], request: Message, token: str | None = None) -> Any:
+        """`method(request)` with the timeout and token; its reply, typed by the caller (the grpc
+        stubs are untyped). An RPC error becomes IllegalMoveError or ServiceError."""
         try:
             return method(
                 request, timeout=self.timeout, metadata=(("authorization", f"Bearer {token}"),) if token else None
@@ -115,7 +127,7 @@ class Client:
             _raise(err)
 
     @staticmethod
-    def _config(game: str, players: int, seed: int | None, options: dict | None) -> matches_pb2.GameConfig:
+    def _config(game: str, players: int, seed: int | None, options: dict[str, Any] | None) -> matches_pb2.GameConfig:
         config = matches_pb2.GameConfig(game=game, players=players)
         if seed is not None:
             config.seed = seed
@@ -129,16 +141,21 @@ class Client:
         return self._games[match_id]
 
     @staticmethod
-    def _events(game: str, pbs) -> list[Any]:
+    def _events(game: str, pbs: Iterable[events_pb2.Event]) -> list[Any]:
         ad = adapter(game)
         return [ad.event_from_proto(e) for e in pbs]
 
     # -- matches -----------------------------------------------------------------------------
     def create_match(
-        self, game: str, players: int, seed: int | None = None, options: dict | None = None, token: str | None = None
+        self,
+        game: str,
+        players: int,
+        seed: int | None = None,
+        options: dict[str, Any] | None = None,
+        token: str | None = None,
     ) -> MatchInfo:
         """A new match; `token` is the operator's create token when the server requires one."""
-        resp = self._call(
+        resp: matches_pb2.CreateMatchResponse = self._call(
             self.matches.CreateMatch,
             matches_pb2.CreateMatchRequest(config=self._config(game, players, seed, options)),
             token,
@@ -149,14 +166,17 @@ class Client:
         )
 
     def get_match(self, match_id: str) -> MatchInfo:
-        m = self._call(self.matches.GetMatch, matches_pb2.GetMatchRequest(match_id=match_id)).match
+        resp: matches_pb2.GetMatchResponse = self._call(
+            self.matches.GetMatch, matches_pb2.GetMatchRequest(match_id=match_id)
+        )
+        m = resp.match
         return MatchInfo(m.match_id, m.config.game, m.version, m.state)
 
     def list_matches(self, game: str = "", page_size: int = 50) -> Iterator[MatchInfo]:
         """Every match, page by page."""
         token = ""
         while True:
-            resp = self._call(
+            resp: matches_pb2.ListMatchesResponse = self._call(
                 self.matches.ListMatches,
                 matches_pb2.ListMatchesRequest(page_size=page_size, page_token=token, game=game),
             )
@@ -172,7 +192,9 @@ class Client:
     def legal_moves(self, match_id: str) -> list[tuple[Any, int]]:
         """(move, action code) of every legal move."""
         ad = adapter(self._game_of(match_id))
-        resp = self._call(self.matches.ListLegalMoves, matches_pb2.ListLegalMovesRequest(match_id=match_id))
+        resp: matches_pb2.ListLegalMovesResponse = self._call(
+            self.matches.ListLegalMoves, matches_pb2.ListLegalMovesRequest(match_id=match_id)
+        )
         return [(ad.move_from_proto(lm.move), lm.action) for lm in resp.moves]
 
     def play(
@@ -193,7 +215,7 @@ class Client:
             request.action = action
         elif move is not None:
             request.move.CopyFrom(adapter(game).move_to_proto(move))
-        resp = self._call(self.matches.PlayMove, request, token)
+        resp: matches_pb2.PlayMoveResponse = self._call(self.matches.PlayMove, request, token)
         return PlayResult(resp.version, self._events(game, resp.events), resp.state)
 
     def watch(self, match_id: str, from_version: int = 0, timeout: float | None = None) -> Iterator[MatchEvent]:
@@ -218,9 +240,12 @@ class Client:
         finally:
             stream.cancel()
 
-    def record(self, match_id: str, admin_token: str | None = None) -> dict:
-        resp = self._call(self.matches.GetRecord, matches_pb2.GetRecordRequest(match_id=match_id), admin_token)
-        return json.loads(resp.record_json)
+    def record(self, match_id: str, admin_token: str | None = None) -> dict[str, Any]:
+        resp: matches_pb2.GetRecordResponse = self._call(
+            self.matches.GetRecord, matches_pb2.GetRecordRequest(match_id=match_id), admin_token
+        )
+        record: dict[str, Any] = json.loads(resp.record_json)
+        return record
 
     # -- oracle ------------------------------------------------------------------------------
     def evaluate(
@@ -229,7 +254,7 @@ class Client:
         players: int,
         moves: list[Any],
         seed: int | None = None,
-        options: dict | None = None,
+        options: dict[str, Any] | None = None,
         include_legal_moves: bool = False,
     ) -> oracle_pb2.EvaluateResponse:
         ad = adapter(game)
@@ -238,7 +263,8 @@ class Client:
             moves=[ad.move_to_proto(m) for m in moves],
             include_legal_moves=include_legal_moves,
         )
-        return self._call(self.oracle.Evaluate, request)
+        response: oracle_pb2.EvaluateResponse = self._call(self.oracle.Evaluate, request)
+        return response
 
     def simulate(
         self, game: str, players: int, games: int, seed: int = 0
@@ -254,8 +280,12 @@ class Client:
     # -- game information ----------------------------------------------------------------------
     def list_games(self) -> list[games_pb2.GameSummary]:
         """Every game the server plays: id, name, player range, action-space size."""
-        return list(self._call(self.games.ListGames, games_pb2.ListGamesRequest()).games)
+        resp: games_pb2.ListGamesResponse = self._call(self.games.ListGames, games_pb2.ListGamesRequest())
+        return list(resp.games)
 
     def game_info(self, game: str) -> games_pb2.GetGameInfoResponse:
         """A game's action layout and static data (tiles, board)."""
-        return self._call(self.games.GetGameInfo, games_pb2.GetGameInfoRequest(game=game))
+        resp: games_pb2.GetGameInfoResponse = self._call(
+            self.games.GetGameInfo, games_pb2.GetGameInfoRequest(game=game)
+        )
+        return resp

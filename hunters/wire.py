@@ -16,13 +16,24 @@ import functools
 import importlib
 import json
 import re
-from typing import Any
+from typing import Any, TypeVar, cast, overload
+
+from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
 
 from hunters import GAMES
 from hunters.errors import IllegalMoveError
 from hunters.v1 import events_pb2, matches_pb2, moves_pb2, options_pb2, state_pb2
 
-__all__ = ["MAX_JSON_CHARS", "MAX_JSON_DEPTH", "GameAdapter", "WireError", "adapter", "dumps_json", "loads_json"]
+__all__ = [
+    "MAX_JSON_CHARS",
+    "MAX_JSON_DEPTH",
+    "GameAdapter",
+    "WireError",
+    "adapter",
+    "dumps_json",
+    "enum_value",
+    "loads_json",
+]
 
 MAX_JSON_DEPTH = 32
 MAX_JSON_CHARS = 1 << 20
@@ -102,7 +113,7 @@ class GameAdapter:
         self.Move = module.Move
 
     # -- configuration ------------------------------------------------------------------------
-    def options_kwargs(self, config: matches_pb2.GameConfig) -> dict:
+    def options_kwargs(self, config: matches_pb2.GameConfig) -> dict[str, Any]:
         """The Game.new keyword arguments of `config`'s options (WireError INVALID_CONFIG)."""
         which = config.WhichOneof("options")
         if which is None:
@@ -111,7 +122,7 @@ class GameAdapter:
             raise _config_error(f"{which} options are not options of {self.game_id}")
         return self.typed_options(config)
 
-    def typed_options(self, config: matches_pb2.GameConfig) -> dict:
+    def typed_options(self, config: matches_pb2.GameConfig) -> dict[str, Any]:
         try:
             opts = loads_json(config.json, "options")
         except ValueError as exc:
@@ -130,7 +141,7 @@ class GameAdapter:
         except ValueError as exc:
             raise _config_error(str(exc)) from None
 
-    def options_to_proto(self, options: dict, config: matches_pb2.GameConfig) -> None:
+    def options_to_proto(self, options: dict[str, Any], config: matches_pb2.GameConfig) -> None:
         """Set `config`'s options from Game.new keyword arguments (the client's side)."""
         config.json = dumps_json(options)
 
@@ -140,7 +151,7 @@ class GameAdapter:
         out = matches_pb2.GameConfig(game=config.game, players=config.players)
         return out
 
-    def from_record(self, record: dict) -> Any:
+    def from_record(self, record: dict[str, Any]) -> Any:
         return self.Game.from_record(record)
 
     # -- moves --------------------------------------------------------------------------------
@@ -193,9 +204,20 @@ _PIECES = {moves_pb2.PIECE_KIND_MEEPLE: "meeple", moves_pb2.PIECE_KIND_HUT: "hut
 _PIECE_ENUMS = {v: k for k, v in _PIECES.items()}
 
 
-def _enum_names(enum: Any, prefix: str) -> dict[int, str]:
+_E = TypeVar("_E", bound=int)
+
+
+# protoc's .pyi stubs type an enum's values as instances of its class (a subclass of int, with the
+# EnumTypeWrapper metaclass); at run time they are plain ints. These two helpers do that conversion once.
+def enum_value(enum: type[_E], name: str) -> _E:
+    """The value called `name` of the protobuf enum `enum` (ValueError for an unknown name)."""
+    return cast(_E, cast(EnumTypeWrapper, enum).Value(name))
+
+
+def _enum_names(enum: type[_E], prefix: str) -> dict[_E, str]:
     """Enum number -> lower-case name without the prefix, UNSPECIFIED left out."""
-    return {v.number: v.name[len(prefix) :].lower() for v in enum.DESCRIPTOR.values if v.number}
+    values = cast(EnumTypeWrapper, enum).DESCRIPTOR.values
+    return {cast(_E, v.number): v.name[len(prefix) :].lower() for v in values if v.number}
 
 
 _SCORE_KINDS = _enum_names(events_pb2.CarcassonneScoreKind, "CARCASSONNE_SCORE_KIND_")
@@ -207,11 +229,11 @@ class CarcassonneAdapter(GameAdapter):
 
     options_field = "carcassonne"
 
-    def typed_options(self, config: matches_pb2.GameConfig) -> dict:
+    def typed_options(self, config: matches_pb2.GameConfig) -> dict[str, Any]:
         from hunters.carcassonne.tiles import MENHIR_TILES, NORMAL_TILES
 
         o = config.carcassonne
-        out = {}
+        out: dict[str, Any] = {}
         for name, pile in (("normal_deck", NORMAL_TILES), ("menhir_deck", MENHIR_TILES)):
             if o.HasField(name):
                 deck = getattr(o, name).tiles
@@ -220,7 +242,7 @@ class CarcassonneAdapter(GameAdapter):
                 out[name] = list(deck)
         return out
 
-    def options_to_proto(self, options: dict, config: matches_pb2.GameConfig) -> None:
+    def options_to_proto(self, options: dict[str, Any], config: matches_pb2.GameConfig) -> None:
         unknown = set(options) - {"normal_deck", "menhir_deck"}
         if unknown:
             raise _config_error(f"unknown carcassonne_hg options: {sorted(unknown)}")
@@ -321,6 +343,12 @@ _OFFSETS = {options_pb2.JAEGER_GRID_OFFSET_ODD_R: "odd-r", options_pb2.JAEGER_GR
 _COUNTS = ("berries", "tubers", "herbs", "jug", "necklace", "pelt", "skull")
 
 
+@overload
+def jaeger_tile(token: str) -> state_pb2.JaegerTile: ...
+@overload
+def jaeger_tile(token: None) -> None: ...
+@overload
+def jaeger_tile(token: str | None) -> state_pb2.JaegerTile | None: ...
 def jaeger_tile(token: str | None) -> state_pb2.JaegerTile | None:
     """The JaegerTile of a tile token ("berries", "mammoth8"); None for no tile."""
     if token is None:
@@ -350,7 +378,7 @@ def _bounded(values: Any, limit: int, what: str) -> Any:
     return values
 
 
-def _enum_option(value: int, table: dict[int, str], what: str) -> str | None:
+def _enum_option(value: _E, table: dict[_E, str], what: str) -> str | None:
     if value == 0:
         return None
     if value not in table:
@@ -358,7 +386,7 @@ def _enum_option(value: int, table: dict[int, str], what: str) -> str | None:
     return table[value]
 
 
-def _board_data(board: options_pb2.JaegerBoard, max_spaces: int) -> dict:
+def _board_data(board: options_pb2.JaegerBoard, max_spaces: int) -> dict[str, Any]:
     """Board data (see hunters.jaeger.board) of a JaegerBoard, every size checked first."""
     which = board.WhichOneof("layout")
     if which == "grid":
@@ -400,7 +428,7 @@ def _board_data(board: options_pb2.JaegerBoard, max_spaces: int) -> dict:
     raise _config_error("board needs a grid or an explicit layout")
 
 
-def _board_to_proto(data: dict, out: options_pb2.JaegerBoard) -> None:
+def _board_to_proto(data: dict[str, Any], out: options_pb2.JaegerBoard) -> None:
     if "grid" in data:
         g = data["grid"]
         out.grid.rows, out.grid.cols = g["rows"], g["cols"]
@@ -423,7 +451,7 @@ class JaegerAdapter(GameAdapter):
 
     options_field = "jaeger"
 
-    def typed_options(self, config: matches_pb2.GameConfig) -> dict:
+    def typed_options(self, config: matches_pb2.GameConfig) -> dict[str, Any]:
         from hunters._core import jaeger as core
 
         limits = core.LIMITS
@@ -460,7 +488,7 @@ class JaegerAdapter(GameAdapter):
             out["start"] = [list(_bounded(s.spaces, limits["characters"], "start spaces")) for s in o.start]
         return out
 
-    def options_to_proto(self, options: dict, config: matches_pb2.GameConfig) -> None:
+    def options_to_proto(self, options: dict[str, Any], config: matches_pb2.GameConfig) -> None:
         o = config.jaeger
         o.SetInParent()
         for name, value in options.items():
@@ -524,7 +552,7 @@ class JaegerAdapter(GameAdapter):
             season=_SEASON_ENUMS[ev.season],
             kind=_EVENT_ENUMS[ev.kind],
             tile=jaeger_tile(ev.tile),
-            detail=_DETAIL_ENUMS[ev.detail] if ev.detail else 0,
+            detail=_DETAIL_ENUMS[ev.detail] if ev.detail else events_pb2.JAEGER_EVENT_DETAIL_UNSPECIFIED,
         )
         for name in self._EVENT_FIELDS:
             value = getattr(ev, name)

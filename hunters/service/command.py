@@ -13,6 +13,8 @@ import socket
 import sqlite3
 import ssl
 import sys
+from collections.abc import Callable
+from typing import NoReturn
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
@@ -35,8 +37,8 @@ def _positive(text: str) -> int:
     return value
 
 
-def _one_line_error(parser: argparse.ArgumentParser):
-    def error(message: str):
+def _one_line_error(parser: argparse.ArgumentParser) -> Callable[[str], NoReturn]:
+    def error(message: str) -> NoReturn:
         parser.exit(2, f"{parser.prog}: error: {message} (see {parser.prog} --help)\n")
 
     return error
@@ -44,7 +46,8 @@ def _one_line_error(parser: argparse.ArgumentParser):
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of `hunters serve`; a bad one is a single line on stderr and exit status 2."""
-    parser.error = _one_line_error(parser)  # type: ignore[method-assign]
+    # an instance attribute, not a method: it is called without self (mypy types it as a method)
+    parser.error = _one_line_error(parser)  # type: ignore[method-assign,assignment]
     parser.add_argument(
         "--host",
         default=_env("HUNTERS_HOST", "127.0.0.1"),

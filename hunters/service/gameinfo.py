@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 import json
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar
 
 from hunters import GAMES, wire
 from hunters.v1 import games_pb2, matches_pb2, options_pb2, state_pb2
@@ -19,9 +19,12 @@ __all__ = ["game_info", "list_games"]
 MAX_PROBED_PLAYERS = 16
 
 
-def _enum(enum: Any, prefix: str, name: str | None) -> int:
-    """The number of the enum value PREFIX + NAME (0 for None)."""
-    return 0 if name is None else enum.Value(prefix + name.upper())
+_E = TypeVar("_E", bound=int)
+
+
+def _enum(enum: type[_E], prefix: str, name: str | None) -> _E:
+    """The enum value PREFIX + NAME (PREFIX + UNSPECIFIED, 0, for None)."""
+    return wire.enum_value(enum, prefix + ("UNSPECIFIED" if name is None else name.upper()))
 
 
 @functools.cache
@@ -38,8 +41,9 @@ def _player_range(game_id: str) -> tuple[int, int]:
     return (min(ok), max(ok)) if ok else (0, 0)
 
 
-def _data_json(name: str) -> dict:
-    return json.loads(resources.files("hunters.data").joinpath(name).read_text("utf-8"))
+def _data_json(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(resources.files("hunters.data").joinpath(name).read_text("utf-8"))
+    return data
 
 
 _DISPLAY_DATA = {"carcassonne_hg": "carcassonne_tiles.json", "jaeger_sammler": "jaeger_board.json"}
@@ -61,7 +65,7 @@ def summary(game_id: str) -> games_pb2.GameSummary:
 
 
 # -- carcassonne_hg ---------------------------------------------------------------------------
-def _carcassonne_zone(z: dict) -> games_pb2.CarcassonneZone:
+def _carcassonne_zone(z: dict[str, Any]) -> games_pb2.CarcassonneZone:
     out = games_pb2.CarcassonneZone(
         local=z["local"],
         type=_enum(games_pb2.CarcassonneZoneType, "CARCASSONNE_ZONE_TYPE_", z["type"]),

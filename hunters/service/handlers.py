@@ -7,7 +7,7 @@ shared by every watcher)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import grpc
@@ -25,7 +25,9 @@ def _serialize(response: Any) -> bytes:
     return response if isinstance(response, bytes) else response.SerializeToString()
 
 
-async def _parse(request_class: type, data: bytes, context: grpc.aio.ServicerContext) -> Any:
+async def _parse(
+    request_class: type[message.Message], data: bytes, context: grpc.aio.ServicerContext
+) -> message.Message:
     try:
         return request_class.FromString(data)
     except message.DecodeError:
@@ -33,18 +35,24 @@ async def _parse(request_class: type, data: bytes, context: grpc.aio.ServicerCon
             "MALFORMED_REQUEST", f"the request does not decode as {request_class.DESCRIPTOR.full_name}"
         ).to_status()
         await context.abort(status.code, status.details, status.trailing_metadata)
+    raise AssertionError("context.abort returned")  # unreachable: it raises grpc.aio.AbortError
 
 
-def _decoding(request_class: type, method: Callable, streaming: bool) -> Callable:
+# a servicer method: async, called with (request, context); a coroutine function for a unary method,
+# an async generator function for a server-streaming one
+_Method = Callable[[message.Message, grpc.aio.ServicerContext], Any]
+
+
+def _decoding(request_class: type[message.Message], method: _Method, streaming: bool) -> Callable[[bytes, Any], Any]:
     if streaming:
 
-        async def stream_handler(data: bytes, context: grpc.aio.ServicerContext):
+        async def stream_handler(data: bytes, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
             async for item in method(await _parse(request_class, data, context), context):
                 yield item
 
         return stream_handler
 
-    async def unary_handler(data: bytes, context: grpc.aio.ServicerContext):
+    async def unary_handler(data: bytes, context: grpc.aio.ServicerContext) -> Any:
         return await method(await _parse(request_class, data, context), context)
 
     return unary_handler

@@ -33,7 +33,8 @@ def check(
             )
         except grpc.RpcError:
             return False
-    return resp.status == health_pb2.HealthCheckResponse.SERVING
+    serving: bool = resp.status == health_pb2.HealthCheckResponse.SERVING
+    return serving
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -35,7 +35,7 @@ class LiveMatch:
     seq: int
     adapter: GameAdapter
     config: matches_pb2.GameConfig  # as created: seed and explicit options included (never sent before the end)
-    record: dict  # the record at creation (no moves)
+    record: dict[str, Any]  # the record at creation (no moves)
     game: Any  # current state; replaced, never mutated, once published
     moves: list[Any]  # game-API moves, in order
     seats: list[int]  # who played each move
@@ -78,7 +78,7 @@ class Played:
 
 
 # encode(live, version, game after it, seat, move, events, state or None) -> a serialized watch event
-EventEncoder = Callable[[LiveMatch, int, Any, int, Any, list, Any], bytes]
+EventEncoder = Callable[[LiveMatch, int, Any, int, Any, list[Any], Any], bytes]
 
 
 class MatchManager:
@@ -225,13 +225,14 @@ class MatchManager:
         self._closed.pop(match_id, None)
         live.publish()
 
-    def record(self, match_id: str, token: str | None) -> dict:
+    def record(self, match_id: str, token: str | None) -> dict[str, Any]:
         live = self.get(match_id)
         if not live.game.is_over:
             self._check_admin(
                 live, token, why="before the end the record (it holds the draw order) needs the admin token"
             )
-        return live.game.to_record()
+        record: dict[str, Any] = live.game.to_record()
+        return record
 
     def expire(self, now: float | None = None) -> list[str]:
         """Abandon every open match idle for longer than `idle_seconds`; their watchers are told."""
@@ -369,7 +370,7 @@ class MatchManager:
         live = self.get(match_id)
         version = from_version
         cursor: Any = None
-        cursor_events: list = []
+        cursor_events: list[Any] = []
         live.watchers += 1
         try:
             while not live.deleted:

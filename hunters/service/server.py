@@ -62,7 +62,7 @@ class Started:
     health: HealthServicer
     store: Store
     engine: Engine
-    sweeper: asyncio.Task | None
+    sweeper: asyncio.Task[None] | None
 
     async def stop(self, grace: float | None) -> None:
         """NOT_SERVING, finish calls in flight (up to `grace` s, then cancel them), close the database."""
@@ -243,8 +243,13 @@ async def _serve(config: ServerConfig, ready: Callable[[Started], None] | None =
         ready(started)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+
+    def on_signal(sig: signal.Signals) -> None:
+        log.info("shutting down", extra={"signal": sig.name})
+        stop.set()
+
     for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, lambda s=sig: (log.info("shutting down", extra={"signal": s.name}), stop.set()))
+        loop.add_signal_handler(sig, on_signal, sig)
     await stop.wait()
     await started.stop(config.grace_seconds)
     log.info("stopped")

@@ -12,15 +12,15 @@ import json
 import logging
 import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, TypeVar, TypeVarTuple
 
 import grpc
-from google.protobuf import timestamp_pb2
+from google.protobuf import message, timestamp_pb2
 
 from hunters.errors import IllegalMoveError
-from hunters.v1 import games_pb2_grpc, matches_pb2, matches_pb2_grpc, oracle_pb2, oracle_pb2_grpc
+from hunters.v1 import games_pb2, games_pb2_grpc, matches_pb2, matches_pb2_grpc, oracle_pb2, oracle_pb2_grpc
 
 from . import auth
 from .errors import ServiceError, invalid
@@ -33,6 +33,12 @@ MAX_SIMULATED_GAMES = 10_000_000
 SIMULATION_BLOCK = 256  # games per core call of SimulateGames: block b is random_games(seed + b)
 PROGRESS_SECONDS = 0.5  # SimulateGames reports at least this often (and at every 5 %)
 _INTERNAL = ServiceError(grpc.StatusCode.INTERNAL, "INTERNAL", "internal error")
+
+_Servicer = TypeVar("_Servicer")
+_Request = TypeVar("_Request")
+_Response = TypeVar("_Response")
+_T = TypeVar("_T")
+_Args = TypeVarTuple("_Args")
 
 
 async def _abort(name: str, context: grpc.aio.ServicerContext, exc: Exception) -> None:
@@ -47,11 +53,13 @@ async def _abort(name: str, context: grpc.aio.ServicerContext, exc: Exception) -
     await context.abort(status.code, status.details, status.trailing_metadata)
 
 
-def rpc(method: Callable) -> Callable:
+def rpc(
+    method: Callable[[_Servicer, _Request, grpc.aio.ServicerContext], Awaitable[_Response]],
+) -> Callable[[_Servicer, _Request, grpc.aio.ServicerContext], Coroutine[Any, Any, _Response]]:
     """Map ServiceError (and any surprise) onto a rich gRPC status; log every call."""
 
     @functools.wraps(method)
-    async def wrapper(self, request, context):
+    async def wrapper(self: _Servicer, request: _Request, context: grpc.aio.ServicerContext) -> _Response:
         start = time.perf_counter()
         try:
             result = await method(self, request, context)
@@ -65,11 +73,15 @@ def rpc(method: Callable) -> Callable:
     return wrapper
 
 
-def stream_rpc(method: Callable) -> Callable:
+def stream_rpc(
+    method: Callable[[_Servicer, _Request, grpc.aio.ServicerContext], AsyncIterator[_Response]],
+) -> Callable[[_Servicer, _Request, grpc.aio.ServicerContext], AsyncIterator[_Response]]:
     """The same for server-streaming methods."""
 
     @functools.wraps(method)
-    async def wrapper(self, request, context):
+    async def wrapper(
+        self: _Servicer, request: _Request, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[_Response]:
         try:
             async for item in method(self, request, context):
                 yield item
@@ -86,7 +98,9 @@ def _token(context: grpc.aio.ServicerContext) -> str | None:
 
 
 @functools.lru_cache(maxsize=65536)
-def _legal_move_bytes(container: type, field: str, ad: GameAdapter, move: Any, action: int) -> bytes:
+def _legal_move_bytes(
+    container: Callable[[], message.Message], field: str, ad: GameAdapter, move: Any, action: int
+) -> bytes:
     """A `container` message holding just this legal move in `field`, serialized. Merging such
     pieces appends to the repeated field, so each (move, action) is encoded once, not per listing."""
     msg = container()
@@ -94,14 +108,14 @@ def _legal_move_bytes(container: type, field: str, ad: GameAdapter, move: Any, a
     return msg.SerializeToString()
 
 
-def add_legal_moves(msg: Any, field: str, ad: GameAdapter, game: Any) -> None:
+def add_legal_moves(msg: message.Message, field: str, ad: GameAdapter, game: Any) -> None:
     """Append every legal move of `game`, with its action code, to the repeated `field` of `msg`."""
     pairs = game.legal_moves_with_actions()
-    container = type(msg)
+    container: Callable[[], message.Message] = type(msg)  # the message class (a cache key)
     msg.MergeFromString(b"".join([_legal_move_bytes(container, field, ad, m, a) for m, a in pairs]))
 
 
-def _move_builder(ad: GameAdapter, request: Any) -> Callable[[Any], Any]:
+def _move_builder(ad: GameAdapter, request: matches_pb2.PlayMoveRequest) -> Callable[[Any], Any]:
     """A function building the game-API move of a PlayMove request, called once the seat is known."""
 
     def build(game: Any) -> Any:
@@ -116,7 +130,7 @@ def _move_builder(ad: GameAdapter, request: Any) -> Callable[[Any], Any]:
 
 
 def encode_watch_event(
-    live: LiveMatch, version: int, game: Any, seat: int, move: Any, events: list, state: Any
+    live: LiveMatch, version: int, game: Any, seat: int, move: Any, events: list[Any], state: Any
 ) -> bytes:
     """A serialized WatchMatchResponse (`state` is reused when the caller already built it)."""
     out = watch_response(live.adapter, live.match_id, version, game, seat, move, events, state)
@@ -143,7 +157,7 @@ class Engine:
         self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="hunters-engine")
         self.busy = 0  # jobs started and not yet returned (updated on the event loop)
 
-    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+    async def run(self, fn: Callable[[*_Args, Cancel], _T], *args: *_Args) -> _T:
         """`fn(*args, cancel)` in a worker thread; if the awaiting call is cancelled (the caller went
         away, or the server stops), `cancel` is set so that `fn` stops at its next check."""
         cancel = Cancel()
@@ -156,7 +170,7 @@ class Engine:
             cancel.set()
             raise
 
-    def _done(self, _future: asyncio.Future) -> None:
+    def _done(self, _future: asyncio.Future[Any]) -> None:
         self.busy -= 1
 
     def shutdown(self) -> None:
@@ -190,7 +204,9 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
         )
 
     @rpc
-    async def CreateMatch(self, request, context):
+    async def CreateMatch(
+        self, request: matches_pb2.CreateMatchRequest, context: grpc.aio.ServicerContext
+    ) -> matches_pb2.CreateMatchResponse:
         if not request.HasField("config"):
             raise invalid("INVALID_CONFIG", "config is required")
         live, tokens, admin = self.manager.create(request.config, _token(context))
@@ -198,22 +214,30 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
         return matches_pb2.CreateMatchResponse(match=self.match_pb(live), seat_tokens=tokens, admin_token=admin)
 
     @rpc
-    async def GetMatch(self, request, context):
+    async def GetMatch(
+        self, request: matches_pb2.GetMatchRequest, context: grpc.aio.ServicerContext
+    ) -> matches_pb2.GetMatchResponse:
         return matches_pb2.GetMatchResponse(match=self.match_pb(self.manager.get(request.match_id)))
 
     @rpc
-    async def ListMatches(self, request, context):
+    async def ListMatches(
+        self, request: matches_pb2.ListMatchesRequest, context: grpc.aio.ServicerContext
+    ) -> matches_pb2.ListMatchesResponse:
         matches, token = await self.manager.page(request.page_size, request.page_token, request.game)
         return matches_pb2.ListMatchesResponse(matches=[self.match_pb(m) for m in matches], next_page_token=token)
 
     @rpc
-    async def DeleteMatch(self, request, context):
+    async def DeleteMatch(
+        self, request: matches_pb2.DeleteMatchRequest, context: grpc.aio.ServicerContext
+    ) -> matches_pb2.DeleteMatchResponse:
         self.manager.delete(request.match_id, _token(context))
         log.info("match deleted", extra={"match_id": request.match_id})
         return matches_pb2.DeleteMatchResponse()
 
     @rpc
-    async def ListLegalMoves(self, request, context):
+    async def ListLegalMoves(
+        self, request: matches_pb2.ListLegalMovesRequest, context: grpc.aio.ServicerContext
+    ) -> matches_pb2.ListLegalMovesResponse:
         live = self.manager.get(request.match_id)
         game = live.game
         response = matches_pb2.ListLegalMovesResponse(version=live.version, player=game.player)
@@ -221,7 +245,9 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
         return response
 
     @rpc
-    async def PlayMove(self, request, context):
+    async def PlayMove(
+        self, request: matches_pb2.PlayMoveRequest, context: grpc.aio.ServicerContext
+    ) -> matches_pb2.PlayMoveResponse | bytes:
         live = self.manager.get(request.match_id)
         to_move = _move_builder(live.adapter, request)
         ad = live.adapter
@@ -238,19 +264,24 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
         live, played = await self.manager.play(
             request.match_id, _token(context), expected, to_move, request.request_id, fingerprint, respond
         )
-        if isinstance(played.response, bytes):  # a retry: the first reply, as it was sent
+        response: matches_pb2.PlayMoveResponse | bytes = played.response
+        if isinstance(response, bytes):  # a retry: the first reply, as it was sent
             log.info("move retried", extra={"match_id": live.match_id, "request_id": request.request_id})
-            return played.response
+            return response
         log.info("move played", extra={"match_id": live.match_id, "version": played.version, "seat": played.seat})
-        return played.response
+        return response
 
     @stream_rpc
-    async def WatchMatch(self, request, context) -> AsyncIterator[bytes]:
+    async def WatchMatch(
+        self, request: matches_pb2.WatchMatchRequest, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[bytes]:
         async for event in self.manager.watch(request.match_id, request.from_version):
             yield event
 
     @rpc
-    async def GetRecord(self, request, context):
+    async def GetRecord(
+        self, request: matches_pb2.GetRecordRequest, context: grpc.aio.ServicerContext
+    ) -> matches_pb2.GetRecordResponse:
         record = self.manager.record(request.match_id, _token(context))
         return matches_pb2.GetRecordResponse(record_json=json.dumps(record, separators=(",", ":")))
 
@@ -304,11 +335,15 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
         self.engine = engine
 
     @rpc
-    async def Evaluate(self, request, context):
+    async def Evaluate(
+        self, request: oracle_pb2.EvaluateRequest, context: grpc.aio.ServicerContext
+    ) -> oracle_pb2.EvaluateResponse:
         return await self.engine.run(evaluate, request)
 
     @stream_rpc
-    async def SimulateGames(self, request, context):
+    async def SimulateGames(
+        self, request: oracle_pb2.SimulateGamesRequest, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[oracle_pb2.SimulateGamesResponse]:
         ad = adapter(request.game)
         if not 0 < request.games <= MAX_SIMULATED_GAMES:
             raise invalid("BAD_GAMES", f"games must be 1..{MAX_SIMULATED_GAMES}")
@@ -348,9 +383,13 @@ class GameInfoServicer(games_pb2_grpc.GameServiceServicer):
     """Which games the server plays, their action layouts and static data (answers built once)."""
 
     @rpc
-    async def ListGames(self, request, context):
+    async def ListGames(
+        self, request: games_pb2.ListGamesRequest, context: grpc.aio.ServicerContext
+    ) -> games_pb2.ListGamesResponse:
         return list_games()
 
     @rpc
-    async def GetGameInfo(self, request, context):
+    async def GetGameInfo(
+        self, request: games_pb2.GetGameInfoRequest, context: grpc.aio.ServicerContext
+    ) -> games_pb2.GetGameInfoResponse:
         return game_info(request)

@@ -13,6 +13,10 @@ import sqlite3
 import threading
 import time
 from dataclasses import dataclass
+from typing import Any
+
+# one SQL statement and its parameters
+_Statement = tuple[str, tuple[Any, ...]]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -63,7 +67,7 @@ class StoredMatch:
     seq: int
     match_id: str
     game: str
-    record: dict
+    record: dict[str, Any]
     config: bytes
     seat_hashes: list[str]
     admin_hash: str
@@ -71,7 +75,7 @@ class StoredMatch:
     over: bool
     abandoned: bool
     last_active: float
-    moves: list[tuple[int, dict]]  # (seat, move json) in order
+    moves: list[tuple[int, dict[str, Any]]]  # (seat, move json) in order
 
 
 class Store:
@@ -102,7 +106,7 @@ class Store:
         with self._lock:
             self._db.close()
 
-    def _tx(self, statements: list[tuple[str, tuple]]) -> None:
+    def _tx(self, statements: list[_Statement]) -> None:
         """Run the statements as one transaction (a single statement commits on its own)."""
         with self._lock:
             if len(statements) == 1:
@@ -122,7 +126,14 @@ class Store:
             return bytes(self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()[0])
 
     def create(
-        self, match_id: str, game: str, record: dict, config: bytes, seat_hashes: list[str], admin_hash: str, over: bool
+        self,
+        match_id: str,
+        game: str,
+        record: dict[str, Any],
+        config: bytes,
+        seat_hashes: list[str],
+        admin_hash: str,
+        over: bool,
     ) -> tuple[int, float]:
         created = time.time()
         with self._lock:
@@ -141,15 +152,23 @@ class Store:
                     created,
                 ),
             )
-            return cur.lastrowid, created
+            seq = cur.lastrowid
+        assert seq is not None  # set by every successful INSERT
+        return seq, created
 
     def append_move(
-        self, match_id: str, idx: int, seat: int, move: dict, over: bool, request: tuple[str, str, bytes] | None
+        self,
+        match_id: str,
+        idx: int,
+        seat: int,
+        move: dict[str, Any],
+        over: bool,
+        request: tuple[str, str, bytes] | None,
     ) -> float:
         """Move number `idx` (0-based), the end of the match and the idempotency entry, atomically
         (a plain move is one INSERT). Returns the time of the move."""
         now = time.time()
-        statements = [
+        statements: list[_Statement] = [
             (
                 "INSERT INTO moves (match_id, idx, seat, move, played_at) VALUES (?, ?, ?, ?, ?)",
                 (match_id, idx, seat, json.dumps(move, separators=(",", ":")), now),
@@ -218,7 +237,8 @@ class Store:
     def live_count(self) -> int:
         """Active matches: neither over nor abandoned (answered from the index)."""
         with self._lock:
-            return self._db.execute("SELECT COUNT(*) FROM matches WHERE over = 0 AND abandoned = 0").fetchone()[0]
+            count: int = self._db.execute("SELECT COUNT(*) FROM matches WHERE over = 0 AND abandoned = 0").fetchone()[0]
+        return count
 
     def abandon_idle(self, idle_before: float) -> list[str]:
         """Mark every active match with no move since `idle_before` abandoned; return their ids.

@@ -77,7 +77,7 @@ class PageTokens:
             raise bad from None
         if len(raw) != self._SIZE:
             raise bad
-        position = struct.unpack(">Q", raw[:8])[0]
+        position: int = struct.unpack(">Q", raw[:8])[0]
         if not hmac.compare_digest(raw[8:], self._mac(position, scope)):
             raise bad
         return position
