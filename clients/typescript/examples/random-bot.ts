@@ -5,7 +5,7 @@
  *   node dist/examples/random-bot.js [address] [game] [players] [seed]
  *   e.g. node dist/examples/random-bot.js 127.0.0.1:50051 jaeger_sammler 3 7
  */
-import { HuntersClient } from "../src/index.js";
+import { HuntersClient, isOver } from "../src/index.js";
 
 export async function playRandomGame(
   client: HuntersClient,
@@ -16,7 +16,7 @@ export async function playRandomGame(
 ): Promise<{ matchId: string; moves: number; scores: number[]; winners: number[] }> {
   const match = await client.createMatch({ game, players, seed });
   let version = match.version;
-  let over = match.state.isOver;
+  let over = isOver(match.state);
   while (!over) {
     const legal = await client.legalMoves(match.matchId);
     const pick = legal.moves[Math.floor(random() * legal.moves.length)];
@@ -25,7 +25,7 @@ export async function playRandomGame(
     if (token === undefined) throw new Error(`no token for seat ${legal.player}`);
     const result = await client.play(match.matchId, token, { action: pick.action }, { expectedVersion: legal.version });
     version = result.version;
-    over = result.state.isOver;
+    over = isOver(result.state);
   }
   const final = await client.getMatch(match.matchId);
   return { matchId: match.matchId, moves: version, scores: final.state.scores, winners: final.state.winners };

@@ -9,6 +9,7 @@ import { Code, createClient, type Client, type Interceptor, type Transport } fro
 import { createGrpcTransport } from "@connectrpc/connect-node";
 
 import { HuntersError } from "./errors.js";
+import { GameService } from "./gen/hunters/v1/games_pb.js";
 import { MatchService } from "./gen/hunters/v1/matches_pb.js";
 import { OracleService } from "./gen/hunters/v1/oracle_pb.js";
 import {
@@ -17,6 +18,8 @@ import {
   type CreatedMatch,
   type Evaluation,
   type GameConfig,
+  type GameInfo,
+  type GameSummary,
   type LegalMoves,
   type MatchEvent,
   type MatchInfo,
@@ -72,6 +75,7 @@ async function* stream<A, B>(source: AsyncIterable<A>, convert: (a: A) => B): As
 export class HuntersClient {
   private readonly matches: Client<typeof MatchService>;
   private readonly oracle: Client<typeof OracleService>;
+  private readonly games: Client<typeof GameService>;
   private readonly timeoutMs: number | undefined;
 
   /** `address`: "host:port" or a URL ("http://host:port"). */
@@ -81,20 +85,30 @@ export class HuntersClient {
       options.transport ?? createGrpcTransport({ baseUrl, interceptors: options.interceptors ?? [] });
     this.matches = createClient(MatchService, transport);
     this.oracle = createClient(OracleService, transport);
+    this.games = createClient(GameService, transport);
     this.timeoutMs = options.timeoutMs;
   }
 
-  /** Create a match; the reply holds one token per seat and the admin token. */
-  createMatch(config: GameConfig): Promise<CreatedMatch> {
+  /**
+   * Create a match; the reply holds one token per seat and the admin token. `createToken`: the
+   * operator's token, when the server was started with one (`hunters serve --create-token-file`).
+   */
+  async createMatch(config: GameConfig, options: { createToken?: string } = {}): Promise<CreatedMatch> {
+    const request = requests.createMatch(config); // a TypeError for contradictory options, before any call
     return call(async () =>
-      responses.created(await this.matches.createMatch(requests.createMatch(config), { timeoutMs: this.timeoutMs })),
+      responses.created(
+        await this.matches.createMatch(request, {
+          headers: bearer(options.createToken),
+          timeoutMs: this.timeoutMs,
+        }),
+      ),
     );
   }
 
   /** The match as anyone may see it (never the hidden draw order). */
   getMatch(matchId: string): Promise<MatchInfo> {
     return call(async () =>
-      responses.match(await this.matches.getMatch(requests.getMatch(matchId), { timeoutMs: this.timeoutMs })),
+      responses.gotMatch(await this.matches.getMatch(requests.getMatch(matchId), { timeoutMs: this.timeoutMs })),
     );
   }
 
@@ -170,5 +184,20 @@ export class HuntersClient {
     return stream(this.oracle.simulateGames(requests.simulate(request), { signal: options.signal }), responses.progress);
   }
 
-  // TODO(issue 9): gameInfo(game) once the contract has GameService.GetGameInfo / ListGames.
+  /** Every game the server plays: id, display name, player range, action-space size. */
+  listGames(): Promise<GameSummary[]> {
+    return call(async () =>
+      responses.games(await this.games.listGames(requests.listGames(), { timeoutMs: this.timeoutMs })),
+    );
+  }
+
+  /**
+   * One game's static data: its action-code layout and components (every carcassonne_hg tile; the
+   * jaeger_sammler board, camps and tile kinds). Fixed while a server runs: fetch it once.
+   */
+  gameInfo(game: string): Promise<GameInfo> {
+    return call(async () =>
+      responses.gameInfo(await this.games.getGameInfo(requests.gameInfo(game), { timeoutMs: this.timeoutMs })),
+    );
+  }
 }

@@ -4,47 +4,72 @@
  *
  * int64 fields (versions, action codes, counts) become `number`: they stay far below 2^53.
  */
-import { create, type JsonObject } from "@bufbuild/protobuf";
+import { create, type JsonObject, type MessageInitShape } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 
-import type { Event, MatchEvent as MatchEventPb } from "./gen/hunters/v1/events_pb.js";
+import type { Event } from "./gen/hunters/v1/events_pb.js";
+import {
+  GetGameInfoRequestSchema,
+  ListGamesRequestSchema,
+  type CarcassonneInfo,
+  type GameSummary,
+  type GetGameInfoResponse,
+  type JaegerInfo,
+  type ListGamesResponse,
+} from "./gen/hunters/v1/games_pb.js";
 import {
   CreateMatchRequestSchema,
   GameConfigSchema,
   GetMatchRequestSchema,
   GetRecordRequestSchema,
   ListLegalMovesRequestSchema,
+  MatchStatus,
   PlayMoveRequestSchema,
   WatchMatchRequestSchema,
   type CreateMatchResponse,
+  type GetMatchResponse,
   type ListLegalMovesResponse,
   type Match,
   type PlayMoveRequest,
   type PlayMoveResponse,
+  type WatchMatchResponse,
 } from "./gen/hunters/v1/matches_pb.js";
-import {
-  CarcassonneOccupant_Kind,
-  MoveSchema,
-  type LegalMove as LegalMovePb,
-  type Move,
-} from "./gen/hunters/v1/moves_pb.js";
+import { MoveSchema, PieceKind, type LegalMove as LegalMovePb, type Move } from "./gen/hunters/v1/moves_pb.js";
+import type { CarcassonneOptionsSchema, JaegerOptionsSchema } from "./gen/hunters/v1/options_pb.js";
 import {
   EvaluateRequestSchema,
   SimulateGamesRequestSchema,
   type EvaluateResponse,
-  type SimulateGamesProgress,
+  type SimulateGamesResponse,
 } from "./gen/hunters/v1/oracle_pb.js";
-import type { MatchState } from "./gen/hunters/v1/state_pb.js";
+import { GameStatus, type MatchState } from "./gen/hunters/v1/state_pb.js";
 
-export type { Event, Move, MatchState };
+export type { CarcassonneInfo, Event, GameSummary, JaegerInfo, Move, MatchState };
+export { MatchStatus };
 
-/** How a game starts. `options` are the game's own (e.g. `{normal_deck: [...]}` for carcassonne_hg). */
+/** carcassonne_hg options as plain objects, e.g. `{normalDeck: {tiles: [3, 17, 5]}}` (CarcassonneOptions). */
+export type CarcassonneOptions = MessageInitShape<typeof CarcassonneOptionsSchema>;
+/** jaeger_sammler options as plain objects, e.g. `{stallRounds: 0, ties: JaegerTies.NO_WINNER}` (JaegerOptions). */
+export type JaegerOptions = MessageInitShape<typeof JaegerOptionsSchema>;
+
+/**
+ * How a game starts. At most one of the game's typed options: `carcassonne` or `jaeger` (the server
+ * refuses options of another game, an unknown field cannot be written, a bad value is INVALID_CONFIG);
+ * `json` only for a game without typed options.
+ */
 export interface GameConfig {
   game: string;
   players: number;
   /** Unset: the server draws one (shown only once the match is over). */
   seed?: bigint | number;
-  options?: JsonObject;
+  carcassonne?: CarcassonneOptions;
+  jaeger?: JaegerOptions;
+  json?: JsonObject;
+}
+
+/** Whether a state is final (`status` GAME_STATUS_OVER). */
+export function isOver(state: MatchState): boolean {
+  return state.status === GameStatus.OVER;
 }
 
 export interface MatchInfo {
@@ -54,6 +79,8 @@ export interface MatchInfo {
   /** Moves applied so far; version n follows move n. */
   version: number;
   state: MatchState;
+  /** Active, over, or abandoned (idle too long: readable, closed for moves). */
+  status: MatchStatus;
   createdAt?: Date;
 }
 
@@ -86,14 +113,16 @@ export interface PlayResult {
   state: MatchState;
 }
 
-/** One version of a watched match. Version 0 is the creation (seat -1, no move). */
+/** One version of a watched match. Version 0 is the creation (no seat, no move). */
 export interface MatchEvent {
   matchId: string;
   version: number;
-  seat: number;
+  /** Who moved; undefined at the creation. */
+  seat?: number;
   move?: Move;
   events: Event[];
   state: MatchState;
+  /** The last version: the game is over and the stream ends after it. */
   matchOver: boolean;
 }
 
@@ -113,6 +142,12 @@ export interface SimulationRequest {
   players: number;
   games: number;
   seed: bigint | number;
+}
+
+/** One game's details: its summary and typed data (`details.case` "carcassonne" or "jaeger"). */
+export interface GameInfo {
+  summary: GameSummary;
+  details: GetGameInfoResponse["details"];
 }
 
 export interface SimulationProgress {
@@ -143,7 +178,7 @@ export function carcassonneMove(p: CarcassonnePlacement): Move {
     p.occupant === undefined
       ? undefined
       : {
-          kind: p.occupant.kind === "meeple" ? CarcassonneOccupant_Kind.MEEPLE : CarcassonneOccupant_Kind.HUT,
+          kind: p.occupant.kind === "meeple" ? PieceKind.MEEPLE : PieceKind.HUT,
           zone: p.occupant.zone,
         };
   return create(MoveSchema, {
@@ -160,11 +195,21 @@ export function jaegerMove(steps: { src: number; dst?: number }[]): Move {
 // -- requests ---------------------------------------------------------------------------------
 
 function gameConfig(c: GameConfig) {
+  const given = [c.carcassonne, c.jaeger, c.json].filter((o) => o !== undefined).length;
+  if (given > 1) throw new TypeError("GameConfig: give at most one of carcassonne, jaeger and json options");
+  const options =
+    c.carcassonne !== undefined
+      ? { case: "carcassonne" as const, value: c.carcassonne }
+      : c.jaeger !== undefined
+        ? { case: "jaeger" as const, value: c.jaeger }
+        : c.json !== undefined
+          ? { case: "json" as const, value: JSON.stringify(c.json) }
+          : undefined;
   return create(GameConfigSchema, {
     game: c.game,
     players: c.players,
     seed: c.seed === undefined ? undefined : BigInt(c.seed),
-    options: c.options,
+    options,
   });
 }
 
@@ -192,6 +237,8 @@ export const requests = {
       games: BigInt(r.games),
       seed: BigInt(r.seed),
     }),
+  listGames: () => create(ListGamesRequestSchema, {}),
+  gameInfo: (game: string) => create(GetGameInfoRequestSchema, { game }),
 };
 
 // -- responses --------------------------------------------------------------------------------
@@ -214,8 +261,13 @@ export const responses = {
       players: m.config?.players ?? 0,
       version: Number(m.version),
       state: state(m.state),
+      status: m.status,
       createdAt: m.createdAt && timestampDate(m.createdAt),
     };
+  },
+  gotMatch(r: GetMatchResponse): MatchInfo {
+    if (r.match === undefined) throw new Error("the server sent no match");
+    return responses.match(r.match);
   },
   created(r: CreateMatchResponse): CreatedMatch {
     if (r.match === undefined) throw new Error("the server sent no match");
@@ -227,15 +279,18 @@ export const responses = {
     moves: r.moves.map(legalMove),
   }),
   played: (r: PlayMoveResponse): PlayResult => ({ version: Number(r.version), events: r.events, state: state(r.state) }),
-  matchEvent: (e: MatchEventPb): MatchEvent => ({
-    matchId: e.matchId,
-    version: Number(e.version),
-    seat: e.seat,
-    move: e.move,
-    events: e.events,
-    state: state(e.state),
-    matchOver: e.matchOver,
-  }),
+  matchEvent(e: WatchMatchResponse): MatchEvent {
+    const s = state(e.state);
+    return {
+      matchId: e.matchId,
+      version: Number(e.version),
+      seat: e.seat,
+      move: e.move,
+      events: e.events,
+      state: s,
+      matchOver: isOver(s),
+    };
+  },
   evaluation: (r: EvaluateResponse): Evaluation => ({
     legal: r.legal,
     illegal: r.legal || r.illegal === undefined ? undefined : { ...r.illegal },
@@ -243,7 +298,7 @@ export const responses = {
     events: r.events,
     legalMoves: r.legalMoves.map(legalMove),
   }),
-  progress: (p: SimulateGamesProgress): SimulationProgress => ({
+  progress: (p: SimulateGamesResponse): SimulationProgress => ({
     gamesDone: Number(p.gamesDone),
     moves: Number(p.moves),
     meanScores: [...p.meanScores],
@@ -251,4 +306,9 @@ export const responses = {
     gamesPerSecond: p.gamesPerSecond,
     done: p.done,
   }),
+  games: (r: ListGamesResponse): GameSummary[] => r.games,
+  gameInfo(r: GetGameInfoResponse): GameInfo {
+    if (r.summary === undefined) throw new Error("the server sent no game summary");
+    return { summary: r.summary, details: r.details };
+  },
 };

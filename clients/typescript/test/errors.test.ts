@@ -4,7 +4,15 @@ import { after, before, describe, it } from "node:test";
 
 import { Code as ConnectCode, ConnectError, type Interceptor } from "@connectrpc/connect";
 
-import { Code, HuntersClient, HuntersError, carcassonneMove, jaegerMove, type CreatedMatch } from "../src/index.js";
+import {
+  Code,
+  HuntersClient,
+  HuntersError,
+  carcassonneMove,
+  jaegerMove,
+  type CreatedMatch,
+  type GameConfig,
+} from "../src/index.js";
 import { startServer, type Server } from "./server.js";
 
 let server: Server;
@@ -123,11 +131,46 @@ describe("errors", () => {
   it("bad configurations", async () => {
     await refused(client.createMatch({ game: "chess", players: 2 }), Code.InvalidArgument, "UNKNOWN_GAME");
     await refused(client.createMatch({ game: "carcassonne_hg", players: 9 }), Code.InvalidArgument, "INVALID_CONFIG");
-    await refused(
-      client.createMatch({ game: "carcassonne_hg", players: 2, options: { no_such_option: 1 } }),
-      Code.InvalidArgument,
-      "INVALID_CONFIG",
-    );
+    // options of the other game, a menhir tile in the normal pile, a tile twice, a value out of range
+    const bad: GameConfig[] = [
+      { game: "carcassonne_hg", players: 2, jaeger: { stallRounds: 3 } },
+      { game: "carcassonne_hg", players: 2, carcassonne: { normalDeck: { tiles: [88] } } },
+      { game: "carcassonne_hg", players: 2, carcassonne: { normalDeck: { tiles: [3, 3] } } },
+      { game: "jaeger_sammler", players: 2, jaeger: { stallRounds: -1 } },
+      { game: "jaeger_sammler", players: 2, jaeger: { mammothsSummer: [99] } },
+    ];
+    for (const config of bad) {
+      const err = await refused(client.createMatch(config), Code.InvalidArgument, "INVALID_CONFIG");
+      assert.ok(err.message.length > 0, "the message names the problem");
+    }
+    await assert.rejects(client.createMatch({ game: "carcassonne_hg", players: 2, carcassonne: {}, jaeger: {} }), TypeError);
+  });
+
+  it("typed options are applied", async () => {
+    const m = await client.createMatch({
+      game: "carcassonne_hg",
+      players: 2,
+      seed: 4,
+      carcassonne: { normalDeck: { tiles: [3, 17, 5] } },
+    });
+    const view = m.state.view;
+    assert.equal(view.case, "carcassonne");
+    assert.equal(view.value.tile, 3, "the first tile of the explicit pile is drawn first");
+    assert.equal(view.value.normalPile, 2);
+  });
+
+  it("a server with an operator token creates matches only for it", async () => {
+    const guarded = await startServer({ HUNTERS_CREATE_TOKEN: "operator-secret" });
+    try {
+      const c = new HuntersClient(guarded.address, { timeoutMs: 10_000 });
+      const config = { game: "jaeger_sammler", players: 2, seed: 1 };
+      await refused(c.createMatch(config), Code.Unauthenticated, "MISSING_TOKEN");
+      await refused(c.createMatch(config, { createToken: "guess" }), Code.PermissionDenied, "CREATE_TOKEN_REQUIRED");
+      const m = await c.createMatch(config, { createToken: "operator-secret" });
+      assert.equal(m.seatTokens.length, 2);
+    } finally {
+      await guarded.stop();
+    }
   });
 });
 

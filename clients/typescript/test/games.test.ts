@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 
-import { HuntersClient, carcassonneMove, jaegerMove, type MatchEvent, type Move } from "../src/index.js";
+import { HuntersClient, MatchStatus, carcassonneMove, isOver, jaegerMove, type MatchEvent, type Move } from "../src/index.js";
 import { startServer, type Server } from "./server.js";
 
 let server: Server;
@@ -33,7 +33,7 @@ async function playOut(game: string, players: number, seed: number): Promise<{ m
   assert.equal(match.state.view.case, game === "carcassonne_hg" ? "carcassonne" : "jaeger");
   const moves: Move[] = [];
   let state = match.state;
-  while (!state.isOver) {
+  while (!isOver(state)) {
     const legal = await client.legalMoves(match.matchId);
     assert.equal(legal.version, moves.length);
     assert.equal(legal.player, state.player);
@@ -53,13 +53,15 @@ async function playOut(game: string, players: number, seed: number): Promise<{ m
   for (const w of state.winners) assert.equal(state.scores[w], best, "a winner has the best score");
   const final = await client.getMatch(match.matchId);
   assert.equal(final.version, moves.length);
+  assert.equal(final.status, MatchStatus.OVER);
+  assert.equal(final.state.winners.length, state.winners.length);
   assert.deepEqual(final.state.scores, state.scores);
   // no legal move once over
   assert.equal((await client.legalMoves(match.matchId)).moves.length, 0);
   // the oracle replays the same game from the seed and the moves
   const replay = await client.evaluate({ game, players, seed }, moves);
   assert.equal(replay.legal, true);
-  assert.equal(replay.state.isOver, true);
+  assert.equal(isOver(replay.state), true);
   assert.deepEqual(replay.state.scores, state.scores);
   return { matchId: match.matchId, moves };
 }
@@ -101,7 +103,7 @@ describe("watching", () => {
       const legal = await client.legalMoves(match.matchId);
       const pick = legal.moves[Math.floor(random() * legal.moves.length)]!;
       const r = await client.play(match.matchId, match.seatTokens[legal.player]!, { action: pick.action });
-      over = r.state.isOver;
+      over = isOver(r.state);
       version = r.version;
     }
     await watching; // the stream ends by itself once the match is over
@@ -109,9 +111,9 @@ describe("watching", () => {
       seen.map((e) => e.version),
       Array.from({ length: version + 1 }, (_, i) => i),
     );
-    assert.equal(seen[0]!.seat, -1);
+    assert.equal(seen[0]!.seat, undefined);
     assert.equal(seen[0]!.move, undefined);
-    assert.ok(seen.slice(1).every((e) => e.move !== undefined && e.seat >= 0 && e.seat < 2));
+    assert.ok(seen.slice(1).every((e) => e.move !== undefined && e.seat !== undefined && e.seat >= 0 && e.seat < 2));
     assert.ok(seen.slice(0, -1).every((e) => !e.matchOver));
     assert.equal(seen.at(-1)!.matchOver, true);
     const final = await client.getMatch(match.matchId);
@@ -120,7 +122,7 @@ describe("watching", () => {
     const total = [0, 0];
     for (const e of seen)
       for (const ev of e.events)
-        if (ev.game.case === "score") for (const s of ev.game.value.seats) total[s]! += ev.game.value.points;
+        if (ev.game.case === "carcassonneScore") for (const s of ev.game.value.seats) total[s]! += ev.game.value.points;
     assert.deepEqual(total, final.state.scores);
 
     // from a version on: only the later versions of the finished match

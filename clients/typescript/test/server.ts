@@ -34,14 +34,18 @@ export interface Server {
   stop(): Promise<void>;
 }
 
-/** Start the server and wait for its "serving" log line (every game's core is loaded by then). */
-export async function startServer(): Promise<Server> {
+/**
+ * Start the server and wait for its "serving" log line (every game's core is loaded by then).
+ * `env`: extra environment, e.g. HUNTERS_CREATE_TOKEN.
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<Server> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), "hunters-ts-"));
   const python = process.env.PYTHON ?? "python";
   const args = ["-m", "hunters.cli", "serve", "--host", "127.0.0.1", "--port", String(port)];
   const child: ChildProcess = spawn(python, [...args, "--db", join(dir, "matches.db")], {
     cwd: repoRoot(),
+    env: { ...process.env, ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });
   const stderr: string[] = [];

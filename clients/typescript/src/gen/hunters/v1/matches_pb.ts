@@ -4,52 +4,83 @@
 // @generated from file hunters/v1/matches.proto (package hunters.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
-import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
-import { file_google_protobuf_struct, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
-import type { Event, MatchEventSchema } from "./events_pb.js";
+import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+import type { Event } from "./events_pb.js";
 import { file_hunters_v1_events } from "./events_pb.js";
 import type { LegalMove, Move } from "./moves_pb.js";
 import { file_hunters_v1_moves } from "./moves_pb.js";
+import type { CarcassonneOptions, JaegerOptions } from "./options_pb.js";
+import { file_hunters_v1_options } from "./options_pb.js";
 import type { MatchState } from "./state_pb.js";
 import { file_hunters_v1_state } from "./state_pb.js";
-import type { JsonObject, Message } from "@bufbuild/protobuf";
+import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file hunters/v1/matches.proto.
  */
 export const file_hunters_v1_matches: GenFile = /*@__PURE__*/
-  fileDesc("ChhodW50ZXJzL3YxL21hdGNoZXMucHJvdG8SCmh1bnRlcnMudjEicQoKR2FtZUNvbmZpZxIMCgRnYW1lGAEgASgJEg8KB3BsYXllcnMYAiABKAUSEQoEc2VlZBgDIAEoBEgAiAEBEigKB29wdGlvbnMYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0QgcKBV9zZWVkIqkBCgVNYXRjaBIQCghtYXRjaF9pZBgBIAEoCRImCgZjb25maWcYAiABKAsyFi5odW50ZXJzLnYxLkdhbWVDb25maWcSDwoHdmVyc2lvbhgDIAEoAxIlCgVzdGF0ZRgEIAEoCzIWLmh1bnRlcnMudjEuTWF0Y2hTdGF0ZRIuCgpjcmVhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCI8ChJDcmVhdGVNYXRjaFJlcXVlc3QSJgoGY29uZmlnGAEgASgLMhYuaHVudGVycy52MS5HYW1lQ29uZmlnImEKE0NyZWF0ZU1hdGNoUmVzcG9uc2USIAoFbWF0Y2gYASABKAsyES5odW50ZXJzLnYxLk1hdGNoEhMKC3NlYXRfdG9rZW5zGAIgAygJEhMKC2FkbWluX3Rva2VuGAMgASgJIiMKD0dldE1hdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSJJChJMaXN0TWF0Y2hlc1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkSDAoEZ2FtZRgDIAEoCSJSChNMaXN0TWF0Y2hlc1Jlc3BvbnNlEiIKB21hdGNoZXMYASADKAsyES5odW50ZXJzLnYxLk1hdGNoEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSImChJEZWxldGVNYXRjaFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkiFQoTRGVsZXRlTWF0Y2hSZXNwb25zZSIpChVMaXN0TGVnYWxNb3Zlc1JlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkiXwoWTGlzdExlZ2FsTW92ZXNSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgDEg4KBnBsYXllchgCIAEoBRIkCgVtb3ZlcxgDIAMoCzIVLmh1bnRlcnMudjEuTGVnYWxNb3ZlIqcBCg9QbGF5TW92ZVJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSHQoQZXhwZWN0ZWRfdmVyc2lvbhgCIAEoA0gBiAEBEiAKBG1vdmUYAyABKAsyEC5odW50ZXJzLnYxLk1vdmVIABIQCgZhY3Rpb24YBCABKANIABISCgpyZXF1ZXN0X2lkGAUgASgJQgYKBHBsYXlCEwoRX2V4cGVjdGVkX3ZlcnNpb24ibQoQUGxheU1vdmVSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgDEiEKBmV2ZW50cxgCIAMoCzIRLmh1bnRlcnMudjEuRXZlbnQSJQoFc3RhdGUYAyABKAsyFi5odW50ZXJzLnYxLk1hdGNoU3RhdGUiOwoRV2F0Y2hNYXRjaFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSFAoMZnJvbV92ZXJzaW9uGAIgASgDIiQKEEdldFJlY29yZFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkiKAoRR2V0UmVjb3JkUmVzcG9uc2USEwoLcmVjb3JkX2pzb24YASABKAky6wQKDE1hdGNoU2VydmljZRJOCgtDcmVhdGVNYXRjaBIeLmh1bnRlcnMudjEuQ3JlYXRlTWF0Y2hSZXF1ZXN0Gh8uaHVudGVycy52MS5DcmVhdGVNYXRjaFJlc3BvbnNlEjoKCEdldE1hdGNoEhsuaHVudGVycy52MS5HZXRNYXRjaFJlcXVlc3QaES5odW50ZXJzLnYxLk1hdGNoEk4KC0xpc3RNYXRjaGVzEh4uaHVudGVycy52MS5MaXN0TWF0Y2hlc1JlcXVlc3QaHy5odW50ZXJzLnYxLkxpc3RNYXRjaGVzUmVzcG9uc2USTgoLRGVsZXRlTWF0Y2gSHi5odW50ZXJzLnYxLkRlbGV0ZU1hdGNoUmVxdWVzdBofLmh1bnRlcnMudjEuRGVsZXRlTWF0Y2hSZXNwb25zZRJXCg5MaXN0TGVnYWxNb3ZlcxIhLmh1bnRlcnMudjEuTGlzdExlZ2FsTW92ZXNSZXF1ZXN0GiIuaHVudGVycy52MS5MaXN0TGVnYWxNb3Zlc1Jlc3BvbnNlEkUKCFBsYXlNb3ZlEhsuaHVudGVycy52MS5QbGF5TW92ZVJlcXVlc3QaHC5odW50ZXJzLnYxLlBsYXlNb3ZlUmVzcG9uc2USRQoKV2F0Y2hNYXRjaBIdLmh1bnRlcnMudjEuV2F0Y2hNYXRjaFJlcXVlc3QaFi5odW50ZXJzLnYxLk1hdGNoRXZlbnQwARJICglHZXRSZWNvcmQSHC5odW50ZXJzLnYxLkdldFJlY29yZFJlcXVlc3QaHS5odW50ZXJzLnYxLkdldFJlY29yZFJlc3BvbnNlQjpQAVo2Z2l0aHViLmNvbS9odW50ZXJzL2h1bnRlcnMvZ2VuL2dvL2h1bnRlcnMvdjE7aHVudGVyc3YxYgZwcm90bzM", [file_google_protobuf_struct, file_google_protobuf_timestamp, file_hunters_v1_events, file_hunters_v1_moves, file_hunters_v1_state]);
+  fileDesc("ChhodW50ZXJzL3YxL21hdGNoZXMucHJvdG8SCmh1bnRlcnMudjEixgEKCkdhbWVDb25maWcSDAoEZ2FtZRgBIAEoCRIPCgdwbGF5ZXJzGAIgASgFEhEKBHNlZWQYAyABKARIAYgBARI1CgtjYXJjYXNzb25uZRgKIAEoCzIeLmh1bnRlcnMudjEuQ2FyY2Fzc29ubmVPcHRpb25zSAASKwoGamFlZ2VyGAsgASgLMhkuaHVudGVycy52MS5KYWVnZXJPcHRpb25zSAASDgoEanNvbhgPIAEoCUgAQgkKB29wdGlvbnNCBwoFX3NlZWQi0gEKBU1hdGNoEhAKCG1hdGNoX2lkGAEgASgJEiYKBmNvbmZpZxgCIAEoCzIWLmh1bnRlcnMudjEuR2FtZUNvbmZpZxIPCgd2ZXJzaW9uGAMgASgDEiUKBXN0YXRlGAQgASgLMhYuaHVudGVycy52MS5NYXRjaFN0YXRlEi4KCmNyZWF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEicKBnN0YXR1cxgGIAEoDjIXLmh1bnRlcnMudjEuTWF0Y2hTdGF0dXMiPAoSQ3JlYXRlTWF0Y2hSZXF1ZXN0EiYKBmNvbmZpZxgBIAEoCzIWLmh1bnRlcnMudjEuR2FtZUNvbmZpZyJhChNDcmVhdGVNYXRjaFJlc3BvbnNlEiAKBW1hdGNoGAEgASgLMhEuaHVudGVycy52MS5NYXRjaBITCgtzZWF0X3Rva2VucxgCIAMoCRITCgthZG1pbl90b2tlbhgDIAEoCSIjCg9HZXRNYXRjaFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkiNAoQR2V0TWF0Y2hSZXNwb25zZRIgCgVtYXRjaBgBIAEoCzIRLmh1bnRlcnMudjEuTWF0Y2giSQoSTGlzdE1hdGNoZXNSZXF1ZXN0EhEKCXBhZ2Vfc2l6ZRgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJEgwKBGdhbWUYAyABKAkiUgoTTGlzdE1hdGNoZXNSZXNwb25zZRIiCgdtYXRjaGVzGAEgAygLMhEuaHVudGVycy52MS5NYXRjaBIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiJgoSRGVsZXRlTWF0Y2hSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJIhUKE0RlbGV0ZU1hdGNoUmVzcG9uc2UiKQoVTGlzdExlZ2FsTW92ZXNSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJIl8KFkxpc3RMZWdhbE1vdmVzUmVzcG9uc2USDwoHdmVyc2lvbhgBIAEoAxIOCgZwbGF5ZXIYAiABKAUSJAoFbW92ZXMYAyADKAsyFS5odW50ZXJzLnYxLkxlZ2FsTW92ZSKnAQoPUGxheU1vdmVSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEh0KEGV4cGVjdGVkX3ZlcnNpb24YAiABKANIAYgBARIgCgRtb3ZlGAMgASgLMhAuaHVudGVycy52MS5Nb3ZlSAASEAoGYWN0aW9uGAQgASgDSAASEgoKcmVxdWVzdF9pZBgFIAEoCUIGCgRwbGF5QhMKEV9leHBlY3RlZF92ZXJzaW9uIm0KEFBsYXlNb3ZlUmVzcG9uc2USDwoHdmVyc2lvbhgBIAEoAxIhCgZldmVudHMYAiADKAsyES5odW50ZXJzLnYxLkV2ZW50EiUKBXN0YXRlGAMgASgLMhYuaHVudGVycy52MS5NYXRjaFN0YXRlIjsKEVdhdGNoTWF0Y2hSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEhQKDGZyb21fdmVyc2lvbhgCIAEoAyK9AQoSV2F0Y2hNYXRjaFJlc3BvbnNlEhAKCG1hdGNoX2lkGAEgASgJEg8KB3ZlcnNpb24YAiABKAMSEQoEc2VhdBgDIAEoBUgAiAEBEh4KBG1vdmUYBCABKAsyEC5odW50ZXJzLnYxLk1vdmUSIQoGZXZlbnRzGAUgAygLMhEuaHVudGVycy52MS5FdmVudBIlCgVzdGF0ZRgGIAEoCzIWLmh1bnRlcnMudjEuTWF0Y2hTdGF0ZUIHCgVfc2VhdCIkChBHZXRSZWNvcmRSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJIigKEUdldFJlY29yZFJlc3BvbnNlEhMKC3JlY29yZF9qc29uGAEgASgJKncKC01hdGNoU3RhdHVzEhwKGE1BVENIX1NUQVRVU19VTlNQRUNJRklFRBAAEhcKE01BVENIX1NUQVRVU19BQ1RJVkUQARIVChFNQVRDSF9TVEFUVVNfT1ZFUhACEhoKFk1BVENIX1NUQVRVU19BQkFORE9ORUQQAzL+BAoMTWF0Y2hTZXJ2aWNlEk4KC0NyZWF0ZU1hdGNoEh4uaHVudGVycy52MS5DcmVhdGVNYXRjaFJlcXVlc3QaHy5odW50ZXJzLnYxLkNyZWF0ZU1hdGNoUmVzcG9uc2USRQoIR2V0TWF0Y2gSGy5odW50ZXJzLnYxLkdldE1hdGNoUmVxdWVzdBocLmh1bnRlcnMudjEuR2V0TWF0Y2hSZXNwb25zZRJOCgtMaXN0TWF0Y2hlcxIeLmh1bnRlcnMudjEuTGlzdE1hdGNoZXNSZXF1ZXN0Gh8uaHVudGVycy52MS5MaXN0TWF0Y2hlc1Jlc3BvbnNlEk4KC0RlbGV0ZU1hdGNoEh4uaHVudGVycy52MS5EZWxldGVNYXRjaFJlcXVlc3QaHy5odW50ZXJzLnYxLkRlbGV0ZU1hdGNoUmVzcG9uc2USVwoOTGlzdExlZ2FsTW92ZXMSIS5odW50ZXJzLnYxLkxpc3RMZWdhbE1vdmVzUmVxdWVzdBoiLmh1bnRlcnMudjEuTGlzdExlZ2FsTW92ZXNSZXNwb25zZRJFCghQbGF5TW92ZRIbLmh1bnRlcnMudjEuUGxheU1vdmVSZXF1ZXN0GhwuaHVudGVycy52MS5QbGF5TW92ZVJlc3BvbnNlEk0KCldhdGNoTWF0Y2gSHS5odW50ZXJzLnYxLldhdGNoTWF0Y2hSZXF1ZXN0Gh4uaHVudGVycy52MS5XYXRjaE1hdGNoUmVzcG9uc2UwARJICglHZXRSZWNvcmQSHC5odW50ZXJzLnYxLkdldFJlY29yZFJlcXVlc3QaHS5odW50ZXJzLnYxLkdldFJlY29yZFJlc3BvbnNlQkJQAVo+Z2l0aHViLmNvbS9odW50ZXJzL2h1bnRlcnMvY2xpZW50cy9nby9nZW4vaHVudGVycy92MTtodW50ZXJzdjFiBnByb3RvMw", [file_google_protobuf_timestamp, file_hunters_v1_events, file_hunters_v1_moves, file_hunters_v1_options, file_hunters_v1_state]);
 
 /**
- * How a game starts: game id, seats, seed and game-specific options (e.g. explicit decks:
- * {"normal_deck": [...], "menhir_deck": [...]} for carcassonne_hg).
+ * How a game starts: game id, seats, seed and the game's own options.
  *
  * @generated from message hunters.v1.GameConfig
  */
 export type GameConfig = Message<"hunters.v1.GameConfig"> & {
   /**
+   * Game id (see ListGames), e.g. "carcassonne_hg" or "jaeger_sammler".
+   *
    * @generated from field: string game = 1;
    */
   game: string;
 
   /**
+   * Number of seats (see GameSummary.min_players / max_players).
+   *
    * @generated from field: int32 players = 2;
    */
   players: number;
 
   /**
-   * unset: the server draws one
+   * Seed of every random draw (0 to 2^64-1); unset: the server draws one. Hidden until the end.
    *
    * @generated from field: optional uint64 seed = 3;
    */
   seed?: bigint | undefined;
 
   /**
-   * @generated from field: google.protobuf.Struct options = 4;
+   * The game's options; unset: the defaults. Options of another game are INVALID_CONFIG.
+   *
+   * @generated from oneof hunters.v1.GameConfig.options
    */
-  options?: JsonObject | undefined;
+  options: {
+    /**
+     * carcassonne_hg options.
+     *
+     * @generated from field: hunters.v1.CarcassonneOptions carcassonne = 10;
+     */
+    value: CarcassonneOptions;
+    case: "carcassonne";
+  } | {
+    /**
+     * jaeger_sammler options.
+     *
+     * @generated from field: hunters.v1.JaegerOptions jaeger = 11;
+     */
+    value: JaegerOptions;
+    case: "jaeger";
+  } | {
+    /**
+     * Games without typed options yet: a JSON object of option name to value.
+     *
+     * @generated from field: string json = 15;
+     */
+    value: string;
+    case: "json";
+  } | { case: undefined; value?: undefined };
 };
 
 /**
@@ -60,33 +91,53 @@ export const GameConfigSchema: GenMessage<GameConfig> = /*@__PURE__*/
   messageDesc(file_hunters_v1_matches, 0);
 
 /**
+ * A stored match.
+ *
  * @generated from message hunters.v1.Match
  */
 export type Match = Message<"hunters.v1.Match"> & {
   /**
+   * Server-assigned id.
+   *
    * @generated from field: string match_id = 1;
    */
   matchId: string;
 
   /**
+   * How it started. Before the end, the seed and any explicit deck or layout are removed: they fix
+   * the hidden draw order.
+   *
    * @generated from field: hunters.v1.GameConfig config = 2;
    */
   config?: GameConfig | undefined;
 
   /**
+   * Moves applied (0 at creation).
+   *
    * @generated from field: int64 version = 3;
    */
   version: bigint;
 
   /**
+   * The public state at `version`.
+   *
    * @generated from field: hunters.v1.MatchState state = 4;
    */
   state?: MatchState | undefined;
 
   /**
+   * When it was created.
+   *
    * @generated from field: google.protobuf.Timestamp created_at = 5;
    */
   createdAt?: Timestamp | undefined;
+
+  /**
+   * Active, over or abandoned.
+   *
+   * @generated from field: hunters.v1.MatchStatus status = 6;
+   */
+  status: MatchStatus;
 };
 
 /**
@@ -97,10 +148,14 @@ export const MatchSchema: GenMessage<Match> = /*@__PURE__*/
   messageDesc(file_hunters_v1_matches, 1);
 
 /**
+ * Create a match.
+ *
  * @generated from message hunters.v1.CreateMatchRequest
  */
 export type CreateMatchRequest = Message<"hunters.v1.CreateMatchRequest"> & {
   /**
+   * The game to start.
+   *
    * @generated from field: hunters.v1.GameConfig config = 1;
    */
   config?: GameConfig | undefined;
@@ -114,23 +169,27 @@ export const CreateMatchRequestSchema: GenMessage<CreateMatchRequest> = /*@__PUR
   messageDesc(file_hunters_v1_matches, 2);
 
 /**
+ * A new match and its secrets.
+ *
  * @generated from message hunters.v1.CreateMatchResponse
  */
 export type CreateMatchResponse = Message<"hunters.v1.CreateMatchResponse"> & {
   /**
+   * The match.
+   *
    * @generated from field: hunters.v1.Match match = 1;
    */
   match?: Match | undefined;
 
   /**
-   * one secret per seat, index = seat; send as "authorization: Bearer <token>"
+   * One secret per seat, index = seat; send as metadata "authorization: Bearer <token>".
    *
    * @generated from field: repeated string seat_tokens = 2;
    */
   seatTokens: string[];
 
   /**
-   * for DeleteMatch and GetRecord before the end
+   * The admin secret: for DeleteMatch, and GetRecord before the end.
    *
    * @generated from field: string admin_token = 3;
    */
@@ -145,10 +204,14 @@ export const CreateMatchResponseSchema: GenMessage<CreateMatchResponse> = /*@__P
   messageDesc(file_hunters_v1_matches, 3);
 
 /**
+ * Read one match.
+ *
  * @generated from message hunters.v1.GetMatchRequest
  */
 export type GetMatchRequest = Message<"hunters.v1.GetMatchRequest"> & {
   /**
+   * The match id.
+   *
    * @generated from field: string match_id = 1;
    */
   matchId: string;
@@ -162,23 +225,48 @@ export const GetMatchRequestSchema: GenMessage<GetMatchRequest> = /*@__PURE__*/
   messageDesc(file_hunters_v1_matches, 4);
 
 /**
+ * One match.
+ *
+ * @generated from message hunters.v1.GetMatchResponse
+ */
+export type GetMatchResponse = Message<"hunters.v1.GetMatchResponse"> & {
+  /**
+   * The match.
+   *
+   * @generated from field: hunters.v1.Match match = 1;
+   */
+  match?: Match | undefined;
+};
+
+/**
+ * Describes the message hunters.v1.GetMatchResponse.
+ * Use `create(GetMatchResponseSchema)` to create a new message.
+ */
+export const GetMatchResponseSchema: GenMessage<GetMatchResponse> = /*@__PURE__*/
+  messageDesc(file_hunters_v1_matches, 5);
+
+/**
+ * List matches, oldest first, page by page.
+ *
  * @generated from message hunters.v1.ListMatchesRequest
  */
 export type ListMatchesRequest = Message<"hunters.v1.ListMatchesRequest"> & {
   /**
-   * default 50, at most 500
+   * Matches per page: default 50, at most 500.
    *
    * @generated from field: int32 page_size = 1;
    */
   pageSize: number;
 
   /**
+   * next_page_token of the previous page; empty for the first page.
+   *
    * @generated from field: string page_token = 2;
    */
   pageToken: string;
 
   /**
-   * filter, optional
+   * Only matches of this game id; empty: every game.
    *
    * @generated from field: string game = 3;
    */
@@ -190,18 +278,24 @@ export type ListMatchesRequest = Message<"hunters.v1.ListMatchesRequest"> & {
  * Use `create(ListMatchesRequestSchema)` to create a new message.
  */
 export const ListMatchesRequestSchema: GenMessage<ListMatchesRequest> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 5);
+  messageDesc(file_hunters_v1_matches, 6);
 
 /**
+ * One page of matches.
+ *
  * @generated from message hunters.v1.ListMatchesResponse
  */
 export type ListMatchesResponse = Message<"hunters.v1.ListMatchesResponse"> & {
   /**
+   * The matches of this page.
+   *
    * @generated from field: repeated hunters.v1.Match matches = 1;
    */
   matches: Match[];
 
   /**
+   * Token of the next page; empty on the last page.
+   *
    * @generated from field: string next_page_token = 2;
    */
   nextPageToken: string;
@@ -212,14 +306,16 @@ export type ListMatchesResponse = Message<"hunters.v1.ListMatchesResponse"> & {
  * Use `create(ListMatchesResponseSchema)` to create a new message.
  */
 export const ListMatchesResponseSchema: GenMessage<ListMatchesResponse> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 6);
+  messageDesc(file_hunters_v1_matches, 7);
 
 /**
+ * Delete a match; needs the admin token in the metadata.
+ *
  * @generated from message hunters.v1.DeleteMatchRequest
  */
 export type DeleteMatchRequest = Message<"hunters.v1.DeleteMatchRequest"> & {
   /**
-   * needs the admin token in the metadata
+   * The match id.
    *
    * @generated from field: string match_id = 1;
    */
@@ -231,9 +327,11 @@ export type DeleteMatchRequest = Message<"hunters.v1.DeleteMatchRequest"> & {
  * Use `create(DeleteMatchRequestSchema)` to create a new message.
  */
 export const DeleteMatchRequestSchema: GenMessage<DeleteMatchRequest> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 7);
+  messageDesc(file_hunters_v1_matches, 8);
 
 /**
+ * Nothing: the match is gone.
+ *
  * @generated from message hunters.v1.DeleteMatchResponse
  */
 export type DeleteMatchResponse = Message<"hunters.v1.DeleteMatchResponse"> & {
@@ -244,13 +342,17 @@ export type DeleteMatchResponse = Message<"hunters.v1.DeleteMatchResponse"> & {
  * Use `create(DeleteMatchResponseSchema)` to create a new message.
  */
 export const DeleteMatchResponseSchema: GenMessage<DeleteMatchResponse> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 8);
+  messageDesc(file_hunters_v1_matches, 9);
 
 /**
+ * List the legal moves of the player to move.
+ *
  * @generated from message hunters.v1.ListLegalMovesRequest
  */
 export type ListLegalMovesRequest = Message<"hunters.v1.ListLegalMovesRequest"> & {
   /**
+   * The match id.
+   *
    * @generated from field: string match_id = 1;
    */
   matchId: string;
@@ -261,23 +363,31 @@ export type ListLegalMovesRequest = Message<"hunters.v1.ListLegalMovesRequest"> 
  * Use `create(ListLegalMovesRequestSchema)` to create a new message.
  */
 export const ListLegalMovesRequestSchema: GenMessage<ListLegalMovesRequest> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 9);
+  messageDesc(file_hunters_v1_matches, 10);
 
 /**
+ * The legal moves at one version.
+ *
  * @generated from message hunters.v1.ListLegalMovesResponse
  */
 export type ListLegalMovesResponse = Message<"hunters.v1.ListLegalMovesResponse"> & {
   /**
+   * The version these moves are legal at.
+   *
    * @generated from field: int64 version = 1;
    */
   version: bigint;
 
   /**
+   * The seat to move.
+   *
    * @generated from field: int32 player = 2;
    */
   player: number;
 
   /**
+   * Every legal move with its action code; empty once the game is over.
+   *
    * @generated from field: repeated hunters.v1.LegalMove moves = 3;
    */
   moves: LegalMove[];
@@ -288,36 +398,44 @@ export type ListLegalMovesResponse = Message<"hunters.v1.ListLegalMovesResponse"
  * Use `create(ListLegalMovesResponseSchema)` to create a new message.
  */
 export const ListLegalMovesResponseSchema: GenMessage<ListLegalMovesResponse> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 10);
+  messageDesc(file_hunters_v1_matches, 11);
 
 /**
+ * Play one move as the seat of the token in the metadata.
+ *
  * @generated from message hunters.v1.PlayMoveRequest
  */
 export type PlayMoveRequest = Message<"hunters.v1.PlayMoveRequest"> & {
   /**
+   * The match id.
+   *
    * @generated from field: string match_id = 1;
    */
   matchId: string;
 
   /**
-   * when set, must equal the version (else ABORTED / STALE_VERSION)
+   * When set, must equal the match's version, else ABORTED with reason STALE_VERSION.
    *
    * @generated from field: optional int64 expected_version = 2;
    */
   expectedVersion?: bigint | undefined;
 
   /**
+   * The move, structured or as its action code.
+   *
    * @generated from oneof hunters.v1.PlayMoveRequest.play
    */
   play: {
     /**
+     * A structured move.
+     *
      * @generated from field: hunters.v1.Move move = 3;
      */
     value: Move;
     case: "move";
   } | {
     /**
-     * the dense action code instead of a structured move
+     * The dense action code of the move (see GetGameInfo for the layout).
      *
      * @generated from field: int64 action = 4;
      */
@@ -326,7 +444,8 @@ export type PlayMoveRequest = Message<"hunters.v1.PlayMoveRequest"> & {
   } | { case: undefined; value?: undefined };
 
   /**
-   * optional: a retry with the same id returns the first result
+   * Optional, at most 128 characters: a retry with the same id and request returns the first
+   * result instead of playing again; the same id with another request is REQUEST_ID_REUSED.
    *
    * @generated from field: string request_id = 5;
    */
@@ -338,25 +457,31 @@ export type PlayMoveRequest = Message<"hunters.v1.PlayMoveRequest"> & {
  * Use `create(PlayMoveRequestSchema)` to create a new message.
  */
 export const PlayMoveRequestSchema: GenMessage<PlayMoveRequest> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 11);
+  messageDesc(file_hunters_v1_matches, 12);
 
 /**
+ * The result of a move.
+ *
  * @generated from message hunters.v1.PlayMoveResponse
  */
 export type PlayMoveResponse = Message<"hunters.v1.PlayMoveResponse"> & {
   /**
+   * The match's version after the move.
+   *
    * @generated from field: int64 version = 1;
    */
   version: bigint;
 
   /**
-   * what the move caused (carcassonne_hg: score events)
+   * What the move caused.
    *
    * @generated from field: repeated hunters.v1.Event events = 2;
    */
   events: Event[];
 
   /**
+   * The public state after the move.
+   *
    * @generated from field: hunters.v1.MatchState state = 3;
    */
   state?: MatchState | undefined;
@@ -367,19 +492,23 @@ export type PlayMoveResponse = Message<"hunters.v1.PlayMoveResponse"> & {
  * Use `create(PlayMoveResponseSchema)` to create a new message.
  */
 export const PlayMoveResponseSchema: GenMessage<PlayMoveResponse> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 12);
+  messageDesc(file_hunters_v1_matches, 13);
 
 /**
+ * Watch a match: its history from a version on, then live versions until the end.
+ *
  * @generated from message hunters.v1.WatchMatchRequest
  */
 export type WatchMatchRequest = Message<"hunters.v1.WatchMatchRequest"> & {
   /**
+   * The match id.
+   *
    * @generated from field: string match_id = 1;
    */
   matchId: string;
 
   /**
-   * send every event with version >= from_version, then live ones
+   * Send every version >= from_version (0: from the creation), then the live ones.
    *
    * @generated from field: int64 from_version = 2;
    */
@@ -391,14 +520,73 @@ export type WatchMatchRequest = Message<"hunters.v1.WatchMatchRequest"> & {
  * Use `create(WatchMatchRequestSchema)` to create a new message.
  */
 export const WatchMatchRequestSchema: GenMessage<WatchMatchRequest> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 13);
+  messageDesc(file_hunters_v1_matches, 14);
 
 /**
+ * What happened to a match at one version. Version 0 is its creation; version n follows move n.
+ * The stream ends after the version whose state has status GAME_STATUS_OVER.
+ *
+ * @generated from message hunters.v1.WatchMatchResponse
+ */
+export type WatchMatchResponse = Message<"hunters.v1.WatchMatchResponse"> & {
+  /**
+   * The match id.
+   *
+   * @generated from field: string match_id = 1;
+   */
+  matchId: string;
+
+  /**
+   * The version.
+   *
+   * @generated from field: int64 version = 2;
+   */
+  version: bigint;
+
+  /**
+   * Who moved; unset at creation (version 0).
+   *
+   * @generated from field: optional int32 seat = 3;
+   */
+  seat?: number | undefined;
+
+  /**
+   * The move played; unset at creation.
+   *
+   * @generated from field: hunters.v1.Move move = 4;
+   */
+  move?: Move | undefined;
+
+  /**
+   * What the move (or the set-up) caused.
+   *
+   * @generated from field: repeated hunters.v1.Event events = 5;
+   */
+  events: Event[];
+
+  /**
+   * The public state after this version.
+   *
+   * @generated from field: hunters.v1.MatchState state = 6;
+   */
+  state?: MatchState | undefined;
+};
+
+/**
+ * Describes the message hunters.v1.WatchMatchResponse.
+ * Use `create(WatchMatchResponseSchema)` to create a new message.
+ */
+export const WatchMatchResponseSchema: GenMessage<WatchMatchResponse> = /*@__PURE__*/
+  messageDesc(file_hunters_v1_matches, 15);
+
+/**
+ * The full record of a match.
+ *
  * @generated from message hunters.v1.GetRecordRequest
  */
 export type GetRecordRequest = Message<"hunters.v1.GetRecordRequest"> & {
   /**
-   * before the end, needs the admin token (the record holds the draw order)
+   * The match id. Before the end this needs the admin token (the record holds the draw order).
    *
    * @generated from field: string match_id = 1;
    */
@@ -410,14 +598,17 @@ export type GetRecordRequest = Message<"hunters.v1.GetRecordRequest"> & {
  * Use `create(GetRecordRequestSchema)` to create a new message.
  */
 export const GetRecordRequestSchema: GenMessage<GetRecordRequest> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 14);
+  messageDesc(file_hunters_v1_matches, 16);
 
 /**
+ * A match record.
+ *
  * @generated from message hunters.v1.GetRecordResponse
  */
 export type GetRecordResponse = Message<"hunters.v1.GetRecordResponse"> & {
   /**
-   * the game API's to_record(), as JSON
+   * The game's record (configuration, hidden piles, moves) as a JSON object: replayable offline
+   * with the Python package (Game.from_record).
    *
    * @generated from field: string record_json = 1;
    */
@@ -429,13 +620,60 @@ export type GetRecordResponse = Message<"hunters.v1.GetRecordResponse"> & {
  * Use `create(GetRecordResponseSchema)` to create a new message.
  */
 export const GetRecordResponseSchema: GenMessage<GetRecordResponse> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 15);
+  messageDesc(file_hunters_v1_matches, 17);
 
 /**
+ * Where a match stands in its life (the game's own status is MatchState.status).
+ *
+ * @generated from enum hunters.v1.MatchStatus
+ */
+export enum MatchStatus {
+  /**
+   * Never sent.
+   *
+   * @generated from enum value: MATCH_STATUS_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * Moves are awaited.
+   *
+   * @generated from enum value: MATCH_STATUS_ACTIVE = 1;
+   */
+  ACTIVE = 1,
+
+  /**
+   * The game ended: the seed and explicit options are shown, and the record is public.
+   *
+   * @generated from enum value: MATCH_STATUS_OVER = 2;
+   */
+  OVER = 2,
+
+  /**
+   * No move for longer than the server's idle limit (`hunters serve --idle-timeout`): still readable
+   * and watchable, closed for moves (PlayMove answers FAILED_PRECONDITION / MATCH_ABANDONED), and no
+   * longer counted against the server's limit of active matches. Seed and decks stay hidden.
+   *
+   * @generated from enum value: MATCH_STATUS_ABANDONED = 3;
+   */
+  ABANDONED = 3,
+}
+
+/**
+ * Describes the enum hunters.v1.MatchStatus.
+ */
+export const MatchStatusSchema: GenEnum<MatchStatus> = /*@__PURE__*/
+  enumDesc(file_hunters_v1_matches, 0);
+
+/**
+ * Stored matches, played by seats that hold their token.
+ *
  * @generated from service hunters.v1.MatchService
  */
 export const MatchService: GenService<{
   /**
+   * Start a match; returns the seat and admin tokens (shown only here).
+   *
    * @generated from rpc hunters.v1.MatchService.CreateMatch
    */
   createMatch: {
@@ -444,14 +682,18 @@ export const MatchService: GenService<{
     output: typeof CreateMatchResponseSchema;
   },
   /**
+   * Read a match's public state.
+   *
    * @generated from rpc hunters.v1.MatchService.GetMatch
    */
   getMatch: {
     methodKind: "unary";
     input: typeof GetMatchRequestSchema;
-    output: typeof MatchSchema;
+    output: typeof GetMatchResponseSchema;
   },
   /**
+   * List matches, page by page.
+   *
    * @generated from rpc hunters.v1.MatchService.ListMatches
    */
   listMatches: {
@@ -460,6 +702,8 @@ export const MatchService: GenService<{
     output: typeof ListMatchesResponseSchema;
   },
   /**
+   * Delete a match (admin token).
+   *
    * @generated from rpc hunters.v1.MatchService.DeleteMatch
    */
   deleteMatch: {
@@ -468,6 +712,8 @@ export const MatchService: GenService<{
     output: typeof DeleteMatchResponseSchema;
   },
   /**
+   * The legal moves of the player to move, with their action codes.
+   *
    * @generated from rpc hunters.v1.MatchService.ListLegalMoves
    */
   listLegalMoves: {
@@ -476,6 +722,8 @@ export const MatchService: GenService<{
     output: typeof ListLegalMovesResponseSchema;
   },
   /**
+   * Play a move (seat token of the player to move).
+   *
    * @generated from rpc hunters.v1.MatchService.PlayMove
    */
   playMove: {
@@ -484,14 +732,18 @@ export const MatchService: GenService<{
     output: typeof PlayMoveResponseSchema;
   },
   /**
+   * Stream a match's versions from `from_version` on, live, until it ends.
+   *
    * @generated from rpc hunters.v1.MatchService.WatchMatch
    */
   watchMatch: {
     methodKind: "server_streaming";
     input: typeof WatchMatchRequestSchema;
-    output: typeof MatchEventSchema;
+    output: typeof WatchMatchResponseSchema;
   },
   /**
+   * The match's record (admin token before the end).
+   *
    * @generated from rpc hunters.v1.MatchService.GetRecord
    */
   getRecord: {

@@ -20,26 +20,30 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file hunters/v1/oracle.proto.
  */
 export const file_hunters_v1_oracle: GenFile = /*@__PURE__*/
-  fileDesc("ChdodW50ZXJzL3YxL29yYWNsZS5wcm90bxIKaHVudGVycy52MSJ3Cg9FdmFsdWF0ZVJlcXVlc3QSJgoGY29uZmlnGAEgASgLMhYuaHVudGVycy52MS5HYW1lQ29uZmlnEh8KBW1vdmVzGAIgAygLMhAuaHVudGVycy52MS5Nb3ZlEhsKE2luY2x1ZGVfbGVnYWxfbW92ZXMYAyABKAgiQwoRSWxsZWdhbE1vdmVEZXRhaWwSDQoFaW5kZXgYASABKAUSDgoGcmVhc29uGAIgASgJEg8KB21lc3NhZ2UYAyABKAkixwEKEEV2YWx1YXRlUmVzcG9uc2USDQoFbGVnYWwYASABKAgSLgoHaWxsZWdhbBgCIAEoCzIdLmh1bnRlcnMudjEuSWxsZWdhbE1vdmVEZXRhaWwSJQoFc3RhdGUYAyABKAsyFi5odW50ZXJzLnYxLk1hdGNoU3RhdGUSIQoGZXZlbnRzGAQgAygLMhEuaHVudGVycy52MS5FdmVudBIqCgtsZWdhbF9tb3ZlcxgFIAMoCzIVLmh1bnRlcnMudjEuTGVnYWxNb3ZlIlIKFFNpbXVsYXRlR2FtZXNSZXF1ZXN0EgwKBGdhbWUYASABKAkSDwoHcGxheWVycxgCIAEoBRINCgVnYW1lcxgDIAEoAxIMCgRzZWVkGAQgASgEIoUBChVTaW11bGF0ZUdhbWVzUHJvZ3Jlc3MSEgoKZ2FtZXNfZG9uZRgBIAEoAxINCgVtb3ZlcxgCIAEoAxITCgttZWFuX3Njb3JlcxgDIAMoARIMCgR3aW5zGAQgAygDEhgKEGdhbWVzX3Blcl9zZWNvbmQYBSABKAESDAoEZG9uZRgGIAEoCDKuAQoNT3JhY2xlU2VydmljZRJFCghFdmFsdWF0ZRIbLmh1bnRlcnMudjEuRXZhbHVhdGVSZXF1ZXN0GhwuaHVudGVycy52MS5FdmFsdWF0ZVJlc3BvbnNlElYKDVNpbXVsYXRlR2FtZXMSIC5odW50ZXJzLnYxLlNpbXVsYXRlR2FtZXNSZXF1ZXN0GiEuaHVudGVycy52MS5TaW11bGF0ZUdhbWVzUHJvZ3Jlc3MwAUI6UAFaNmdpdGh1Yi5jb20vaHVudGVycy9odW50ZXJzL2dlbi9nby9odW50ZXJzL3YxO2h1bnRlcnN2MWIGcHJvdG8z", [file_hunters_v1_events, file_hunters_v1_matches, file_hunters_v1_moves, file_hunters_v1_state]);
+  fileDesc("ChdodW50ZXJzL3YxL29yYWNsZS5wcm90bxIKaHVudGVycy52MSJ3Cg9FdmFsdWF0ZVJlcXVlc3QSJgoGY29uZmlnGAEgASgLMhYuaHVudGVycy52MS5HYW1lQ29uZmlnEh8KBW1vdmVzGAIgAygLMhAuaHVudGVycy52MS5Nb3ZlEhsKE2luY2x1ZGVfbGVnYWxfbW92ZXMYAyABKAgiQwoRSWxsZWdhbE1vdmVEZXRhaWwSDQoFaW5kZXgYASABKAUSDgoGcmVhc29uGAIgASgJEg8KB21lc3NhZ2UYAyABKAkixwEKEEV2YWx1YXRlUmVzcG9uc2USDQoFbGVnYWwYASABKAgSLgoHaWxsZWdhbBgCIAEoCzIdLmh1bnRlcnMudjEuSWxsZWdhbE1vdmVEZXRhaWwSJQoFc3RhdGUYAyABKAsyFi5odW50ZXJzLnYxLk1hdGNoU3RhdGUSIQoGZXZlbnRzGAQgAygLMhEuaHVudGVycy52MS5FdmVudBIqCgtsZWdhbF9tb3ZlcxgFIAMoCzIVLmh1bnRlcnMudjEuTGVnYWxNb3ZlIlIKFFNpbXVsYXRlR2FtZXNSZXF1ZXN0EgwKBGdhbWUYASABKAkSDwoHcGxheWVycxgCIAEoBRINCgVnYW1lcxgDIAEoAxIMCgRzZWVkGAQgASgEIoUBChVTaW11bGF0ZUdhbWVzUmVzcG9uc2USEgoKZ2FtZXNfZG9uZRgBIAEoAxINCgVtb3ZlcxgCIAEoAxITCgttZWFuX3Njb3JlcxgDIAMoARIMCgR3aW5zGAQgAygDEhgKEGdhbWVzX3Blcl9zZWNvbmQYBSABKAESDAoEZG9uZRgGIAEoCDKuAQoNT3JhY2xlU2VydmljZRJFCghFdmFsdWF0ZRIbLmh1bnRlcnMudjEuRXZhbHVhdGVSZXF1ZXN0GhwuaHVudGVycy52MS5FdmFsdWF0ZVJlc3BvbnNlElYKDVNpbXVsYXRlR2FtZXMSIC5odW50ZXJzLnYxLlNpbXVsYXRlR2FtZXNSZXF1ZXN0GiEuaHVudGVycy52MS5TaW11bGF0ZUdhbWVzUmVzcG9uc2UwAUJCUAFaPmdpdGh1Yi5jb20vaHVudGVycy9odW50ZXJzL2NsaWVudHMvZ28vZ2VuL2h1bnRlcnMvdjE7aHVudGVyc3YxYgZwcm90bzM", [file_hunters_v1_events, file_hunters_v1_matches, file_hunters_v1_moves, file_hunters_v1_state]);
 
 /**
+ * Apply moves to a new game and report the result.
+ *
  * @generated from message hunters.v1.EvaluateRequest
  */
 export type EvaluateRequest = Message<"hunters.v1.EvaluateRequest"> & {
   /**
-   * seed or explicit options required for a reproducible game
+   * The game; a seed or explicit decks/layouts are required so that the game is reproducible.
    *
    * @generated from field: hunters.v1.GameConfig config = 1;
    */
   config?: GameConfig | undefined;
 
   /**
+   * The moves to apply, in order.
+   *
    * @generated from field: repeated hunters.v1.Move moves = 2;
    */
   moves: Move[];
 
   /**
-   * list the legal moves of the resulting position
+   * Also list the legal moves of the resulting position.
    *
    * @generated from field: bool include_legal_moves = 3;
    */
@@ -60,16 +64,22 @@ export const EvaluateRequestSchema: GenMessage<EvaluateRequest> = /*@__PURE__*/
  */
 export type IllegalMoveDetail = Message<"hunters.v1.IllegalMoveDetail"> & {
   /**
+   * Its index in EvaluateRequest.moves.
+   *
    * @generated from field: int32 index = 1;
    */
   index: number;
 
   /**
+   * Machine-readable reason (the same strings as ErrorInfo.reason, e.g. "NOT_ADJACENT").
+   *
    * @generated from field: string reason = 2;
    */
   reason: string;
 
   /**
+   * Human-readable explanation.
+   *
    * @generated from field: string message = 3;
    */
   message: string;
@@ -83,36 +93,42 @@ export const IllegalMoveDetailSchema: GenMessage<IllegalMoveDetail> = /*@__PURE_
   messageDesc(file_hunters_v1_oracle, 1);
 
 /**
+ * The result of an evaluation. The full state is returned, as the caller already knows the seed.
+ *
  * @generated from message hunters.v1.EvaluateResponse
  */
 export type EvaluateResponse = Message<"hunters.v1.EvaluateResponse"> & {
   /**
-   * every move applied
+   * Every move applied.
    *
    * @generated from field: bool legal = 1;
    */
   legal: boolean;
 
   /**
-   * set when legal is false; state is then before that move
+   * Set when legal is false; the state is then the one before that move.
    *
    * @generated from field: hunters.v1.IllegalMoveDetail illegal = 2;
    */
   illegal?: IllegalMoveDetail | undefined;
 
   /**
+   * The state after the moves applied.
+   *
    * @generated from field: hunters.v1.MatchState state = 3;
    */
   state?: MatchState | undefined;
 
   /**
-   * every event of the set-up and the moves applied
+   * Every event of the set-up and of the moves applied.
    *
    * @generated from field: repeated hunters.v1.Event events = 4;
    */
   events: Event[];
 
   /**
+   * With include_legal_moves: the legal moves of the resulting position.
+   *
    * @generated from field: repeated hunters.v1.LegalMove legal_moves = 5;
    */
   legalMoves: LegalMove[];
@@ -126,27 +142,35 @@ export const EvaluateResponseSchema: GenMessage<EvaluateResponse> = /*@__PURE__*
   messageDesc(file_hunters_v1_oracle, 2);
 
 /**
+ * Play random games inside the server.
+ *
  * @generated from message hunters.v1.SimulateGamesRequest
  */
 export type SimulateGamesRequest = Message<"hunters.v1.SimulateGamesRequest"> & {
   /**
+   * Game id.
+   *
    * @generated from field: string game = 1;
    */
   game: string;
 
   /**
+   * Number of seats.
+   *
    * @generated from field: int32 players = 2;
    */
   players: number;
 
   /**
-   * at most 10,000,000
+   * Games to play, 1 to 10,000,000.
    *
    * @generated from field: int64 games = 3;
    */
   games: bigint;
 
   /**
+   * Seed of the first chunk of games.
+   *
    * @generated from field: uint64 seed = 4;
    */
   seed: bigint;
@@ -160,52 +184,70 @@ export const SimulateGamesRequestSchema: GenMessage<SimulateGamesRequest> = /*@_
   messageDesc(file_hunters_v1_oracle, 3);
 
 /**
- * @generated from message hunters.v1.SimulateGamesProgress
+ * Progress of a simulation (about 20 messages per simulation, the last with done = true).
+ *
+ * @generated from message hunters.v1.SimulateGamesResponse
  */
-export type SimulateGamesProgress = Message<"hunters.v1.SimulateGamesProgress"> & {
+export type SimulateGamesResponse = Message<"hunters.v1.SimulateGamesResponse"> & {
   /**
+   * Games finished so far.
+   *
    * @generated from field: int64 games_done = 1;
    */
   gamesDone: bigint;
 
   /**
+   * Moves played so far.
+   *
    * @generated from field: int64 moves = 2;
    */
   moves: bigint;
 
   /**
+   * Mean score by seat.
+   *
    * @generated from field: repeated double mean_scores = 3;
    */
   meanScores: number[];
 
   /**
+   * Wins by seat (a shared victory counts for each winner).
+   *
    * @generated from field: repeated int64 wins = 4;
    */
   wins: bigint[];
 
   /**
+   * Throughput so far.
+   *
    * @generated from field: double games_per_second = 5;
    */
   gamesPerSecond: number;
 
   /**
+   * Every game is done: the last message.
+   *
    * @generated from field: bool done = 6;
    */
   done: boolean;
 };
 
 /**
- * Describes the message hunters.v1.SimulateGamesProgress.
- * Use `create(SimulateGamesProgressSchema)` to create a new message.
+ * Describes the message hunters.v1.SimulateGamesResponse.
+ * Use `create(SimulateGamesResponseSchema)` to create a new message.
  */
-export const SimulateGamesProgressSchema: GenMessage<SimulateGamesProgress> = /*@__PURE__*/
+export const SimulateGamesResponseSchema: GenMessage<SimulateGamesResponse> = /*@__PURE__*/
   messageDesc(file_hunters_v1_oracle, 4);
 
 /**
+ * The rules oracle.
+ *
  * @generated from service hunters.v1.OracleService
  */
 export const OracleService: GenService<{
   /**
+   * Apply moves to a new game; stores nothing.
+   *
    * @generated from rpc hunters.v1.OracleService.Evaluate
    */
   evaluate: {
@@ -214,12 +256,14 @@ export const OracleService: GenService<{
     output: typeof EvaluateResponseSchema;
   },
   /**
+   * Play random games in the server's core and stream the progress.
+   *
    * @generated from rpc hunters.v1.OracleService.SimulateGames
    */
   simulateGames: {
     methodKind: "server_streaming";
     input: typeof SimulateGamesRequestSchema;
-    output: typeof SimulateGamesProgressSchema;
+    output: typeof SimulateGamesResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_hunters_v1_oracle, 0);
