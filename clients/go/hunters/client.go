@@ -18,9 +18,11 @@ import (
 
 // Client speaks to one server. It is safe for concurrent use.
 type Client struct {
-	conn    *grpc.ClientConn
-	matches pb.MatchServiceClient
-	oracle  pb.OracleServiceClient
+	conn        *grpc.ClientConn
+	matches     pb.MatchServiceClient
+	oracle      pb.OracleServiceClient
+	games       pb.GameServiceClient
+	createToken string
 }
 
 // Dial connects to addr ("host:port"), in plain text unless opts say otherwise.
@@ -36,7 +38,17 @@ func Dial(ctx context.Context, addr string, opts ...grpc.DialOption) (*Client, e
 
 // New uses a connection of your own (Close then leaves it open).
 func New(conn grpc.ClientConnInterface) *Client {
-	return &Client{matches: pb.NewMatchServiceClient(conn), oracle: pb.NewOracleServiceClient(conn)}
+	return &Client{matches: pb.NewMatchServiceClient(conn), oracle: pb.NewOracleServiceClient(conn),
+		games: pb.NewGameServiceClient(conn)}
+}
+
+// WithCreateToken is a copy of c whose CreateMatch presents the operator's token, for a server
+// started with one (`hunters serve --create-token-file`); it shares c's connection.
+func (c *Client) WithCreateToken(token string) *Client {
+	out := *c
+	out.conn = nil // Close of the copy leaves the connection to c
+	out.createToken = token
+	return &out
 }
 
 // Close closes the connection made by Dial.
@@ -60,7 +72,7 @@ func (c *Client) CreateMatch(ctx context.Context, cfg GameConfig) (*CreatedMatch
 	if err != nil {
 		return nil, err
 	}
-	r, err := c.matches.CreateMatch(ctx, req)
+	r, err := c.matches.CreateMatch(withToken(ctx, c.createToken), req)
 	if err != nil {
 		return nil, wrap(err)
 	}
@@ -73,7 +85,7 @@ func (c *Client) GetMatch(ctx context.Context, matchID string) (*MatchInfo, erro
 	if err != nil {
 		return nil, wrap(err)
 	}
-	m := matchInfo(r)
+	m := matchInfo(r.GetMatch())
 	return &m, nil
 }
 
@@ -213,4 +225,21 @@ func (c *Client) Simulate(ctx context.Context, r SimulationRequest) (*Simulation
 	return &Simulation{stream: s}, nil
 }
 
-// TODO(issue 9): GameInfo / ListGames once the contract has GameService.
+// ListGames lists every game the server plays: id, display name, player range, action-space size.
+func (c *Client) ListGames(ctx context.Context) ([]*GameSummary, error) {
+	r, err := c.games.ListGames(ctx, listGamesPB())
+	if err != nil {
+		return nil, wrap(err)
+	}
+	return r.GetGames(), nil
+}
+
+// GameInfo is one game's static data: its action-code layout and components (every carcassonne_hg
+// tile; the jaeger_sammler board, camps and tile kinds). Fixed while a server runs: fetch it once.
+func (c *Client) GameInfo(ctx context.Context, game string) (*GameInfo, error) {
+	r, err := c.games.GetGameInfo(ctx, gameInfoPB(game))
+	if err != nil {
+		return nil, wrap(err)
+	}
+	return gameInfo(r), nil
+}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	pb "github.com/hunters/hunters/clients/go/gen/hunters/v1"
 	"github.com/hunters/hunters/clients/go/hunters"
 	"github.com/hunters/hunters/clients/go/internal/testserver"
 	"google.golang.org/grpc"
@@ -20,6 +21,8 @@ import (
 )
 
 var addr string
+
+var minusOne = int32(-1)
 
 func TestMain(m *testing.M) {
 	a, stop, err := testserver.Start()
@@ -83,7 +86,7 @@ func playOut(t *testing.T, game string, players int, seed uint64) []*hunters.Mov
 	}
 	var moves []*hunters.Move
 	state := m.State
-	for !state.GetIsOver() {
+	for !hunters.IsOver(state) {
 		legal, err := c.LegalMoves(ctx, m.MatchID)
 		if err != nil {
 			t.Fatal(err)
@@ -127,13 +130,18 @@ func playOut(t *testing.T, game string, players int, seed uint64) []*hunters.Mov
 	if err != nil || len(legal.Moves) != 0 {
 		t.Fatalf("legal moves once over: %v, %v", legal, err)
 	}
+	final, err := c.GetMatch(ctx, m.MatchID)
+	if err != nil || final.Status != pb.MatchStatus_MATCH_STATUS_OVER || final.Version != int64(len(moves)) ||
+		!reflect.DeepEqual(final.State.GetScores(), scores) {
+		t.Fatalf("final match: %+v, %v", final, err)
+	}
 	// the oracle replays the same game from the seed and the moves
 	ev, err := c.Evaluate(ctx, hunters.GameConfig{Game: game, Players: players, Seed: hunters.Seed(seed)}, moves, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !ev.Legal || !ev.State.GetIsOver() || !reflect.DeepEqual(ev.State.GetScores(), scores) {
-		t.Fatalf("replay: legal %v over %v scores %v, want %v", ev.Legal, ev.State.GetIsOver(), ev.State.GetScores(), scores)
+	if !ev.Legal || !hunters.IsOver(ev.State) || !reflect.DeepEqual(ev.State.GetScores(), scores) {
+		t.Fatalf("replay: legal %v over %v scores %v, want %v", ev.Legal, hunters.IsOver(ev.State), ev.State.GetScores(), scores)
 	}
 	// a finished match's record needs no token
 	raw, err := c.GetRecord(ctx, m.MatchID, "")
@@ -198,7 +206,7 @@ func TestWatch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		over, version = r.State.GetIsOver(), r.Version
+		over, version = hunters.IsOver(r.State), r.Version
 	}
 	events := <-seen // the stream ends by itself once the match is over
 	if int64(len(events)) != version+1 {
@@ -318,8 +326,57 @@ func TestErrors(t *testing.T) {
 	t.Run("configurations", func(t *testing.T) {
 		_, err := c.CreateMatch(ctx, hunters.GameConfig{Game: "chess", Players: 2})
 		refused(t, err, codes.InvalidArgument, "UNKNOWN_GAME")
-		_, err = c.CreateMatch(ctx, hunters.GameConfig{Game: "carcassonne_hg", Players: 2, Options: map[string]any{"no_such_option": 1}})
+		_, err = c.CreateMatch(ctx, hunters.GameConfig{Game: "carcassonne_hg", Players: 9})
 		refused(t, err, codes.InvalidArgument, "INVALID_CONFIG")
+		// options of the other game, a menhir tile in the normal pile, a tile twice, values out of range
+		for i, cfg := range []hunters.GameConfig{
+			{Game: "carcassonne_hg", Players: 2, Jaeger: &hunters.JaegerOptions{}},
+			{Game: "carcassonne_hg", Players: 2, Carcassonne: &hunters.CarcassonneOptions{NormalDeck: hunters.Deck(88)}},
+			{Game: "carcassonne_hg", Players: 2, Carcassonne: &hunters.CarcassonneOptions{NormalDeck: hunters.Deck(3, 3)}},
+			{Game: "jaeger_sammler", Players: 2, Jaeger: &hunters.JaegerOptions{StallRounds: &minusOne}},
+			{Game: "jaeger_sammler", Players: 2, Jaeger: &hunters.JaegerOptions{MammothsSummer: []int32{99}}},
+		} {
+			_, err := c.CreateMatch(ctx, cfg)
+			if e := refused(t, err, codes.InvalidArgument, "INVALID_CONFIG"); e.Message == "" {
+				t.Fatalf("config %d: no message", i)
+			}
+		}
+		_, err = c.CreateMatch(ctx, hunters.GameConfig{Game: "carcassonne_hg", Players: 2,
+			Carcassonne: &hunters.CarcassonneOptions{}, Jaeger: &hunters.JaegerOptions{}})
+		var e *hunters.Error
+		if err == nil || errors.As(err, &e) {
+			t.Fatalf("two games' options: want a local error, got %v", err)
+		}
+	})
+
+	t.Run("typed options are applied", func(t *testing.T) {
+		m, err := c.CreateMatch(ctx, hunters.GameConfig{Game: "carcassonne_hg", Players: 2, Seed: hunters.Seed(4),
+			Carcassonne: &hunters.CarcassonneOptions{NormalDeck: hunters.Deck(3, 17, 5)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		view := m.State.GetCarcassonne()
+		if view.GetTile() != 3 || view.GetNormalPile() != 2 {
+			t.Fatalf("explicit pile: tile %d, %d left", view.GetTile(), view.GetNormalPile())
+		}
+	})
+
+	t.Run("operator token", func(t *testing.T) {
+		guarded := testserver.ForTest(t, "HUNTERS_CREATE_TOKEN=operator-secret")
+		g, err := hunters.Dial(ctx, guarded)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer g.Close()
+		cfg := hunters.GameConfig{Game: "jaeger_sammler", Players: 2, Seed: hunters.Seed(1)}
+		_, err = g.CreateMatch(ctx, cfg)
+		refused(t, err, codes.Unauthenticated, "MISSING_TOKEN")
+		_, err = g.WithCreateToken("guess").CreateMatch(ctx, cfg)
+		refused(t, err, codes.PermissionDenied, "CREATE_TOKEN_REQUIRED")
+		m, err := g.WithCreateToken("operator-secret").CreateMatch(ctx, cfg)
+		if err != nil || len(m.SeatTokens) != 2 {
+			t.Fatalf("%v, %v", m, err)
+		}
 	})
 }
 

@@ -6,27 +6,42 @@ package hunters
 //go:generate ../scripts/generate.sh
 
 import (
+	"encoding/json"
 	"errors"
 
 	pb "github.com/hunters/hunters/clients/go/gen/hunters/v1"
-	"google.golang.org/protobuf/types/known/structpb"
 )
 
-// The generated types the facade hands out as they are: a move, a state view, an event.
+// The generated types the facade hands out as they are: a move, a state view, an event, the typed
+// options of each game and the game data of GetGameInfo.
 type (
-	Move       = pb.Move
-	MatchState = pb.MatchState
-	Event      = pb.Event
+	Move               = pb.Move
+	MatchState         = pb.MatchState
+	Event              = pb.Event
+	CarcassonneOptions = pb.CarcassonneOptions
+	JaegerOptions      = pb.JaegerOptions
+	GameSummary        = pb.GameSummary
+	CarcassonneInfo    = pb.CarcassonneInfo
+	JaegerInfo         = pb.JaegerInfo
 )
 
-// GameConfig says how a game starts. Options are the game's own, e.g.
-// {"normal_deck": []any{3, 17, 5}} for carcassonne_hg.
+// GameConfig says how a game starts: at most one of the game's typed options (Carcassonne or
+// Jaeger; the server refuses options of the other game and any bad value with INVALID_CONFIG), JSON
+// only for a game without typed options.
 type GameConfig struct {
-	Game    string
-	Players int
-	Seed    *uint64 // nil: the server draws one (shown only once the match is over)
-	Options map[string]any
+	Game        string
+	Players     int
+	Seed        *uint64 // nil: the server draws one (shown only once the match is over)
+	Carcassonne *CarcassonneOptions
+	Jaeger      *JaegerOptions
+	JSON        map[string]any
 }
+
+// Deck is a helper for CarcassonneOptions.NormalDeck / MenhirDeck: the tiles in draw order.
+func Deck(tiles ...int32) *pb.CarcassonneDeck { return &pb.CarcassonneDeck{Tiles: tiles} }
+
+// IsOver says whether a state is final (status GAME_STATUS_OVER).
+func IsOver(s *MatchState) bool { return s.GetStatus() == pb.GameStatus_GAME_STATUS_OVER }
 
 // Seed is a helper for GameConfig.Seed.
 func Seed(s uint64) *uint64 { return &s }
@@ -38,6 +53,7 @@ type MatchInfo struct {
 	Players int
 	Version int64 // moves applied; version n follows move n
 	State   *MatchState
+	Status  pb.MatchStatus // active, over, or abandoned (idle too long: readable, closed for moves)
 }
 
 // CreatedMatch is a new match with its secrets.
@@ -83,11 +99,18 @@ type PlayResult struct {
 type MatchEvent struct {
 	MatchID   string
 	Version   int64
-	Seat      int
+	Seat      int // who moved; -1 at the creation
 	Move      *Move
 	Events    []*Event
 	State     *MatchState
-	MatchOver bool
+	MatchOver bool // the last version: the game is over and the stream ends after it
+}
+
+// GameInfo is one game's static data: its summary, and the details of exactly one game.
+type GameInfo struct {
+	Summary     *GameSummary
+	Carcassonne *CarcassonneInfo // carcassonne_hg: action layout, every tile, the piles
+	Jaeger      *JaegerInfo      // jaeger_sammler: action layout, default board, camps, tile kinds, scoring
 }
 
 // IllegalMove names the first move the oracle refused.
@@ -134,9 +157,9 @@ type Occupant struct {
 func CarcassonneMove(x, y, rotation int32, occupant *Occupant, retake *int32) *Move {
 	m := &pb.CarcassonneMove{X: x, Y: y, Rotation: rotation, Retake: retake}
 	if occupant != nil {
-		kind := pb.CarcassonneOccupant_KIND_MEEPLE
+		kind := pb.PieceKind_PIECE_KIND_MEEPLE
 		if occupant.Hut {
-			kind = pb.CarcassonneOccupant_KIND_HUT
+			kind = pb.PieceKind_PIECE_KIND_HUT
 		}
 		m.Occupant = &pb.CarcassonneOccupant{Kind: kind, Zone: occupant.Zone}
 	}
@@ -171,12 +194,25 @@ func JaegerSteps(m *Move) []Step {
 
 func configPB(c GameConfig) (*pb.GameConfig, error) {
 	out := &pb.GameConfig{Game: c.Game, Players: int32(c.Players), Seed: c.Seed}
-	if c.Options != nil {
-		s, err := structpb.NewStruct(c.Options)
+	given := 0
+	if c.Carcassonne != nil {
+		out.Options = &pb.GameConfig_Carcassonne{Carcassonne: c.Carcassonne}
+		given++
+	}
+	if c.Jaeger != nil {
+		out.Options = &pb.GameConfig_Jaeger{Jaeger: c.Jaeger}
+		given++
+	}
+	if c.JSON != nil {
+		b, err := json.Marshal(c.JSON)
 		if err != nil {
 			return nil, err
 		}
-		out.Options = s
+		out.Options = &pb.GameConfig_Json{Json: string(b)}
+		given++
+	}
+	if given > 1 {
+		return nil, errors.New("hunters: GameConfig takes at most one of Carcassonne, Jaeger and JSON options")
 	}
 	return out, nil
 }
@@ -215,11 +251,14 @@ func simulatePB(r SimulationRequest) *pb.SimulateGamesRequest {
 	return &pb.SimulateGamesRequest{Game: r.Game, Players: int32(r.Players), Games: r.Games, Seed: r.Seed}
 }
 
+func listGamesPB() *pb.ListGamesRequest             { return &pb.ListGamesRequest{} }
+func gameInfoPB(game string) *pb.GetGameInfoRequest { return &pb.GetGameInfoRequest{Game: game} }
+
 // -- responses ----------------------------------------------------------------------------------
 
 func matchInfo(m *pb.Match) MatchInfo {
 	return MatchInfo{MatchID: m.GetMatchId(), Game: m.GetConfig().GetGame(), Players: int(m.GetConfig().GetPlayers()),
-		Version: m.GetVersion(), State: m.GetState()}
+		Version: m.GetVersion(), State: m.GetState(), Status: m.GetStatus()}
 }
 
 func createdMatch(r *pb.CreateMatchResponse) *CreatedMatch {
@@ -242,9 +281,13 @@ func playResult(r *pb.PlayMoveResponse) *PlayResult {
 	return &PlayResult{Version: r.GetVersion(), Events: r.GetEvents(), State: r.GetState()}
 }
 
-func matchEvent(e *pb.MatchEvent) *MatchEvent {
-	return &MatchEvent{MatchID: e.GetMatchId(), Version: e.GetVersion(), Seat: int(e.GetSeat()), Move: e.GetMove(),
-		Events: e.GetEvents(), State: e.GetState(), MatchOver: e.GetMatchOver()}
+func matchEvent(e *pb.WatchMatchResponse) *MatchEvent {
+	seat := -1
+	if e.Seat != nil {
+		seat = int(*e.Seat)
+	}
+	return &MatchEvent{MatchID: e.GetMatchId(), Version: e.GetVersion(), Seat: seat, Move: e.GetMove(),
+		Events: e.GetEvents(), State: e.GetState(), MatchOver: IsOver(e.GetState())}
 }
 
 func evaluation(r *pb.EvaluateResponse) *Evaluation {
@@ -256,7 +299,11 @@ func evaluation(r *pb.EvaluateResponse) *Evaluation {
 	return out
 }
 
-func progress(p *pb.SimulateGamesProgress) *SimulationProgress {
+func progress(p *pb.SimulateGamesResponse) *SimulationProgress {
 	return &SimulationProgress{GamesDone: p.GetGamesDone(), Moves: p.GetMoves(), MeanScores: p.GetMeanScores(),
 		Wins: p.GetWins(), GamesPerSecond: p.GetGamesPerSecond(), Done: p.GetDone()}
+}
+
+func gameInfo(r *pb.GetGameInfoResponse) *GameInfo {
+	return &GameInfo{Summary: r.GetSummary(), Carcassonne: r.GetCarcassonne(), Jaeger: r.GetJaeger()}
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerate gen/hunters/v1 from the repository's proto/ with protoc, protoc-gen-go and
 # protoc-gen-go-grpc (Debian: protobuf-compiler protoc-gen-go protoc-gen-go-grpc). Also run by
-# `go generate ./...` (see generate.go). The import path is set here, whatever go_package says.
+# `scripts/go.sh generate ./...` (the go:generate line in hunters/wire.go). The import path is the
+# protos' go_package, pinned here with M options too.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 proto="$(cd "$here/../../proto" && pwd)"
@@ -13,7 +14,7 @@ for f in "$proto"/hunters/v1/*.proto; do
   files+=("$rel")
   maps+=("M$rel=$pkg")
 done
-# google.rpc protos, once vendored under proto/, map onto the packages Go already has.
+# The google.rpc protos (vendored under proto/) map onto the packages Go already has.
 maps+=("Mgoogle/rpc/status.proto=google.golang.org/genproto/googleapis/rpc/status"
        "Mgoogle/rpc/error_details.proto=google.golang.org/genproto/googleapis/rpc/errdetails"
        "Mgoogle/rpc/code.proto=google.golang.org/genproto/googleapis/rpc/code")

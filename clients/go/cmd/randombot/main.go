@@ -30,7 +30,7 @@ func PlayRandomGame(ctx context.Context, c *hunters.Client, game string, players
 		return nil, err
 	}
 	state := m.State
-	for !state.GetIsOver() {
+	for !hunters.IsOver(state) {
 		legal, err := c.LegalMoves(ctx, m.MatchID)
 		if err != nil {
 			return nil, err

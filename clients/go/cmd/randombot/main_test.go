@@ -28,7 +28,7 @@ func TestRandomBotPlaysBothGames(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !m.State.GetIsOver() || m.Version != r.Moves || len(r.Scores) != 2 || len(r.Winners) == 0 {
+		if !hunters.IsOver(m.State) || m.Version != r.Moves || len(r.Scores) != 2 || len(r.Winners) == 0 {
 			t.Fatalf("%s: unfinished or inconsistent: %+v, match version %d", game, r, m.Version)
 		}
 	}

@@ -43,7 +43,8 @@ func freePort() (int, error) {
 
 // Start runs `python -m hunters.cli serve` with a temporary database and waits for its "serving"
 // log line; the server stops when the test (or TestMain's m) ends through the returned stop.
-func Start() (addr string, stop func(), err error) {
+// env: extra "NAME=value" settings, e.g. HUNTERS_CREATE_TOKEN.
+func Start(env ...string) (addr string, stop func(), err error) {
 	root, err := repoRoot()
 	if err != nil {
 		return "", nil, err
@@ -63,6 +64,7 @@ func Start() (addr string, stop func(), err error) {
 	cmd := exec.Command(python, "-m", "hunters.cli", "serve", "--host", "127.0.0.1", "--port", fmt.Sprint(port),
 		"--db", filepath.Join(dir, "matches.db"))
 	cmd.Dir = root
+	cmd.Env = append(os.Environ(), env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		return "", nil, err
@@ -108,9 +110,9 @@ func Start() (addr string, stop func(), err error) {
 }
 
 // ForTest starts a server for one test and stops it at the test's end.
-func ForTest(t testing.TB) string {
+func ForTest(t testing.TB, env ...string) string {
 	t.Helper()
-	addr, stop, err := Start()
+	addr, stop, err := Start(env...)
 	if err != nil {
 		t.Fatal(err)
 	}

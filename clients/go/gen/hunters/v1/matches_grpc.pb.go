@@ -17,13 +17,21 @@ const _ = grpc.SupportPackageIsVersion7
 //
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
 type MatchServiceClient interface {
+	// Start a match; returns the seat and admin tokens (shown only here).
 	CreateMatch(ctx context.Context, in *CreateMatchRequest, opts ...grpc.CallOption) (*CreateMatchResponse, error)
-	GetMatch(ctx context.Context, in *GetMatchRequest, opts ...grpc.CallOption) (*Match, error)
+	// Read a match's public state.
+	GetMatch(ctx context.Context, in *GetMatchRequest, opts ...grpc.CallOption) (*GetMatchResponse, error)
+	// List matches, page by page.
 	ListMatches(ctx context.Context, in *ListMatchesRequest, opts ...grpc.CallOption) (*ListMatchesResponse, error)
+	// Delete a match (admin token).
 	DeleteMatch(ctx context.Context, in *DeleteMatchRequest, opts ...grpc.CallOption) (*DeleteMatchResponse, error)
+	// The legal moves of the player to move, with their action codes.
 	ListLegalMoves(ctx context.Context, in *ListLegalMovesRequest, opts ...grpc.CallOption) (*ListLegalMovesResponse, error)
+	// Play a move (seat token of the player to move).
 	PlayMove(ctx context.Context, in *PlayMoveRequest, opts ...grpc.CallOption) (*PlayMoveResponse, error)
+	// Stream a match's versions from `from_version` on, live, until it ends.
 	WatchMatch(ctx context.Context, in *WatchMatchRequest, opts ...grpc.CallOption) (MatchService_WatchMatchClient, error)
+	// The match's record (admin token before the end).
 	GetRecord(ctx context.Context, in *GetRecordRequest, opts ...grpc.CallOption) (*GetRecordResponse, error)
 }
 
@@ -44,8 +52,8 @@ func (c *matchServiceClient) CreateMatch(ctx context.Context, in *CreateMatchReq
 	return out, nil
 }
 
-func (c *matchServiceClient) GetMatch(ctx context.Context, in *GetMatchRequest, opts ...grpc.CallOption) (*Match, error) {
-	out := new(Match)
+func (c *matchServiceClient) GetMatch(ctx context.Context, in *GetMatchRequest, opts ...grpc.CallOption) (*GetMatchResponse, error) {
+	out := new(GetMatchResponse)
 	err := c.cc.Invoke(ctx, "/hunters.v1.MatchService/GetMatch", in, out, opts...)
 	if err != nil {
 		return nil, err
@@ -105,7 +113,7 @@ func (c *matchServiceClient) WatchMatch(ctx context.Context, in *WatchMatchReque
 }
 
 type MatchService_WatchMatchClient interface {
-	Recv() (*MatchEvent, error)
+	Recv() (*WatchMatchResponse, error)
 	grpc.ClientStream
 }
 
@@ -113,8 +121,8 @@ type matchServiceWatchMatchClient struct {
 	grpc.ClientStream
 }
 
-func (x *matchServiceWatchMatchClient) Recv() (*MatchEvent, error) {
-	m := new(MatchEvent)
+func (x *matchServiceWatchMatchClient) Recv() (*WatchMatchResponse, error) {
+	m := new(WatchMatchResponse)
 	if err := x.ClientStream.RecvMsg(m); err != nil {
 		return nil, err
 	}
@@ -134,13 +142,21 @@ func (c *matchServiceClient) GetRecord(ctx context.Context, in *GetRecordRequest
 // All implementations must embed UnimplementedMatchServiceServer
 // for forward compatibility
 type MatchServiceServer interface {
+	// Start a match; returns the seat and admin tokens (shown only here).
 	CreateMatch(context.Context, *CreateMatchRequest) (*CreateMatchResponse, error)
-	GetMatch(context.Context, *GetMatchRequest) (*Match, error)
+	// Read a match's public state.
+	GetMatch(context.Context, *GetMatchRequest) (*GetMatchResponse, error)
+	// List matches, page by page.
 	ListMatches(context.Context, *ListMatchesRequest) (*ListMatchesResponse, error)
+	// Delete a match (admin token).
 	DeleteMatch(context.Context, *DeleteMatchRequest) (*DeleteMatchResponse, error)
+	// The legal moves of the player to move, with their action codes.
 	ListLegalMoves(context.Context, *ListLegalMovesRequest) (*ListLegalMovesResponse, error)
+	// Play a move (seat token of the player to move).
 	PlayMove(context.Context, *PlayMoveRequest) (*PlayMoveResponse, error)
+	// Stream a match's versions from `from_version` on, live, until it ends.
 	WatchMatch(*WatchMatchRequest, MatchService_WatchMatchServer) error
+	// The match's record (admin token before the end).
 	GetRecord(context.Context, *GetRecordRequest) (*GetRecordResponse, error)
 	mustEmbedUnimplementedMatchServiceServer()
 }
@@ -152,7 +168,7 @@ type UnimplementedMatchServiceServer struct {
 func (UnimplementedMatchServiceServer) CreateMatch(context.Context, *CreateMatchRequest) (*CreateMatchResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method CreateMatch not implemented")
 }
-func (UnimplementedMatchServiceServer) GetMatch(context.Context, *GetMatchRequest) (*Match, error) {
+func (UnimplementedMatchServiceServer) GetMatch(context.Context, *GetMatchRequest) (*GetMatchResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method GetMatch not implemented")
 }
 func (UnimplementedMatchServiceServer) ListMatches(context.Context, *ListMatchesRequest) (*ListMatchesResponse, error) {
@@ -303,7 +319,7 @@ func _MatchService_WatchMatch_Handler(srv interface{}, stream grpc.ServerStream)
 }
 
 type MatchService_WatchMatchServer interface {
-	Send(*MatchEvent) error
+	Send(*WatchMatchResponse) error
 	grpc.ServerStream
 }
 
@@ -311,7 +327,7 @@ type matchServiceWatchMatchServer struct {
 	grpc.ServerStream
 }
 
-func (x *matchServiceWatchMatchServer) Send(m *MatchEvent) error {
+func (x *matchServiceWatchMatchServer) Send(m *WatchMatchResponse) error {
 	return x.ServerStream.SendMsg(m)
 }
 

@@ -22,14 +22,18 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+// Apply moves to a new game and report the result.
 type EvaluateRequest struct {
 	state         protoimpl.MessageState
 	sizeCache     protoimpl.SizeCache
 	unknownFields protoimpl.UnknownFields
 
-	Config            *GameConfig `protobuf:"bytes,1,opt,name=config,proto3" json:"config,omitempty"` // seed or explicit options required for a reproducible game
-	Moves             []*Move     `protobuf:"bytes,2,rep,name=moves,proto3" json:"moves,omitempty"`
-	IncludeLegalMoves bool        `protobuf:"varint,3,opt,name=include_legal_moves,json=includeLegalMoves,proto3" json:"include_legal_moves,omitempty"` // list the legal moves of the resulting position
+	// The game; a seed or explicit decks/layouts are required so that the game is reproducible.
+	Config *GameConfig `protobuf:"bytes,1,opt,name=config,proto3" json:"config,omitempty"`
+	// The moves to apply, in order.
+	Moves []*Move `protobuf:"bytes,2,rep,name=moves,proto3" json:"moves,omitempty"`
+	// Also list the legal moves of the resulting position.
+	IncludeLegalMoves bool `protobuf:"varint,3,opt,name=include_legal_moves,json=includeLegalMoves,proto3" json:"include_legal_moves,omitempty"`
 }
 
 func (x *EvaluateRequest) Reset() {
@@ -91,8 +95,11 @@ type IllegalMoveDetail struct {
 	sizeCache     protoimpl.SizeCache
 	unknownFields protoimpl.UnknownFields
 
-	Index   int32  `protobuf:"varint,1,opt,name=index,proto3" json:"index,omitempty"`
-	Reason  string `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
+	// Its index in EvaluateRequest.moves.
+	Index int32 `protobuf:"varint,1,opt,name=index,proto3" json:"index,omitempty"`
+	// Machine-readable reason (the same strings as ErrorInfo.reason, e.g. "NOT_ADJACENT").
+	Reason string `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
+	// Human-readable explanation.
 	Message string `protobuf:"bytes,3,opt,name=message,proto3" json:"message,omitempty"`
 }
 
@@ -149,16 +156,22 @@ func (x *IllegalMoveDetail) GetMessage() string {
 	return ""
 }
 
+// The result of an evaluation. The full state is returned, as the caller already knows the seed.
 type EvaluateResponse struct {
 	state         protoimpl.MessageState
 	sizeCache     protoimpl.SizeCache
 	unknownFields protoimpl.UnknownFields
 
-	Legal      bool               `protobuf:"varint,1,opt,name=legal,proto3" json:"legal,omitempty"`    // every move applied
-	Illegal    *IllegalMoveDetail `protobuf:"bytes,2,opt,name=illegal,proto3" json:"illegal,omitempty"` // set when legal is false; state is then before that move
-	State      *MatchState        `protobuf:"bytes,3,opt,name=state,proto3" json:"state,omitempty"`
-	Events     []*Event           `protobuf:"bytes,4,rep,name=events,proto3" json:"events,omitempty"` // every event of the set-up and the moves applied
-	LegalMoves []*LegalMove       `protobuf:"bytes,5,rep,name=legal_moves,json=legalMoves,proto3" json:"legal_moves,omitempty"`
+	// Every move applied.
+	Legal bool `protobuf:"varint,1,opt,name=legal,proto3" json:"legal,omitempty"`
+	// Set when legal is false; the state is then the one before that move.
+	Illegal *IllegalMoveDetail `protobuf:"bytes,2,opt,name=illegal,proto3" json:"illegal,omitempty"`
+	// The state after the moves applied.
+	State *MatchState `protobuf:"bytes,3,opt,name=state,proto3" json:"state,omitempty"`
+	// Every event of the set-up and of the moves applied.
+	Events []*Event `protobuf:"bytes,4,rep,name=events,proto3" json:"events,omitempty"`
+	// With include_legal_moves: the legal moves of the resulting position.
+	LegalMoves []*LegalMove `protobuf:"bytes,5,rep,name=legal_moves,json=legalMoves,proto3" json:"legal_moves,omitempty"`
 }
 
 func (x *EvaluateResponse) Reset() {
@@ -228,15 +241,20 @@ func (x *EvaluateResponse) GetLegalMoves() []*LegalMove {
 	return nil
 }
 
+// Play random games inside the server.
 type SimulateGamesRequest struct {
 	state         protoimpl.MessageState
 	sizeCache     protoimpl.SizeCache
 	unknownFields protoimpl.UnknownFields
 
-	Game    string `protobuf:"bytes,1,opt,name=game,proto3" json:"game,omitempty"`
-	Players int32  `protobuf:"varint,2,opt,name=players,proto3" json:"players,omitempty"`
-	Games   int64  `protobuf:"varint,3,opt,name=games,proto3" json:"games,omitempty"` // at most 10,000,000
-	Seed    uint64 `protobuf:"varint,4,opt,name=seed,proto3" json:"seed,omitempty"`
+	// Game id.
+	Game string `protobuf:"bytes,1,opt,name=game,proto3" json:"game,omitempty"`
+	// Number of seats.
+	Players int32 `protobuf:"varint,2,opt,name=players,proto3" json:"players,omitempty"`
+	// Games to play, 1 to 10,000,000.
+	Games int64 `protobuf:"varint,3,opt,name=games,proto3" json:"games,omitempty"`
+	// Seed of the first chunk of games.
+	Seed uint64 `protobuf:"varint,4,opt,name=seed,proto3" json:"seed,omitempty"`
 }
 
 func (x *SimulateGamesRequest) Reset() {
@@ -299,21 +317,28 @@ func (x *SimulateGamesRequest) GetSeed() uint64 {
 	return 0
 }
 
-type SimulateGamesProgress struct {
+// Progress of a simulation (about 20 messages per simulation, the last with done = true).
+type SimulateGamesResponse struct {
 	state         protoimpl.MessageState
 	sizeCache     protoimpl.SizeCache
 	unknownFields protoimpl.UnknownFields
 
-	GamesDone      int64     `protobuf:"varint,1,opt,name=games_done,json=gamesDone,proto3" json:"games_done,omitempty"`
-	Moves          int64     `protobuf:"varint,2,opt,name=moves,proto3" json:"moves,omitempty"`
-	MeanScores     []float64 `protobuf:"fixed64,3,rep,packed,name=mean_scores,json=meanScores,proto3" json:"mean_scores,omitempty"`
-	Wins           []int64   `protobuf:"varint,4,rep,packed,name=wins,proto3" json:"wins,omitempty"`
-	GamesPerSecond float64   `protobuf:"fixed64,5,opt,name=games_per_second,json=gamesPerSecond,proto3" json:"games_per_second,omitempty"`
-	Done           bool      `protobuf:"varint,6,opt,name=done,proto3" json:"done,omitempty"`
+	// Games finished so far.
+	GamesDone int64 `protobuf:"varint,1,opt,name=games_done,json=gamesDone,proto3" json:"games_done,omitempty"`
+	// Moves played so far.
+	Moves int64 `protobuf:"varint,2,opt,name=moves,proto3" json:"moves,omitempty"`
+	// Mean score by seat.
+	MeanScores []float64 `protobuf:"fixed64,3,rep,packed,name=mean_scores,json=meanScores,proto3" json:"mean_scores,omitempty"`
+	// Wins by seat (a shared victory counts for each winner).
+	Wins []int64 `protobuf:"varint,4,rep,packed,name=wins,proto3" json:"wins,omitempty"`
+	// Throughput so far.
+	GamesPerSecond float64 `protobuf:"fixed64,5,opt,name=games_per_second,json=gamesPerSecond,proto3" json:"games_per_second,omitempty"`
+	// Every game is done: the last message.
+	Done bool `protobuf:"varint,6,opt,name=done,proto3" json:"done,omitempty"`
 }
 
-func (x *SimulateGamesProgress) Reset() {
-	*x = SimulateGamesProgress{}
+func (x *SimulateGamesResponse) Reset() {
+	*x = SimulateGamesResponse{}
 	if protoimpl.UnsafeEnabled {
 		mi := &file_hunters_v1_oracle_proto_msgTypes[4]
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
@@ -321,13 +346,13 @@ func (x *SimulateGamesProgress) Reset() {
 	}
 }
 
-func (x *SimulateGamesProgress) String() string {
+func (x *SimulateGamesResponse) String() string {
 	return protoimpl.X.MessageStringOf(x)
 }
 
-func (*SimulateGamesProgress) ProtoMessage() {}
+func (*SimulateGamesResponse) ProtoMessage() {}
 
-func (x *SimulateGamesProgress) ProtoReflect() protoreflect.Message {
+func (x *SimulateGamesResponse) ProtoReflect() protoreflect.Message {
 	mi := &file_hunters_v1_oracle_proto_msgTypes[4]
 	if protoimpl.UnsafeEnabled && x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
@@ -339,47 +364,47 @@ func (x *SimulateGamesProgress) ProtoReflect() protoreflect.Message {
 	return mi.MessageOf(x)
 }
 
-// Deprecated: Use SimulateGamesProgress.ProtoReflect.Descriptor instead.
-func (*SimulateGamesProgress) Descriptor() ([]byte, []int) {
+// Deprecated: Use SimulateGamesResponse.ProtoReflect.Descriptor instead.
+func (*SimulateGamesResponse) Descriptor() ([]byte, []int) {
 	return file_hunters_v1_oracle_proto_rawDescGZIP(), []int{4}
 }
 
-func (x *SimulateGamesProgress) GetGamesDone() int64 {
+func (x *SimulateGamesResponse) GetGamesDone() int64 {
 	if x != nil {
 		return x.GamesDone
 	}
 	return 0
 }
 
-func (x *SimulateGamesProgress) GetMoves() int64 {
+func (x *SimulateGamesResponse) GetMoves() int64 {
 	if x != nil {
 		return x.Moves
 	}
 	return 0
 }
 
-func (x *SimulateGamesProgress) GetMeanScores() []float64 {
+func (x *SimulateGamesResponse) GetMeanScores() []float64 {
 	if x != nil {
 		return x.MeanScores
 	}
 	return nil
 }
 
-func (x *SimulateGamesProgress) GetWins() []int64 {
+func (x *SimulateGamesResponse) GetWins() []int64 {
 	if x != nil {
 		return x.Wins
 	}
 	return nil
 }
 
-func (x *SimulateGamesProgress) GetGamesPerSecond() float64 {
+func (x *SimulateGamesResponse) GetGamesPerSecond() float64 {
 	if x != nil {
 		return x.GamesPerSecond
 	}
 	return 0
 }
 
-func (x *SimulateGamesProgress) GetDone() bool {
+func (x *SimulateGamesResponse) GetDone() bool {
 	if x != nil {
 		return x.Done
 	}
@@ -436,7 +461,7 @@ var file_hunters_v1_oracle_proto_rawDesc = []byte{
 	0x67, 0x61, 0x6d, 0x65, 0x73, 0x18, 0x03, 0x20, 0x01, 0x28, 0x03, 0x52, 0x05, 0x67, 0x61, 0x6d,
 	0x65, 0x73, 0x12, 0x12, 0x0a, 0x04, 0x73, 0x65, 0x65, 0x64, 0x18, 0x04, 0x20, 0x01, 0x28, 0x04,
 	0x52, 0x04, 0x73, 0x65, 0x65, 0x64, 0x22, 0xbf, 0x01, 0x0a, 0x15, 0x53, 0x69, 0x6d, 0x75, 0x6c,
-	0x61, 0x74, 0x65, 0x47, 0x61, 0x6d, 0x65, 0x73, 0x50, 0x72, 0x6f, 0x67, 0x72, 0x65, 0x73, 0x73,
+	0x61, 0x74, 0x65, 0x47, 0x61, 0x6d, 0x65, 0x73, 0x52, 0x65, 0x73, 0x70, 0x6f, 0x6e, 0x73, 0x65,
 	0x12, 0x1d, 0x0a, 0x0a, 0x67, 0x61, 0x6d, 0x65, 0x73, 0x5f, 0x64, 0x6f, 0x6e, 0x65, 0x18, 0x01,
 	0x20, 0x01, 0x28, 0x03, 0x52, 0x09, 0x67, 0x61, 0x6d, 0x65, 0x73, 0x44, 0x6f, 0x6e, 0x65, 0x12,
 	0x14, 0x0a, 0x05, 0x6d, 0x6f, 0x76, 0x65, 0x73, 0x18, 0x02, 0x20, 0x01, 0x28, 0x03, 0x52, 0x05,
@@ -457,12 +482,13 @@ var file_hunters_v1_oracle_proto_rawDesc = []byte{
 	0x65, 0x73, 0x12, 0x20, 0x2e, 0x68, 0x75, 0x6e, 0x74, 0x65, 0x72, 0x73, 0x2e, 0x76, 0x31, 0x2e,
 	0x53, 0x69, 0x6d, 0x75, 0x6c, 0x61, 0x74, 0x65, 0x47, 0x61, 0x6d, 0x65, 0x73, 0x52, 0x65, 0x71,
 	0x75, 0x65, 0x73, 0x74, 0x1a, 0x21, 0x2e, 0x68, 0x75, 0x6e, 0x74, 0x65, 0x72, 0x73, 0x2e, 0x76,
-	0x31, 0x2e, 0x53, 0x69, 0x6d, 0x75, 0x6c, 0x61, 0x74, 0x65, 0x47, 0x61, 0x6d, 0x65, 0x73, 0x50,
-	0x72, 0x6f, 0x67, 0x72, 0x65, 0x73, 0x73, 0x30, 0x01, 0x42, 0x3a, 0x50, 0x01, 0x5a, 0x36, 0x67,
+	0x31, 0x2e, 0x53, 0x69, 0x6d, 0x75, 0x6c, 0x61, 0x74, 0x65, 0x47, 0x61, 0x6d, 0x65, 0x73, 0x52,
+	0x65, 0x73, 0x70, 0x6f, 0x6e, 0x73, 0x65, 0x30, 0x01, 0x42, 0x42, 0x50, 0x01, 0x5a, 0x3e, 0x67,
 	0x69, 0x74, 0x68, 0x75, 0x62, 0x2e, 0x63, 0x6f, 0x6d, 0x2f, 0x68, 0x75, 0x6e, 0x74, 0x65, 0x72,
-	0x73, 0x2f, 0x68, 0x75, 0x6e, 0x74, 0x65, 0x72, 0x73, 0x2f, 0x67, 0x65, 0x6e, 0x2f, 0x67, 0x6f,
-	0x2f, 0x68, 0x75, 0x6e, 0x74, 0x65, 0x72, 0x73, 0x2f, 0x76, 0x31, 0x3b, 0x68, 0x75, 0x6e, 0x74,
-	0x65, 0x72, 0x73, 0x76, 0x31, 0x62, 0x06, 0x70, 0x72, 0x6f, 0x74, 0x6f, 0x33,
+	0x73, 0x2f, 0x68, 0x75, 0x6e, 0x74, 0x65, 0x72, 0x73, 0x2f, 0x63, 0x6c, 0x69, 0x65, 0x6e, 0x74,
+	0x73, 0x2f, 0x67, 0x6f, 0x2f, 0x67, 0x65, 0x6e, 0x2f, 0x68, 0x75, 0x6e, 0x74, 0x65, 0x72, 0x73,
+	0x2f, 0x76, 0x31, 0x3b, 0x68, 0x75, 0x6e, 0x74, 0x65, 0x72, 0x73, 0x76, 0x31, 0x62, 0x06, 0x70,
+	0x72, 0x6f, 0x74, 0x6f, 0x33,
 }
 
 var (
@@ -483,7 +509,7 @@ var file_hunters_v1_oracle_proto_goTypes = []interface{}{
 	(*IllegalMoveDetail)(nil),     // 1: hunters.v1.IllegalMoveDetail
 	(*EvaluateResponse)(nil),      // 2: hunters.v1.EvaluateResponse
 	(*SimulateGamesRequest)(nil),  // 3: hunters.v1.SimulateGamesRequest
-	(*SimulateGamesProgress)(nil), // 4: hunters.v1.SimulateGamesProgress
+	(*SimulateGamesResponse)(nil), // 4: hunters.v1.SimulateGamesResponse
 	(*GameConfig)(nil),            // 5: hunters.v1.GameConfig
 	(*Move)(nil),                  // 6: hunters.v1.Move
 	(*MatchState)(nil),            // 7: hunters.v1.MatchState
@@ -500,7 +526,7 @@ var file_hunters_v1_oracle_proto_depIdxs = []int32{
 	0, // 6: hunters.v1.OracleService.Evaluate:input_type -> hunters.v1.EvaluateRequest
 	3, // 7: hunters.v1.OracleService.SimulateGames:input_type -> hunters.v1.SimulateGamesRequest
 	2, // 8: hunters.v1.OracleService.Evaluate:output_type -> hunters.v1.EvaluateResponse
-	4, // 9: hunters.v1.OracleService.SimulateGames:output_type -> hunters.v1.SimulateGamesProgress
+	4, // 9: hunters.v1.OracleService.SimulateGames:output_type -> hunters.v1.SimulateGamesResponse
 	8, // [8:10] is the sub-list for method output_type
 	6, // [6:8] is the sub-list for method input_type
 	6, // [6:6] is the sub-list for extension type_name
@@ -567,7 +593,7 @@ func file_hunters_v1_oracle_proto_init() {
 			}
 		}
 		file_hunters_v1_oracle_proto_msgTypes[4].Exporter = func(v interface{}, i int) interface{} {
-			switch v := v.(*SimulateGamesProgress); i {
+			switch v := v.(*SimulateGamesResponse); i {
 			case 0:
 				return &v.state
 			case 1:

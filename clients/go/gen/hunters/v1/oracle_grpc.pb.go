@@ -17,7 +17,9 @@ const _ = grpc.SupportPackageIsVersion7
 //
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
 type OracleServiceClient interface {
+	// Apply moves to a new game; stores nothing.
 	Evaluate(ctx context.Context, in *EvaluateRequest, opts ...grpc.CallOption) (*EvaluateResponse, error)
+	// Play random games in the server's core and stream the progress.
 	SimulateGames(ctx context.Context, in *SimulateGamesRequest, opts ...grpc.CallOption) (OracleService_SimulateGamesClient, error)
 }
 
@@ -54,7 +56,7 @@ func (c *oracleServiceClient) SimulateGames(ctx context.Context, in *SimulateGam
 }
 
 type OracleService_SimulateGamesClient interface {
-	Recv() (*SimulateGamesProgress, error)
+	Recv() (*SimulateGamesResponse, error)
 	grpc.ClientStream
 }
 
@@ -62,8 +64,8 @@ type oracleServiceSimulateGamesClient struct {
 	grpc.ClientStream
 }
 
-func (x *oracleServiceSimulateGamesClient) Recv() (*SimulateGamesProgress, error) {
-	m := new(SimulateGamesProgress)
+func (x *oracleServiceSimulateGamesClient) Recv() (*SimulateGamesResponse, error) {
+	m := new(SimulateGamesResponse)
 	if err := x.ClientStream.RecvMsg(m); err != nil {
 		return nil, err
 	}
@@ -74,7 +76,9 @@ func (x *oracleServiceSimulateGamesClient) Recv() (*SimulateGamesProgress, error
 // All implementations must embed UnimplementedOracleServiceServer
 // for forward compatibility
 type OracleServiceServer interface {
+	// Apply moves to a new game; stores nothing.
 	Evaluate(context.Context, *EvaluateRequest) (*EvaluateResponse, error)
+	// Play random games in the server's core and stream the progress.
 	SimulateGames(*SimulateGamesRequest, OracleService_SimulateGamesServer) error
 	mustEmbedUnimplementedOracleServiceServer()
 }
@@ -129,7 +133,7 @@ func _OracleService_SimulateGames_Handler(srv interface{}, stream grpc.ServerStr
 }
 
 type OracleService_SimulateGamesServer interface {
-	Send(*SimulateGamesProgress) error
+	Send(*SimulateGamesResponse) error
 	grpc.ServerStream
 }
 
@@ -137,7 +141,7 @@ type oracleServiceSimulateGamesServer struct {
 	grpc.ServerStream
 }
 
-func (x *oracleServiceSimulateGamesServer) Send(m *SimulateGamesProgress) error {
+func (x *oracleServiceSimulateGamesServer) Send(m *SimulateGamesResponse) error {
 	return x.ServerStream.SendMsg(m)
 }
 
