@@ -1,0 +1,245 @@
+// Package hunters is a typed client of the hunters gRPC service: matches played seat by seat, the
+// stateless rules oracle and in-server simulation. Refusals are *Error values with a reason.
+package hunters
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"time"
+
+	pb "github.com/hunters/hunters/clients/go/gen/hunters/v1"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+)
+
+// Client speaks to one server. It is safe for concurrent use.
+type Client struct {
+	conn        *grpc.ClientConn
+	matches     pb.MatchServiceClient
+	oracle      pb.OracleServiceClient
+	games       pb.GameServiceClient
+	createToken string
+}
+
+// Dial connects to addr ("host:port"), in plain text unless opts say otherwise.
+func Dial(ctx context.Context, addr string, opts ...grpc.DialOption) (*Client, error) {
+	conn, err := grpc.DialContext(ctx, addr, append([]grpc.DialOption{grpc.WithInsecure()}, opts...)...)
+	if err != nil {
+		return nil, err
+	}
+	c := New(conn)
+	c.conn = conn
+	return c, nil
+}
+
+// New uses a connection of your own (Close then leaves it open).
+func New(conn grpc.ClientConnInterface) *Client {
+	return &Client{matches: pb.NewMatchServiceClient(conn), oracle: pb.NewOracleServiceClient(conn),
+		games: pb.NewGameServiceClient(conn)}
+}
+
+// WithCreateToken is a copy of c whose CreateMatch presents the operator's token, for a server
+// started with one (`hunters serve --create-token-file`); it shares c's connection.
+func (c *Client) WithCreateToken(token string) *Client {
+	out := *c
+	out.conn = nil // Close of the copy leaves the connection to c
+	out.createToken = token
+	return &out
+}
+
+// Close closes the connection made by Dial.
+func (c *Client) Close() error {
+	if c.conn == nil {
+		return nil
+	}
+	return c.conn.Close()
+}
+
+func withToken(ctx context.Context, token string) context.Context {
+	if token == "" {
+		return ctx
+	}
+	return metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+token)
+}
+
+// CreateMatch creates a match; the reply holds one token per seat and the admin token.
+func (c *Client) CreateMatch(ctx context.Context, cfg GameConfig) (*CreatedMatch, error) {
+	req, err := createMatchPB(cfg)
+	if err != nil {
+		return nil, err
+	}
+	r, err := c.matches.CreateMatch(withToken(ctx, c.createToken), req)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	return createdMatch(r), nil
+}
+
+// GetMatch reads a match (never the hidden draw order).
+func (c *Client) GetMatch(ctx context.Context, matchID string) (*MatchInfo, error) {
+	r, err := c.matches.GetMatch(ctx, getMatchPB(matchID))
+	if err != nil {
+		return nil, wrap(err)
+	}
+	m := matchInfo(r.GetMatch())
+	return &m, nil
+}
+
+// LegalMoves lists the legal moves of the seat to move, each with its action code.
+func (c *Client) LegalMoves(ctx context.Context, matchID string) (*LegalMoves, error) {
+	r, err := c.matches.ListLegalMoves(ctx, legalMovesPB(matchID))
+	if err != nil {
+		return nil, wrap(err)
+	}
+	return legalMovesOf(r), nil
+}
+
+// PlayOptions tune Play.
+type PlayOptions struct {
+	ExpectedVersion *int64 // refuse (ABORTED / STALE_VERSION) unless the match is at this version
+	RequestID       string // names the move for retries; made up when empty, so retries are always safe
+	Attempts        int    // tries in all when the reply is lost (UNAVAILABLE, DEADLINE_EXCEEDED); 0 means 3
+}
+
+// Version is a helper for PlayOptions.ExpectedVersion.
+func Version(v int64) *int64 { return &v }
+
+func newRequestID() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// Play plays a move for the seat of token. Every call carries a request id, so a reply lost on the
+// way (UNAVAILABLE, or DEADLINE_EXCEEDED of one try while ctx is still alive) is retried safely:
+// the server answers a repeated id with the first result and applies the move once. Refusals
+// (stale version, not your turn, illegal move) are never retried.
+func (c *Client) Play(ctx context.Context, matchID, token string, p Play, opts *PlayOptions) (*PlayResult, error) {
+	var o PlayOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.RequestID == "" {
+		o.RequestID = newRequestID()
+	}
+	if o.Attempts <= 0 {
+		o.Attempts = 3
+	}
+	req, err := playMovePB(matchID, p, o.ExpectedVersion, o.RequestID)
+	if err != nil {
+		return nil, err
+	}
+	ctx = withToken(ctx, token)
+	for attempt := 1; ; attempt++ {
+		r, err := c.matches.PlayMove(ctx, req)
+		if err == nil {
+			return playResult(r), nil
+		}
+		e := wrap(err).(*Error)
+		if attempt >= o.Attempts || ctx.Err() != nil || (e.Code != codes.Unavailable && e.Code != codes.DeadlineExceeded) {
+			return nil, e
+		}
+		select {
+		case <-ctx.Done():
+			return nil, wrap(ctx.Err())
+		case <-time.After(time.Duration(25<<attempt) * time.Millisecond):
+		}
+	}
+}
+
+// Watcher receives the versions of a watched match.
+type Watcher struct {
+	stream pb.MatchService_WatchMatchClient
+}
+
+// Recv is the next version; io.EOF once the match is over (after its last version) or deleted.
+func (w *Watcher) Recv() (*MatchEvent, error) {
+	e, err := w.stream.Recv()
+	if err != nil {
+		if err == io.EOF {
+			return nil, err
+		}
+		return nil, wrap(err)
+	}
+	return matchEvent(e), nil
+}
+
+// Watch streams every version of a match from fromVersion on, then live ones. Cancel ctx to stop.
+func (c *Client) Watch(ctx context.Context, matchID string, fromVersion int64) (*Watcher, error) {
+	s, err := c.matches.WatchMatch(ctx, watchPB(matchID, fromVersion))
+	if err != nil {
+		return nil, wrap(err)
+	}
+	return &Watcher{stream: s}, nil
+}
+
+// GetRecord is the game's record (JSON). Before the end it holds the draw order: the admin token is needed.
+func (c *Client) GetRecord(ctx context.Context, matchID, adminToken string) (json.RawMessage, error) {
+	r, err := c.matches.GetRecord(withToken(ctx, adminToken), recordPB(matchID))
+	if err != nil {
+		return nil, wrap(err)
+	}
+	return json.RawMessage(r.GetRecordJson()), nil
+}
+
+// Evaluate applies moves to a new game of cfg (a seed or explicit options needed) without storing it.
+func (c *Client) Evaluate(ctx context.Context, cfg GameConfig, moves []*Move, includeLegalMoves bool) (*Evaluation, error) {
+	req, err := evaluatePB(cfg, moves, includeLegalMoves)
+	if err != nil {
+		return nil, err
+	}
+	r, err := c.oracle.Evaluate(ctx, req)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	return evaluation(r), nil
+}
+
+// Simulation receives the progress of SimulateGames.
+type Simulation struct {
+	stream pb.OracleService_SimulateGamesClient
+}
+
+// Recv is the next progress report (about every 5% of the games; the last has Done); io.EOF after it.
+func (s *Simulation) Recv() (*SimulationProgress, error) {
+	p, err := s.stream.Recv()
+	if err != nil {
+		if err == io.EOF {
+			return nil, err
+		}
+		return nil, wrap(err)
+	}
+	return progress(p), nil
+}
+
+// Simulate plays random games in the server's core. Cancel ctx to stop them.
+func (c *Client) Simulate(ctx context.Context, r SimulationRequest) (*Simulation, error) {
+	s, err := c.oracle.SimulateGames(ctx, simulatePB(r))
+	if err != nil {
+		return nil, wrap(err)
+	}
+	return &Simulation{stream: s}, nil
+}
+
+// ListGames lists every game the server plays: id, display name, player range, action-space size.
+func (c *Client) ListGames(ctx context.Context) ([]*GameSummary, error) {
+	r, err := c.games.ListGames(ctx, listGamesPB())
+	if err != nil {
+		return nil, wrap(err)
+	}
+	return r.GetGames(), nil
+}
+
+// GameInfo is one game's static data: its action-code layout and components (every carcassonne_hg
+// tile; the jaeger_sammler board, camps and tile kinds). Fixed while a server runs: fetch it once.
+func (c *Client) GameInfo(ctx context.Context, game string) (*GameInfo, error) {
+	r, err := c.games.GetGameInfo(ctx, gameInfoPB(game))
+	if err != nil {
+		return nil, wrap(err)
+	}
+	return gameInfo(r), nil
+}

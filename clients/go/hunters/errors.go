@@ -1,0 +1,67 @@
+package hunters
+
+import (
+	"errors"
+	"fmt"
+
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// Error is every refusal of the service: the gRPC status code, the machine-readable Reason of the
+// google.rpc.ErrorInfo detail (sent in the grpc-status-details-bin trailer) and its Metadata
+// (e.g. "current_version" for STALE_VERSION, "player" for NOT_YOUR_TURN). Use errors.As.
+type Error struct {
+	Code     codes.Code
+	Reason   string // e.g. "STALE_VERSION", "NOT_ADJACENT"; "" when the server sent none
+	Domain   string // "hunters.v1" for the service's own errors
+	Message  string
+	Metadata map[string]string
+	err      error
+}
+
+func (e *Error) Error() string {
+	if e.Reason == "" {
+		return fmt.Sprintf("hunters: %s: %s", e.Code, e.Message)
+	}
+	return fmt.Sprintf("hunters: %s %s: %s", e.Code, e.Reason, e.Message)
+}
+
+// Unwrap gives the gRPC status error.
+func (e *Error) Unwrap() error { return e.err }
+
+// GRPCStatus lets status.FromError and status.Code see through the Error.
+func (e *Error) GRPCStatus() *status.Status { return status.New(e.Code, e.Message) }
+
+// ReasonOf is the Reason of err if it is an Error, else "".
+func ReasonOf(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Reason
+	}
+	return ""
+}
+
+// wrap turns the error of a call into an *Error (nil stays nil).
+func wrap(err error) error {
+	if err == nil {
+		return nil
+	}
+	var already *Error
+	if errors.As(err, &already) {
+		return err
+	}
+	s, _ := status.FromError(err)
+	out := &Error{Code: s.Code(), Message: s.Message(), Metadata: map[string]string{}, err: err}
+	for _, d := range s.Details() {
+		if info, ok := d.(*errdetails.ErrorInfo); ok {
+			out.Reason, out.Domain = info.GetReason(), info.GetDomain()
+			for k, v := range info.GetMetadata() {
+				out.Metadata[k] = v
+			}
+			break
+		}
+	}
+	return out
+}

@@ -1,0 +1,203 @@
+/**
+ * A typed client of the hunters service: matches played seat by seat, the stateless oracle and
+ * in-server simulation. Calls speak gRPC over HTTP/2 (connect-node's gRPC transport).
+ */
+import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+
+import { Code, createClient, type Client, type Interceptor, type Transport } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
+
+import { HuntersError } from "./errors.js";
+import { GameService } from "./gen/hunters/v1/games_pb.js";
+import { MatchService } from "./gen/hunters/v1/matches_pb.js";
+import { OracleService } from "./gen/hunters/v1/oracle_pb.js";
+import {
+  requests,
+  responses,
+  type CreatedMatch,
+  type Evaluation,
+  type GameConfig,
+  type GameInfo,
+  type GameSummary,
+  type LegalMoves,
+  type MatchEvent,
+  type MatchInfo,
+  type Move,
+  type Play,
+  type PlayResult,
+  type SimulationProgress,
+  type SimulationRequest,
+} from "./wire.js";
+
+export interface ClientOptions {
+  /** Per-call deadline in milliseconds (streams excepted); default none. */
+  timeoutMs?: number;
+  /** Extra connect interceptors (logging, fault injection in tests, ...). */
+  interceptors?: Interceptor[];
+  /** A transport of your own instead of plain-text HTTP/2 to `address`. */
+  transport?: Transport;
+}
+
+export interface PlayOptions {
+  /** Refuse (ABORTED / STALE_VERSION) unless the match is at this version. */
+  expectedVersion?: number;
+  /** Names this move for retries; the client makes one when unset, so retries are always safe. */
+  requestId?: string;
+  /** Tries in all when the reply is lost (UNAVAILABLE, DEADLINE_EXCEEDED); default 3. */
+  attempts?: number;
+  signal?: AbortSignal;
+}
+
+/** Codes after which the move may or may not have been applied: retried with the same request id. */
+const RETRIABLE = new Set([Code.Unavailable, Code.DeadlineExceeded]);
+
+function bearer(token: string | undefined): Record<string, string> {
+  return token ? { authorization: `Bearer ${token}` } : {};
+}
+
+async function call<T>(f: () => Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (err) {
+    throw HuntersError.from(err);
+  }
+}
+
+async function* stream<A, B>(source: AsyncIterable<A>, convert: (a: A) => B): AsyncGenerator<B, void, undefined> {
+  try {
+    for await (const item of source) yield convert(item);
+  } catch (err) {
+    throw HuntersError.from(err);
+  }
+}
+
+export class HuntersClient {
+  private readonly matches: Client<typeof MatchService>;
+  private readonly oracle: Client<typeof OracleService>;
+  private readonly games: Client<typeof GameService>;
+  private readonly timeoutMs: number | undefined;
+
+  /** `address`: "host:port" or a URL ("http://host:port"). */
+  constructor(address: string, options: ClientOptions = {}) {
+    const baseUrl = /^https?:\/\//.test(address) ? address : `http://${address}`;
+    const transport =
+      options.transport ?? createGrpcTransport({ baseUrl, interceptors: options.interceptors ?? [] });
+    this.matches = createClient(MatchService, transport);
+    this.oracle = createClient(OracleService, transport);
+    this.games = createClient(GameService, transport);
+    this.timeoutMs = options.timeoutMs;
+  }
+
+  /**
+   * Create a match; the reply holds one token per seat and the admin token. `createToken`: the
+   * operator's token, when the server was started with one (`hunters serve --create-token-file`).
+   */
+  async createMatch(config: GameConfig, options: { createToken?: string } = {}): Promise<CreatedMatch> {
+    const request = requests.createMatch(config); // a TypeError for contradictory options, before any call
+    return call(async () =>
+      responses.created(
+        await this.matches.createMatch(request, {
+          headers: bearer(options.createToken),
+          timeoutMs: this.timeoutMs,
+        }),
+      ),
+    );
+  }
+
+  /** The match as anyone may see it (never the hidden draw order). */
+  getMatch(matchId: string): Promise<MatchInfo> {
+    return call(async () =>
+      responses.gotMatch(await this.matches.getMatch(requests.getMatch(matchId), { timeoutMs: this.timeoutMs })),
+    );
+  }
+
+  /** The legal moves of the seat to move, each with its action code. */
+  legalMoves(matchId: string): Promise<LegalMoves> {
+    return call(async () =>
+      responses.legalMoves(
+        await this.matches.listLegalMoves(requests.legalMoves(matchId), { timeoutMs: this.timeoutMs }),
+      ),
+    );
+  }
+
+  /**
+   * Play a move for the seat of `token`. Every call carries a request id, so a reply lost on the way
+   * (UNAVAILABLE, DEADLINE_EXCEEDED) is retried safely: the server answers a repeated id with the
+   * first result and applies the move once. Refusals (stale version, not your turn, illegal move)
+   * are never retried.
+   */
+  async play(matchId: string, token: string, play: Play, options: PlayOptions = {}): Promise<PlayResult> {
+    const request = requests.playMove(matchId, play, options.expectedVersion, options.requestId ?? randomUUID());
+    const attempts = Math.max(1, options.attempts ?? 3);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const reply = await this.matches.playMove(request, {
+          headers: bearer(token),
+          timeoutMs: this.timeoutMs,
+          signal: options.signal,
+        });
+        return responses.played(reply);
+      } catch (err) {
+        const error = HuntersError.from(err);
+        if (attempt >= attempts || !RETRIABLE.has(error.code) || options.signal?.aborted) throw error;
+        await sleep(25 * 2 ** attempt);
+      }
+    }
+  }
+
+  /**
+   * Every version of a match from `fromVersion` on, then live ones; ends when the match is over
+   * (after its last version), is deleted, or `signal` aborts.
+   */
+  watch(matchId: string, options: { fromVersion?: number; signal?: AbortSignal } = {}): AsyncGenerator<MatchEvent> {
+    const source = this.matches.watchMatch(requests.watch(matchId, options.fromVersion ?? 0), {
+      signal: options.signal,
+    });
+    return stream(source, responses.matchEvent);
+  }
+
+  /** The game's record (JSON). Before the end it holds the draw order: the admin token is needed. */
+  getRecord(matchId: string, adminToken?: string): Promise<unknown> {
+    return call(async () => {
+      const reply = await this.matches.getRecord(requests.getRecord(matchId), {
+        headers: bearer(adminToken),
+        timeoutMs: this.timeoutMs,
+      });
+      return JSON.parse(reply.recordJson) as unknown;
+    });
+  }
+
+  /** Apply `moves` to a new game of `config` (seed or explicit options needed) without storing it. */
+  evaluate(config: GameConfig, moves: Move[], options: { includeLegalMoves?: boolean } = {}): Promise<Evaluation> {
+    return call(async () =>
+      responses.evaluation(
+        await this.oracle.evaluate(requests.evaluate(config, moves, options.includeLegalMoves ?? false), {
+          timeoutMs: this.timeoutMs,
+        }),
+      ),
+    );
+  }
+
+  /** Random games played in the server's core; progress about every 5% of the games, the last `done`. */
+  simulate(request: SimulationRequest, options: { signal?: AbortSignal } = {}): AsyncGenerator<SimulationProgress> {
+    return stream(this.oracle.simulateGames(requests.simulate(request), { signal: options.signal }), responses.progress);
+  }
+
+  /** Every game the server plays: id, display name, player range, action-space size. */
+  listGames(): Promise<GameSummary[]> {
+    return call(async () =>
+      responses.games(await this.games.listGames(requests.listGames(), { timeoutMs: this.timeoutMs })),
+    );
+  }
+
+  /**
+   * One game's static data: its action-code layout and components (every carcassonne_hg tile; the
+   * jaeger_sammler board, camps and tile kinds). Fixed while a server runs: fetch it once.
+   */
+  gameInfo(game: string): Promise<GameInfo> {
+    return call(async () =>
+      responses.gameInfo(await this.games.getGameInfo(requests.gameInfo(game), { timeoutMs: this.timeoutMs })),
+    );
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * One error class for every refusal of the service: the gRPC status code, the machine-readable
+ * `reason` of the `google.rpc.ErrorInfo` detail (sent in the `grpc-status-details-bin` trailer) and
+ * its metadata (e.g. `current_version` for STALE_VERSION, `player` for NOT_YOUR_TURN).
+ */
+import { Code, ConnectError } from "@connectrpc/connect";
+
+import { ErrorInfoSchema } from "./gen/google/rpc/error_details_pb.js";
+
+export { Code };
+
+/** gRPC's canonical code names, by code number (Code's values are gRPC's). */
+const CODE_NAMES = [
+  "OK", "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS",
+  "PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE",
+  "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED",
+] as const;
+
+export class HuntersError extends Error {
+  override readonly name = "HuntersError";
+
+  constructor(
+    /** The gRPC status code (numerically gRPC's: NOT_FOUND = 5, ...). */
+    readonly code: Code,
+    /** ErrorInfo.reason, e.g. "STALE_VERSION", "NOT_ADJACENT"; "" when the server sent none. */
+    readonly reason: string,
+    message: string,
+    /** ErrorInfo.metadata: context of the refusal, values as strings. */
+    readonly metadata: Readonly<Record<string, string>> = {},
+    /** ErrorInfo.domain ("hunters.v1" for the service's own errors). */
+    readonly domain = "",
+    /** The response headers and trailers of the failed call. */
+    readonly trailers: Headers = new Headers(),
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+
+  /** gRPC's name of the code, e.g. "FAILED_PRECONDITION". */
+  get codeName(): string {
+    return CODE_NAMES[this.code] ?? `CODE_${this.code}`;
+  }
+
+  override toString(): string {
+    return `HuntersError(${this.codeName}${this.reason ? ` ${this.reason}` : ""}): ${this.message}`;
+  }
+
+  /** The error of a failed call: ConnectError (and anything else) becomes a HuntersError. */
+  static from(err: unknown): HuntersError {
+    if (err instanceof HuntersError) return err;
+    const ce = ConnectError.from(err);
+    const [info] = ce.findDetails(ErrorInfoSchema);
+    return new HuntersError(
+      ce.code,
+      info?.reason ?? "",
+      ce.rawMessage,
+      info ? { ...info.metadata } : {},
+      info?.domain ?? "",
+      ce.metadata,
+      { cause: err },
+    );
+  }
+}

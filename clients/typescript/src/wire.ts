@@ -1,0 +1,314 @@
+/**
+ * Every dependency of the facade on the shape of the generated messages lives here: requests are
+ * built and responses read only in this module, so a change of the contract is adapted in one place.
+ *
+ * int64 fields (versions, action codes, counts) become `number`: they stay far below 2^53.
+ */
+import { create, type JsonObject, type MessageInitShape } from "@bufbuild/protobuf";
+import { timestampDate } from "@bufbuild/protobuf/wkt";
+
+import type { Event } from "./gen/hunters/v1/events_pb.js";
+import {
+  GetGameInfoRequestSchema,
+  ListGamesRequestSchema,
+  type CarcassonneInfo,
+  type GameSummary,
+  type GetGameInfoResponse,
+  type JaegerInfo,
+  type ListGamesResponse,
+} from "./gen/hunters/v1/games_pb.js";
+import {
+  CreateMatchRequestSchema,
+  GameConfigSchema,
+  GetMatchRequestSchema,
+  GetRecordRequestSchema,
+  ListLegalMovesRequestSchema,
+  MatchStatus,
+  PlayMoveRequestSchema,
+  WatchMatchRequestSchema,
+  type CreateMatchResponse,
+  type GetMatchResponse,
+  type ListLegalMovesResponse,
+  type Match,
+  type PlayMoveRequest,
+  type PlayMoveResponse,
+  type WatchMatchResponse,
+} from "./gen/hunters/v1/matches_pb.js";
+import { MoveSchema, PieceKind, type LegalMove as LegalMovePb, type Move } from "./gen/hunters/v1/moves_pb.js";
+import type { CarcassonneOptionsSchema, JaegerOptionsSchema } from "./gen/hunters/v1/options_pb.js";
+import {
+  EvaluateRequestSchema,
+  SimulateGamesRequestSchema,
+  type EvaluateResponse,
+  type SimulateGamesResponse,
+} from "./gen/hunters/v1/oracle_pb.js";
+import { GameStatus, type MatchState } from "./gen/hunters/v1/state_pb.js";
+
+export type { CarcassonneInfo, Event, GameSummary, JaegerInfo, Move, MatchState };
+export { MatchStatus };
+
+/** carcassonne_hg options as plain objects, e.g. `{normalDeck: {tiles: [3, 17, 5]}}` (CarcassonneOptions). */
+export type CarcassonneOptions = MessageInitShape<typeof CarcassonneOptionsSchema>;
+/** jaeger_sammler options as plain objects, e.g. `{stallRounds: 0, ties: JaegerTies.NO_WINNER}` (JaegerOptions). */
+export type JaegerOptions = MessageInitShape<typeof JaegerOptionsSchema>;
+
+/**
+ * How a game starts. At most one of the game's typed options: `carcassonne` or `jaeger` (the server
+ * refuses options of another game, an unknown field cannot be written, a bad value is INVALID_CONFIG);
+ * `json` only for a game without typed options.
+ */
+export interface GameConfig {
+  game: string;
+  players: number;
+  /** Unset: the server draws one (shown only once the match is over). */
+  seed?: bigint | number;
+  carcassonne?: CarcassonneOptions;
+  jaeger?: JaegerOptions;
+  json?: JsonObject;
+}
+
+/** Whether a state is final (`status` GAME_STATUS_OVER). */
+export function isOver(state: MatchState): boolean {
+  return state.status === GameStatus.OVER;
+}
+
+export interface MatchInfo {
+  matchId: string;
+  game: string;
+  players: number;
+  /** Moves applied so far; version n follows move n. */
+  version: number;
+  state: MatchState;
+  /** Active, over, or abandoned (idle too long: readable, closed for moves). */
+  status: MatchStatus;
+  createdAt?: Date;
+}
+
+export interface CreatedMatch extends MatchInfo {
+  /** One secret per seat (index = seat): the only way to play that seat. */
+  seatTokens: string[];
+  /** Needed by deleteMatch and by getRecord before the end. */
+  adminToken: string;
+}
+
+export interface LegalMove {
+  move: Move;
+  /** The dense action code of the move (the game's fixed action space). */
+  action: number;
+}
+
+export interface LegalMoves {
+  version: number;
+  /** The seat to move. */
+  player: number;
+  moves: LegalMove[];
+}
+
+/** A move to play: structured, or as its dense action code. */
+export type Play = { move: Move } | { action: number };
+
+export interface PlayResult {
+  version: number;
+  events: Event[];
+  state: MatchState;
+}
+
+/** One version of a watched match. Version 0 is the creation (no seat, no move). */
+export interface MatchEvent {
+  matchId: string;
+  version: number;
+  /** Who moved; undefined at the creation. */
+  seat?: number;
+  move?: Move;
+  events: Event[];
+  state: MatchState;
+  /** The last version: the game is over and the stream ends after it. */
+  matchOver: boolean;
+}
+
+export interface Evaluation {
+  /** Every move applied. */
+  legal: boolean;
+  /** The first refused move: its index, the engine's reason and a message. */
+  illegal?: { index: number; reason: string; message: string };
+  /** The state after the moves applied (before the refused one). */
+  state: MatchState;
+  events: Event[];
+  legalMoves: LegalMove[];
+}
+
+export interface SimulationRequest {
+  game: string;
+  players: number;
+  games: number;
+  seed: bigint | number;
+}
+
+/** One game's details: its summary and typed data (`details.case` "carcassonne" or "jaeger"). */
+export interface GameInfo {
+  summary: GameSummary;
+  details: GetGameInfoResponse["details"];
+}
+
+export interface SimulationProgress {
+  gamesDone: number;
+  moves: number;
+  meanScores: number[];
+  wins: number[];
+  gamesPerSecond: number;
+  done: boolean;
+}
+
+// -- moves ------------------------------------------------------------------------------------
+
+export interface CarcassonnePlacement {
+  x: number;
+  y: number;
+  /** 0-3 clockwise quarter turns. */
+  rotation: number;
+  /** A piece on a zone of the placed tile (global zone id: tile * 10 + local). */
+  occupant?: { kind: "meeple" | "hut"; zone: number };
+  /** Shaman tile only: the zone of an own meeple to take back. */
+  retake?: number;
+}
+
+/** A carcassonne_hg move. */
+export function carcassonneMove(p: CarcassonnePlacement): Move {
+  const occupant =
+    p.occupant === undefined
+      ? undefined
+      : {
+          kind: p.occupant.kind === "meeple" ? PieceKind.MEEPLE : PieceKind.HUT,
+          zone: p.occupant.zone,
+        };
+  return create(MoveSchema, {
+    game: { case: "carcassonne", value: { x: p.x, y: p.y, rotation: p.rotation, occupant, retake: p.retake } },
+  });
+}
+
+/** A jaeger_sammler move: steps from `src` to `dst` (undefined: off the board). */
+export function jaegerMove(steps: { src: number; dst?: number }[]): Move {
+  return create(MoveSchema, { game: { case: "jaeger", value: { steps } } });
+}
+
+
+// -- requests ---------------------------------------------------------------------------------
+
+function gameConfig(c: GameConfig) {
+  const given = [c.carcassonne, c.jaeger, c.json].filter((o) => o !== undefined).length;
+  if (given > 1) throw new TypeError("GameConfig: give at most one of carcassonne, jaeger and json options");
+  const options =
+    c.carcassonne !== undefined
+      ? { case: "carcassonne" as const, value: c.carcassonne }
+      : c.jaeger !== undefined
+        ? { case: "jaeger" as const, value: c.jaeger }
+        : c.json !== undefined
+          ? { case: "json" as const, value: JSON.stringify(c.json) }
+          : undefined;
+  return create(GameConfigSchema, {
+    game: c.game,
+    players: c.players,
+    seed: c.seed === undefined ? undefined : BigInt(c.seed),
+    options,
+  });
+}
+
+export const requests = {
+  createMatch: (c: GameConfig) => create(CreateMatchRequestSchema, { config: gameConfig(c) }),
+  getMatch: (matchId: string) => create(GetMatchRequestSchema, { matchId }),
+  getRecord: (matchId: string) => create(GetRecordRequestSchema, { matchId }),
+  legalMoves: (matchId: string) => create(ListLegalMovesRequestSchema, { matchId }),
+  playMove(matchId: string, play: Play, expectedVersion: number | undefined, requestId: string): PlayMoveRequest {
+    return create(PlayMoveRequestSchema, {
+      matchId,
+      expectedVersion: expectedVersion === undefined ? undefined : BigInt(expectedVersion),
+      play: "move" in play ? { case: "move", value: play.move } : { case: "action", value: BigInt(play.action) },
+      requestId,
+    });
+  },
+  watch: (matchId: string, fromVersion: number) =>
+    create(WatchMatchRequestSchema, { matchId, fromVersion: BigInt(fromVersion) }),
+  evaluate: (c: GameConfig, moves: Move[], includeLegalMoves: boolean) =>
+    create(EvaluateRequestSchema, { config: gameConfig(c), moves, includeLegalMoves }),
+  simulate: (r: SimulationRequest) =>
+    create(SimulateGamesRequestSchema, {
+      game: r.game,
+      players: r.players,
+      games: BigInt(r.games),
+      seed: BigInt(r.seed),
+    }),
+  listGames: () => create(ListGamesRequestSchema, {}),
+  gameInfo: (game: string) => create(GetGameInfoRequestSchema, { game }),
+};
+
+// -- responses --------------------------------------------------------------------------------
+
+function state(s: MatchState | undefined): MatchState {
+  if (s === undefined) throw new Error("the server sent no state");
+  return s;
+}
+
+function legalMove(m: LegalMovePb): LegalMove {
+  if (m.move === undefined) throw new Error("the server sent a legal move without its move");
+  return { move: m.move, action: Number(m.action) };
+}
+
+export const responses = {
+  match(m: Match): MatchInfo {
+    return {
+      matchId: m.matchId,
+      game: m.config?.game ?? "",
+      players: m.config?.players ?? 0,
+      version: Number(m.version),
+      state: state(m.state),
+      status: m.status,
+      createdAt: m.createdAt && timestampDate(m.createdAt),
+    };
+  },
+  gotMatch(r: GetMatchResponse): MatchInfo {
+    if (r.match === undefined) throw new Error("the server sent no match");
+    return responses.match(r.match);
+  },
+  created(r: CreateMatchResponse): CreatedMatch {
+    if (r.match === undefined) throw new Error("the server sent no match");
+    return { ...responses.match(r.match), seatTokens: [...r.seatTokens], adminToken: r.adminToken };
+  },
+  legalMoves: (r: ListLegalMovesResponse): LegalMoves => ({
+    version: Number(r.version),
+    player: r.player,
+    moves: r.moves.map(legalMove),
+  }),
+  played: (r: PlayMoveResponse): PlayResult => ({ version: Number(r.version), events: r.events, state: state(r.state) }),
+  matchEvent(e: WatchMatchResponse): MatchEvent {
+    const s = state(e.state);
+    return {
+      matchId: e.matchId,
+      version: Number(e.version),
+      seat: e.seat,
+      move: e.move,
+      events: e.events,
+      state: s,
+      matchOver: isOver(s),
+    };
+  },
+  evaluation: (r: EvaluateResponse): Evaluation => ({
+    legal: r.legal,
+    illegal: r.legal || r.illegal === undefined ? undefined : { ...r.illegal },
+    state: state(r.state),
+    events: r.events,
+    legalMoves: r.legalMoves.map(legalMove),
+  }),
+  progress: (p: SimulateGamesResponse): SimulationProgress => ({
+    gamesDone: Number(p.gamesDone),
+    moves: Number(p.moves),
+    meanScores: [...p.meanScores],
+    wins: p.wins.map(Number),
+    gamesPerSecond: p.gamesPerSecond,
+    done: p.done,
+  }),
+  games: (r: ListGamesResponse): GameSummary[] => r.games,
+  gameInfo(r: GetGameInfoResponse): GameInfo {
+    if (r.summary === undefined) throw new Error("the server sent no game summary");
+    return { summary: r.summary, details: r.details };
+  },
+};
