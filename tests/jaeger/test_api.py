@@ -9,6 +9,7 @@ import pytest
 import hunters
 from hunters.jaeger import (ACTION_SPACE_SIZE, DEFAULT_OPTIONS, GAME_ID, Collection, Event, Game,
                             IllegalMoveError, InvalidRecordError, Move, Step, default_board, random_games)
+from hunters.game_base import SimulationResult
 from hunters.jaeger.sim import play_random_game
 from tests.splitmix import shuffle_piles
 from .helpers import line, mv
@@ -20,7 +21,9 @@ def snapshot(g: Game):
 
 
 def test_registered_and_exports_the_common_protocol():
-    assert hunters.GAMES["jaeger_sammler"] == "hunters.jaeger"
+    assert hunters.games.get("jaeger_sammler") is Game and Game.INFO is hunters.games.info("jaeger_sammler")
+    assert (Game.INFO.id, Game.INFO.min_players, Game.INFO.max_players) == ("jaeger_sammler", 2, 4)
+    assert Game.INFO.action_space_size == ACTION_SPACE_SIZE == Game.new().action_space_size
     import hunters.jaeger as mod
     for name in ("Game", "Move", "Step", "Event", "IllegalMoveError", "InvalidRecordError", "ACTION_SPACE_SIZE",
                  "GAME_ID", "random_games"):
@@ -100,7 +103,7 @@ def test_legal_moves_sorted_distinct_and_all_accepted():
     for _ in range(12):
         lm = g.legal_moves()
         moves = list(lm)
-        assert g.legal_actions() == sorted(g.legal_actions()) == lm.actions
+        assert g.legal_actions() == sorted(g.legal_actions()) == lm.codes
         assert len(set(moves)) == len(moves) > 0
         for m in moves[::7]:
             g.clone().play(m)
@@ -341,11 +344,12 @@ def test_seeded_layouts_follow_the_documented_shuffle(seed):
 def test_core_random_games_are_deterministic():
     a = random_games(300, players=3, seed=5)
     b = random_games(300, players=3, seed=5)
-    assert a == b and a.games == 300 and a.turns > 300 * 10 and a.decisions == a.turns
+    assert a == b and a.games == 300 and a.decisions > 300 * 10
+    assert isinstance(a, SimulationResult) and Game.random_games(300, players=3, seed=5) == a
     assert sum(a.wins) >= 300
     assert random_games(300, players=3, seed=6) != a
     s = random_games(50, players=4, seed=5, policy="stay")
-    assert s.turns > 50 * 150 and len(s.mean_scores) == 4
+    assert s.decisions > 50 * 150 and len(s.mean_scores) == 4
     assert random_games(0, players=2).games == 0
     for bad in ({"n": -1}, {"players": 5}, {"seed": -1}, {"policy": "greedy"}):
         with pytest.raises(ValueError):
@@ -355,4 +359,28 @@ def test_core_random_games_are_deterministic():
 def test_no_winner_ties_count_in_core_simulation():
     shared = random_games(400, players=2, seed=1)
     strict = random_games(400, players=2, seed=1, ties="no_winner")
-    assert shared.turns == strict.turns and sum(strict.wins) <= 400 <= sum(shared.wins)
+    assert shared.decisions == strict.decisions and sum(strict.wins) <= 400 <= sum(shared.wins)
+
+
+def test_summary_states_the_position():
+    def rows(text: str) -> dict[str, list[str]]:
+        return {line[2:16].strip(): line[16:].split() for line in text.splitlines()[1:] if line.startswith("  ")}
+
+    g = Game.new(players=2, seed=1)
+    text = g.summary()
+    assert text.splitlines()[0] == "Jäger und Sammler (jaeger_sammler), 2 players, 0 moves: seat 0 to play"
+    takeable = sum(n for k, n in g.tile_counts()["on_board"].items() if k not in ("path", "cave"))
+    assert f"summer, turn 0: {takeable} tiles to take" in text and "summer mammoth" not in text
+    assert rows(text)["on the board"] == ["4", "4"] and rows(text)["packs in hand"] == ["4", "4"]
+    g = play_random_game(players=3, seed=4, policy="stay")
+    text, table = g.summary(), rows(g.summary())
+    assert text.splitlines()[0].endswith(f"{g.moves_played} moves: over") and g.moves_played == g.turns
+    for kind in ("berries", "tubers", "herbs", "jug", "necklace", "pelt", "skull", "weapons_spent"):
+        label = "weapons spent" if kind == "weapons_spent" else kind
+        assert table[label] == [str(getattr(c, kind)) for c in g.collections], kind
+    assert table["mammoths taken"] == [str(len(c.mammoths)) for c in g.collections]
+    assert table["total"] == [str(s) for s in g.scores]
+    value, seat = g.summer_mammoth or (None, None)
+    assert (f"summer mammoth: {value} points, killed by seat {seat}" in text) == (value is not None)
+    assert text.splitlines()[-1] == "  winner" + ("s: " if len(g.winners) > 1 else ": ") + \
+        ", ".join(f"seat {p}" for p in g.winners)
