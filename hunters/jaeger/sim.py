@@ -8,8 +8,6 @@ from hunters._core import jaeger as _core
 from hunters.game_base import SimulationResult
 
 from .game import POLICIES, Game
-from .options import WINTER_START, validate_options
-from .tiles import code_of, deck
 from .moves import Move
 
 __all__ = ["POLICIES", "STAY_PATIENCE", "SimulationResult", "play_random_game", "random_games", "stays"]
@@ -44,20 +42,3 @@ def play_random_game(players: int = 2, seed: int = 0, policy: str = "uniform", *
         game.play(rng.choice(moves))
     return game
 
-
-def selfcheck_games(n: int, players: int = 2, seed: int = 0, policy: str = "uniform", probes: int = 10,
-                    **options) -> dict:
-    """Play n random games inside the core (as random_games does) checking at every turn: tiles
-    conserved (laid = taken + removed + on board), characters and occupancy, supply packs, weapons,
-    scores never decreasing, the player to move has a character, every listed turn is accepted by
-    the validator, `probes` random turns near the player's characters are accepted exactly when
-    listed, and the drawn turn is listed. Returns counts and violations by name (all 0 when sound)."""
-    if policy not in POLICIES:
-        raise ValueError(f"policy must be one of {POLICIES}")
-    board, o = validate_options(options)
-    summer = [code_of(t) for t in deck("summer", tuple(o["mammoths_summer"]))]
-    winter = [code_of(t) for t in deck("winter", tuple(o["mammoths_winter"]))]
-    games, turns, checked, probed, violations = _core.selfcheck_games(
-        n, players, seed, board.core, summer, winter, o["stall_rounds"], o["straight_jumps"],
-        WINTER_START[o["winter_start"]], policy == "stay", probes)
-    return {"games": games, "turns": turns, "listed_checked": checked, "probes": probed, "violations": violations}
