@@ -13,6 +13,6 @@ from .game import DEFAULT_OPTIONS, GAME_ID, INFO, Game, LegalMoves
 from .moves import Collection, Event, Move, Step
 from .sim import SimulationResult, play_random_game, random_games
 
-__all__ = ["ACTION_SPACE_SIZE", "Board", "Collection", "DEFAULT_OPTIONS", "Event", "GAME_ID", "INFO", "Game",
+__all__ = ["ACTION_SPACE_SIZE", "DEFAULT_OPTIONS", "GAME_ID", "INFO", "Board", "Collection", "Event", "Game",
            "IllegalMoveError", "InvalidRecordError", "LegalMoves", "Move", "SimulationResult", "Step",
            "default_board", "play_random_game", "random_games"]

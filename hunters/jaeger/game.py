@@ -6,11 +6,12 @@ from types import ModuleType
 from typing import Any, ClassVar
 
 from hunters._core import jaeger as _core
+from hunters._core.jaeger import CoreConfig, CoreGame
 from hunters.game_base import GameBase, GameInfo, LegalMoves, SimulationResult, check_seed
 
 from . import actions as _actions
 from .board import Board
-from .errors import IllegalMoveError, InvalidRecordError, core_error, refusal
+from .errors import core_error, refusal
 from .layouts import start_positions, summer_layout, winter_deck
 from .moves import Collection, Event, Move, Step
 from .options import DEFAULT_OPTIONS, WINTER_START, check_plain, validate_options
@@ -37,9 +38,9 @@ def _is_int(v: Any) -> bool:
     return type(v) is int
 
 
-def _decode(cfg: Any, code: int) -> Move:
+def _decode(cfg: CoreConfig, code: int) -> Move:
     """The Move of a turn code on a configuration (memoised per configuration)."""
-    move = cfg.cache.get(code)
+    move: Move | None = cfg.cache.get(code)
     if move is None:
         s1, d1, s2, d2 = cfg.decode(code)
         move = Move(Step(s1, d1), None if s2 is None else Step(s2, d2))
@@ -72,15 +73,25 @@ class Game(GameBase):
     INFO = INFO
     GAME_ID = GAME_ID
     _ACTIONS: ClassVar[ModuleType] = _actions
-    __slots__ = ("_core", "_cfg", "_board", "_events", "_moves", "_seed", "_options", "_summer", "_winter",
-                 "_start")
+    __slots__ = ("_board", "_cfg", "_core", "_events", "_moves", "_options", "_seed", "_start", "_summer",
+                 "_winter")
+    _core: CoreGame
+    _cfg: CoreConfig
+    _board: Board
+    _events: list[Event]
+    _moves: list[int]
+    _seed: int | None
+    _options: dict[str, Any]
+    _summer: list[str | None]
+    _winter: list[str]
+    _start: list[list[int]] | None
 
     def __init__(self) -> None:
         raise TypeError("use Game.new(...) or Game.from_record(...)")
 
     @classmethod
     def new(cls, players: int = 2, seed: int | None = 0, *, summer: Any = None, winter: Any = None,
-            start: Any = None, **options: Any) -> "Game":
+            start: Any = None, **options: Any) -> Game:
         """A new game for 2-4 players.
 
         Tiles not given explicitly come from `seed`: the summer tiles (with the option's mammoth
@@ -103,7 +114,8 @@ class Game(GameBase):
             layout = [token_of(next(tiles, 0)) if k == "tile" else None for k in b.kinds]
         else:
             layout = summer_layout(b, summer)
-        winter_tokens = [token_of(c) for c in shuffled_w] if winter is None else winter_deck(winter)
+        winter_tokens = [t for t in map(token_of, shuffled_w) if t is not None] if winter is None \
+            else winter_deck(winter)  # (no tile code of a deck is 0)
         start_pos = None if start is None else start_positions(b, layout, players, start)
         self = object.__new__(cls)
         self._board = b
@@ -119,7 +131,7 @@ class Game(GameBase):
         pairs = None if start_pos is None else [(p, v) for p, spaces in enumerate(start_pos) for v in spaces]
         self._core, raw = _core.CoreGame.create(self._cfg, players, summer_codes, pairs)
         self._events = self._events_of(raw)
-        self._moves: list[int] = []
+        self._moves = []
         return self
 
     # -- state -------------------------------------------------------------------------------
@@ -156,7 +168,7 @@ class Game(GameBase):
         engine state: it reveals face-down tiles, so before the end show `view()["scores"]` instead."""
         return self._core.scores()
 
-    def score_breakdown(self) -> list[dict]:
+    def score_breakdown(self) -> list[dict[str, int]]:
         """Each seat's total by part: food, mammoths, goods, supply_packs (on summer camps), total."""
         out = []
         for p in range(self.players):
@@ -190,7 +202,7 @@ class Game(GameBase):
         return self._seed
 
     @property
-    def options(self) -> dict:
+    def options(self) -> dict[str, Any]:
         """The game's configuration (every option, JSON-ready; board None = the default)."""
         return copy.deepcopy(self._options)
 
@@ -285,13 +297,12 @@ class Game(GameBase):
         for src, dst in (first, second) if second is not None else (first,):
             if not 0 <= src < n or not (dst is None or 0 <= dst < n):
                 raise refusal("UNKNOWN_SPACE", move)
-        s1, d1 = first
-        d1 = -1 if d1 is None else d1
-        if second is None:
-            has2, s2, d2 = False, 0, 0
-        else:
-            has2, (s2, d2) = True, second
-            d2 = -1 if d2 is None else d2
+        s1, dst1 = first
+        d1 = -1 if dst1 is None else dst1
+        has2, s2, d2 = False, 0, 0
+        if second is not None:
+            has2, (s2, dst2) = True, second
+            d2 = -1 if dst2 is None else dst2
         err = self._core.check(s1, d1, has2, s2, d2)
         if err:
             raise core_error(err, move)
@@ -300,7 +311,7 @@ class Game(GameBase):
     def _decode(self, code: int) -> Move:
         return _decode(self._cfg, code)
 
-    def _events_of(self, raw: list) -> list[Event]:
+    def _events_of(self, raw: list[Any]) -> list[Event]:
         out = []
         for turn, season, step, kind, seat, space, tile, detail in raw:
             name = _EVENT_KINDS[kind]
@@ -323,7 +334,7 @@ class Game(GameBase):
         self._events.extend(events)
         return events
 
-    def describe(self, move: Move) -> dict:
+    def describe(self, move: Move) -> dict[str, Any]:
         """What a legal move would do, step by step (for a UI): each step's kind ("move",
         "cave_jump", "leave"; the two steps of a jump over an occupied tile are "jump"), and the tile
         it takes, the weapon it spends, the supply pack it drops. Changes nothing."""
@@ -366,7 +377,7 @@ class Game(GameBase):
         return [(_decode(cfg, c), c) for c in self._core.legal_codes()]
 
     # -- copies and records ------------------------------------------------------------------
-    def clone(self) -> "Game":
+    def clone(self) -> Game:
         """An independent copy (the core state is one memcpy; board and layouts are shared)."""
         g = object.__new__(Game)
         g._core = self._core.clone()
@@ -381,7 +392,7 @@ class Game(GameBase):
         g._start = self._start
         return g
 
-    def to_record(self) -> dict:
+    def to_record(self) -> dict[str, Any]:
         """The game as plain JSON-ready data: configuration, both layouts and the moves."""
         return {
             "game": GAME_ID,
@@ -394,6 +405,14 @@ class Game(GameBase):
             "start": None if self._start is None else [list(s) for s in self._start],
             "moves": [m.to_json() for m in self.moves],
         }
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> Game:
+        """Replay a record made by `to_record` (or by hand) to the identical game (the base's replay
+        loop, typed as a Jäger game); a malformed record raises InvalidRecordError."""
+        game = super().from_record(record)
+        assert isinstance(game, Game)
+        return game
 
     @classmethod
     def _new_from_record(cls, record: dict[str, Any]) -> Game:
@@ -439,7 +458,7 @@ class Game(GameBase):
         `open_collections` is set (spec §5)."""
         return not self._core.over and not self._options.get("open_collections", False)
 
-    def public_collection(self, seat: int) -> dict:
+    def public_collection(self, seat: int) -> dict[str, Any]:
         """A seat's collection as anyone may see it (the `view()` entry): weapons held and spent,
         mammoth values, supply packs in hand, characters on the board and `face_down`, the number of
         taken tiles lying face down; the face-down kinds are None while `collections_hidden`."""
@@ -450,7 +469,7 @@ class Game(GameBase):
             out.update(dict.fromkeys(_FACE_DOWN))
         return out
 
-    def view(self) -> dict:
+    def view(self) -> dict[str, Any]:
         """The state as anyone may see it, JSON-ready: what the service, bots and pictures show.
 
         Taken tiles other than weapons and mammoths lie face down until the end (spec §5): before
@@ -503,7 +522,10 @@ class Game(GameBase):
         if sm is not None:
             lines.append(f"  summer mammoth: {sm[0]} points, killed by seat {sm[1]}")
         cols = self.collections
-        row = lambda name, values: f"  {name:<14}" + "".join(f"{v:>9}" for v in values)
+
+        def row(name: str, values: list[Any]) -> str:
+            return f"  {name:<14}" + "".join(f"{v:>9}" for v in values)
+
         lines.append(row("collections", [f"seat {p}" for p in range(self.players)]))
         lines.append(row("on the board", self.characters_on_board))
         lines.append(row("weapons held", [c.weapons for c in cols]))

@@ -3,15 +3,29 @@ reasons, nothing changed), clones, records, views, the action encoding and deter
 import json
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
 import hunters
-from hunters.jaeger import (ACTION_SPACE_SIZE, DEFAULT_OPTIONS, GAME_ID, Collection, Event, Game,
-                            IllegalMoveError, InvalidRecordError, Move, Step, default_board, random_games)
 from hunters.game_base import SimulationResult
+from hunters.jaeger import (
+    ACTION_SPACE_SIZE,
+    DEFAULT_OPTIONS,
+    GAME_ID,
+    Collection,
+    Event,
+    Game,
+    IllegalMoveError,
+    InvalidRecordError,
+    Move,
+    Step,
+    default_board,
+    random_games,
+)
 from hunters.jaeger.sim import play_random_game
 from tests.splitmix import shuffle_piles
+
 from .helpers import line, mv
 
 
@@ -28,7 +42,8 @@ def test_registered_and_exports_the_common_protocol():
     for name in ("Game", "Move", "Step", "Event", "IllegalMoveError", "InvalidRecordError", "ACTION_SPACE_SIZE",
                  "GAME_ID", "random_games"):
         assert hasattr(mod, name), name
-    from hunters.errors import IllegalMoveError as Shared, InvalidRecordError as SharedRecord
+    from hunters.errors import IllegalMoveError as Shared
+    from hunters.errors import InvalidRecordError as SharedRecord
     assert IllegalMoveError is Shared and InvalidRecordError is SharedRecord
     assert GAME_ID == Game.GAME_ID == "jaeger_sammler"
     g = Game.new()
@@ -41,14 +56,15 @@ def test_registered_and_exports_the_common_protocol():
 
 def test_move_and_step_are_small_immutable_values():
     m = Move(Step(1, 2), Step(2, None))
-    assert m.steps == (Step(1, 2), Step(2, None)) and m.second.leaves
+    assert m.steps == (Step(1, 2), Step(2, None)) and m.second is not None and m.second.leaves
     with pytest.raises(AttributeError):
-        m.first = Step(0, 1)
+        m.first = Step(0, 1)  # type: ignore[misc]
     assert Move.of((1, 2), (2, None)) == m and hash(Move.of((1, 2), (2, None))) == hash(m)
     assert Move.of((5, None)).steps == (Step(5, None),)
     assert Move.from_json(json.loads(json.dumps(m.to_json()))) == m
     assert m.to_json() == {"steps": [{"src": 1, "dst": 2}, {"src": 2, "dst": None}]}
     assert Move.from_json({"steps": [[1, 2]]}) == Move(Step(1, 2))
+    bad: Any
     for bad in ({}, {"steps": []}, {"steps": "x"}, [1, 2], {"steps": [{"dst": 3}]}):
         with pytest.raises((TypeError, KeyError)):
             Move.from_json(bad)
@@ -83,7 +99,7 @@ def test_new_rejects_bad_configuration(kwargs):
 
 def test_unknown_options_are_refused_by_name():
     for call in (lambda: Game.new(players=2, wild_fire=True), lambda: random_games(1, players=2, wild_fire=True)):
-        with pytest.raises(ValueError, match="unknown option.*wild_fire"):
+        with pytest.raises(ValueError, match=r"unknown option.*wild_fire"):
             call()
 
 
@@ -132,12 +148,12 @@ def _start_move(g):
     (lambda c, nb: Move.of((c, 120), (120, 121)), "UNKNOWN_SPACE"),
     (lambda c, nb: Move.of((-1, nb[0]), (nb[0], c)), "UNKNOWN_SPACE"),
     (lambda c, nb: Move.of((c, 10**30), (c, None)), "UNKNOWN_SPACE"),
-    (lambda c, nb: Move(Step("15", 16), Step(16, 17)), "MALFORMED"),
-    (lambda c, nb: Move(Step(c, 1.0), Step(16, 17)), "MALFORMED"),
+    (lambda c, nb: Move(Step("15", 16), Step(16, 17)), "MALFORMED"),  # type: ignore[arg-type]
+    (lambda c, nb: Move(Step(c, 1.0), Step(16, 17)), "MALFORMED"),  # type: ignore[arg-type]
     (lambda c, nb: Move(Step(True, nb[0]), None), "MALFORMED"),
-    (lambda c, nb: Move((c,), None), "MALFORMED"),
-    (lambda c, nb: Move(Step(c, nb[0]), "x"), "MALFORMED"),
-    (lambda c, nb: Move(None, None), "MALFORMED"),
+    (lambda c, nb: Move((c,), None), "MALFORMED"),  # type: ignore[arg-type]
+    (lambda c, nb: Move(Step(c, nb[0]), "x"), "MALFORMED"),  # type: ignore[arg-type]
+    (lambda c, nb: Move(None, None), "MALFORMED"),  # type: ignore[arg-type]
     (lambda c, nb: (Step(c, nb[0]), Step(nb[0], c)), "MALFORMED"),
     (lambda c, nb: None, "MALFORMED"),
     (lambda c, nb: {"steps": []}, "MALFORMED"),
@@ -207,7 +223,7 @@ def test_bad_records_are_refused(mutate):
     with pytest.raises(InvalidRecordError):
         Game.from_record(rec)
     with pytest.raises(InvalidRecordError):
-        Game.from_record("not a record")
+        Game.from_record("not a record")  # type: ignore[arg-type]
 
 
 def test_actions_round_trip_and_mask():
@@ -226,6 +242,7 @@ def test_actions_round_trip_and_mask():
     mask = g.action_mask()
     assert len(mask) == ACTION_SPACE_SIZE and sum(mask) == len(g.legal_actions())
     assert [a for a in g.legal_actions() if mask[a]] == g.legal_actions()
+    bad: Any
     for bad in (ACTION_SPACE_SIZE, -1, "3", 2.0):
         with pytest.raises(IllegalMoveError) as exc:
             g.action_to_move(bad)
@@ -325,7 +342,8 @@ def test_same_seed_same_game_in_two_processes():
 
 @pytest.mark.parametrize("seed", [0, 7, 2**64 - 1])
 def test_seeded_layouts_follow_the_documented_shuffle(seed):
-    data = json.loads(open("hunters/data/jaeger_board.json", encoding="utf-8").read())
+    with open("hunters/data/jaeger_board.json", encoding="utf-8") as fh:
+        data = json.load(fh)
 
     def canonical(season):
         out = []
@@ -351,9 +369,11 @@ def test_core_random_games_are_deterministic():
     s = random_games(50, players=4, seed=5, policy="stay")
     assert s.decisions > 50 * 150 and len(s.mean_scores) == 4
     assert random_games(0, players=2).games == 0
+    bad: dict[str, Any]
     for bad in ({"n": -1}, {"players": 5}, {"seed": -1}, {"policy": "greedy"}):
         with pytest.raises(ValueError):
-            random_games(**{"n": 1, **bad})
+            kwargs: dict[str, Any] = {"n": 1, **bad}
+            random_games(**kwargs)
 
 
 def test_no_winner_ties_count_in_core_simulation():
