@@ -4,7 +4,9 @@ season ends, winter set-up, final scoring, and the legal-turn search.
 
 Everything on the hot path is `noexcept nogil` C over the flat `State` struct. `CoreConfig` holds a
 game's fixed data (board, caves, winter deck, options), `CoreGame` a game's state; both are thin
-handles. `hunters.jaeger.Game` is the typed public API on top of them.
+handles. `hunters.jaeger.Game` is the typed public API on top of them. jaeger.pxd holds the turn-code
+helpers (`slot_dst`, `step_code`, `decode_turn`) and declares the engine functions other Cython
+modules may cimport (the test-only self-check, tests/jaeger/_selfcheck.pyx).
 
 Turn code (uint32) = the dense action code of the public API:
     step code  = src * nslots + slot       slot: 0 .. ndir-1 neighbour slot (grid: direction),
