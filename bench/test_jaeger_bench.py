@@ -57,7 +57,7 @@ def test_jaeger_core_random_games(benchmark):
 def test_jaeger_core_random_games_stay(benchmark):
     seeds = iter(range(10**9))
     res = benchmark(lambda: random_games(CORE_GAMES, players=2, seed=next(seeds), policy="stay"))
-    assert res.games == CORE_GAMES and res.turns > CORE_GAMES * 150
+    assert res.games == CORE_GAMES and res.decisions > CORE_GAMES * 150
 
 
 @pytest.mark.benchmark(group="jaeger-games")

@@ -51,7 +51,6 @@ class Registry:
                 raise KeyError(f"unknown game {game_id!r}; registered: {', '.join(self.ids())}")
             module, _, name = target.partition(":")
             cls = getattr(importlib.import_module(module), name)
-            _adopt(game_id, cls)
             self._classes[game_id] = cls
             del self._lazy[game_id]
         return cls
@@ -60,29 +59,10 @@ class Registry:
         return self.get(game_id).INFO
 
 
-def _adopt(game_id: str, cls: type[GameBase]) -> None:
-    """Transitional: jaeger_sammler's Game predates `GameInfo`; until hunters/jaeger/game.py sets
-    its own INFO, the registry states it here (delete this function then)."""
-    if "INFO" in vars(cls) or game_id != "jaeger_sammler":
-        return
-    from hunters.game_base import GameInfo, SimulationResult
-    from hunters.jaeger import sim
-    from hunters.jaeger.actions import ACTION_SPACE_SIZE
-    from hunters.jaeger.game import _LIMITS, RECORD_FORMAT
-
-    def random_games(_cls: type, n: int, players: int = 2, seed: int = 0) -> SimulationResult:
-        r = sim.random_games(n, players=players, seed=seed)
-        return SimulationResult(r.games, r.players, r.turns, r.total_scores, r.wins)
-
-    cls.INFO = GameInfo(id=game_id, name="Jäger und Sammler", min_players=2, max_players=_LIMITS["players"],
-                        action_space_size=ACTION_SPACE_SIZE, record_format=RECORD_FORMAT)
-    cls.random_games = classmethod(random_games)  # type: ignore[assignment,method-assign]
-
-
 games = Registry()
 games.register_lazy("carcassonne_hg", "hunters.carcassonne:Game")
 games.register_lazy("jaeger_sammler", "hunters.jaeger:Game")
 
 GAMES = {"carcassonne_hg": "hunters.carcassonne", "jaeger_sammler": "hunters.jaeger"}
-"""Deprecated: game id -> API package path. Kept because hunters/service/games.py and
-tests/test_jaeger_api.py still read it; use `games` instead."""
+"""Deprecated: game id -> API package path. Kept while hunters/service/ (games.py, server.py) still
+reads it; use `games` instead."""

@@ -145,3 +145,91 @@ ctypedef struct Undo:               # what a light step changed (legal-turn sear
     int8_t ci
     uint8_t tile
     int8_t dweapons
+
+cpdef enum:
+    STAY_PATIENCE = 1000    # the "stay" random policy draws uniformly after this many idle turns in a row
+
+ctypedef struct Sim:                # one run of random games: the position, its configuration, events
+    State s
+    Config c
+    Event ev[MAXEV]
+
+
+# ---------------------------------------------------------------------------------------------
+# Turn codes (see jaeger.pyx): written once, here, for the core and the test-only self-check.
+
+cdef inline int dir_slot(Config* c, int a, int b) noexcept nogil:
+    """Neighbour slot of b around a, or -1."""
+    cdef int k
+    for k in range(c.ndir):
+        if c.nb[a][k] == b:
+            return k
+    return -1
+
+
+cdef inline int slot_dst(Config* c, int src, int slot) noexcept nogil:
+    """Destination of a step from src through a slot: a space, LEAVE, or NOWHERE."""
+    cdef int t
+    if slot < c.ndir:
+        t = c.nb[src][slot]
+        return t if t >= 0 else NOWHERE
+    if slot == c.nslots - 1:
+        return LEAVE
+    if c.cave_idx[src] < 0:
+        return NOWHERE
+    t = c.caves[slot - c.ndir]
+    if t == src or dir_slot(c, src, t) >= 0:
+        return NOWHERE
+    return t
+
+
+cdef inline int step_code(Config* c, int src, int dst) noexcept nogil:
+    """Step code of (src, dst), or -1 when dst is neither a neighbour, another cave, nor LEAVE."""
+    cdef int k
+    if dst == LEAVE:
+        return src * c.nslots + c.nslots - 1
+    k = dir_slot(c, src, dst)
+    if k >= 0:
+        return src * c.nslots + k
+    if c.cave_idx[src] >= 0 and c.cave_idx[dst] >= 0 and src != dst:
+        return src * c.nslots + c.ndir + c.cave_idx[dst]
+    return -1
+
+
+cdef inline void decode_turn(Config* c, uint32_t code, int* src1, int* dst1, int* src2, int* dst2) noexcept nogil:
+    """Spaces of a turn code: dst LEAVE or NOWHERE as slot_dst gives them; src2 = -1 when the turn
+    has one step. The code must be below nstep * (nstep + 1)."""
+    cdef uint32_t W = c.nstep + 1
+    cdef int c1 = <int>(code // W), c2 = <int>(code % W) - 1
+    src1[0] = c1 // c.nslots
+    dst1[0] = slot_dst(c, src1[0], c1 % c.nslots)
+    src2[0] = -1
+    dst2[0] = NOWHERE
+    if c2 >= 0:
+        src2[0] = c2 // c.nslots
+        dst2[0] = slot_dst(c, src2[0], c2 % c.nslots)
+
+
+# ---------------------------------------------------------------------------------------------
+# What other Cython modules may cimport: the engine of jaeger.pyx, for the test-only self-check
+# (tests/jaeger/_selfcheck.pyx). Nothing here is public Python API.
+
+cdef int G_chars                    # characters per player (load_components)
+cdef int G_packs                    # supply packs per player
+
+cdef class CoreConfig:
+    cdef Config* c
+    cdef public dict cache          # decoded turn codes (the Python layer memoises Moves here)
+
+cdef int own_spaces(State* s, int p, int16_t* out) noexcept nogil
+cdef int turn_error(State* s, int src1, int dst1, bint has2, int src2, int dst2) noexcept nogil
+cdef int gen_turns(State* s, uint32_t* out) noexcept nogil
+cdef int max_turns(State* s) noexcept nogil
+cdef uint32_t random_code(State* s, uint64_t* rng, bint stay) noexcept nogil
+cdef int apply_turn(State* s, uint32_t code, Event* ev) noexcept nogil
+cdef int score_of(State* s, int p) noexcept nogil
+cdef int tile_codes(list tiles, uint8_t* out) except -1
+cdef void random_config(Config* c, CoreConfig board, int stall_rounds, bint straight, int winter_start,
+                        bint shared_ties) noexcept
+cdef int deal_random_game(Sim* sim, int players, uint8_t* summer, int ns, uint8_t* winter, int nw,
+                          uint64_t seed) noexcept nogil

@@ -4,7 +4,9 @@ season ends, winter set-up, final scoring, and the legal-turn search.
 
 Everything on the hot path is `noexcept nogil` C over the flat `State` struct. `CoreConfig` holds a
 game's fixed data (board, caves, winter deck, options), `CoreGame` a game's state; both are thin
-handles. `hunters.jaeger.Game` is the typed public API on top of them.
+handles. `hunters.jaeger.Game` is the typed public API on top of them. jaeger.pxd holds the turn-code
+helpers (`slot_dst`, `step_code`, `decode_turn`) and declares the engine functions other Cython
+modules may cimport (the test-only self-check, tests/jaeger/_selfcheck.pyx).
 
 Turn code (uint32) = the dense action code of the public API:
     step code  = src * nslots + slot       slot: 0 .. ndir-1 neighbour slot (grid: direction),
@@ -16,10 +18,11 @@ exactly one code. Numeric order of codes is the order of the legal-turn list.
 """
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport free
 
+from hunters._core.mem cimport checked_malloc
 from hunters._core.pylist cimport uint32_list
-from hunters._core.rng cimport rng_next, rng_below
+from hunters._core.rng cimport rng_next, rng_below, rng_shuffle
 
 # ---------------------------------------------------------------------------------------------
 # Component tables (the same for every game): filled once by load_components().
@@ -29,8 +32,8 @@ cdef uint8_t G_goods[NKINDS]     # 1 for the valuable goods scored by the count 
 cdef int G_table[64]             # goods points by how many of one kind a player holds
 cdef int G_ntable = 1
 cdef int G_pack_points = 0       # per supply pack on a summer camp at the end
-cdef int G_chars = 4             # characters per player
-cdef int G_packs = 4             # supply packs per player
+G_chars = 4                      # characters per player (declared in jaeger.pxd)
+G_packs = 4                      # supply packs per player (declared in jaeger.pxd)
 cdef uint8_t G_takeable[16]      # kinds a character takes when it moves off (not path, cave, none)
 
 KINDS = ("", "berries", "tubers", "herbs", "jug", "necklace", "pelt", "skull", "weapon", "mammoth",
@@ -76,44 +79,6 @@ cdef inline int own_at(State* s, int p, int v) noexcept nogil:
     for i in range(s.nch[p]):
         if s.pos[p][i] == v:
             return i
-    return -1
-
-
-cdef inline int dir_slot(Config* c, int a, int b) noexcept nogil:
-    """Neighbour slot of b around a, or -1."""
-    cdef int k
-    for k in range(c.ndir):
-        if c.nb[a][k] == b:
-            return k
-    return -1
-
-
-cdef inline int slot_dst(Config* c, int src, int slot) noexcept nogil:
-    """Destination of a step from src through a slot: a space, LEAVE, or NOWHERE."""
-    cdef int t
-    if slot < c.ndir:
-        t = c.nb[src][slot]
-        return t if t >= 0 else NOWHERE
-    if slot == c.nslots - 1:
-        return LEAVE
-    if c.cave_idx[src] < 0:
-        return NOWHERE
-    t = c.caves[slot - c.ndir]
-    if t == src or dir_slot(c, src, t) >= 0:
-        return NOWHERE
-    return t
-
-
-cdef inline int step_code(Config* c, int src, int dst) noexcept nogil:
-    """Step code of (src, dst), or -1 when dst is neither a neighbour, another cave, nor LEAVE."""
-    cdef int k
-    if dst == LEAVE:
-        return src * c.nslots + c.nslots - 1
-    k = dir_slot(c, src, dst)
-    if k >= 0:
-        return src * c.nslots + k
-    if c.cave_idx[src] >= 0 and c.cave_idx[dst] >= 0 and src != dst:
-        return src * c.nslots + c.ndir + c.cave_idx[dst]
     return -1
 
 
@@ -505,15 +470,12 @@ cdef inline bint is_jump_half(State* s, int dst) noexcept nogil:
 
 cdef int apply_turn(State* s, uint32_t code, Event* ev) noexcept nogil:
     """Play one legal turn code (validated beforehand); write its events, return their count."""
-    cdef Config* c = s.cfg
-    cdef uint32_t W = c.nstep + 1
-    cdef int c1 = <int>(code // W), c2 = <int>(code % W) - 1, p = s.player, nev = 0, took = 0
-    cdef int src1 = c1 // c.nslots, dst1 = slot_dst(c, src1, c1 % c.nslots), src2, dst2
-    cdef bint jump = is_jump_half(s, dst1)
+    cdef int p = s.player, nev = 0, took = 0, src1 = 0, dst1 = 0, src2 = 0, dst2 = 0
+    cdef bint jump
+    decode_turn(s.cfg, code, &src1, &dst1, &src2, &dst2)
+    jump = is_jump_half(s, dst1)
     nev += do_step(s, p, src1, dst1, False, 0, ev, &took)
-    if c2 >= 0:
-        src2 = c2 // c.nslots
-        dst2 = slot_dst(c, src2, c2 % c.nslots)
+    if src2 >= 0:
         nev += do_step(s, p, src2, dst2, jump, 1, ev + nev, &took)
     s.turns += 1
     s.last_player = p
@@ -606,10 +568,6 @@ cdef int max_turns(State* s) noexcept nogil:
     """An upper bound on the number of legal turns now (buffer size)."""
     cdef int k = s.onb[s.player] * s.cfg.nslots
     return k * (k + 1) + 1
-
-
-cpdef enum:
-    STAY_PATIENCE = 1000    # the "stay" random policy draws uniformly after this many idle turns in a row
 
 
 cdef uint32_t random_code(State* s, uint64_t* rng, bint stay) noexcept nogil:
@@ -714,17 +672,6 @@ cdef int score_of(State* s, int p) noexcept nogil:
 # ---------------------------------------------------------------------------------------------
 # Layouts: seeded shuffles and the per-game configuration.
 
-cdef void shuffle(uint64_t* rng, uint8_t* a, int n) noexcept nogil:
-    """Fisher-Yates from the end with unbiased bounded draws."""
-    cdef int i, j
-    cdef uint8_t t
-    for i in range(n - 1, 0, -1):
-        j = <int>rng_below(rng, i + 1)
-        t = a[i]
-        a[i] = a[j]
-        a[j] = t
-
-
 cdef void deal_summer(Config* c, uint8_t* deck, int ndeck, uint8_t* by_space) noexcept nogil:
     """Lay a summer deck on the tile spaces in ascending order (the shorter of the two decides)."""
     cdef int v, k = 0
@@ -764,21 +711,18 @@ def shuffled_decks(uint64_t seed, summer_tiles, winter_tiles):
         a[i] = summer_tiles[i]
     for i in range(nw):
         b[i] = winter_tiles[i]
-    shuffle(&rng, a, ns)
-    shuffle(&rng, b, nw)
+    rng_shuffle(&rng, a, ns)
+    rng_shuffle(&rng, b, nw)
     return [a[i] for i in range(ns)], [b[i] for i in range(nw)]
 
 
 cdef class CoreConfig:
     """A game's fixed data. `CoreConfig.board(...)` makes a board template; `derive(...)` a game's
-    configuration from it (caves of its summer layout, its winter deck, its options)."""
-    cdef Config* c
-    cdef public dict cache      # decoded turn codes (the Python layer memoises Moves here)
+    configuration from it (caves of its summer layout, its winter deck, its options). Its C fields
+    are declared in jaeger.pxd."""
 
     def __cinit__(self):
-        self.c = <Config*>malloc(sizeof(Config))
-        if self.c == NULL:
-            raise MemoryError()
+        self.c = <Config*>checked_malloc(sizeof(Config))
         memset(self.c, 0, sizeof(Config))
         self.cache = {}
 
@@ -867,20 +811,14 @@ cdef class CoreConfig:
         """(src1, dst1, src2, dst2) of a turn code: dst None = leave; src2 None = no second step.
         Raises ValueError when a slot leads nowhere or the code is out of range."""
         cdef Config* c = self.c
-        cdef uint32_t W = c.nstep + 1
-        cdef int c1, c2, s1, d1, s2, d2
-        if code >= <uint64_t>W * c.nstep:
+        cdef int s1 = 0, d1 = 0, s2 = 0, d2 = 0
+        if code >= <uint64_t>(c.nstep + 1) * c.nstep:
             raise ValueError("code out of range")
-        c1 = <int>(code // W)
-        c2 = <int>(code % W) - 1
-        s1 = c1 // c.nslots
-        d1 = slot_dst(c, s1, c1 % c.nslots)
+        decode_turn(c, code, &s1, &d1, &s2, &d2)
         if d1 == NOWHERE:
             raise ValueError("the first step leads nowhere")
-        if c2 < 0:
+        if s2 < 0:
             return (s1, None if d1 == LEAVE else d1, None, None)
-        s2 = c2 // c.nslots
-        d2 = slot_dst(c, s2, c2 % c.nslots)
         if d2 == NOWHERE:
             raise ValueError("the second step leads nowhere")
         return (s1, None if d1 == LEAVE else d1, s2, None if d2 == LEAVE else d2)
@@ -918,9 +856,7 @@ cdef class CoreGame:
     cdef readonly CoreConfig config
 
     def __cinit__(self):
-        self.s = <State*>malloc(sizeof(State))
-        if self.s == NULL:
-            raise MemoryError()
+        self.s = <State*>checked_malloc(sizeof(State))
 
     def __dealloc__(self):
         free(self.s)
@@ -1030,9 +966,7 @@ cdef class CoreGame:
     def legal_codes(self):
         """Every legal turn code now, ascending."""
         cdef int n, i, cap = max_turns(self.s)
-        cdef uint32_t* buf = <uint32_t*>malloc(cap * sizeof(uint32_t))
-        if buf == NULL:
-            raise MemoryError()
+        cdef uint32_t* buf = <uint32_t*>checked_malloc(cap * sizeof(uint32_t))
         with nogil:
             n = gen_turns(self.s, buf)
         out = uint32_list(buf, n)
@@ -1041,9 +975,7 @@ cdef class CoreGame:
 
     def count_legal(self):
         cdef int n, cap = max_turns(self.s)
-        cdef uint32_t* buf = <uint32_t*>malloc(cap * sizeof(uint32_t))
-        if buf == NULL:
-            raise MemoryError()
+        cdef uint32_t* buf = <uint32_t*>checked_malloc(cap * sizeof(uint32_t))
         with nogil:
             n = gen_turns(self.s, buf)
         free(buf)
@@ -1071,6 +1003,45 @@ cdef class CoreGame:
         return random_code(self.s, &rng, stay)
 
 
+cdef int tile_codes(list tiles, uint8_t* out) except -1:
+    """Copy a list of tile codes into out (MAXS bytes); return the count (ValueError when too many)."""
+    cdef int i, n = len(tiles)
+    if n > MAXS:
+        raise ValueError("too many tiles")
+    for i in range(n):
+        out[i] = tiles[i]
+    return n
+
+
+cdef void random_config(Config* c, CoreConfig board, int stall_rounds, bint straight, int winter_start,
+                        bint shared_ties) noexcept:
+    """The configuration of random games on a board template (caves and winter deck are set per game
+    by deal_random_game)."""
+    memcpy(c, board.c, sizeof(Config))
+    c.stall_rounds = stall_rounds
+    c.straight = straight
+    c.winter_start = winter_start
+    c.shared_ties = shared_ties
+
+
+cdef int deal_random_game(Sim* sim, int players, uint8_t* summer, int ns, uint8_t* winter, int nw,
+                          uint64_t seed) noexcept nogil:
+    """Begin in sim the game Game.new(players, seed) makes from these decks (tile codes): both
+    shuffled from `seed` (summer first, as shuffled_decks), the summer tiles dealt on the tile spaces,
+    the caves and the winter deck set in sim.c. Return the count of events (in sim.ev)."""
+    cdef uint8_t sdeck[MAXS]
+    cdef uint8_t wdeck[MAXS]
+    cdef uint8_t by_space[MAXS]
+    memcpy(sdeck, summer, ns)
+    memcpy(wdeck, winter, nw)
+    rng_shuffle(&seed, sdeck, ns)
+    rng_shuffle(&seed, wdeck, nw)
+    deal_summer(&sim.c, sdeck, ns, by_space)
+    set_layout(&sim.c, by_space, wdeck, nw)
+    init_state(&sim.s, &sim.c, players, by_space, NULL, NULL, -1)
+    return begin(&sim.s, sim.ev)
+
+
 def random_games(int n, int players, uint64_t seed, CoreConfig board, list summer_tiles,
                  list winter_tiles, int stall_rounds, bint straight, int winter_start, bint shared_ties,
                  bint stay):
@@ -1078,53 +1049,33 @@ def random_games(int n, int players, uint64_t seed, CoreConfig board, list summe
     g-th output of splitmix64(seed); its turns are drawn from the same stream (random_code, `stay`
     policy as given). Return
     (games, turns, total points per seat, wins per seat)."""
-    cdef State* s = <State*>malloc(sizeof(State))
-    cdef Config* c = <Config*>malloc(sizeof(Config))
-    cdef Event* ev = <Event*>malloc(MAXEV * sizeof(Event))
-    cdef uint8_t sbase[MAXS]
-    cdef uint8_t wbase[MAXS]
-    cdef uint8_t sdeck[MAXS]
-    cdef uint8_t wdeck[MAXS]
-    cdef uint8_t by_space[MAXS]
-    cdef uint64_t rng = seed, dseed
-    cdef int g, p, best, nbest, i, ns = len(summer_tiles), nw = len(winter_tiles)
+    cdef uint8_t summer[MAXS]
+    cdef uint8_t winter[MAXS]
+    cdef uint64_t rng = seed
+    cdef int g, p, best, nbest, ns, nw
     cdef long turns = 0
     cdef long totals[MAXP]
     cdef long wins[MAXP]
     cdef int sc[MAXP]
     cdef uint32_t code
-    if s == NULL or c == NULL or ev == NULL:
-        free(s); free(c); free(ev)
-        raise MemoryError()
-    if not 1 <= players <= MAXP or ns > MAXS or nw > MAXS:
-        free(s); free(c); free(ev)
+    cdef Sim* sim
+    cdef State* s
+    if not 1 <= players <= MAXP or n < 0:
         raise ValueError("bad configuration")
-    memcpy(c, board.c, sizeof(Config))
-    c.stall_rounds = stall_rounds
-    c.straight = straight
-    c.winter_start = winter_start
-    c.shared_ties = shared_ties
+    ns = tile_codes(summer_tiles, summer)
+    nw = tile_codes(winter_tiles, winter)
+    sim = <Sim*>checked_malloc(sizeof(Sim))
+    s = &sim.s
+    random_config(&sim.c, board, stall_rounds, straight, winter_start, shared_ties)
     for p in range(MAXP):
         totals[p] = 0
         wins[p] = 0
-    for i in range(ns):
-        sbase[i] = summer_tiles[i]
-    for i in range(nw):
-        wbase[i] = winter_tiles[i]
-    for g in range(n):
-        dseed = rng_next(&rng)
-        memcpy(sdeck, sbase, ns)
-        memcpy(wdeck, wbase, nw)
-        with nogil:
-            shuffle(&dseed, sdeck, ns)
-            shuffle(&dseed, wdeck, nw)
-            deal_summer(c, sdeck, ns, by_space)
-            set_layout(c, by_space, wdeck, nw)
-            init_state(s, c, players, by_space, NULL, NULL, -1)
-            begin(s, ev)
+    with nogil:
+        for g in range(n):
+            deal_random_game(sim, players, summer, ns, winter, nw, rng_next(&rng))
             while s.season != OVER:
                 code = random_code(s, &rng, stay and s.idle < STAY_PATIENCE)
-                apply_turn(s, code, ev)
+                apply_turn(s, code, sim.ev)
                 turns += 1
             best = -1
             for p in range(players):
@@ -1140,209 +1091,10 @@ def random_games(int n, int players, uint64_t seed, CoreConfig board, list summe
                 for p in range(players):
                     if sc[p] == best:
                         wins[p] += 1
-    free(s)
-    free(c)
-    free(ev)
+    free(sim)
     return n, turns, [totals[p] for p in range(players)], [wins[p] for p in range(players)]
 
 
 def state_size():
     """Bytes copied by clone()."""
     return sizeof(State)
-
-
-# ---------------------------------------------------------------------------------------------
-# Self-check: random games in C with every invariant checked at every turn (used by the tests to
-# run thousands of games in CI; the Python-level round-trip checks run on fewer games).
-
-cdef int invariant_errors(State* s, int* prev_scores, long* viol) noexcept nogil:
-    """Check the invariants of a position; count violations by kind in viol[0..5]; return total."""
-    cdef Config* c = s.cfg
-    cdef int k, p, i, v, n = 0, total, cnt
-    cdef int onboard[NKINDS]
-    cdef int occ[MAXS]
-    for k in range(NKINDS):
-        onboard[k] = 0
-    for v in range(c.n):
-        occ[v] = 0
-        if s.tile[v]:
-            onboard[s.tile[v] & 15] += 1
-            if c.kind[v] != SP_TILE:
-                viol[0] += 1
-                n += 1
-    for k in range(NKINDS):                                  # 0: tiles conserved
-        total = s.removed[k] + onboard[k]
-        for p in range(s.nplayers):
-            total += s.taken[p][k]
-        if total != s.laid[k]:
-            viol[0] += 1
-            n += 1
-    for p in range(s.nplayers):                              # 1: characters and occupancy
-        cnt = 0
-        for i in range(s.nch[p]):
-            v = s.pos[p][i]
-            if v >= 0:
-                cnt += 1
-                occ[v] += 1
-                if c.kind[v] == SP_TILE and s.tile[v] == 0:
-                    viol[1] += 1
-                    n += 1
-        if cnt != s.onb[p] or s.nch[p] > G_chars:
-            viol[1] += 1
-            n += 1
-    for v in range(c.n):
-        if occ[v] != s.nocc[v] or (c.kind[v] == SP_TILE and (s.tile[v] & 15) != K_CAVE and occ[v] > 1):
-            viol[1] += 1
-            n += 1
-    for p in range(s.nplayers):
-        cnt = s.packs[p]                                     # 2: supply packs conserved
-        for v in range(c.n):
-            if (s.packs_at[v] >> p) & 1:
-                cnt += 1
-                if c.kind[v] == SP_TILE:
-                    viol[2] += 1
-                    n += 1
-        if cnt != G_packs:
-            viol[2] += 1
-            n += 1
-        if s.weapons[p] != s.taken[p][K_WEAPON] - s.spent[p] or s.weapons[p] < 0:   # 3: weapons
-            viol[3] += 1
-            n += 1
-        total = score_of(s, p)                               # 4: scores never decrease
-        if total < prev_scores[p]:
-            viol[4] += 1
-            n += 1
-        prev_scores[p] = total
-    if s.season != OVER and s.onb[s.player] == 0:           # 5: the player to move has a character
-        viol[5] += 1
-        n += 1
-    return n
-
-
-cdef bint in_sorted(uint32_t* a, int n, uint32_t x) noexcept nogil:
-    cdef int lo = 0, hi = n, mid
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if a[mid] < x:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo < n and a[lo] == x
-
-
-def selfcheck_games(int n, int players, uint64_t seed, CoreConfig board, list summer_tiles,
-                    list winter_tiles, int stall_rounds, bint straight, int winter_start, bint stay,
-                    int probes):
-    """Play n random games like random_games() and check at every turn: the position's invariants;
-    that the legal list is strictly ascending, non-empty and every listed turn is accepted by the
-    validator; that the drawn turn is listed; and that `probes` random turns near the player's
-    characters are accepted exactly when listed. Return (games, turns, listed turns checked, probes,
-    violations by name)."""
-    cdef State* s = <State*>malloc(sizeof(State))
-    cdef Config* c = <Config*>malloc(sizeof(Config))
-    cdef Event* ev = <Event*>malloc(MAXEV * sizeof(Event))
-    cdef uint32_t* buf = <uint32_t*>malloc(65536 * sizeof(uint32_t))
-    cdef uint8_t sbase[MAXS]
-    cdef uint8_t wbase[MAXS]
-    cdef uint8_t sdeck[MAXS]
-    cdef uint8_t wdeck[MAXS]
-    cdef uint8_t by_space[MAXS]
-    cdef int16_t srcs[MAXCH]
-    cdef uint64_t rng = seed, dseed
-    cdef uint32_t W, code
-    cdef int g, i, j, m, nl, ns = len(summer_tiles), nw = len(winter_tiles), p, err, nsrc
-    cdef int s1, d1, s2, d2, c1, c2, cap
-    cdef bint has2, listed
-    cdef int prev[MAXP]
-    cdef long turns = 0, checked = 0, probed = 0
-    cdef long viol[10]
-    if s == NULL or c == NULL or ev == NULL or buf == NULL:
-        free(s); free(c); free(ev); free(buf)
-        raise MemoryError()
-    for i in range(10):
-        viol[i] = 0
-    memcpy(c, board.c, sizeof(Config))
-    c.stall_rounds = stall_rounds
-    c.straight = straight
-    c.winter_start = winter_start
-    for i in range(ns):
-        sbase[i] = summer_tiles[i]
-    for i in range(nw):
-        wbase[i] = winter_tiles[i]
-    with nogil:
-        for g in range(n):
-            dseed = rng_next(&rng)
-            memcpy(sdeck, sbase, ns)
-            memcpy(wdeck, wbase, nw)
-            shuffle(&dseed, sdeck, ns)
-            shuffle(&dseed, wdeck, nw)
-            deal_summer(c, sdeck, ns, by_space)
-            set_layout(c, by_space, wdeck, nw)
-            init_state(s, c, players, by_space, NULL, NULL, -1)
-            begin(s, ev)
-            for p in range(MAXP):
-                prev[p] = 0
-            W = c.nstep + 1
-            while True:
-                invariant_errors(s, prev, viol)
-                if s.season == OVER:
-                    break
-                cap = max_turns(s)
-                if cap > 65536:
-                    viol[6] += 1
-                    break
-                nl = gen_turns(s, buf)
-                if nl == 0:
-                    viol[6] += 1
-                    break
-                for i in range(nl):                          # 6: every listed turn is accepted
-                    checked += 1
-                    if i > 0 and buf[i] <= buf[i - 1]:
-                        viol[6] += 1
-                    c1 = <int>(buf[i] // W)
-                    c2 = <int>(buf[i] % W) - 1
-                    s1 = c1 // c.nslots
-                    d1 = slot_dst(c, s1, c1 % c.nslots)
-                    s2 = 0
-                    d2 = 0
-                    if c2 >= 0:
-                        s2 = c2 // c.nslots
-                        d2 = slot_dst(c, s2, c2 % c.nslots)
-                    if turn_error(s, s1, d1, c2 >= 0, s2, d2) != OK:
-                        viol[6] += 1
-                nsrc = own_spaces(s, s.player, srcs)
-                for j in range(probes):                      # 7: anything else is refused
-                    probed += 1
-                    s1 = srcs[rng_below(&rng, nsrc)] if rng_below(&rng, 8) else <int>rng_below(&rng, c.n)
-                    m = <int>rng_below(&rng, c.ndir + 2)
-                    d1 = LEAVE if m == c.ndir else (c.nb[s1][m] if m < c.ndir else <int>rng_below(&rng, c.n))
-                    if d1 == -1 and m < c.ndir:
-                        continue
-                    has2 = rng_below(&rng, 6) != 0
-                    s2 = d1 if (d1 >= 0 and rng_below(&rng, 2)) else srcs[rng_below(&rng, nsrc)]
-                    m = <int>rng_below(&rng, c.ndir + 2)
-                    d2 = LEAVE if m == c.ndir else (c.nb[s2][m] if m < c.ndir else <int>rng_below(&rng, c.n))
-                    if d2 == -1 and m < c.ndir:
-                        continue
-                    err = turn_error(s, s1, d1, has2, s2, d2)
-                    c1 = step_code(c, s1, d1)
-                    c2 = step_code(c, s2, d2) if has2 else 0
-                    if c1 < 0 or c2 < 0:
-                        listed = False
-                    else:
-                        code = <uint32_t>c1 * W + (<uint32_t>(c2 + 1) if has2 else 0)
-                        listed = in_sorted(buf, nl, code)
-                    if listed != (err == OK):
-                        viol[7] += 1
-                code = random_code(s, &rng, stay and s.idle < STAY_PATIENCE)
-                if not in_sorted(buf, nl, code):             # 8: the random turn is a listed one
-                    viol[8] += 1
-                apply_turn(s, code, ev)
-                turns += 1
-    free(s)
-    free(c)
-    free(ev)
-    free(buf)
-    names = ("tiles_conserved", "characters", "supply_packs", "weapons", "scores_monotone", "player_to_move",
-             "listed_accepted", "unlisted_refused", "random_turn_listed")
-    return n, turns, checked, probed, {names[i]: viol[i] for i in range(9)}

@@ -28,7 +28,8 @@ if TYPE_CHECKING:
 
 def _default_size() -> int:
     board = default_board()
-    slots = board.ndir + data()["tiles"]["summer"].get("cave", 0) + 1
+    caves: int = data()["tiles"]["summer"].get("cave", 0)
+    slots = board.ndir + caves + 1
     steps = board.n * slots
     return steps * (steps + 1)
 
@@ -38,12 +39,12 @@ ACTION_SPACE_SIZE: int = _default_size()
 __all__ = ["ACTION_SPACE_SIZE", "action_mask", "action_to_move", "legal_actions", "move_to_action"]
 
 
-def move_to_action(game: "Game", move: Move) -> int:
+def move_to_action(game: Game, move: Move) -> int:
     """The action code of a move that is legal now (IllegalMoveError otherwise)."""
     return game._code(move)
 
 
-def action_to_move(game: "Game", action: int) -> Move:
+def action_to_move(game: Game, action: int) -> Move:
     """The move an action code stands for on this game's board (it may still be illegal now)."""
     size = game.action_space_size
     if type(action) is not int or not 0 <= action < size:
@@ -54,12 +55,12 @@ def action_to_move(game: "Game", action: int) -> Move:
         raise refusal("NOT_ADJACENT", action, "that action's step leads nowhere on this board") from None
 
 
-def legal_actions(game: "Game") -> list[int]:
+def legal_actions(game: Game) -> list[int]:
     """Action codes of every legal move, ascending (= legal_moves() order)."""
     return game._core.legal_codes()
 
 
-def action_mask(game: "Game") -> bytearray:
+def action_mask(game: Game) -> bytearray:
     """A bytearray of game.action_space_size entries, 1 for each legal action (numpy.frombuffer-ready)."""
     mask = bytearray(game.action_space_size)
     for a in game._core.legal_codes():

@@ -39,7 +39,7 @@ _DIRS = (((0, -1), (0, 1), (-1, -1), (-1, 0), (1, -1), (1, 0)),
          ((0, -1), (0, 1), (-1, 0), (-1, 1), (1, 0), (1, 1)))
 DIRECTIONS = ("W", "E", "NW", "NE", "SW", "SE")
 
-__all__ = ["Board", "DIRECTIONS", "SPACE_KINDS", "default_board"]
+__all__ = ["DIRECTIONS", "SPACE_KINDS", "Board", "default_board"]
 
 
 class Board:
@@ -47,14 +47,15 @@ class Board:
     neighbour in each slot (-1 = none); `coords[v]` (row, col) on a grid board, (q, r) on an explicit
     board with positions, else None."""
 
-    __slots__ = ("kinds", "slots", "beyond", "coords", "ndir", "straight_ok", "data", "core",
-                 "_neighbours", "is_default")
+    __slots__ = ("_neighbours", "beyond", "coords", "core", "data", "is_default", "kinds", "ndir", "slots",
+                 "straight_ok")
 
     def __init__(self, data: Any, *, _default: bool = False):
         if not isinstance(data, dict):
             raise ValueError("a board must be a JSON object")
         if not {"grid", "camps"} >= set(data) and not {"spaces", "adjacency"} >= set(data):
             raise ValueError('a board has "grid" and "camps", or "spaces" and "adjacency", and nothing else')
+        coords: list[_Cell] | None
         if "grid" in data:
             kinds, slots, beyond, coords, ndir = _parse_grid(data)
             straight_ok = True
@@ -95,7 +96,7 @@ class Board:
     def tile_spaces(self) -> tuple[int, ...]:
         return tuple(v for v, k in enumerate(self.kinds) if k == "tile")
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The board data it was built from (a copy)."""
         return copy.deepcopy(self.data)
 
@@ -115,7 +116,14 @@ def _cell(value: Any, what: str) -> tuple[int, int]:
     return value[0], value[1]
 
 
-def _parse_grid(d: dict):
+_Cell = tuple[int, int]
+_Grid = tuple[list[str], list[list[int]], list[list[int]], list[_Cell], int]
+"""kinds, neighbour slots, straight continuations, coordinates, slots per space"""
+_Explicit = tuple[list[str], list[list[int]], list[list[int]], list[_Cell] | None, int, bool]
+"""the same, coordinates None when not every space has a pos, and whether straight jumps are known"""
+
+
+def _parse_grid(d: dict[str, Any]) -> _Grid:
     g = d["grid"]
     if not isinstance(g, dict) or g.get("type", "hex") != "hex" or g.get("orientation", "pointy") != "pointy":
         raise ValueError("only pointy-top hex grids are supported")
@@ -155,20 +163,21 @@ def _parse_grid(d: dict):
         for dr, dc in _DIRS[(r % 2) == shifted]:
             row.append(index.get((r + dr, c + dc), -1))
         slots.append(row)
-    for v, row in enumerate(slots):
+    for row in slots:
         beyond.append([slots[m][k] if m >= 0 else -1 for k, m in enumerate(row)])
     _check_camps(kinds)
     return kinds, slots, beyond, cells, 6
 
 
-def _parse_explicit(d: dict):
+def _parse_explicit(d: dict[str, Any]) -> _Explicit:
     spaces, adjacency = d["spaces"], d.get("adjacency", [])
     if not isinstance(spaces, list) or not 1 <= len(spaces) <= _LIMITS["spaces"]:
         raise ValueError(f"spaces must be a list of 1 to {_LIMITS['spaces']} spaces")
     n = len(spaces)
     if not isinstance(adjacency, list) or len(adjacency) > n * _LIMITS["degree"]:
         raise ValueError(f"adjacency must be a list of at most {_LIMITS['degree']} pairs per space")
-    kinds, coords = [], []
+    kinds: list[str] = []
+    coords: list[_Cell | None] = []
     for i, sp in enumerate(spaces):
         if not isinstance(sp, dict) or sp.get("kind", "tile") not in SPACE_KINDS:
             raise ValueError(f"space {i}: kind must be one of {SPACE_KINDS}")
@@ -195,20 +204,21 @@ def _parse_explicit(d: dict):
     if ndir > _LIMITS["degree"]:
         raise ValueError(f"a space has at most {_LIMITS['degree']} neighbours")
     slots = [sorted(s) + [-1] * (ndir - len(s)) for s in nbs]
-    straight_ok = all(c is not None for c in coords)
+    cells = [c for c in coords if c is not None]
+    straight_ok = len(cells) == n
     beyond = [[-1] * ndir for _ in range(n)]
     if straight_ok:
-        at = {c: i for i, c in enumerate(coords)}
+        at = {c: i for i, c in enumerate(cells)}
         if len(at) != n:
             raise ValueError("two spaces share a pos")
         for s in range(n):
             for k, m in enumerate(slots[s]):
                 if m >= 0:
-                    target = (2 * coords[m][0] - coords[s][0], 2 * coords[m][1] - coords[s][1])
+                    target = (2 * cells[m][0] - cells[s][0], 2 * cells[m][1] - cells[s][1])
                     e = at.get(target, -1)
                     beyond[s][k] = e if e in nbs[m] else -1
     _check_camps(kinds)
-    return kinds, slots, beyond, (coords if straight_ok else None), ndir, straight_ok
+    return kinds, slots, beyond, (cells if straight_ok else None), ndir, straight_ok
 
 
 def _check_camps(kinds: list[str]) -> None:

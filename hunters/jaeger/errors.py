@@ -6,7 +6,7 @@ from typing import Any
 from hunters._core import jaeger as _core
 from hunters.errors import IllegalMoveError, InvalidRecordError
 
-__all__ = ["IllegalMoveError", "InvalidRecordError", "MESSAGES", "core_error", "refusal"]
+__all__ = ["MESSAGES", "IllegalMoveError", "InvalidRecordError", "core_error", "refusal"]
 
 MESSAGES = {
     "GAME_OVER": "the game is over",

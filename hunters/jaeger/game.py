@@ -2,15 +2,16 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
-from typing import Any
+from types import ModuleType
+from typing import Any, ClassVar
 
 from hunters._core import jaeger as _core
-from hunters.game_base import GameBase
+from hunters._core.jaeger import CoreConfig, CoreGame
+from hunters.game_base import GameBase, GameInfo, LegalMoves, SimulationResult, check_seed
 
 from . import actions as _actions
 from .board import Board
-from .errors import IllegalMoveError, InvalidRecordError, core_error, refusal
+from .errors import core_error, refusal
 from .layouts import start_positions, summer_layout, winter_deck
 from .moves import Collection, Event, Move, Step
 from .options import DEFAULT_OPTIONS, WINTER_START, check_plain, validate_options
@@ -19,24 +20,27 @@ from .tiles import FOOD, GOODS, KINDS, STAYING, code_of, deck, token_of
 GAME_ID = "jaeger_sammler"
 RECORD_FORMAT = 1
 SEASONS = ("summer", "winter", "over")
-_MAX_SEED = 2**64 - 1
 _EVENT_KINDS = _core.EVENT_KINDS
 _END_REASONS = _core.END_REASONS
 _START_RULES = _core.START_RULES
 _LIMITS = _core.LIMITS
 _FACE_DOWN = FOOD + GOODS
 """Collection fields of the tiles that lie face down once taken (spec §5); weapons and mammoths lie face up."""
+INFO = GameInfo(id=GAME_ID, name="Jäger und Sammler", min_players=2, max_players=_LIMITS["players"],
+                action_space_size=_actions.ACTION_SPACE_SIZE, record_format=RECORD_FORMAT)
+POLICIES = ("uniform", "stay")
+"""Random policies of `Game.random_games`: see there."""
 
-__all__ = ["DEFAULT_OPTIONS", "GAME_ID", "Game", "LegalMoves"]
+__all__ = ["DEFAULT_OPTIONS", "GAME_ID", "INFO", "Game", "LegalMoves"]
 
 
 def _is_int(v: Any) -> bool:
     return type(v) is int
 
 
-def _decode(cfg: Any, code: int) -> Move:
+def _decode(cfg: CoreConfig, code: int) -> Move:
     """The Move of a turn code on a configuration (memoised per configuration)."""
-    move = cfg.cache.get(code)
+    move: Move | None = cfg.cache.get(code)
     if move is None:
         s1, d1, s2, d2 = cfg.decode(code)
         move = Move(Step(s1, d1), None if s2 is None else Step(s2, d2))
@@ -55,49 +59,6 @@ def _step_parts(step: Any) -> tuple[int, int | None] | None:
     return src, dst
 
 
-class LegalMoves(Sequence):
-    """The legal moves of one turn: an immutable sequence of `Move` backed by the core's codes (in
-    action-code order), so listing is cheap and a Move is only built when it is read."""
-
-    __slots__ = ("_cfg", "_codes")
-
-    def __init__(self, cfg: Any, codes: list[int]):
-        self._cfg = cfg
-        self._codes = codes
-
-    def __len__(self) -> int:
-        return len(self._codes)
-
-    def __getitem__(self, index):
-        if isinstance(index, slice):
-            return [_decode(self._cfg, c) for c in self._codes[index]]
-        return _decode(self._cfg, self._codes[index])
-
-    def __iter__(self):
-        cfg = self._cfg
-        return (_decode(cfg, c) for c in self._codes)
-
-    def __contains__(self, move: object) -> bool:
-        return any(m == move for m in self)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, LegalMoves):
-            return self._codes == other._codes and list(self) == list(other)
-        if isinstance(other, (list, tuple)):
-            return list(self) == list(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    @property
-    def actions(self) -> list[int]:
-        """The action codes, in the same order."""
-        return list(self._codes)
-
-    def __repr__(self) -> str:
-        return f"LegalMoves({list(self)!r})"
-
-
 class Game(GameBase):
     """A game of Jäger und Sammler (game id ``jaeger_sammler``).
 
@@ -109,17 +70,28 @@ class Game(GameBase):
     1
     """
 
+    INFO = INFO
     GAME_ID = GAME_ID
-    _ACTIONS = _actions
-    __slots__ = ("_core", "_cfg", "_board", "_events", "_moves", "_seed", "_options", "_summer", "_winter",
-                 "_start")
+    _ACTIONS: ClassVar[ModuleType] = _actions
+    __slots__ = ("_board", "_cfg", "_core", "_events", "_moves", "_options", "_seed", "_start", "_summer",
+                 "_winter")
+    _core: CoreGame
+    _cfg: CoreConfig
+    _board: Board
+    _events: list[Event]
+    _moves: list[int]
+    _seed: int | None
+    _options: dict[str, Any]
+    _summer: list[str | None]
+    _winter: list[str]
+    _start: list[list[int]] | None
 
     def __init__(self) -> None:
         raise TypeError("use Game.new(...) or Game.from_record(...)")
 
     @classmethod
     def new(cls, players: int = 2, seed: int | None = 0, *, summer: Any = None, winter: Any = None,
-            start: Any = None, **options: Any) -> "Game":
+            start: Any = None, **options: Any) -> Game:
         """A new game for 2-4 players.
 
         Tiles not given explicitly come from `seed`: the summer tiles (with the option's mammoth
@@ -129,10 +101,8 @@ class Game(GameBase):
         winter deck, dealt in ascending order on the empty tile spaces at winter set-up; `start` =
         each seat's list of spaces for its summer characters (default: one on each summer camp).
         `options`: see DEFAULT_OPTIONS (unknown names and bad values are a ValueError)."""
-        if not _is_int(players) or not 2 <= players <= _LIMITS["players"]:
-            raise ValueError(f"players must be an int from 2 to {_LIMITS['players']}")
-        if seed is not None and (not _is_int(seed) or not 0 <= seed <= _MAX_SEED):
-            raise ValueError("seed must be an int from 0 to 2**64 - 1")
+        INFO.check_players(players)
+        check_seed(seed)
         for name, value in (("summer", summer), ("winter", winter), ("start", start)):
             check_plain(value, name)
         b, opts = validate_options(options)
@@ -144,7 +114,8 @@ class Game(GameBase):
             layout = [token_of(next(tiles, 0)) if k == "tile" else None for k in b.kinds]
         else:
             layout = summer_layout(b, summer)
-        winter_tokens = [token_of(c) for c in shuffled_w] if winter is None else winter_deck(winter)
+        winter_tokens = [t for t in map(token_of, shuffled_w) if t is not None] if winter is None \
+            else winter_deck(winter)  # (no tile code of a deck is 0)
         start_pos = None if start is None else start_positions(b, layout, players, start)
         self = object.__new__(cls)
         self._board = b
@@ -160,7 +131,7 @@ class Game(GameBase):
         pairs = None if start_pos is None else [(p, v) for p, spaces in enumerate(start_pos) for v in spaces]
         self._core, raw = _core.CoreGame.create(self._cfg, players, summer_codes, pairs)
         self._events = self._events_of(raw)
-        self._moves: list[int] = []
+        self._moves = []
         return self
 
     # -- state -------------------------------------------------------------------------------
@@ -197,7 +168,7 @@ class Game(GameBase):
         engine state: it reveals face-down tiles, so before the end show `view()["scores"]` instead."""
         return self._core.scores()
 
-    def score_breakdown(self) -> list[dict]:
+    def score_breakdown(self) -> list[dict[str, int]]:
         """Each seat's total by part: food, mammoths, goods, supply_packs (on summer camps), total."""
         out = []
         for p in range(self.players):
@@ -222,11 +193,16 @@ class Game(GameBase):
         return self._core.turns
 
     @property
+    def moves_played(self) -> int:
+        """Moves played (= turns)."""
+        return len(self._moves)
+
+    @property
     def seed(self) -> int | None:
         return self._seed
 
     @property
-    def options(self) -> dict:
+    def options(self) -> dict[str, Any]:
         """The game's configuration (every option, JSON-ready; board None = the default)."""
         return copy.deepcopy(self._options)
 
@@ -301,11 +277,11 @@ class Game(GameBase):
                 for name, arr in (("laid", laid), ("taken", taken), ("removed", removed), ("on_board", on_board))}
 
     # -- moves -------------------------------------------------------------------------------
-    def legal_moves(self) -> LegalMoves:
+    def legal_moves(self) -> LegalMoves[Move]:
         """Every legal move of the player to move, in action-code order (by first step's space, then
         slot: neighbour directions, cave jumps, leave; then likewise the second step; a one-step move
         before the two-step moves sharing its first step). Empty once the game is over."""
-        return LegalMoves(self._cfg, self._core.legal_codes())
+        return LegalMoves(self, self._core.legal_codes(), self._decode)
 
     def _code(self, move: Any) -> int:
         """The turn code of a legal move, or IllegalMoveError saying why not."""
@@ -321,13 +297,12 @@ class Game(GameBase):
         for src, dst in (first, second) if second is not None else (first,):
             if not 0 <= src < n or not (dst is None or 0 <= dst < n):
                 raise refusal("UNKNOWN_SPACE", move)
-        s1, d1 = first
-        d1 = -1 if d1 is None else d1
-        if second is None:
-            has2, s2, d2 = False, 0, 0
-        else:
-            has2, (s2, d2) = True, second
-            d2 = -1 if d2 is None else d2
+        s1, dst1 = first
+        d1 = -1 if dst1 is None else dst1
+        has2, s2, d2 = False, 0, 0
+        if second is not None:
+            has2, (s2, dst2) = True, second
+            d2 = -1 if dst2 is None else dst2
         err = self._core.check(s1, d1, has2, s2, d2)
         if err:
             raise core_error(err, move)
@@ -336,7 +311,7 @@ class Game(GameBase):
     def _decode(self, code: int) -> Move:
         return _decode(self._cfg, code)
 
-    def _events_of(self, raw: list) -> list[Event]:
+    def _events_of(self, raw: list[Any]) -> list[Event]:
         out = []
         for turn, season, step, kind, seat, space, tile, detail in raw:
             name = _EVENT_KINDS[kind]
@@ -359,7 +334,7 @@ class Game(GameBase):
         self._events.extend(events)
         return events
 
-    def describe(self, move: Move) -> dict:
+    def describe(self, move: Move) -> dict[str, Any]:
         """What a legal move would do, step by step (for a UI): each step's kind ("move",
         "cave_jump", "leave"; the two steps of a jump over an occupied tile are "jump"), and the tile
         it takes, the weapon it spends, the supply pack it drops. Changes nothing."""
@@ -402,7 +377,7 @@ class Game(GameBase):
         return [(_decode(cfg, c), c) for c in self._core.legal_codes()]
 
     # -- copies and records ------------------------------------------------------------------
-    def clone(self) -> "Game":
+    def clone(self) -> Game:
         """An independent copy (the core state is one memcpy; board and layouts are shared)."""
         g = object.__new__(Game)
         g._core = self._core.clone()
@@ -417,7 +392,7 @@ class Game(GameBase):
         g._start = self._start
         return g
 
-    def to_record(self) -> dict:
+    def to_record(self) -> dict[str, Any]:
         """The game as plain JSON-ready data: configuration, both layouts and the moves."""
         return {
             "game": GAME_ID,
@@ -432,33 +407,50 @@ class Game(GameBase):
         }
 
     @classmethod
-    def from_record(cls, record: dict) -> "Game":
-        """Replay a record made by `to_record` (or by hand) to the identical game."""
-        if not isinstance(record, dict) or record.get("game") != GAME_ID:
-            raise InvalidRecordError(f"not a {GAME_ID} record")
-        if record.get("format", RECORD_FORMAT) != RECORD_FORMAT:
-            raise InvalidRecordError(f"unknown record format {record.get('format')!r}")
+    def from_record(cls, record: dict[str, Any]) -> Game:
+        """Replay a record made by `to_record` (or by hand) to the identical game (the base's replay
+        loop, typed as a Jäger game); a malformed record raises InvalidRecordError."""
+        game = super().from_record(record)
+        assert isinstance(game, Game)
+        return game
+
+    @classmethod
+    def _new_from_record(cls, record: dict[str, Any]) -> Game:
+        """The game of a record's configuration (options checked: an object of known options)."""
         options = record.get("options") or {}
         if not isinstance(options, dict) or not set(options) <= set(DEFAULT_OPTIONS):
-            raise InvalidRecordError("options must be an object of known options")
-        try:
-            game = cls.new(players=record["players"], seed=record.get("seed"), summer=record.get("summer"),
-                           winter=record.get("winter"), start=record.get("start"), **options)
-        except (KeyError, ValueError, TypeError) as exc:
-            raise InvalidRecordError(f"bad configuration: {exc!r}") from None
-        moves = record.get("moves", [])
-        if not isinstance(moves, list):
-            raise InvalidRecordError("moves must be a list")
-        for i, data_ in enumerate(moves):
-            try:
-                move = Move.from_json(data_)
-            except (KeyError, TypeError, AttributeError, ValueError) as exc:
-                raise InvalidRecordError(f"move {i} is malformed: {exc!r}") from None
-            try:
-                game.play(move)
-            except IllegalMoveError as exc:
-                raise InvalidRecordError(f"move {i} is illegal: {exc}") from None
-        return game
+            raise ValueError("options must be an object of known options")
+        return cls.new(players=record["players"], seed=record.get("seed"), summer=record.get("summer"),
+                       winter=record.get("winter"), start=record.get("start"), **options)
+
+    _move_from_json = Move.from_json
+
+    # -- simulation ----------------------------------------------------------------------------
+    @classmethod
+    def random_games(cls, n: int, players: int = 2, seed: int = 0, policy: str = "uniform",
+                     **options: Any) -> SimulationResult:
+        """Play n complete random games inside the core, without returning to Python per move
+        (decisions = turns).
+
+        Game g starts as Game.new(players, seed=d_g, **options) where d_g is the g-th splitmix64
+        output from `seed`; each turn is a uniformly random legal first step (among those that can be
+        completed), then a uniformly random legal second step. Policy "stay" draws a step that leaves
+        the board only when no other step is legal (games then last longer and seasons end by
+        reachability or the stall limit, as in real play), or after STAY_PATIENCE idle turns in a
+        row. Wins follow the option `ties`. The same arguments give the same games."""
+        if policy not in POLICIES:
+            raise ValueError(f"policy must be one of {POLICIES}")
+        if not _is_int(n) or n < 0:
+            raise ValueError("n must be a non-negative int")
+        INFO.check_players(players)
+        check_seed(seed, optional=False)
+        board, o = validate_options(options)
+        summer = [code_of(t) for t in deck("summer", tuple(o["mammoths_summer"]))]
+        winter = [code_of(t) for t in deck("winter", tuple(o["mammoths_winter"]))]
+        games, turns, totals, wins = _core.random_games(
+            n, players, seed, board.core, summer, winter, o["stall_rounds"], o["straight_jumps"],
+            WINTER_START[o["winter_start"]], o["ties"] == "shared", policy == "stay")
+        return SimulationResult(games, players, turns, totals, wins)
 
     @property
     def collections_hidden(self) -> bool:
@@ -466,7 +458,7 @@ class Game(GameBase):
         `open_collections` is set (spec §5)."""
         return not self._core.over and not self._options.get("open_collections", False)
 
-    def public_collection(self, seat: int) -> dict:
+    def public_collection(self, seat: int) -> dict[str, Any]:
         """A seat's collection as anyone may see it (the `view()` entry): weapons held and spent,
         mammoth values, supply packs in hand, characters on the board and `face_down`, the number of
         taken tiles lying face down; the face-down kinds are None while `collections_hidden`."""
@@ -477,7 +469,7 @@ class Game(GameBase):
             out.update(dict.fromkeys(_FACE_DOWN))
         return out
 
-    def view(self) -> dict:
+    def view(self) -> dict[str, Any]:
         """The state as anyone may see it, JSON-ready: what the service, bots and pictures show.
 
         Taken tiles other than weapons and mammoths lie face down until the end (spec §5): before
@@ -520,6 +512,28 @@ class Game(GameBase):
             {"value": summer_mammoth[0], "seat": summer_mammoth[1]},
             "moves_played": len(self._moves),
         }
+
+    def _summary_lines(self) -> list[str]:
+        """Season, tiles left, pieces and collections of each seat (full state: face-down tiles too)."""
+        left = sum(1 for t in self.tiles if t is not None and t not in STAYING)
+        lines = [f"  {self.season}, turn {self.turns}: {left} tiles to take on the board, "
+                 f"{self.idle_turns} turns in a row without a taken tile"]
+        sm = self.summer_mammoth
+        if sm is not None:
+            lines.append(f"  summer mammoth: {sm[0]} points, killed by seat {sm[1]}")
+        cols = self.collections
+
+        def row(name: str, values: list[Any]) -> str:
+            return f"  {name:<14}" + "".join(f"{v:>9}" for v in values)
+
+        lines.append(row("collections", [f"seat {p}" for p in range(self.players)]))
+        lines.append(row("on the board", self.characters_on_board))
+        lines.append(row("weapons held", [c.weapons for c in cols]))
+        lines.append(row("weapons spent", [c.weapons_spent for c in cols]))
+        lines.append(row("mammoths taken", [len(c.mammoths) for c in cols]))
+        lines += [row(kind, [getattr(c, kind) for c in cols]) for kind in _FACE_DOWN]
+        lines.append(row("packs in hand", [c.supply_packs for c in cols]))
+        return lines
 
     def __repr__(self) -> str:
         state = "over" if self.is_over else f"{self.season}, seat {self.player} to play"

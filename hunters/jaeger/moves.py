@@ -20,11 +20,11 @@ class Step(NamedTuple):
         """True when the step takes the character off the board."""
         return self.dst is None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"src": self.src, "dst": self.dst}
 
     @classmethod
-    def from_json(cls, data: Any) -> "Step":
+    def from_json(cls, data: Any) -> Step:
         if isinstance(data, dict):
             return cls(data["src"], data.get("dst"))
         if isinstance(data, (list, tuple)) and len(data) == 2:
@@ -51,18 +51,18 @@ class Move(NamedTuple):
         return (self.first,) if self.second is None else (self.first, self.second)
 
     @classmethod
-    def of(cls, *steps: Any) -> "Move":
+    def of(cls, *steps: Any) -> Move:
         """A Move from one or two steps given as Steps or (src, dst) pairs."""
         if not 1 <= len(steps) <= 2:
             raise TypeError("a move has one or two steps")
         made = [s if isinstance(s, Step) else Step(*s) for s in steps]
         return cls(made[0], made[1] if len(made) == 2 else None)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"steps": [s.to_json() for s in self.steps]}
 
     @classmethod
-    def from_json(cls, data: Any) -> "Move":
+    def from_json(cls, data: Any) -> Move:
         if not isinstance(data, dict) or not isinstance(data.get("steps"), list):
             raise TypeError("a move is {'steps': [step, step?]}")
         steps = data["steps"]
@@ -115,7 +115,7 @@ class Collection(NamedTuple):
     weapons_spent: int
     supply_packs: int
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         d = self._asdict()
         d["mammoths"] = list(self.mammoths)
         return d

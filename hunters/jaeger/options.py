@@ -80,7 +80,8 @@ def check_plain(value: Any, what: str) -> None:
                 raise ValueError(f"{what}: more than {MAX_ITEMS} values")
             if type(v) is dict:
                 for k in v:
-                    if not (type(k) is str and len(k) <= MAX_STRING) and not (type(k) is int and -MAX_INT <= k <= MAX_INT):
+                    short_str = type(k) is str and len(k) <= MAX_STRING
+                    if not short_str and not (type(k) is int and -MAX_INT <= k <= MAX_INT):
                         raise ValueError(f"{what}: object keys must be short strings or ints")
                 todo.extend((x, depth + 1) for x in v.values())
             else:

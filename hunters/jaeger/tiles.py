@@ -12,6 +12,7 @@ import json
 import re
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from hunters._core import jaeger as _core
 
@@ -29,10 +30,11 @@ __all__ = ["FOOD", "GOODS", "KINDS", "STAYING", "code_of", "data", "deck", "kind
 
 
 @cache
-def data() -> dict:
+def data() -> dict[str, Any]:
     """The parsed component and board data (`hunters/data/jaeger_board.json`)."""
     text = resources.files("hunters.data").joinpath("jaeger_board.json").read_text("utf-8")
-    return json.loads(text)
+    parsed: dict[str, Any] = json.loads(text)
+    return parsed
 
 
 def code_of(token: object) -> int:
@@ -79,7 +81,8 @@ def deck(season: str, mammoth_values: tuple[int, ...]) -> list[str]:
 
 
 def mammoth_count(season: str) -> int:
-    return data()["tiles"][season].get("mammoth", 0)
+    count: int = data()["tiles"][season].get("mammoth", 0)
+    return count
 
 
 def _load() -> None:

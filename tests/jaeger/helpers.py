@@ -6,6 +6,8 @@ Cells: S summer camp, W winter camp, - an empty tile space, else a tile token (b
 herbs, jug, necklace, pelt, skull, weapon, mammoth<value>, path, cave). Space ids are cell positions
 (| starts a separate line and takes no id).
 """
+from typing import Any
+
 import pytest
 
 from hunters.jaeger import Game, IllegalMoveError, Move
@@ -17,7 +19,9 @@ CAMPS = {"S": "summer_camp", "W": "winter_camp"}
 def line(cells: str, start, *, edges=(), winter=(), stall_rounds=None, **options) -> Game:
     """A game on a board given as text (see the module docstring); `start` lists each seat's spaces,
     `edges` adds adjacencies, `winter` is the winter deck. The stall limit is off unless given."""
-    spaces, adjacency, summer = [], [], {}
+    spaces: list[dict[str, Any]] = []
+    adjacency: list[list[int]] = []
+    summer: dict[int, str] = {}
     row = col = 0
     prev = None
     for cell in cells.split():

@@ -3,14 +3,29 @@ reasons, nothing changed), clones, records, views, the action encoding and deter
 import json
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
 import hunters
-from hunters.jaeger import (ACTION_SPACE_SIZE, DEFAULT_OPTIONS, GAME_ID, Collection, Event, Game,
-                            IllegalMoveError, InvalidRecordError, Move, Step, default_board, random_games)
+from hunters.game_base import SimulationResult
+from hunters.jaeger import (
+    ACTION_SPACE_SIZE,
+    DEFAULT_OPTIONS,
+    GAME_ID,
+    Collection,
+    Event,
+    Game,
+    IllegalMoveError,
+    InvalidRecordError,
+    Move,
+    Step,
+    default_board,
+    random_games,
+)
 from hunters.jaeger.sim import play_random_game
 from tests.splitmix import shuffle_piles
+
 from .helpers import line, mv
 
 
@@ -20,12 +35,15 @@ def snapshot(g: Game):
 
 
 def test_registered_and_exports_the_common_protocol():
-    assert hunters.GAMES["jaeger_sammler"] == "hunters.jaeger"
+    assert hunters.games.get("jaeger_sammler") is Game and Game.INFO is hunters.games.info("jaeger_sammler")
+    assert (Game.INFO.id, Game.INFO.min_players, Game.INFO.max_players) == ("jaeger_sammler", 2, 4)
+    assert Game.INFO.action_space_size == ACTION_SPACE_SIZE == Game.new().action_space_size
     import hunters.jaeger as mod
     for name in ("Game", "Move", "Step", "Event", "IllegalMoveError", "InvalidRecordError", "ACTION_SPACE_SIZE",
                  "GAME_ID", "random_games"):
         assert hasattr(mod, name), name
-    from hunters.errors import IllegalMoveError as Shared, InvalidRecordError as SharedRecord
+    from hunters.errors import IllegalMoveError as Shared
+    from hunters.errors import InvalidRecordError as SharedRecord
     assert IllegalMoveError is Shared and InvalidRecordError is SharedRecord
     assert GAME_ID == Game.GAME_ID == "jaeger_sammler"
     g = Game.new()
@@ -38,14 +56,15 @@ def test_registered_and_exports_the_common_protocol():
 
 def test_move_and_step_are_small_immutable_values():
     m = Move(Step(1, 2), Step(2, None))
-    assert m.steps == (Step(1, 2), Step(2, None)) and m.second.leaves
+    assert m.steps == (Step(1, 2), Step(2, None)) and m.second is not None and m.second.leaves
     with pytest.raises(AttributeError):
-        m.first = Step(0, 1)
+        m.first = Step(0, 1)  # type: ignore[misc]
     assert Move.of((1, 2), (2, None)) == m and hash(Move.of((1, 2), (2, None))) == hash(m)
     assert Move.of((5, None)).steps == (Step(5, None),)
     assert Move.from_json(json.loads(json.dumps(m.to_json()))) == m
     assert m.to_json() == {"steps": [{"src": 1, "dst": 2}, {"src": 2, "dst": None}]}
     assert Move.from_json({"steps": [[1, 2]]}) == Move(Step(1, 2))
+    bad: Any
     for bad in ({}, {"steps": []}, {"steps": "x"}, [1, 2], {"steps": [{"dst": 3}]}):
         with pytest.raises((TypeError, KeyError)):
             Move.from_json(bad)
@@ -80,7 +99,7 @@ def test_new_rejects_bad_configuration(kwargs):
 
 def test_unknown_options_are_refused_by_name():
     for call in (lambda: Game.new(players=2, wild_fire=True), lambda: random_games(1, players=2, wild_fire=True)):
-        with pytest.raises(ValueError, match="unknown option.*wild_fire"):
+        with pytest.raises(ValueError, match=r"unknown option.*wild_fire"):
             call()
 
 
@@ -100,7 +119,7 @@ def test_legal_moves_sorted_distinct_and_all_accepted():
     for _ in range(12):
         lm = g.legal_moves()
         moves = list(lm)
-        assert g.legal_actions() == sorted(g.legal_actions()) == lm.actions
+        assert g.legal_actions() == sorted(g.legal_actions()) == lm.codes
         assert len(set(moves)) == len(moves) > 0
         for m in moves[::7]:
             g.clone().play(m)
@@ -129,12 +148,12 @@ def _start_move(g):
     (lambda c, nb: Move.of((c, 120), (120, 121)), "UNKNOWN_SPACE"),
     (lambda c, nb: Move.of((-1, nb[0]), (nb[0], c)), "UNKNOWN_SPACE"),
     (lambda c, nb: Move.of((c, 10**30), (c, None)), "UNKNOWN_SPACE"),
-    (lambda c, nb: Move(Step("15", 16), Step(16, 17)), "MALFORMED"),
-    (lambda c, nb: Move(Step(c, 1.0), Step(16, 17)), "MALFORMED"),
+    (lambda c, nb: Move(Step("15", 16), Step(16, 17)), "MALFORMED"),  # type: ignore[arg-type]
+    (lambda c, nb: Move(Step(c, 1.0), Step(16, 17)), "MALFORMED"),  # type: ignore[arg-type]
     (lambda c, nb: Move(Step(True, nb[0]), None), "MALFORMED"),
-    (lambda c, nb: Move((c,), None), "MALFORMED"),
-    (lambda c, nb: Move(Step(c, nb[0]), "x"), "MALFORMED"),
-    (lambda c, nb: Move(None, None), "MALFORMED"),
+    (lambda c, nb: Move((c,), None), "MALFORMED"),  # type: ignore[arg-type]
+    (lambda c, nb: Move(Step(c, nb[0]), "x"), "MALFORMED"),  # type: ignore[arg-type]
+    (lambda c, nb: Move(None, None), "MALFORMED"),  # type: ignore[arg-type]
     (lambda c, nb: (Step(c, nb[0]), Step(nb[0], c)), "MALFORMED"),
     (lambda c, nb: None, "MALFORMED"),
     (lambda c, nb: {"steps": []}, "MALFORMED"),
@@ -204,7 +223,7 @@ def test_bad_records_are_refused(mutate):
     with pytest.raises(InvalidRecordError):
         Game.from_record(rec)
     with pytest.raises(InvalidRecordError):
-        Game.from_record("not a record")
+        Game.from_record("not a record")  # type: ignore[arg-type]
 
 
 def test_actions_round_trip_and_mask():
@@ -223,6 +242,7 @@ def test_actions_round_trip_and_mask():
     mask = g.action_mask()
     assert len(mask) == ACTION_SPACE_SIZE and sum(mask) == len(g.legal_actions())
     assert [a for a in g.legal_actions() if mask[a]] == g.legal_actions()
+    bad: Any
     for bad in (ACTION_SPACE_SIZE, -1, "3", 2.0):
         with pytest.raises(IllegalMoveError) as exc:
             g.action_to_move(bad)
@@ -322,7 +342,8 @@ def test_same_seed_same_game_in_two_processes():
 
 @pytest.mark.parametrize("seed", [0, 7, 2**64 - 1])
 def test_seeded_layouts_follow_the_documented_shuffle(seed):
-    data = json.loads(open("hunters/data/jaeger_board.json", encoding="utf-8").read())
+    with open("hunters/data/jaeger_board.json", encoding="utf-8") as fh:
+        data = json.load(fh)
 
     def canonical(season):
         out = []
@@ -341,18 +362,45 @@ def test_seeded_layouts_follow_the_documented_shuffle(seed):
 def test_core_random_games_are_deterministic():
     a = random_games(300, players=3, seed=5)
     b = random_games(300, players=3, seed=5)
-    assert a == b and a.games == 300 and a.turns > 300 * 10 and a.decisions == a.turns
+    assert a == b and a.games == 300 and a.decisions > 300 * 10
+    assert isinstance(a, SimulationResult) and Game.random_games(300, players=3, seed=5) == a
     assert sum(a.wins) >= 300
     assert random_games(300, players=3, seed=6) != a
     s = random_games(50, players=4, seed=5, policy="stay")
-    assert s.turns > 50 * 150 and len(s.mean_scores) == 4
+    assert s.decisions > 50 * 150 and len(s.mean_scores) == 4
     assert random_games(0, players=2).games == 0
+    bad: dict[str, Any]
     for bad in ({"n": -1}, {"players": 5}, {"seed": -1}, {"policy": "greedy"}):
         with pytest.raises(ValueError):
-            random_games(**{"n": 1, **bad})
+            kwargs: dict[str, Any] = {"n": 1, **bad}
+            random_games(**kwargs)
 
 
 def test_no_winner_ties_count_in_core_simulation():
     shared = random_games(400, players=2, seed=1)
     strict = random_games(400, players=2, seed=1, ties="no_winner")
-    assert shared.turns == strict.turns and sum(strict.wins) <= 400 <= sum(shared.wins)
+    assert shared.decisions == strict.decisions and sum(strict.wins) <= 400 <= sum(shared.wins)
+
+
+def test_summary_states_the_position():
+    def rows(text: str) -> dict[str, list[str]]:
+        return {line[2:16].strip(): line[16:].split() for line in text.splitlines()[1:] if line.startswith("  ")}
+
+    g = Game.new(players=2, seed=1)
+    text = g.summary()
+    assert text.splitlines()[0] == "Jäger und Sammler (jaeger_sammler), 2 players, 0 moves: seat 0 to play"
+    takeable = sum(n for k, n in g.tile_counts()["on_board"].items() if k not in ("path", "cave"))
+    assert f"summer, turn 0: {takeable} tiles to take" in text and "summer mammoth" not in text
+    assert rows(text)["on the board"] == ["4", "4"] and rows(text)["packs in hand"] == ["4", "4"]
+    g = play_random_game(players=3, seed=4, policy="stay")
+    text, table = g.summary(), rows(g.summary())
+    assert text.splitlines()[0].endswith(f"{g.moves_played} moves: over") and g.moves_played == g.turns
+    for kind in ("berries", "tubers", "herbs", "jug", "necklace", "pelt", "skull", "weapons_spent"):
+        label = "weapons spent" if kind == "weapons_spent" else kind
+        assert table[label] == [str(getattr(c, kind)) for c in g.collections], kind
+    assert table["mammoths taken"] == [str(len(c.mammoths)) for c in g.collections]
+    assert table["total"] == [str(s) for s in g.scores]
+    value, seat = g.summer_mammoth or (None, None)
+    assert (f"summer mammoth: {value} points, killed by seat {seat}" in text) == (value is not None)
+    assert text.splitlines()[-1] == "  winner" + ("s: " if len(g.winners) > 1 else ": ") + \
+        ", ".join(f"seat {p}" for p in g.winners)

@@ -13,7 +13,7 @@ CI_GAMES = 24
 SLOW_GAMES = 400
 
 
-def as_tuple(m: Move) -> tuple:
+def as_tuple(m: Move) -> tuple[tuple[int | None, ...], tuple[int | None, ...] | None]:
     return (tuple(m.first), None if m.second is None else tuple(m.second))
 
 

@@ -5,7 +5,8 @@ import math
 import time
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from hunters.jaeger import DEFAULT_OPTIONS, Game, InvalidRecordError
 
@@ -43,7 +44,7 @@ def assert_refused_clearly(call) -> None:
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(name=st.sampled_from(OPTION_NAMES + ["wild_fire", "", "board "]), value=junk,
+@given(name=st.sampled_from([*OPTION_NAMES, "wild_fire", "", "board "]), value=junk,
        players=st.one_of(st.integers(min_value=-3, max_value=6), junk), seed=st.one_of(st.integers(), junk))
 def test_junk_options_are_a_value_error(name, value, players, seed):
     assert_refused_clearly(lambda: Game.new(players=players, seed=seed, **{name: value}))

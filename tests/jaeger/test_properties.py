@@ -1,27 +1,32 @@
 """Invariants on random complete games for 2-4 players.
 
-- Thousands of games inside the core (`selfcheck_games`): at every turn tiles are conserved (laid =
-  taken + removed + on board), characters, occupancy, supply packs and weapons add up, scores never
-  decrease, every listed turn is accepted by the validator, random turns near the player's characters
-  are accepted exactly when listed, and the drawn turn is listed.
+- Thousands of games inside the core (`selfcheck_games`, a test-only extension built on first use): at
+  every turn tiles are conserved (laid = taken + removed + on board), characters, occupancy, supply
+  packs and weapons add up, scores never decrease, every listed turn is accepted by the validator,
+  random turns near the player's characters are accepted exactly when listed, and the drawn turn is
+  listed.
 - A few hundred games driven from Python: the same conservation through the public API, every listed
   move accepted (on clones), candidate moves accepted exactly when listed and a refusal changes
   nothing, clone and record round-trips identical.
 """
 import json
 import random
+from typing import Any
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hunters.jaeger import Game, IllegalMoveError, Move, Step
-from hunters.jaeger.sim import selfcheck_games, stays
+from hunters.jaeger.sim import STAY_PATIENCE, stays
+
+from .selfcheck import selfcheck_games
 
 CORE_GAMES = {"uniform": 1500, "stay": 300}
 PY_GAMES = 100                      # per player count: 300 Python-driven games
 
 
-def clean(report: dict) -> bool:
+def clean(report: dict[str, Any]) -> bool:
     return all(v == 0 for v in report["violations"].values())
 
 
@@ -31,7 +36,14 @@ def test_core_random_games_keep_every_invariant(players, policy):
     report = selfcheck_games(CORE_GAMES[policy], players=players, seed=100 + players, policy=policy, probes=10)
     assert report["games"] == CORE_GAMES[policy]
     assert report["turns"] >= report["games"] * (15 if policy == "uniform" else 150)
+    assert report["probes"] == 10 * report["turns"] and report["listed_checked"] > report["turns"]
     assert clean(report), report
+
+
+def test_the_self_check_is_not_in_the_production_extension():
+    from hunters._core import jaeger as core
+
+    assert not hasattr(core, "selfcheck_games") and core.STAY_PATIENCE == STAY_PATIENCE
 
 
 @pytest.mark.parametrize("options", [
@@ -84,12 +96,12 @@ def candidates(g: Game, rng: random.Random, k: int):
     out = []
     for _ in range(k):
         src = rng.choice(own) if rng.random() < 0.9 else rng.randrange(n)
-        dst = rng.choice(list(g.board.neighbours(src)) + [None, rng.randrange(n)])
+        dst = rng.choice([*g.board.neighbours(src), None, rng.randrange(n)])
         if rng.random() < 0.15:
             out.append(Move(Step(src, dst)))
             continue
         src2 = dst if (dst is not None and rng.random() < 0.5) else rng.choice(own)
-        dst2 = rng.choice(list(g.board.neighbours(src2)) + [None, rng.randrange(n)] + g.caves)
+        dst2 = rng.choice([*g.board.neighbours(src2), None, rng.randrange(n), *g.caves])
         out.append(Move(Step(src, dst), Step(src2, dst2)))
     return out
 

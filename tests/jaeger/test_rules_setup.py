@@ -19,8 +19,8 @@ def test_default_board_is_the_documented_odd_r_grid():
                 want = [(r, c - 1), (r, c + 1), (r - 1, c - 1), (r - 1, c), (r + 1, c - 1), (r + 1, c)]
             else:
                 want = [(r, c - 1), (r, c + 1), (r - 1, c), (r - 1, c + 1), (r + 1, c), (r + 1, c + 1)]
-            want = sorted(rr * 12 + cc for rr, cc in want if 0 <= rr < 10 and 0 <= cc < 12)
-            assert list(b.neighbours(r * 12 + c)) == want, (r, c)
+            spaces = sorted(rr * 12 + cc for rr, cc in want if 0 <= rr < 10 and 0 <= cc < 12)
+            assert list(b.neighbours(r * 12 + c)) == spaces, (r, c)
 
 
 def _distances(b, src):

@@ -1,5 +1,6 @@
-"""Jäger und Sammler rules, §4 A turn: two steps (moves, jumps, caves, leaving, weapons and mammoths): every rule of that section of the spec
-(shared/rules/jaeger-und-sammler.md) with a test on a hand-made position (see tests/jaeger/helpers.py)."""
+"""Jäger und Sammler rules, §4 A turn: two steps (moves, jumps, caves, leaving, weapons and mammoths):
+every rule of that section of the spec (shared/rules/jaeger-und-sammler.md) with a test on a hand-made
+position (see tests/jaeger/helpers.py)."""
 import pytest
 
 from hunters.jaeger import Game, Move, default_board

@@ -228,7 +228,7 @@ class RefGame:
         return self._try_step(st, seat, s2[0], s2[1], False, False) is True
 
     def _candidates(self, tiles, v: int) -> list:
-        out = [None] + sorted(self.b.adj[v])
+        out = [None, *sorted(self.b.adj[v])]
         if tiles[v] == "cave":
             out += [c for c in self.caves if c != v and c not in self.b.adj[v]]
         return out
@@ -412,5 +412,5 @@ class RefGame:
             laid[tok.rstrip("0123456789")] += n
         return {"laid": laid, "taken": taken, "removed": self.removed, "on_board": on_board}
 
-    def clone(self) -> "RefGame":
+    def clone(self) -> RefGame:
         return copy.deepcopy(self)
