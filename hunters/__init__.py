@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from hunters.game_base import GameBase, GameInfo
 
 __version__ = "0.1.0"
-__all__ = ["GAMES", "Registry", "__version__", "games"]
+__all__ = ["Registry", "__version__", "games"]
 
 
 class Registry:
@@ -62,7 +62,3 @@ class Registry:
 games = Registry()
 games.register_lazy("carcassonne_hg", "hunters.carcassonne:Game")
 games.register_lazy("jaeger_sammler", "hunters.jaeger:Game")
-
-GAMES = {"carcassonne_hg": "hunters.carcassonne", "jaeger_sammler": "hunters.jaeger"}
-"""Deprecated: game id -> API package path. Kept while hunters/service/ (games.py, server.py) still
-reads it; use `games` instead."""

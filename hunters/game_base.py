@@ -171,7 +171,7 @@ class GameBase(abc.ABC):
             raise InvalidRecordError("moves must be a list")
         for i, data in enumerate(moves):
             try:
-                move = cls._move_from_json(data)
+                move = cls.move_from_json(data)
             except (KeyError, TypeError, AttributeError, ValueError) as exc:
                 raise InvalidRecordError(f"move {i} is malformed: {exc!r}") from None
             try:
@@ -195,8 +195,9 @@ class GameBase(abc.ABC):
         raise NotImplementedError
 
     @classmethod
-    def _move_from_json(cls, data: Any) -> Any:
-        """A move of the game from its `to_json()` form."""
+    def move_from_json(cls, data: Any) -> Any:
+        """A move of the game from its `to_json()` form (what records and the wire's JSON moves carry;
+        KeyError/ValueError/TypeError when it is malformed)."""
         raise NotImplementedError
 
     @abc.abstractmethod

@@ -13,15 +13,15 @@ by `loads_json`, so a newly registered game is served without changes here.
 from __future__ import annotations
 
 import functools
-import importlib
 import json
 import re
 from typing import Any, TypeVar, cast, overload
 
 from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
 
-from hunters import GAMES
+from hunters import games
 from hunters.errors import IllegalMoveError
+from hunters.game_base import GameBase
 from hunters.v1 import events_pb2, matches_pb2, moves_pb2, options_pb2, state_pb2
 
 __all__ = [
@@ -106,11 +106,9 @@ class GameAdapter:
 
     options_field = "json"  # the GameConfig.options case of this game
 
-    def __init__(self, game_id: str, module: Any):
+    def __init__(self, game_id: str, game: type[GameBase]):
         self.game_id = game_id
-        self.module = module
-        self.Game = module.Game
-        self.Move = module.Move
+        self.Game = game
 
     # -- configuration ------------------------------------------------------------------------
     def options_kwargs(self, config: matches_pb2.GameConfig) -> dict[str, Any]:
@@ -161,7 +159,7 @@ class GameAdapter:
             raise WireError("MOVE_MISSING", "the move is empty")
         if which == "json":
             try:
-                return self.Move.from_json(loads_json(pb.json, "the JSON move"))
+                return self.Game.move_from_json(loads_json(pb.json, "the JSON move"))
             except (ValueError, KeyError, TypeError, AttributeError) as exc:
                 raise IllegalMoveError("MALFORMED", f"bad JSON move: {exc}") from None
         return self.typed_move(pb, which)
@@ -287,7 +285,9 @@ class CarcassonneAdapter(GameAdapter):
 
     def event_from_proto(self, pb: events_pb2.Event) -> Any:
         e = pb.carcassonne_score
-        return self.module.ScoreEvent(e.decision, _SCORE_KINDS[e.kind], tuple(e.seats), e.points, e.feature)
+        from hunters import carcassonne
+
+        return carcassonne.ScoreEvent(e.decision, _SCORE_KINDS[e.kind], tuple(e.seats), e.points, e.feature)
 
     def state(self, game: Any, version: int) -> state_pb2.MatchState:
         st = self._common(game, version, game.scores)
@@ -531,7 +531,9 @@ class JaegerAdapter(GameAdapter):
             return super().typed_move(pb, which)
         steps = [(s.src, s.dst if s.HasField("dst") else None) for s in pb.jaeger.steps]
         try:
-            return self.module.Move.of(*steps)
+            from hunters import jaeger
+
+            return jaeger.Move.of(*steps)
         except TypeError as exc:
             raise IllegalMoveError("MALFORMED", str(exc)) from None
 
@@ -564,7 +566,9 @@ class JaegerAdapter(GameAdapter):
         e = pb.jaeger
         opt = {name: getattr(e, name) if e.HasField(name) else None for name in self._EVENT_FIELDS}
         tile = jaeger_token(e.tile) if e.HasField("tile") else None
-        return self.module.Event(
+        from hunters import jaeger
+
+        return jaeger.Event(
             opt["turn"],
             _SEASONS[e.season],
             opt["step"],
@@ -619,8 +623,7 @@ def adapter(game_id: str) -> GameAdapter:
     """The adapter of a registered game (WireError UNKNOWN_GAME otherwise)."""
     found = _adapters.get(game_id)
     if found is None:
-        if game_id not in GAMES:
-            raise WireError("UNKNOWN_GAME", f"unknown game {game_id!r}; registered: {', '.join(sorted(GAMES))}")
-        module = importlib.import_module(GAMES[game_id])
-        found = _adapters[game_id] = _TYPED.get(game_id, GameAdapter)(game_id, module)
+        if game_id not in games:
+            raise WireError("UNKNOWN_GAME", f"unknown game {game_id!r}; registered: {', '.join(games.ids())}")
+        found = _adapters[game_id] = _TYPED.get(game_id, GameAdapter)(game_id, games.get(game_id))
     return found

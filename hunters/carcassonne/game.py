@@ -296,7 +296,7 @@ class Game(GameBase):
                        normal_deck=record.get("normal_deck"), menhir_deck=record.get("menhir_deck"))
 
     @classmethod
-    def _move_from_json(cls, data: Any) -> Move:
+    def move_from_json(cls, data: Any) -> Move:
         return Move.from_json(data)
 
     @classmethod

@@ -423,7 +423,7 @@ class Game(GameBase):
         return cls.new(players=record["players"], seed=record.get("seed"), summer=record.get("summer"),
                        winter=record.get("winter"), start=record.get("start"), **options)
 
-    _move_from_json = Move.from_json
+    move_from_json = Move.from_json
 
     # -- simulation ----------------------------------------------------------------------------
     @classmethod

@@ -5,18 +5,15 @@ answers never change while the server runs, so each is built once."""
 from __future__ import annotations
 
 import functools
-import json
-from importlib import resources
 from typing import Any, TypeVar
 
-from hunters import GAMES, wire
+from hunters import games, wire
 from hunters.v1 import games_pb2, matches_pb2, options_pb2, state_pb2
 
 from .errors import invalid
 
 __all__ = ["game_info", "list_games"]
 
-MAX_PROBED_PLAYERS = 16
 
 
 _E = TypeVar("_E", bound=int)
@@ -28,39 +25,15 @@ def _enum(enum: type[_E], prefix: str, name: str | None) -> _E:
 
 
 @functools.cache
-def _player_range(game_id: str) -> tuple[int, int]:
-    """The seat counts Game.new accepts, probed once (the packages hold the range, not a constant)."""
-    game = wire.adapter(game_id).Game
-    ok = []
-    for n in range(1, MAX_PROBED_PLAYERS + 1):
-        try:
-            game.new(players=n, seed=0)
-            ok.append(n)
-        except ValueError:
-            pass
-    return (min(ok), max(ok)) if ok else (0, 0)
-
-
-def _data_json(name: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(resources.files("hunters.data").joinpath(name).read_text("utf-8"))
-    return data
-
-
-_DISPLAY_DATA = {"carcassonne_hg": "carcassonne_tiles.json", "jaeger_sammler": "jaeger_board.json"}
-
-
-@functools.cache
 def summary(game_id: str) -> games_pb2.GameSummary:
-    ad = wire.adapter(game_id)
-    low, high = _player_range(game_id)
-    data_file = _DISPLAY_DATA.get(game_id)
-    name = _data_json(data_file)["game"] if data_file else (ad.module.__doc__ or game_id).strip().splitlines()[0]
+    """What the game contract (`GameInfo`) says of a game."""
+    info = games.info(game_id)
     return games_pb2.GameSummary(
         game=game_id,
-        display_name=name,
-        min_players=low,
-        max_players=high,
-        action_space_size=getattr(ad.module, "ACTION_SPACE_SIZE", 0),
+        display_name=info.name,
+        min_players=info.min_players,
+        max_players=info.max_players,
+        action_space_size=info.action_space_size,
     )
 
 
@@ -172,7 +145,7 @@ _DETAILS = {"carcassonne_hg": ("carcassonne", _carcassonne_info), "jaeger_sammle
 # -- the RPCs as plain functions --------------------------------------------------------------
 @functools.cache
 def list_games() -> games_pb2.ListGamesResponse:
-    return games_pb2.ListGamesResponse(games=[summary(g) for g in sorted(GAMES)])
+    return games_pb2.ListGamesResponse(games=[summary(g) for g in games.ids()])
 
 
 @functools.cache
@@ -186,6 +159,6 @@ def _game_info(game_id: str) -> games_pb2.GetGameInfoResponse:
 
 def game_info(request: games_pb2.GetGameInfoRequest) -> games_pb2.GetGameInfoResponse:
     """GetGameInfo (INVALID_ARGUMENT / UNKNOWN_GAME for an unregistered id)."""
-    if request.game not in GAMES:
-        raise invalid("UNKNOWN_GAME", f"unknown game {request.game!r}; registered: {', '.join(sorted(GAMES))}")
+    if request.game not in games:
+        raise invalid("UNKNOWN_GAME", f"unknown game {request.game!r}; registered: {', '.join(games.ids())}")
     return _game_info(request.game)

@@ -29,7 +29,7 @@ class GameAdapter:
     def __init__(self, inner: wire.GameAdapter):
         self.inner = inner
         self.game_id = inner.game_id
-        self.module = inner.module
+        self.Game = inner.Game
         self.state = inner.state
         self.event = inner.event
         self.move_to_proto = inner.move_to_proto

@@ -17,7 +17,7 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 
-from hunters import GAMES
+from hunters import games
 from hunters.v1 import games_pb2, matches_pb2, oracle_pb2
 
 from . import reflection
@@ -99,7 +99,7 @@ async def _sweep(manager: MatchManager, every: float) -> None:
 async def start_server(config: ServerConfig) -> Started:
     """Build and start a server on the running loop (port 0 picks a free one); SERVING once every
     game's core is loaded. Raises OSError/ValueError for a bad address, database or TLS files."""
-    for game_id in GAMES:
+    for game_id in games.ids():
         adapter(game_id)  # import each game's core now, not on the first call
     credentials = _credentials(config)
     store = Store(config.db, synchronous=config.sqlite_sync)
@@ -234,7 +234,7 @@ async def _serve(config: ServerConfig, ready: Callable[[Started], None] | None =
             "port": started.port,
             "db": config.db,
             "tls": bool(config.tls_cert),
-            "games": sorted(GAMES),
+            "games": games.ids(),
             "create_token": bool(config.create_token),
             "idle_seconds": config.idle_seconds,
         },

@@ -20,6 +20,7 @@ import grpc
 from google.protobuf import message, timestamp_pb2
 
 from hunters.errors import IllegalMoveError
+from hunters.game_base import GameBase
 from hunters.v1 import games_pb2, games_pb2_grpc, matches_pb2, matches_pb2_grpc, oracle_pb2, oracle_pb2_grpc
 
 from . import auth
@@ -323,9 +324,10 @@ def evaluate(request: oracle_pb2.EvaluateRequest, cancel: Cancel) -> oracle_pb2.
     return response
 
 
-def simulate_block(module: Any, games: int, players: int, seed: int, cancel: Cancel) -> Any:
-    """One block of in-core random games (None when cancelled before it started)."""
-    return None if cancel else module.random_games(games, players=players, seed=seed)
+def simulate_block(game: type[GameBase], games: int, players: int, seed: int, cancel: Cancel) -> Any:
+    """One block of random games played by the game's `random_games` (inside its core), or None
+    when cancelled before it started."""
+    return None if cancel else game.random_games(games, players=players, seed=seed)
 
 
 class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
@@ -348,7 +350,7 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
         if not 0 < request.games <= MAX_SIMULATED_GAMES:
             raise invalid("BAD_GAMES", f"games must be 1..{MAX_SIMULATED_GAMES}")
         try:
-            ad.module.random_games(0, players=request.players, seed=request.seed)
+            ad.Game.random_games(0, players=request.players, seed=request.seed)
         except ValueError as exc:
             raise invalid("INVALID_CONFIG", str(exc)) from None
         total = request.games
@@ -360,7 +362,7 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
         block = 0
         while done < total:
             n = min(SIMULATION_BLOCK, total - done)
-            res = await self.engine.run(simulate_block, ad.module, n, request.players, (request.seed + block) % 2**64)
+            res = await self.engine.run(simulate_block, ad.Game, n, request.players, (request.seed + block) % 2**64)
             block += 1
             done += n
             moves += res.decisions
