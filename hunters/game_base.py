@@ -35,6 +35,7 @@ MAX_SEED = 2**64 - 1
 """Seeds are ints in 0..MAX_SEED (the cores' splitmix64 state)."""
 
 M = TypeVar("M")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,20 @@ class GameInfo:
         if type(players) is not int or not self.min_players <= players <= self.max_players:
             raise ValueError(f"players must be an int from {self.min_players} to {self.max_players}")
         return players
+
+
+MEMO_LIMIT = 200_000
+"""Entries a decoded-move memo holds before it is cleared whole."""
+
+
+def remember(memo: dict[Any, Any], key: Any, value: T) -> T:
+    """Put a decoded move into a memo (the one memo strategy of every game): codes repeat across
+    decisions, so decoding each once pays; a memo that reaches MEMO_LIMIT is cleared whole, since a
+    game's working set is far below it and an LRU would cost more on every hit than it saves."""
+    if len(memo) >= MEMO_LIMIT:
+        memo.clear()
+    memo[key] = value
+    return value
 
 
 def check_seed(seed: Any, *, optional: bool = True) -> int | None:

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from hunters._core import carcassonne as _core
 from hunters._core.carcassonne import CoreGame
-from hunters.game_base import GameBase, GameInfo, LegalMoves, SimulationResult, check_seed
+from hunters.game_base import GameBase, GameInfo, LegalMoves, SimulationResult, check_seed, remember
 
 from . import actions as _actions
 from .errors import IllegalMoveError, core_error, refusal
@@ -43,10 +43,7 @@ def _move_of(tile: int, code: int) -> Move:
             hut = slot >= _actions.HUT_SLOT
             local = slot - (_actions.HUT_SLOT if hut else _actions.MEEPLE_SLOT)
             occupant = Occupant("hut" if hut else "meeple", tile * 10 + local)
-        move = Move(x, y, rot, occupant, None if retake < 0 else retake)
-        if len(_decoded) > 500_000:
-            _decoded.clear()
-        _decoded[key] = move
+        move = remember(_decoded, key, Move(x, y, rot, occupant, None if retake < 0 else retake))
     return move
 
 

@@ -7,7 +7,7 @@ from typing import Any, ClassVar
 
 from hunters._core import jaeger as _core
 from hunters._core.jaeger import CoreConfig, CoreGame
-from hunters.game_base import GameBase, GameInfo, LegalMoves, SimulationResult, check_seed
+from hunters.game_base import GameBase, GameInfo, LegalMoves, SimulationResult, check_seed, remember
 
 from . import actions as _actions
 from .board import Board
@@ -43,10 +43,7 @@ def _decode(cfg: CoreConfig, code: int) -> Move:
     move: Move | None = cfg.cache.get(code)
     if move is None:
         s1, d1, s2, d2 = cfg.decode(code)
-        move = Move(Step(s1, d1), None if s2 is None else Step(s2, d2))
-        if len(cfg.cache) > 200_000:
-            cfg.cache.clear()
-        cfg.cache[code] = move
+        move = remember(cfg.cache, code, Move(Step(s1, d1), None if s2 is None else Step(s2, d2)))
     return move
 
 
