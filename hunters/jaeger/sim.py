@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from hunters._core import jaeger as _core
@@ -36,7 +37,7 @@ def play_random_game(players: int = 2, seed: int = 0, policy: str = "uniform", *
     rng = random.Random(seed)
     game = Game.new(players=players, seed=seed, **options)
     while not game.is_over:
-        moves: list[Move] = list(game.legal_moves())
+        moves: Sequence[Move] = game.legal_moves()  # lazy: only the chosen move is decoded
         if policy == "stay" and game.idle_turns < STAY_PATIENCE:
             moves = [m for m in moves if stays(m)] or moves
         game.play(rng.choice(moves))
