@@ -1,6 +1,9 @@
 """Small helpers for service tests: raw stubs, error inspection, a finished match."""
 
+import subprocess
+
 import grpc
+import pytest
 
 from hunters.status import error_info
 from hunters.v1 import matches_pb2, matches_pb2_grpc, oracle_pb2_grpc, state_pb2
@@ -38,3 +41,33 @@ def create(stub, players=2, seed=5, options=None):
 def over(state):
     """A MatchState says the game is over."""
     return state.status == state_pb2.GAME_STATUS_OVER
+
+
+def make_cert(tmp_path):
+    """A self-signed certificate for localhost and 127.0.0.1 and its key: (cert, key) paths; the test
+    is skipped where openssl cannot make one."""
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    made = subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+            "-days",
+            "1",
+            "-subj",
+            "/CN=localhost",
+            "-addext",
+            "subjectAltName=DNS:localhost,IP:127.0.0.1",
+        ],
+        capture_output=True,
+    )
+    if made.returncode:
+        pytest.skip("openssl cannot make a test certificate here")
+    return cert, key

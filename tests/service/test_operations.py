@@ -1,7 +1,5 @@
 """Health checking, reflection, TLS, message limits and shutdown."""
 
-import subprocess
-
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
@@ -9,6 +7,8 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from hunters.client import Client, ServiceError
 from hunters.v1 import matches_pb2
+
+from .helpers import make_cert
 
 
 def health_status(port, service=""):
@@ -43,30 +43,7 @@ def test_oversized_messages_are_refused(server_factory):
 
 
 def test_tls(server_factory, tmp_path):
-    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
-    made = subprocess.run(
-        [
-            "openssl",
-            "req",
-            "-x509",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-keyout",
-            str(key),
-            "-out",
-            str(cert),
-            "-days",
-            "1",
-            "-subj",
-            "/CN=localhost",
-            "-addext",
-            "subjectAltName=DNS:localhost,IP:127.0.0.1",
-        ],
-        capture_output=True,
-    )
-    if made.returncode:
-        pytest.skip("openssl cannot make a test certificate here")
+    cert, key = make_cert(tmp_path)
     running = server_factory(tls_cert=str(cert), tls_key=str(key))
     creds = grpc.ssl_channel_credentials(root_certificates=cert.read_bytes())
     with Client(f"localhost:{running.port}", credentials=creds) as c:

@@ -17,6 +17,8 @@ from hunters.service.command import add_arguments
 from hunters.service.healthcheck import main as healthcheck
 from hunters.v1 import oracle_pb2, oracle_pb2_grpc
 
+from .helpers import make_cert
+
 SERVE = [sys.executable, "-m", "hunters.cli", "serve"]
 
 
@@ -24,34 +26,6 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def make_cert(tmp_path):
-    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
-    made = subprocess.run(
-        [
-            "openssl",
-            "req",
-            "-x509",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-keyout",
-            str(key),
-            "-out",
-            str(cert),
-            "-days",
-            "1",
-            "-subj",
-            "/CN=localhost",
-            "-addext",
-            "subjectAltName=DNS:localhost,IP:127.0.0.1",
-        ],
-        capture_output=True,
-    )
-    if made.returncode:
-        pytest.skip("openssl cannot make a test certificate here")
-    return cert, key
 
 
 def refused(args, env=None):
