@@ -68,7 +68,8 @@ def rpc(
             raise
         except Exception as exc:
             await _abort(method.__name__, context, exc)
-        log.debug("rpc", extra={"rpc": method.__name__, "ms": round((time.perf_counter() - start) * 1e3, 3)})
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("rpc", extra={"rpc": method.__name__, "ms": round((time.perf_counter() - start) * 1e3, 3)})
         return result
 
     return wrapper
