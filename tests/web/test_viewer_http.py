@@ -4,6 +4,7 @@ server-sent events come from the same MatchManager as gRPC and show only the pub
 import http.client
 import json
 import random
+import signal
 import socket
 import time
 import xml.etree.ElementTree as ET
@@ -168,3 +169,25 @@ def test_stop_ends_open_event_streams(server_factory):
     while s.recv(4096):
         pass
     s.close()
+
+
+def test_serve_command_http_option(tmp_path):
+    """`hunters serve --http PORT` serves the viewer beside gRPC; a bad --http is one line, exit 2."""
+    from tests.service.test_serve_command import free_port, refused, start
+
+    db = str(tmp_path / "m.db")
+    assert "--http" in refused(["--port", "0", "--db", db, "--http", "70000"])
+    port = free_port()
+    assert "--http" in refused(["--port", str(port), "--db", db, "--http", str(port)])
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        assert "Address already in use" in refused(["--port", "0", "--db", db, "--http", str(taken.getsockname()[1])])
+    http_port = free_port()
+    proc = start(["--db", db, "--http", str(http_port)], port)
+    try:
+        status, _, body = get(http_port, "/")
+        assert status == 200 and b"hunters" in body
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=20) == 0
