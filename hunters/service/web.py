@@ -39,13 +39,21 @@ MAX_REQUEST_BYTES = 8192
 REQUEST_TIMEOUT = 10.0
 HEARTBEAT_SECONDS = 15.0
 STATE_CACHE = 256  # rendered (match, version) states kept
+MAX_CONNECTIONS = 1000  # open connections (event streams included); more get 503 at once
 ASSETS = {
     "index.html": "text/html; charset=utf-8",
     "match.html": "text/html; charset=utf-8",
     "viewer.js": "text/javascript; charset=utf-8",
     "viewer.css": "text/css; charset=utf-8",
 }
-_REASONS = {200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed", 500: "Internal Server Error"}
+_REASONS = {
+    200: "OK",
+    400: "Bad Request",
+    404: "Not Found",
+    405: "Method Not Allowed",
+    500: "Internal Server Error",
+    503: "Service Unavailable",
+}
 
 
 class HttpError(Exception):
@@ -82,8 +90,9 @@ class _Log:
 class Viewer:
     """The viewer's routes over a `MatchManager`; `start` serves them on an asyncio server."""
 
-    def __init__(self, manager: MatchManager):
+    def __init__(self, manager: MatchManager, max_connections: int = MAX_CONNECTIONS):
         self.manager = manager
+        self.max_connections = max_connections
         self._states: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
         self._logs: OrderedDict[str, _Log] = OrderedDict()
         self._server: asyncio.Server | None = None
@@ -111,6 +120,9 @@ class Viewer:
         assert task is not None
         self._streams.add(task)
         try:
+            if len(self._streams) > self.max_connections:
+                await self._send(writer, 503, "text/plain", b"too many open connections")
+                return
             await self._serve_one(reader, writer)
         except (ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError):
             pass
