@@ -32,6 +32,8 @@ __all__ = ["TILE", "svg", "svg_of_view", "tile_svg", "zone_anchor"]
 
 TILE = 64
 """Side of a tile in SVG units."""
+PIECE_OFFSET = (7.0, -6.0)
+"""Where a piece stands from its zone's anchor (SVG units, upright): beside the zone's marks, not on them."""
 _PANEL = 230
 _C = (0.5, 0.5)
 # corners of each unrotated side (N, E, S, W), clockwise: a river side's [m1, r, m2] runs A -> B
@@ -275,9 +277,11 @@ def tile_svg(tile: int, s: float = TILE, rotation: int = 0) -> str:
                 f'<g transform="translate({num(x)},{num(y)}) rotate({-90 * (rotation % 4)}) scale({num(k)})">'
                 f"{''.join(marks)}</g>"
             )
-    if data["kind"] == "menhir":  # tiles of the menhir pile: a small standing stone in the corner
+    if data["kind"] == "menhir":  # tiles of the menhir pile: a grey folded corner
+        c = num(s * 0.16)
         out.append(
-            f'<g transform="translate({num(s * 0.1)},{num(s * 0.12)}) scale({num(k * 0.7)})">{_menhir(0, 0)}</g>'
+            f'<path class="menhir-tile" d="M0 0h{c}l-{c} {c}z" fill="#6d6d6d" stroke="#333" stroke-width="0.6">'
+            "<title>menhir tile</title></path>"
         )
     out.append(f'<rect width="{num(s)}" height="{num(s)}" fill="none" stroke="#4a4a3a" stroke-width="0.8"/>')
     return "".join(out)
@@ -363,7 +367,15 @@ def svg_of_view(view: dict[str, Any]) -> str:
         u, v = zone_anchor(tile, local, t["rotation"])
         ztype = next(z["type"] for z in data[tile]["zones"] if z["local"] == local)
         out.append(
-            _piece(occ["kind"], occ["seat"], occ["zone"], ztype, (t["x"] - x0 + u) * s, (t["y"] - y0 + v) * s, 0.8)
+            _piece(
+                occ["kind"],
+                occ["seat"],
+                occ["zone"],
+                ztype,
+                (t["x"] - x0 + u) * s + PIECE_OFFSET[0],
+                (t["y"] - y0 + v) * s + PIECE_OFFSET[1],
+                0.8,
+            )
         )
     out.append("</g>")
     out.append(_panel(view, width_b))

@@ -83,7 +83,8 @@ def test_hg_pieces_stand_on_their_zone_of_the_turned_tile():
         tile, local = divmod(int(g.get("data-zone")), 10)
         u, v = hg_svg.zone_anchor(tile, local, rotation[tile])
         px, py = at[tile]
-        assert translate(g.get("transform")) == pytest.approx((px + u * 64, py + v * 64), abs=0.02)
+        dx, dy = hg_svg.PIECE_OFFSET
+        assert translate(g.get("transform")) == pytest.approx((px + u * 64 + dx, py + v * 64 + dy), abs=0.02)
 
 
 def test_zone_anchor_turns_with_the_tile_as_the_contract_says():
