@@ -13,10 +13,14 @@ __all__ = ["svg", "svg_module", "to_png"]
 
 
 def svg_module(game_id: str) -> Any:
-    """The picture module of a registered game (KeyError for an unknown id)."""
+    """The picture module of a registered game (KeyError for an unknown id, ValueError for a game
+    without one: a game's pictures are optional)."""
     cls = hunters.games.get(game_id)
     package = cls.__module__.rpartition(".")[0]
-    return importlib.import_module(f"{package}.svg")
+    try:
+        return importlib.import_module(f"{package}.svg")
+    except ModuleNotFoundError:
+        raise ValueError(f"{game_id} draws no pictures (no module {package}.svg)") from None
 
 
 def svg(game_or_record: Any, at: int | None = None) -> str:

@@ -233,7 +233,11 @@ class Viewer:
         shown = self._states.get(key)
         if shown is None:
             game = live.game if version == latest else self._replay(live, version)
-            shown = {"view": game.view(), "svg": pictures.svg(game)}
+            try:
+                picture = pictures.svg(game)
+            except ValueError:  # a game without pictures: the page shows the rest
+                picture = ""
+            shown = {"view": game.view(), "svg": picture}
             self._states[key] = shown
             while len(self._states) > STATE_CACHE:
                 self._states.popitem(last=False)

@@ -232,3 +232,18 @@ def test_module_examples_run():
     for mod in (hg_svg, js_svg):
         result = doctest.testmod(mod)
         assert result.attempted > 0 and result.failed == 0
+
+
+def test_a_game_without_pictures_says_so():
+    import hunters
+
+    class Plain(HG):
+        INFO = HG.INFO.__class__(**{**HG.INFO.__dict__, "id": "plain_test"})
+
+    Plain.__module__ = "tests.pictures.plain"  # a package with no svg module
+    hunters.games.register(Plain)
+    try:
+        with pytest.raises(ValueError, match="draws no pictures"):
+            pictures.svg_module("plain_test")
+    finally:
+        hunters.games._classes.pop("plain_test", None)
