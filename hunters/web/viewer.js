@@ -120,7 +120,7 @@ async function matchPage() {
     const history = state.version < state.latest ? ` · viewing move ${state.version}` : "";
     const status = v.is_over ? `over: ${v.winners.map(w => SEATS[w % 5][0]).join(", ") || "nobody"} won`
       : state.over ? `over${history}` : state.abandoned ? `abandoned${history}`
-      : `live · ${SEATS[v.player % 5][0]} to move${history}`;
+      : history ? `live${history}` : `live · ${SEATS[v.player % 5][0]} to move`;
     document.getElementById("status").textContent = status;
     document.getElementById("position").textContent = `move ${state.version} / ${state.latest}`;
     const scores = document.querySelector("#scores tbody");
