@@ -1,4 +1,4 @@
-"""The `hunters` command: serve, simulate, replay and bench games from the shell.
+"""The `hunters` command: serve, simulate, replay, render and bench games from the shell.
 
 Every game subcommand works for every registered game through the game contract
 (`hunters.game_base.GameBase`): nothing here knows a game's rules.
@@ -132,6 +132,39 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _render(args: argparse.Namespace) -> int:
+    def fail(message: str) -> int:
+        print(f"hunters render: {message}", file=sys.stderr)
+        return 2
+
+    try:
+        with open(args.record, encoding="utf-8") as fh:
+            record = json.load(fh)
+    except OSError as exc:
+        return fail(f"{args.record}: {exc.strerror or exc}")
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        return fail(f"{args.record}: not JSON ({exc})")
+    if not isinstance(record, dict) or record.get("game") not in hunters.games:
+        return fail(f"{args.record}: invalid record: no known game id")
+    from hunters import pictures
+
+    try:
+        picture = pictures.svg(record, at=args.at)
+    except (InvalidRecordError, ValueError) as exc:
+        return fail(f"{args.record}: {exc}")
+    png = args.output.lower().endswith(".png")
+    try:
+        data = pictures.to_png(picture) if png else picture.encode("utf-8")
+    except RuntimeError as exc:
+        return fail(str(exc))
+    try:
+        with open(args.output, "wb") as out:
+            out.write(data)
+    except OSError as exc:
+        return fail(f"{args.output}: {exc.strerror or exc}")
+    return 0
+
+
 def _bench(args: argparse.Namespace) -> int:
     cls = _game_class(args.parser, args.game, args.players)
     if args.games < 1:
@@ -195,6 +228,13 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("record", help="path of a record written by `simulate --record` or Game.to_record()")
     rep.add_argument("--at", type=int, default=None, help="show the state after this many moves (default: all)")
     rep.set_defaults(func=_replay, parser=rep)
+
+    ren = sub.add_parser("render", formatter_class=_Formatter,
+                         help="draw a JSON game record as an SVG picture (PNG with the extra hunters[png])")
+    ren.add_argument("record", help="path of a record written by `simulate --record` or Game.to_record()")
+    ren.add_argument("--at", type=int, default=None, help="draw the state after this many moves (default: all)")
+    ren.add_argument("-o", "--output", required=True, help="picture file: .svg, or .png (needs cairosvg)")
+    ren.set_defaults(func=_render, parser=ren)
 
     ben = sub.add_parser("bench", formatter_class=_Formatter,
                          help="quick throughput figures (the real benchmarks live in bench/)")

@@ -5,14 +5,17 @@ deselected (not collected as skips), so the run prints no rows of `s`."""
 
 def pytest_addoption(parser):
     parser.addoption("--slow", action="store_true", default=False, help="also run the long cross-checks")
+    parser.addoption("--browser", action="store_true", default=False,
+                     help="also run the viewer's tests in headless Chromium (tests/web, marked browser)")
 
 
 def pytest_collection_modifyitems(config, items):
-    if config.getoption("--slow"):
+    skipped = {m for m in ("slow", "browser") if not config.getoption(f"--{m}")}
+    if not skipped:
         return
     keep, slow = [], []
     for item in items:
-        (slow if "slow" in item.keywords else keep).append(item)
+        (slow if skipped & set(item.keywords) else keep).append(item)
     if slow:
         config.hook.pytest_deselected(items=slow)
         items[:] = keep

@@ -341,6 +341,12 @@ class Game(GameBase):
             "moves_played": self._core.nmoves,
         }
 
+    def _repr_svg_(self) -> str:
+        """The picture of the game (`svg.svg`): what Jupyter shows for a game."""
+        from .svg import svg
+
+        return svg(self)
+
     def __repr__(self) -> str:
         state = "over" if self.is_over else f"seat {self.player} to place tile {self.tile}"
         return f"<Game {GAME_ID} players={self.players} moves={self._core.nmoves} {state} scores={self.scores}>"

@@ -532,6 +532,12 @@ class Game(GameBase):
         lines.append(row("packs in hand", [c.supply_packs for c in cols]))
         return lines
 
+    def _repr_svg_(self) -> str:
+        """The picture of the game (`svg.svg`): what Jupyter shows for a game."""
+        from .svg import svg
+
+        return svg(self)
+
     def __repr__(self) -> str:
         state = "over" if self.is_over else f"{self.season}, seat {self.player} to play"
         return f"<Game {GAME_ID} players={self.players} turns={self.turns} {state} scores={self.scores}>"

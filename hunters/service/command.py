@@ -85,6 +85,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="SQLite synchronous: normal survives process crashes, full also power loss",
     )
     parser.add_argument("--grace", type=_seconds, default=5.0, help="seconds calls in flight get on SIGTERM")
+    parser.add_argument(
+        "--http",
+        type=int,
+        metavar="PORT",
+        default=None,
+        help="also serve the live viewer (web pages of the matches) on this port of --host; off by default",
+    )
     parser.add_argument("--log-level", type=str.upper, choices=LOG_LEVELS, default="INFO")
 
 
@@ -137,6 +144,10 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError(f"--port must be 0 to 65535, not {args.port}")
         _check_tls(args.tls_cert, args.tls_key)
         _check_port(args.host, args.port)
+        if args.http is not None:
+            if not 0 <= args.http <= 65535 or (args.http == args.port and args.port):
+                raise ValueError(f"--http must be a port from 0 to 65535 other than --port, not {args.http}")
+            _check_port(args.host, args.http)
         config = ServerConfig(
             address=f"{args.host}:{args.port}",
             db=args.db,
@@ -150,6 +161,7 @@ def run(args: argparse.Namespace) -> int:
             grace_seconds=args.grace,
             idle_seconds=args.idle_timeout or None,
             create_token=_create_token(args),
+            http_port=args.http,
         )
         return serve(config, log_level=args.log_level)
     except (OSError, ValueError, sqlite3.Error) as exc:

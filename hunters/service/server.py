@@ -26,6 +26,7 @@ from .handlers import add_service
 from .matches import MatchManager
 from .servicer import Engine, GameInfoServicer, MatchServicer, OracleServicer, encode_watch_event
 from .store import Store
+from .web import Viewer
 
 SERVICE_NAMES = (
     matches_pb2.DESCRIPTOR.services_by_name["MatchService"].full_name,
@@ -50,6 +51,7 @@ class ServerConfig:
     grace_seconds: float = 5.0
     idle_seconds: float | None = 7 * 24 * 3600  # an unfinished match with no move for this long is abandoned
     create_token: str | None = None  # when set, CreateMatch needs it as its bearer token
+    http_port: int | None = None  # the live viewer (web.py) on this port of the same host; None: off
 
 
 @dataclass
@@ -63,10 +65,14 @@ class Started:
     store: Store
     engine: Engine
     sweeper: asyncio.Task[None] | None
+    viewer: Viewer | None = None
+    http_port: int | None = None
 
     async def stop(self, grace: float | None) -> None:
         """NOT_SERVING, finish calls in flight (up to `grace` s, then cancel them), close the database."""
         await self.health.enter_graceful_shutdown()
+        if self.viewer is not None:
+            await self.viewer.stop()
         if self.sweeper is not None:
             self.sweeper.cancel()
         await self.server.stop(grace)
@@ -140,6 +146,14 @@ async def start_server(config: ServerConfig) -> Started:
         if port == 0:
             raise OSError(f"cannot listen on {config.address}")
         await server.start()
+        viewer, http_port = None, None
+        if config.http_port is not None:
+            viewer = Viewer(manager)
+            try:
+                http_port = await viewer.start(config.address.rpartition(":")[0].strip("[]"), config.http_port)
+            except BaseException:
+                await server.stop(None)
+                raise
     except BaseException:
         store.close()
         raise
@@ -148,7 +162,7 @@ async def start_server(config: ServerConfig) -> Started:
     sweeper = None
     if config.idle_seconds:
         sweeper = asyncio.get_running_loop().create_task(_sweep(manager, min(60.0, config.idle_seconds / 4)))
-    return Started(server, port, manager, health, store, engine, sweeper)
+    return Started(server, port, manager, health, store, engine, sweeper, viewer, http_port)
 
 
 class RunningServer:
@@ -164,6 +178,7 @@ class RunningServer:
             self._close_loop()
             raise
         self.port = self._started.port
+        self.http_port = self._started.http_port
         self.manager = self._started.manager
         self.store = self._started.store
         self.engine = self._started.engine
@@ -237,6 +252,7 @@ async def _serve(config: ServerConfig, ready: Callable[[Started], None] | None =
             "games": games.ids(),
             "create_token": bool(config.create_token),
             "idle_seconds": config.idle_seconds,
+            "http_port": started.http_port,
         },
     )
     if ready is not None:

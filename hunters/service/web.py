@@ -1,0 +1,320 @@
+"""The live viewer's HTTP side (`hunters serve --http PORT`): the page and its assets, a small JSON
+API and server-sent events, served from the server's own event loop out of the same `MatchManager`
+that serves gRPC (one source of truth).
+
+Why plain HTTP + JSON + server-sent events on asyncio streams, and not gRPC-Web/Connect or aiohttp:
+the viewer only reads (a list, one state, a change signal), so a browser's `fetch` and `EventSource`
+need no generated client, no JavaScript bundle and no proxy; the server needs no new dependency. It
+is read-only and shows only what anyone may see: a game's public `view()` and the picture drawn from
+it, the moves and the score events (the same ones WatchMatch streams) — never seeds, piles or tokens.
+
+Routes (GET or HEAD):
+- ``/`` the list of matches, ``/match/<id>`` the match page; ``/static/<file>`` their assets;
+- ``/api/matches?game=&page_token=`` a page of matches (newest last), ``next_page_token``;
+- ``/api/matches/<id>?at=N`` the state after N moves (default: the latest): view, SVG, the log;
+- ``/api/matches/<id>/picture.svg?at=N`` the picture alone;
+- ``/api/matches/<id>/events`` server-sent events: ``{"version", "over", "open"}`` now and at every
+  change, until the match is closed (a comment line every 15 s keeps idle proxies from closing it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from hunters import pictures
+
+from .errors import ServiceError
+from .matches import LiveMatch, MatchManager
+
+log = logging.getLogger("hunters.service.web")
+
+MAX_REQUEST_BYTES = 8192
+REQUEST_TIMEOUT = 10.0
+HEARTBEAT_SECONDS = 15.0
+STATE_CACHE = 256  # rendered (match, version) states kept
+MAX_CONNECTIONS = 1000  # open connections (event streams included); more get 503 at once
+ASSETS = {
+    "index.html": "text/html; charset=utf-8",
+    "match.html": "text/html; charset=utf-8",
+    "viewer.js": "text/javascript; charset=utf-8",
+    "viewer.css": "text/css; charset=utf-8",
+}
+_REASONS = {
+    200: "OK",
+    400: "Bad Request",
+    404: "Not Found",
+    405: "Method Not Allowed",
+    500: "Internal Server Error",
+    503: "Service Unavailable",
+}
+
+
+class HttpError(Exception):
+    def __init__(self, status: int, message: str):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def _asset(name: str) -> bytes:
+    return resources.files("hunters.web").joinpath(name).read_bytes()
+
+
+def _jsonable(value: Any) -> Any:
+    """Events are named tuples: as objects; tuples as lists."""
+    if hasattr(value, "_asdict"):
+        return {k: _jsonable(v) for k, v in value._asdict().items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    return value
+
+
+@dataclass
+class _Log:
+    """A match replayed move by move once, for the per-move score events of its log."""
+
+    game: Any
+    setup: list[Any]
+    entries: list[dict[str, Any]] = field(default_factory=list)
+
+
+class Viewer:
+    """The viewer's routes over a `MatchManager`; `start` serves them on an asyncio server."""
+
+    def __init__(self, manager: MatchManager, max_connections: int = MAX_CONNECTIONS):
+        self.manager = manager
+        self.max_connections = max_connections
+        self._states: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+        self._logs: OrderedDict[str, _Log] = OrderedDict()
+        self._server: asyncio.Server | None = None
+        self._streams: set[asyncio.Task[Any]] = set()
+
+    # -- serving ----------------------------------------------------------------------------------
+    async def start(self, host: str, port: int) -> int:
+        """Listen on host:port (0: a free port); return the port."""
+        self._server = await asyncio.start_server(self._handle, host, port, limit=MAX_REQUEST_BYTES)
+        return int(self._server.sockets[0].getsockname()[1])
+
+    async def stop(self) -> None:
+        """Stop listening and end every open connection (event streams included)."""
+        if self._server is not None:
+            self._server.close()
+        for task in list(self._streams):
+            task.cancel()
+        if self._streams:
+            await asyncio.gather(*self._streams, return_exceptions=True)
+        if self._server is not None:
+            await self._server.wait_closed()
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self._streams.add(task)
+        try:
+            if len(self._streams) > self.max_connections:
+                await self._send(writer, 503, "text/plain", b"too many open connections")
+                return
+            await self._serve_one(reader, writer)
+        except (ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError):
+            pass
+        except asyncio.CancelledError:
+            pass
+        except Exception:
+            log.exception("viewer request failed")
+        finally:
+            self._streams.discard(task)
+            writer.close()
+
+    async def _serve_one(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), REQUEST_TIMEOUT)
+        try:
+            method, target, _ = head.split(b"\r\n", 1)[0].decode("latin-1").split(" ", 2)
+        except ValueError:
+            await self._send(writer, 400, "text/plain", b"bad request line")
+            return
+        if method not in ("GET", "HEAD"):
+            await self._send(writer, 405, "text/plain", b"the viewer only reads: GET or HEAD")
+            return
+        url = urlsplit(target)
+        query = {k: v[-1] for k, v in parse_qs(url.query).items()}
+        path = unquote(url.path)
+        try:
+            if path.endswith("/events") and path.startswith("/api/matches/"):
+                await self._events(reader, writer, path[len("/api/matches/") : -len("/events")])
+                return
+            status, kind, body = await self.route(path, query)
+        except HttpError as exc:
+            status, kind, body = exc.status, "application/json", json.dumps({"error": exc.message}).encode()
+        await self._send(writer, status, kind, b"" if method == "HEAD" else body)
+
+    async def _send(self, writer: asyncio.StreamWriter, status: int, kind: str, body: bytes) -> None:
+        writer.write(
+            f"HTTP/1.1 {status} {_REASONS[status]}\r\nContent-Type: {kind}\r\nContent-Length: {len(body)}\r\n"
+            f"Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n".encode()
+            + body
+        )
+        await writer.drain()
+
+    # -- routes -------------------------------------------------------------------------------------
+    async def route(self, path: str, query: dict[str, str]) -> tuple[int, str, bytes]:
+        """(status, content type, body) of a GET; HttpError for a bad or unknown request."""
+        if path in ("/", "/index.html"):
+            return 200, ASSETS["index.html"], _asset("index.html")
+        if path.startswith("/match/"):
+            return 200, ASSETS["match.html"], _asset("match.html")
+        if path.startswith("/static/"):
+            name = path[len("/static/") :]
+            if name not in ASSETS:
+                raise HttpError(404, f"no asset {name!r}")
+            return 200, ASSETS[name], _asset(name)
+        if path == "/api/matches":
+            return 200, "application/json", json.dumps(await self.matches(query)).encode()
+        if path.startswith("/api/matches/"):
+            rest = path[len("/api/matches/") :]
+            if rest.endswith("/picture.svg"):
+                state = self.state(rest[: -len("/picture.svg")], query.get("at"))
+                return 200, "image/svg+xml; charset=utf-8", state["svg"].encode()
+            if "/" not in rest:
+                return 200, "application/json", json.dumps(self.state(rest, query.get("at"))).encode()
+        raise HttpError(404, f"nothing at {path}")
+
+    def _live(self, match_id: str) -> LiveMatch:
+        try:
+            return self.manager.get(match_id)
+        except ServiceError as exc:
+            raise HttpError(404 if exc.reason == "MATCH_NOT_FOUND" else 400, exc.message) from None
+
+    async def matches(self, query: dict[str, str]) -> dict[str, Any]:
+        """One page of matches, in creation order (the manager's ListMatches page)."""
+        try:
+            found, token = await self.manager.page(100, query.get("page_token", ""), query.get("game", ""))
+        except ServiceError as exc:
+            raise HttpError(400, exc.message) from None
+        return {
+            "matches": [
+                {
+                    "match_id": m.match_id,
+                    "game": m.adapter.game_id,
+                    "players": m.game.players,
+                    "version": m.version,
+                    "over": m.game.is_over,
+                    "abandoned": m.abandoned,
+                    "player": None if m.game.is_over else m.game.player,
+                    "created_at": m.created_at,
+                }
+                for m in found
+            ],
+            "next_page_token": token,
+        }
+
+    def state(self, match_id: str, at: str | None) -> dict[str, Any]:
+        """The public state after `at` moves (default: the latest) with its picture and the log."""
+        live = self._live(match_id)
+        latest = live.version
+        if at is None or at == "":
+            version = latest
+        else:
+            try:
+                version = int(at)
+            except ValueError:
+                raise HttpError(400, "at must be an int") from None
+            if not 0 <= version <= latest:
+                raise HttpError(400, f"at must be from 0 to {latest}")
+        key = (live.match_id, version)
+        shown = self._states.get(key)
+        if shown is None:
+            game = live.game if version == latest else self._replay(live, version)
+            try:
+                picture = pictures.svg(game)
+            except ValueError:  # a game without pictures: the page shows the rest
+                picture = ""
+            shown = {"view": game.view(), "svg": picture}
+            self._states[key] = shown
+            while len(self._states) > STATE_CACHE:
+                self._states.popitem(last=False)
+        else:
+            self._states.move_to_end(key)
+        history = self._log(live)
+        return {
+            "match_id": live.match_id,
+            "game": live.adapter.game_id,
+            "players": live.game.players,
+            "version": version,
+            "latest": latest,
+            "over": live.game.is_over,
+            "abandoned": live.abandoned,
+            "view": shown["view"],
+            "svg": shown["svg"],
+            "setup_events": history.setup,
+            "log": history.entries[:latest],
+        }
+
+    def _replay(self, live: LiveMatch, version: int) -> Any:
+        game = live.adapter.from_record(dict(live.record, moves=[]))
+        for move in live.moves[:version]:
+            game.play(move)
+        return game
+
+    def _log(self, live: LiveMatch) -> _Log:
+        """Each move with its seat and score events, replayed once and extended as the match moves."""
+        history = self._logs.get(live.match_id)
+        if history is None or len(history.entries) > live.version:
+            game = live.adapter.from_record(dict(live.record, moves=[]))
+            history = _Log(game, _jsonable(game.events))
+            self._logs[live.match_id] = history
+            while len(self._logs) > STATE_CACHE:
+                self._logs.popitem(last=False)
+        self._logs.move_to_end(live.match_id)
+        while len(history.entries) < live.version:
+            i = len(history.entries)
+            move = live.moves[i]
+            events = history.game.play(move)
+            history.entries.append(
+                {"version": i + 1, "seat": live.seats[i], "move": move.to_json(), "events": _jsonable(events)}
+            )
+        return history
+
+    async def _events(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, match_id: str) -> None:
+        """Server-sent events: the match's version now and after every change, until it closes or
+        the browser goes away (noticed at once: a read that ends when the connection does)."""
+        try:
+            live = self._live(match_id)
+        except HttpError as exc:
+            await self._send(writer, exc.status, "application/json", json.dumps({"error": exc.message}).encode())
+            return
+        writer.write(
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\n"
+            b"Connection: close\r\n\r\nretry: 1000\n\n"
+        )
+        sent: tuple[int, bool] | None = None
+        gone = asyncio.ensure_future(reader.read(1))
+        try:
+            while True:
+                now = (live.version, live.is_open)
+                if now != sent:
+                    data = json.dumps({"version": live.version, "over": live.game.is_over, "open": live.is_open})
+                    writer.write(f"data: {data}\n\n".encode())
+                    sent = now
+                await writer.drain()
+                if not live.is_open or live.deleted:
+                    return
+                changed = asyncio.ensure_future(live.changed.wait())
+                try:
+                    await asyncio.wait((changed, gone), timeout=HEARTBEAT_SECONDS, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    changed.cancel()
+                if gone.done():
+                    return
+                if not changed.done() or changed.cancelled():
+                    writer.write(b": keep-alive\n\n")
+        finally:
+            gone.cancel()
