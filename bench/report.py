@@ -68,24 +68,42 @@ def main() -> int:
     crowded = extra["test_latency_with_2000_open_watch_streams[100-per-match]"]
     create = extra["test_creation_cost_stays_flat"]
     rows += [
-        ("gRPC health check (trivial RPC) median latency, loopback", f"{latency['health_median'] * 1e6:.0f} µs",
-         "reference"),
+        (
+            "gRPC health check (trivial RPC) median latency, loopback",
+            f"{latency['health_median'] * 1e6:.0f} µs",
+            "reference",
+        ),
         ("PlayMove median latency / health check (interleaved)", f"{latency['play_ratio']:.2f}×", "<= 1.2×"),
-        ("ListLegalMoves median latency / health check (decision 40, interleaved)",
-         f"{latency['list_ratio']:.2f}×", "<= 1.5×"),
+        (
+            "ListLegalMoves median latency / health check (decision 40, interleaved)",
+            f"{latency['list_ratio']:.2f}×",
+            "<= 1.5×",
+        ),
         ("16 concurrent clients, separate matches: PlayMove calls/s", f"{play_rate:,.0f}", ""),
         ("16 concurrent clients: PlayMove rate / health-check rate", f"{play_rate / health_rate:.2f}", ">= 0.8"),
-        ("2,000 open watch streams, 10 per match played: health p50 / idle health p50",
-         f"{spread['health_ratio']:.2f}×", "<= 2×"),
-        ("2,000 open watch streams, 10 per match played: PlayMove p50 / idle PlayMove p50",
-         f"{spread['play_ratio']:.2f}×", "<= 2×"),
+        (
+            "2,000 open watch streams, 10 per match played: health p50 / idle health p50",
+            f"{spread['health_ratio']:.2f}×",
+            "<= 2×",
+        ),
+        (
+            "2,000 open watch streams, 10 per match played: PlayMove p50 / idle PlayMove p50",
+            f"{spread['play_ratio']:.2f}×",
+            "<= 2×",
+        ),
         ("2,000 open watch streams, 100 per match played: health p50 / idle", f"{crowded['health_ratio']:.2f}×", ""),
         ("2,000 open watch streams, 100 per match played: PlayMove p50 / idle", f"{crowded['play_ratio']:.2f}×", ""),
         ("CreateMatch median, matches 9,801-10,000 / matches 1-200", f"{create['ratio']:.2f}×", "<= 1.5×"),
-        ("cancelled SimulateGames: engine idle after (slowest of 10)",
-         f"{extra['test_cancelled_simulation_stops_engine_work']['slowest_stop'] * 1e3:.0f} ms", "<= 200 ms"),
-        ("SimulateGames in the server / random_games in process (games/s, interleaved)",
-         f"{extra['test_simulate_games_server_vs_process']['ratio']:.2f}", ">= 0.9"),
+        (
+            "cancelled SimulateGames: engine idle after (slowest of 10)",
+            f"{extra['test_cancelled_simulation_stops_engine_work']['slowest_stop'] * 1e3:.0f} ms",
+            "<= 200 ms",
+        ),
+        (
+            "SimulateGames in the server / random_games in process (games/s, interleaved)",
+            f"{extra['test_simulate_games_server_vs_process']['ratio']:.2f}",
+            ">= 0.9",
+        ),
     ]
     from bench.test_jaeger_bench import CORE_GAMES as JS_CORE_GAMES
 

@@ -69,15 +69,22 @@ def _simulate(args: argparse.Namespace) -> int:
             for p, v in enumerate(pts):
                 acc[p] += v
     result = {
-        "game": args.game, "games": n, "players": players, "seed": args.seed, "mean_moves": moves / n,
-        "win_rates": [w / n for w in wins], "mean_scores": [t / n for t in totals],
+        "game": args.game,
+        "games": n,
+        "players": players,
+        "seed": args.seed,
+        "mean_moves": moves / n,
+        "win_rates": [w / n for w in wins],
+        "mean_scores": [t / n for t in totals],
         "mean_points_by_kind": {k: [v / n for v in pts] for k, pts in kinds.items()},
     }
     if args.json:
         print(json.dumps(result))
         return 0
-    print(f"{args.game}: {n} games, {players} random players, seeds {args.seed}..{args.seed + n - 1}, "
-          f"{moves / n:.1f} moves per game")
+    print(
+        f"{args.game}: {n} games, {players} random players, seeds {args.seed}..{args.seed + n - 1}, "
+        f"{moves / n:.1f} moves per game"
+    )
     print(f"  {'':<14}" + _seats([f"seat {p}" for p in range(players)]))
     print(f"  {'win rate':<14}" + _seats([f"{r:.1%}" for r in result["win_rates"]]))
     print(f"  {'mean score':<14}" + _seats([f"{s:.1f}" for s in result["mean_scores"]]))
@@ -92,10 +99,20 @@ def _simulate_one(cls: type[GameBase], args: argparse.Namespace) -> int:
         with open(args.record, "w", encoding="utf-8") as fh:
             json.dump(game.to_record(), fh)
     if args.json:
-        print(json.dumps({"game": args.game, "seed": args.seed, "players": args.players, "moves": game.moves_played,
-                          "scores": game.scores, "winners": game.winners,
-                          "points_by_kind": game.points_by_kind(),
-                          "events": [e._asdict() for e in game.events]}))
+        print(
+            json.dumps(
+                {
+                    "game": args.game,
+                    "seed": args.seed,
+                    "players": args.players,
+                    "moves": game.moves_played,
+                    "scores": game.scores,
+                    "winners": game.winners,
+                    "points_by_kind": game.points_by_kind(),
+                    "events": [e._asdict() for e in game.events],
+                }
+            )
+        )
         return 0
     print(f"{args.game}: {args.players} random players, seed {args.seed}")
     print(game.summary())
@@ -172,8 +189,9 @@ def _bench(args: argparse.Namespace) -> int:
     chunk = max(1, args.games // 50)
     decisions = 0
     t0 = time.perf_counter()
-    with tqdm(total=args.games, desc=f"{args.game} core", unit="game", disable=args.quiet or None,
-              file=sys.stderr) as bar:
+    with tqdm(
+        total=args.games, desc=f"{args.game} core", unit="game", disable=args.quiet or None, file=sys.stderr
+    ) as bar:
         done = 0
         while done < args.games:
             k = min(chunk, args.games - done)
@@ -186,8 +204,9 @@ def _bench(args: argparse.Namespace) -> int:
     for i in tqdm(range(n_py), desc=f"{args.game} python", unit="game", disable=args.quiet or None, file=sys.stderr):
         _random_game(cls, args.players, args.seed + i)
     py = n_py / (time.perf_counter() - t0)
-    print(f"{args.game} core: {core:,.0f} random {args.players}-player games/s "
-          f"({decisions / args.games:.1f} moves/game)")
+    print(
+        f"{args.game} core: {core:,.0f} random {args.players}-player games/s ({decisions / args.games:.1f} moves/game)"
+    )
     print(f"{args.game} python-driven: {py:,.0f} games/s")
     return 0
 
@@ -212,8 +231,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_serve_arguments(srv)
     srv.set_defaults(func=_serve, parser=srv)
 
-    sim = sub.add_parser("simulate", formatter_class=_Formatter,
-                         help="play seeded games between random players; print one game or the aggregate of many")
+    sim = sub.add_parser(
+        "simulate",
+        formatter_class=_Formatter,
+        help="play seeded games between random players; print one game or the aggregate of many",
+    )
     sim.add_argument("--game", default="carcassonne_hg", help=f"game id ({ids})")
     sim.add_argument("--players", type=int, default=3, help="number of players (checked against the game's range)")
     sim.add_argument("--seed", type=int, default=7, help="seed of the first game (game i uses seed + i)")
@@ -223,21 +245,28 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(func=_simulate, parser=sim)
 
-    rep = sub.add_parser("replay", formatter_class=_Formatter,
-                         help="replay a JSON game record and print the final state (or that after --at moves)")
+    rep = sub.add_parser(
+        "replay",
+        formatter_class=_Formatter,
+        help="replay a JSON game record and print the final state (or that after --at moves)",
+    )
     rep.add_argument("record", help="path of a record written by `simulate --record` or Game.to_record()")
     rep.add_argument("--at", type=int, default=None, help="show the state after this many moves (default: all)")
     rep.set_defaults(func=_replay, parser=rep)
 
-    ren = sub.add_parser("render", formatter_class=_Formatter,
-                         help="draw a JSON game record as an SVG picture (PNG with the extra hunters[png])")
+    ren = sub.add_parser(
+        "render",
+        formatter_class=_Formatter,
+        help="draw a JSON game record as an SVG picture (PNG with the extra hunters[png])",
+    )
     ren.add_argument("record", help="path of a record written by `simulate --record` or Game.to_record()")
     ren.add_argument("--at", type=int, default=None, help="draw the state after this many moves (default: all)")
     ren.add_argument("-o", "--output", required=True, help="picture file: .svg, or .png (needs cairosvg)")
     ren.set_defaults(func=_render, parser=ren)
 
-    ben = sub.add_parser("bench", formatter_class=_Formatter,
-                         help="quick throughput figures (the real benchmarks live in bench/)")
+    ben = sub.add_parser(
+        "bench", formatter_class=_Formatter, help="quick throughput figures (the real benchmarks live in bench/)"
+    )
     ben.add_argument("--game", default="carcassonne_hg", help=f"game id ({ids})")
     ben.add_argument("--games", type=int, default=2000, help="random games played in the core")
     ben.add_argument("--players", type=int, default=2, help="number of players")

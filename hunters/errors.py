@@ -1,4 +1,5 @@
 """Errors shared by every game: values with a machine-readable reason and a human message."""
+
 from __future__ import annotations
 
 from typing import Any

@@ -2,11 +2,14 @@
 deselected (not collected as skips), so the run prints no rows of `s`."""
 
 
-
 def pytest_addoption(parser):
     parser.addoption("--slow", action="store_true", default=False, help="also run the long cross-checks")
-    parser.addoption("--browser", action="store_true", default=False,
-                     help="also run the viewer's tests in headless Chromium (tests/web, marked browser)")
+    parser.addoption(
+        "--browser",
+        action="store_true",
+        default=False,
+        help="also run the viewer's tests in headless Chromium (tests/web, marked browser)",
+    )
 
 
 def pytest_collection_modifyitems(config, items):

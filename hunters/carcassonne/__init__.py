@@ -14,5 +14,17 @@ from .game import GAME_ID, INFO, Game
 from .moves import Move, Occupant, ScoreEvent
 from .sim import random_games
 
-__all__ = ["ACTION_SPACE_SIZE", "GAME_ID", "INFO", "Game", "IllegalMoveError", "InvalidRecordError", "LegalMoves",
-           "Move", "Occupant", "ScoreEvent", "SimulationResult", "random_games"]
+__all__ = [
+    "ACTION_SPACE_SIZE",
+    "GAME_ID",
+    "INFO",
+    "Game",
+    "IllegalMoveError",
+    "InvalidRecordError",
+    "LegalMoves",
+    "Move",
+    "Occupant",
+    "ScoreEvent",
+    "SimulationResult",
+    "random_games",
+]

@@ -17,9 +17,14 @@ from .tiles import MENHIR_TILES, NORMAL_TILES, ZONE_TYPES
 
 GAME_ID = "carcassonne_hg"
 RECORD_FORMAT = 1
-INFO = GameInfo(id=GAME_ID, name="Carcassonne: Hunters & Gatherers", min_players=_core.MIN_PLAYERS,
-                max_players=_core.MAX_PLAYERS, action_space_size=_core.ACTION_SPACE_SIZE,
-                record_format=RECORD_FORMAT)
+INFO = GameInfo(
+    id=GAME_ID,
+    name="Carcassonne: Hunters & Gatherers",
+    min_players=_core.MIN_PLAYERS,
+    max_players=_core.MAX_PLAYERS,
+    action_space_size=_core.ACTION_SPACE_SIZE,
+    record_format=RECORD_FORMAT,
+)
 REASONS = ("forest", "river", "logboat", "hunting_trap", "river_system", "raft", "meadow")
 """Score-event reasons, by the core's event code."""
 _BOUND: int = _core.POSITION_BOUND
@@ -89,8 +94,14 @@ class Game(GameBase):
         raise TypeError("use Game.new(...) or Game.from_record(...)")
 
     @classmethod
-    def new(cls, players: int = 2, seed: int | None = 0, normal_deck: Iterable[int] | None = None,
-            menhir_deck: Iterable[int] | None = None, **options: Any) -> Game:
+    def new(
+        cls,
+        players: int = 2,
+        seed: int | None = 0,
+        normal_deck: Iterable[int] | None = None,
+        menhir_deck: Iterable[int] | None = None,
+        **options: Any,
+    ) -> Game:
         """A new game for 2-5 players. Piles not given explicitly (draw order, first drawn first;
         a subset of the tiles is allowed) are the full sets shuffled from `seed`."""
         if options:
@@ -289,8 +300,12 @@ class Game(GameBase):
 
     @classmethod
     def _new_from_record(cls, record: dict[str, Any]) -> Game:
-        return cls.new(players=record["players"], seed=record.get("seed"),
-                       normal_deck=record.get("normal_deck"), menhir_deck=record.get("menhir_deck"))
+        return cls.new(
+            players=record["players"],
+            seed=record.get("seed"),
+            normal_deck=record.get("normal_deck"),
+            menhir_deck=record.get("menhir_deck"),
+        )
 
     @classmethod
     def move_from_json(cls, data: Any) -> Move:
@@ -311,8 +326,10 @@ class Game(GameBase):
         normal, menhir = self.piles
         xs = [x for x, _, _, _ in self.board]
         ys = [y for _, y, _, _ in self.board]
-        lines = [f"  {len(self.board)} tiles placed (x {min(xs)}..{max(xs)}, y {min(ys)}..{max(ys)}), "
-                 f"{len(self.discards)} discarded; piles left: {normal} normal, {menhir} menhir"]
+        lines = [
+            f"  {len(self.board)} tiles placed (x {min(xs)}..{max(xs)}, y {min(ys)}..{max(ys)}), "
+            f"{len(self.discards)} discarded; piles left: {normal} normal, {menhir} menhir"
+        ]
         if not self.is_over:
             lines.append(f"  tile to place: {self.tile}" + (" (menhir extra turn)" if self.extra_turn else ""))
         supply = [f"{m}m {h}h" for m, h in zip(self.meeples, self.huts, strict=True)]

@@ -1,4 +1,5 @@
 """Moves: the structured vocabulary for people and protocols."""
+
 from __future__ import annotations
 
 from typing import Any, NamedTuple
@@ -24,7 +25,9 @@ class Move(NamedTuple):
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "x": self.x, "y": self.y, "rotation": self.rotation,
+            "x": self.x,
+            "y": self.y,
+            "rotation": self.rotation,
             "occupant": None if self.occupant is None else {"kind": self.occupant.kind, "zone": self.occupant.zone},
             "retake": self.retake,
         }
@@ -32,8 +35,13 @@ class Move(NamedTuple):
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Move:
         occ = data.get("occupant")
-        return cls(data["x"], data["y"], data["rotation"],
-                   None if occ is None else Occupant(occ["kind"], occ["zone"]), data.get("retake"))
+        return cls(
+            data["x"],
+            data["y"],
+            data["rotation"],
+            None if occ is None else Occupant(occ["kind"], occ["zone"]),
+            data.get("retake"),
+        )
 
 
 class ScoreEvent(NamedTuple):

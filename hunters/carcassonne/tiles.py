@@ -1,4 +1,5 @@
 """The 95 tiles of Hunters & Gatherers, shipped as package data and loaded once into the core."""
+
 from __future__ import annotations
 
 import json

@@ -13,6 +13,7 @@ On the default board (120 spaces, 6 directions, 5 caves) SLOTS = 12 and the spac
 `ACTION_SPACE_SIZE` = 1440 * 1441 = 2,075,040 actions; a game on another board (or with another
 number of caves) has `game.action_space_size`.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING

@@ -20,6 +20,7 @@ spaces are neighbours. Any layout loads without code changes, in one of two form
   ``pos`` (axial hex coordinates) is optional; without it on every space, straight jumps (option
   ``straight_jumps``) are not available on that board.
 """
+
 from __future__ import annotations
 
 import copy
@@ -33,10 +34,9 @@ from .tiles import data
 
 SPACE_KINDS = ("tile", "summer_camp", "winter_camp")
 _LIMITS = _core.LIMITS
-_MAX_GRID_CELLS = 4 * _LIMITS["spaces"]    # a grid may list missing cells, but not without bound
+_MAX_GRID_CELLS = 4 * _LIMITS["spaces"]  # a grid may list missing cells, but not without bound
 # (dr, dc) of the directions W, E, NW, NE, SW, SE: for rows of the unshifted parity, then the shifted
-_DIRS = (((0, -1), (0, 1), (-1, -1), (-1, 0), (1, -1), (1, 0)),
-         ((0, -1), (0, 1), (-1, 0), (-1, 1), (1, 0), (1, 1)))
+_DIRS = (((0, -1), (0, 1), (-1, -1), (-1, 0), (1, -1), (1, 0)), ((0, -1), (0, 1), (-1, 0), (-1, 1), (1, 0), (1, 1)))
 DIRECTIONS = ("W", "E", "NW", "NE", "SW", "SE")
 
 __all__ = ["DIRECTIONS", "SPACE_KINDS", "Board", "default_board"]
@@ -47,8 +47,18 @@ class Board:
     neighbour in each slot (-1 = none); `coords[v]` (row, col) on a grid board, (q, r) on an explicit
     board with positions, else None."""
 
-    __slots__ = ("_neighbours", "beyond", "coords", "core", "data", "is_default", "kinds", "ndir", "slots",
-                 "straight_ok")
+    __slots__ = (
+        "_neighbours",
+        "beyond",
+        "coords",
+        "core",
+        "data",
+        "is_default",
+        "kinds",
+        "ndir",
+        "slots",
+        "straight_ok",
+    )
 
     def __init__(self, data: Any, *, _default: bool = False):
         if not isinstance(data, dict):
@@ -69,11 +79,12 @@ class Board:
         self.coords = tuple(coords) if coords is not None else None
         self.ndir = ndir
         self.straight_ok = straight_ok
-        self.data = json.loads(json.dumps(data))        # a private plain-JSON copy
+        self.data = json.loads(json.dumps(data))  # a private plain-JSON copy
         self._neighbours = tuple(tuple(sorted(w for w in s if w >= 0)) for s in self.slots)
         self.is_default = _default
-        self.core = _core.CoreConfig.board([SPACE_KINDS.index(k) for k in kinds], [list(s) for s in slots],
-                                           [list(b) for b in beyond], ndir)
+        self.core = _core.CoreConfig.board(
+            [SPACE_KINDS.index(k) for k in kinds], [list(s) for s in slots], [list(b) for b in beyond], ndir
+        )
 
     @property
     def n(self) -> int:
@@ -133,9 +144,8 @@ def _parse_grid(d: dict[str, Any]) -> _Grid:
     rows, cols = g.get("rows"), g.get("cols")
     if type(rows) is not int or type(cols) is not int or rows < 1 or cols < 1:
         raise ValueError("grid rows and cols must be positive ints")
-    if rows * cols > _MAX_GRID_CELLS:      # bounded before any cell is built
-        raise ValueError(f"a grid has at most {_MAX_GRID_CELLS} cells (rows x cols) and "
-                         f"{_LIMITS['spaces']} spaces")
+    if rows * cols > _MAX_GRID_CELLS:  # bounded before any cell is built
+        raise ValueError(f"a grid has at most {_MAX_GRID_CELLS} cells (rows x cols) and {_LIMITS['spaces']} spaces")
     missing_list = g.get("missing", [])
     if not isinstance(missing_list, list) or len(missing_list) > rows * cols:
         raise ValueError("missing must be a list of at most rows x cols cells")

@@ -1,4 +1,5 @@
 """The core's refusal codes, named: each becomes an IllegalMoveError with a reason and a message."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -15,7 +16,7 @@ MESSAGES = {
     "NOT_ADJACENT": "a step goes to a neighbouring space, from a cave to another cave, or off the board",
     "HOLE": "that space holds no tile (it was taken or removed) and can never be entered",
     "OCCUPIED": "a tile other than a camp or cave holds at most one character; a step may end on an "
-                "occupied tile only when the same character jumps on to a free tile, cave or camp",
+    "occupied tile only when the same character jumps on to a free tile, cave or camp",
     "NO_WEAPON": "entering an unoccupied mammoth needs a weapon (held, or taken earlier this turn)",
     "NOT_STRAIGHT": "with straight_jumps a jump must continue in a straight line",
     "STEP_COUNT": "a turn is two steps, or one step that takes the player's last character off the board",

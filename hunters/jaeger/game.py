@@ -1,4 +1,5 @@
 """`Game`: the typed public API of a Jäger und Sammler game, a thin handle on the Cython core."""
+
 from __future__ import annotations
 
 import copy
@@ -26,8 +27,14 @@ _START_RULES = _core.START_RULES
 _LIMITS = _core.LIMITS
 _FACE_DOWN = FOOD + GOODS
 """Collection fields of the tiles that lie face down once taken (spec §5); weapons and mammoths lie face up."""
-INFO = GameInfo(id=GAME_ID, name="Jäger und Sammler", min_players=2, max_players=_LIMITS["players"],
-                action_space_size=_actions.ACTION_SPACE_SIZE, record_format=RECORD_FORMAT)
+INFO = GameInfo(
+    id=GAME_ID,
+    name="Jäger und Sammler",
+    min_players=2,
+    max_players=_LIMITS["players"],
+    action_space_size=_actions.ACTION_SPACE_SIZE,
+    record_format=RECORD_FORMAT,
+)
 POLICIES = ("uniform", "stay")
 """Random policies of `Game.random_games`: see there."""
 
@@ -70,8 +77,7 @@ class Game(GameBase):
     INFO = INFO
     GAME_ID = GAME_ID
     _ACTIONS: ClassVar[ModuleType] = _actions
-    __slots__ = ("_board", "_cfg", "_core", "_events", "_moves", "_options", "_seed", "_start", "_summer",
-                 "_winter")
+    __slots__ = ("_board", "_cfg", "_core", "_events", "_moves", "_options", "_seed", "_start", "_summer", "_winter")
     _core: CoreGame
     _cfg: CoreConfig
     _board: Board
@@ -87,8 +93,16 @@ class Game(GameBase):
         raise TypeError("use Game.new(...) or Game.from_record(...)")
 
     @classmethod
-    def new(cls, players: int = 2, seed: int | None = 0, *, summer: Any = None, winter: Any = None,
-            start: Any = None, **options: Any) -> Game:
+    def new(
+        cls,
+        players: int = 2,
+        seed: int | None = 0,
+        *,
+        summer: Any = None,
+        winter: Any = None,
+        start: Any = None,
+        **options: Any,
+    ) -> Game:
         """A new game for 2-4 players.
 
         Tiles not given explicitly come from `seed`: the summer tiles (with the option's mammoth
@@ -111,8 +125,9 @@ class Game(GameBase):
             layout = [token_of(next(tiles, 0)) if k == "tile" else None for k in b.kinds]
         else:
             layout = summer_layout(b, summer)
-        winter_tokens = [t for t in map(token_of, shuffled_w) if t is not None] if winter is None \
-            else winter_deck(winter)  # (no tile code of a deck is 0)
+        winter_tokens = (
+            [t for t in map(token_of, shuffled_w) if t is not None] if winter is None else winter_deck(winter)
+        )  # (no tile code of a deck is 0)
         start_pos = None if start is None else start_positions(b, layout, players, start)
         self = object.__new__(cls)
         self._board = b
@@ -122,9 +137,14 @@ class Game(GameBase):
         self._winter = winter_tokens
         self._start = start_pos
         summer_codes = [0 if t is None else code_of(t) for t in layout]
-        self._cfg = b.core.derive(summer_codes, [code_of(t) for t in winter_tokens], opts["stall_rounds"],
-                                  opts["straight_jumps"], WINTER_START[opts["winter_start"]],
-                                  opts["ties"] == "shared")
+        self._cfg = b.core.derive(
+            summer_codes,
+            [code_of(t) for t in winter_tokens],
+            opts["stall_rounds"],
+            opts["straight_jumps"],
+            WINTER_START[opts["winter_start"]],
+            opts["ties"] == "shared",
+        )
         pairs = None if start_pos is None else [(p, v) for p, spaces in enumerate(start_pos) for v in spaces]
         self._core, raw = _core.CoreGame.create(self._cfg, players, summer_codes, pairs)
         self._events = self._events_of(raw)
@@ -143,7 +163,7 @@ class Game(GameBase):
 
     @property
     def season(self) -> str:
-        """"summer", "winter" or "over"."""
+        """ "summer", "winter" or "over"."""
         return SEASONS[self._core.season]
 
     @property
@@ -170,8 +190,15 @@ class Game(GameBase):
         out = []
         for p in range(self.players):
             food, mammoths, goods, packs = self._core.score_parts(p)
-            out.append({"food": food, "mammoths": mammoths, "goods": goods, "supply_packs": packs,
-                        "total": food + mammoths + goods + packs})
+            out.append(
+                {
+                    "food": food,
+                    "mammoths": mammoths,
+                    "goods": goods,
+                    "supply_packs": packs,
+                    "total": food + mammoths + goods + packs,
+                }
+            )
         return out
 
     @property
@@ -235,8 +262,19 @@ class Game(GameBase):
         taken, mcount, weapons, spent, packs, _, _ = self._core.collection(seat)
         goods = {k: taken[KINDS.index(k) + 1] for k in KINDS}
         mammoths = tuple(v for v, n in enumerate(mcount) for _ in range(n))
-        return Collection(goods["berries"], goods["tubers"], goods["herbs"], goods["jug"], goods["necklace"],
-                          goods["pelt"], goods["skull"], mammoths, weapons, spent, packs)
+        return Collection(
+            goods["berries"],
+            goods["tubers"],
+            goods["herbs"],
+            goods["jug"],
+            goods["necklace"],
+            goods["pelt"],
+            goods["skull"],
+            mammoths,
+            weapons,
+            spent,
+            packs,
+        )
 
     @property
     def collections(self) -> list[Collection]:
@@ -270,8 +308,10 @@ class Game(GameBase):
         for c in self._core.tiles():
             if c:
                 on_board[c & 15] += 1
-        return {name: {k: arr[i + 1] for i, k in enumerate(KINDS)}
-                for name, arr in (("laid", laid), ("taken", taken), ("removed", removed), ("on_board", on_board))}
+        return {
+            name: {k: arr[i + 1] for i, k in enumerate(KINDS)}
+            for name, arr in (("laid", laid), ("taken", taken), ("removed", removed), ("on_board", on_board))
+        }
 
     # -- moves -------------------------------------------------------------------------------
     def legal_moves(self) -> LegalMoves[Move]:
@@ -318,8 +358,18 @@ class Game(GameBase):
                 det = _START_RULES[detail]
             else:
                 det = None
-            out.append(Event(turn, SEASONS[season], None if step < 0 else step, name,
-                             None if seat < 0 else seat, None if space < 0 else space, token_of(tile), det))
+            out.append(
+                Event(
+                    turn,
+                    SEASONS[season],
+                    None if step < 0 else step,
+                    name,
+                    None if seat < 0 else seat,
+                    None if space < 0 else space,
+                    token_of(tile),
+                    det,
+                )
+            )
         return out
 
     def play(self, move: Move) -> list[Event]:
@@ -338,8 +388,12 @@ class Game(GameBase):
         code = self._code(move)
         jump_over = None
         first = move.first
-        if first.dst is not None and self._board.kinds[first.dst] == "tile" and \
-                self.tiles[first.dst] != "cave" and any(v == first.dst for _, v in self.characters):
+        if (
+            first.dst is not None
+            and self._board.kinds[first.dst] == "tile"
+            and self.tiles[first.dst] != "cave"
+            and any(v == first.dst for _, v in self.characters)
+        ):
             jump_over = first.dst
         events = self._events_of(self._core.clone().play_code(code))
         steps = []
@@ -353,14 +407,17 @@ class Game(GameBase):
             else:
                 kind = "cave_jump"
             mine = [e for e in events if e.step == i]
-            steps.append({
-                "src": src, "dst": dst, "kind": kind,
-                "takes": next((e.tile for e in mine if e.kind == "take"), None),
-                "spends_weapon": any(e.kind == "spend_weapon" for e in mine),
-                "supply_pack": any(e.kind == "supply_pack" for e in mine),
-            })
-        return {"steps": steps, "jump_over": jump_over,
-                "ends_season": any(e.kind == "season_end" for e in events)}
+            steps.append(
+                {
+                    "src": src,
+                    "dst": dst,
+                    "kind": kind,
+                    "takes": next((e.tile for e in mine if e.kind == "take"), None),
+                    "spends_weapon": any(e.kind == "spend_weapon" for e in mine),
+                    "supply_pack": any(e.kind == "supply_pack" for e in mine),
+                }
+            )
+        return {"steps": steps, "jump_over": jump_over, "ends_season": any(e.kind == "season_end" for e in events)}
 
     # -- dense action encoding (bots, reinforcement learning) -------------------------------
     @property
@@ -417,15 +474,22 @@ class Game(GameBase):
         options = record.get("options") or {}
         if not isinstance(options, dict) or not set(options) <= set(DEFAULT_OPTIONS):
             raise ValueError("options must be an object of known options")
-        return cls.new(players=record["players"], seed=record.get("seed"), summer=record.get("summer"),
-                       winter=record.get("winter"), start=record.get("start"), **options)
+        return cls.new(
+            players=record["players"],
+            seed=record.get("seed"),
+            summer=record.get("summer"),
+            winter=record.get("winter"),
+            start=record.get("start"),
+            **options,
+        )
 
     move_from_json = Move.from_json
 
     # -- simulation ----------------------------------------------------------------------------
     @classmethod
-    def random_games(cls, n: int, players: int = 2, seed: int = 0, policy: str = "uniform",
-                     **options: Any) -> SimulationResult:
+    def random_games(
+        cls, n: int, players: int = 2, seed: int = 0, policy: str = "uniform", **options: Any
+    ) -> SimulationResult:
         """Play n complete random games inside the core, without returning to Python per move
         (decisions = turns).
 
@@ -445,8 +509,18 @@ class Game(GameBase):
         summer = [code_of(t) for t in deck("summer", tuple(o["mammoths_summer"]))]
         winter = [code_of(t) for t in deck("winter", tuple(o["mammoths_winter"]))]
         games, turns, totals, wins = _core.random_games(
-            n, players, seed, board.core, summer, winter, o["stall_rounds"], o["straight_jumps"],
-            WINTER_START[o["winter_start"]], o["ties"] == "shared", policy == "stay")
+            n,
+            players,
+            seed,
+            board.core,
+            summer,
+            winter,
+            o["stall_rounds"],
+            o["straight_jumps"],
+            WINTER_START[o["winter_start"]],
+            o["ties"] == "shared",
+            policy == "stay",
+        )
         return SimulationResult(games, players, turns, totals, wins)
 
     @property
@@ -460,8 +534,12 @@ class Game(GameBase):
         mammoth values, supply packs in hand, characters on the board and `face_down`, the number of
         taken tiles lying face down; the face-down kinds are None while `collections_hidden`."""
         c = self.collection(seat)
-        out = dict(c.to_json(), seat=seat, characters_on_board=self._core.collection(seat)[5],
-                   face_down=sum(getattr(c, k) for k in _FACE_DOWN))
+        out = dict(
+            c.to_json(),
+            seat=seat,
+            characters_on_board=self._core.collection(seat)[5],
+            face_down=sum(getattr(c, k) for k in _FACE_DOWN),
+        )
         if self.collections_hidden:
             out.update(dict.fromkeys(_FACE_DOWN))
         return out
@@ -495,9 +573,17 @@ class Game(GameBase):
             "winners": self.winners,
             "scores": None if hidden else self.scores,
             "turn": self.turns,
-            "board": [{"space": v, "kind": b.kinds[v], "coords": None if coords is None else list(coords[v]),
-                       "tile": tiles[v], "characters": occupants.get(v, []), "supply_packs": packs.get(v, [])}
-                      for v in range(b.n)],
+            "board": [
+                {
+                    "space": v,
+                    "kind": b.kinds[v],
+                    "coords": None if coords is None else list(coords[v]),
+                    "tile": tiles[v],
+                    "characters": occupants.get(v, []),
+                    "supply_packs": packs.get(v, []),
+                }
+                for v in range(b.n)
+            ],
             "characters": [{"seat": s, "space": v} for s, v in self.characters],
             "supply_packs": [{"space": v, "seat": s} for v, s in self.supply_packs],
             "collections": [self.public_collection(p) for p in range(self.players)],
@@ -505,16 +591,19 @@ class Game(GameBase):
             "tiles_left": sum(1 for t in tiles if t is not None and t not in STAYING),
             "idle_turns": self.idle_turns,
             "stall_rounds": self._options["stall_rounds"],
-            "summer_mammoth": None if summer_mammoth is None else
-            {"value": summer_mammoth[0], "seat": summer_mammoth[1]},
+            "summer_mammoth": None
+            if summer_mammoth is None
+            else {"value": summer_mammoth[0], "seat": summer_mammoth[1]},
             "moves_played": len(self._moves),
         }
 
     def _summary_lines(self) -> list[str]:
         """Season, tiles left, pieces and collections of each seat (full state: face-down tiles too)."""
         left = sum(1 for t in self.tiles if t is not None and t not in STAYING)
-        lines = [f"  {self.season}, turn {self.turns}: {left} tiles to take on the board, "
-                 f"{self.idle_turns} turns in a row without a taken tile"]
+        lines = [
+            f"  {self.season}, turn {self.turns}: {left} tiles to take on the board, "
+            f"{self.idle_turns} turns in a row without a taken tile"
+        ]
         sm = self.summer_mammoth
         if sm is not None:
             lines.append(f"  summer mammoth: {sm[0]} points, killed by seat {sm[1]}")

@@ -1,6 +1,7 @@
 """Explicit layouts of a game (for tests and hand-made positions): the summer tiles by space, the
 winter deck, the characters' start spaces. Each is checked against the board; refusals are
 `ValueError` saying what is wrong."""
+
 from __future__ import annotations
 
 from typing import Any

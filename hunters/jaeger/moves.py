@@ -1,4 +1,5 @@
 """Moves and events: the structured vocabulary for people and protocols."""
+
 from __future__ import annotations
 
 from typing import Any, NamedTuple

@@ -4,6 +4,7 @@ Options arrive from users (the service passes a request's options straight to `G
 are checked before anything is built: only known names, plain JSON-like data of bounded size and
 nesting (no NaN or infinity, no integer the core could not hold), then each option's own range.
 Every refusal is a `ValueError` saying what is wrong."""
+
 from __future__ import annotations
 
 import math
@@ -15,13 +16,13 @@ from .board import Board, board_of
 from .tiles import data, mammoth_count
 
 LIMITS = _core.LIMITS
-WINTER_START = {name: code for code, name in _core.START_RULES.items() if name != "mammoth"}   # option -> core code
+WINTER_START = {name: code for code, name in _core.START_RULES.items() if name != "mammoth"}  # option -> core code
 TIES = ("shared", "no_winner")
 MAX_STALL_ROUNDS = 10_000
-MAX_DEPTH = 8               # nesting of lists and objects in one argument
-MAX_ITEMS = 20_000          # values in one argument, all levels
-MAX_STRING = 200            # characters of one string
-MAX_INT = 2**64             # no integer beyond this reaches any check (seeds are below it)
+MAX_DEPTH = 8  # nesting of lists and objects in one argument
+MAX_ITEMS = 20_000  # values in one argument, all levels
+MAX_STRING = 200  # characters of one string
+MAX_INT = 2**64  # no integer beyond this reaches any check (seeds are below it)
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     "board": None,

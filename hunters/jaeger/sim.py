@@ -1,4 +1,5 @@
 """Random games: played wholly inside the core (fast), or driven from Python move by move."""
+
 from __future__ import annotations
 
 import random
@@ -42,4 +43,3 @@ def play_random_game(players: int = 2, seed: int = 0, policy: str = "uniform", *
             moves = [m for m in moves if stays(m)] or moves
         game.play(rng.choice(moves))
     return game
-

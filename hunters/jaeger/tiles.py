@@ -6,6 +6,7 @@ A tile is named by a *token*: its kind (``"berries"``, ``"tubers"``, ``"herbs"``
 ``"mammoth"`` followed by its value (``"mammoth8"``). Inside the core a tile is one byte,
 ``kind | value << 4``.
 """
+
 from __future__ import annotations
 
 import json
@@ -46,8 +47,7 @@ def code_of(token: object) -> int:
         m = _MAMMOTH.fullmatch(token)
         if m and 1 <= int(m.group(1)) <= MAX_MAMMOTH_VALUE:
             return _KIND_INDEX["mammoth"] | int(m.group(1)) << 4
-    raise ValueError(f"not a tile: {token!r} (a kind such as 'berries', or 'mammoth3' .. "
-                     f"'mammoth{MAX_MAMMOTH_VALUE}')")
+    raise ValueError(f"not a tile: {token!r} (a kind such as 'berries', or 'mammoth3' .. 'mammoth{MAX_MAMMOTH_VALUE}')")
 
 
 @cache

@@ -15,7 +15,6 @@ from .errors import invalid
 __all__ = ["game_info", "list_games"]
 
 
-
 _E = TypeVar("_E", bound=int)
 
 

@@ -7,6 +7,7 @@ really is the board situation its test describes (so a test fails loudly on a de
 rather than testing something else); the expected scores in the tests are hard-coded numbers
 worked out from the rules, not computed by this module.
 """
+
 from __future__ import annotations
 
 import json
@@ -44,8 +45,9 @@ def side_types(tile: int, rotation: int) -> str:
     return "".join(s["type"][0].upper() for s in rotated_sides(tile, rotation))
 
 
-def mv(x: int, y: int, rotation: int = 0, meeple: int | None = None, hut: int | None = None,
-       retake: int | None = None) -> Move:
+def mv(
+    x: int, y: int, rotation: int = 0, meeple: int | None = None, hut: int | None = None, retake: int | None = None
+) -> Move:
     """Shorthand for a Move: `meeple=` / `hut=` give the occupant's global zone id."""
     assert meeple is None or hut is None
     occ = None
@@ -76,9 +78,20 @@ def as_tuples(events: Iterable[ScoreEvent]) -> list[tuple]:
 
 def state(game: Game) -> tuple:
     """Everything observable about a game, to check that a refused move changed nothing."""
-    return (game.to_record(), list(game.scores), list(game.events), list(game.meeples),
-            list(game.huts), list(game.occupants), game.tile, game.player, game.extra_turn,
-            game.is_over, list(game.board), list(game.discards))
+    return (
+        game.to_record(),
+        list(game.scores),
+        list(game.events),
+        list(game.meeples),
+        list(game.huts),
+        list(game.occupants),
+        game.tile,
+        game.player,
+        game.extra_turn,
+        game.is_over,
+        list(game.board),
+        list(game.discards),
+    )
 
 
 def reject(game: Game, move: Move) -> str:
@@ -99,6 +112,7 @@ def placements(game: Game) -> set[tuple[int, int, int]]:
 
 # ---------------------------------------------------------------------------------------------
 # An independent geometry model, for checking scenario designs.
+
 
 class Sketch:
     def __init__(self) -> None:
@@ -122,8 +136,9 @@ class Sketch:
     def _add_tile_zones(self, tile: int) -> None:
         for z in TILES[tile]["zones"]:
             gid = tile * 10 + z["local"]
-            layers = {"forest": ["forest"], "meadow": ["meadow"], "river": ["river", "system"],
-                      "lake": ["system"]}[z["type"]]
+            layers = {"forest": ["forest"], "meadow": ["meadow"], "river": ["river", "system"], "lake": ["system"]}[
+                z["type"]
+            ]
             for layer in layers:
                 self.parent[(layer, gid)] = (layer, gid)
 
@@ -216,6 +231,7 @@ class Sketch:
 # ---------------------------------------------------------------------------------------------
 # Reusable scenarios.
 
+
 def all_meeples_down() -> Game:
     """Seat 0 puts all 5 meeples on five separate forests of a column of tiles north of the start
     (38, 39, 40, 60, 41: each has its own E-W forest); seat 1 puts one hunter on 34's north meadow
@@ -223,18 +239,21 @@ def all_meeples_down() -> Game:
     and closes the start forest (menhir; 34 closed its east end), and the menhir pile holds the
     shaman (88)."""
     g = new_game([38, 34, 39, 61, 40, 62, 60, 35, 41, 36, 37, 33], [88])
-    play_all(g, [
-        mv(0, -1, 0, meeple=381),
-        mv(1, 0, 0, meeple=340),
-        mv(0, -2, 0, meeple=391),
-        mv(0, -3, 0),
-        mv(0, -4, 0, meeple=401),
-        mv(0, -5, 0),
-        mv(0, -6, 0, meeple=601),
-        mv(0, -7, 0),
-        mv(0, -8, 0, meeple=411),
-        mv(0, -9, 1),
-    ])
+    play_all(
+        g,
+        [
+            mv(0, -1, 0, meeple=381),
+            mv(1, 0, 0, meeple=340),
+            mv(0, -2, 0, meeple=391),
+            mv(0, -3, 0),
+            mv(0, -4, 0, meeple=401),
+            mv(0, -5, 0),
+            mv(0, -6, 0, meeple=601),
+            mv(0, -7, 0),
+            mv(0, -8, 0, meeple=411),
+            mv(0, -9, 1),
+        ],
+    )
     assert g.meeples == [0, 4] and g.player == 0 and g.tile == 37
     return g
 
@@ -244,13 +263,16 @@ def all_huts_down() -> Game:
     north of the start, each without a lake); seat 1 places meadow tiles in between. Afterwards it
     is seat 0's turn with 52 (another E-W river), which fits at (0, -7)."""
     g = new_game([48, 61, 49, 62, 51, 35, 52, 33])
-    play_all(g, [
-        mv(0, -1, 0, hut=481),
-        mv(0, -2, 0),
-        mv(0, -3, 0, hut=491),
-        mv(0, -4, 0),
-        mv(0, -5, 0, hut=511),
-        mv(0, -6, 0),
-    ])
+    play_all(
+        g,
+        [
+            mv(0, -1, 0, hut=481),
+            mv(0, -2, 0),
+            mv(0, -3, 0, hut=491),
+            mv(0, -4, 0),
+            mv(0, -5, 0, hut=511),
+            mv(0, -6, 0),
+        ],
+    )
     assert g.huts == [0, 3] and g.player == 0 and g.tile == 52
     return g

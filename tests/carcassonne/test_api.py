@@ -1,5 +1,6 @@
 """The public API: shapes, validation of bad input (clear reasons, nothing changed), clones,
 records, the action encoding and determinism."""
+
 import json
 import subprocess
 import sys
@@ -21,8 +22,19 @@ from tests.splitmix import shuffle_piles
 
 
 def snapshot(g: Game):
-    return (g.to_record(), g.scores, g.events, g.meeples, g.huts, g.occupants, g.tile, g.player,
-            g.extra_turn, g.is_over, list(g.legal_moves()))
+    return (
+        g.to_record(),
+        g.scores,
+        g.events,
+        g.meeples,
+        g.huts,
+        g.occupants,
+        g.tile,
+        g.player,
+        g.extra_turn,
+        g.is_over,
+        list(g.legal_moves()),
+    )
 
 
 def test_move_and_occupant_are_small_immutable_values():
@@ -48,10 +60,20 @@ def test_new_game_state():
     assert g.piles == (77, 16)
 
 
-@pytest.mark.parametrize("kwargs", [
-    {"players": 1}, {"players": 6}, {"players": "2"}, {"seed": -1}, {"seed": 2**64},
-    {"normal_deck": [79]}, {"normal_deck": [3, 3]}, {"menhir_deck": [3]}, {"normal_deck": [56]},
-])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"players": 1},
+        {"players": 6},
+        {"players": "2"},
+        {"seed": -1},
+        {"seed": 2**64},
+        {"normal_deck": [79]},
+        {"normal_deck": [3, 3]},
+        {"menhir_deck": [3]},
+        {"normal_deck": [56]},
+    ],
+)
 def test_new_rejects_bad_configuration(kwargs):
     with pytest.raises(ValueError):
         Game.new(**kwargs)
@@ -85,24 +107,27 @@ def test_legal_moves_sequence_behaviour():
     assert lm == list(lm)
 
 
-@pytest.mark.parametrize("move, reason", [
-    (Move(0, 0, 0), "POSITION_OCCUPIED"),
-    (Move(5, 5, 0), "NOT_ADJACENT"),
-    (Move(1000, 0, 0), "NOT_ADJACENT"),
-    (Move(0, -1, 7), "BAD_ROTATION"),
-    (Move(0, -1, -1), "BAD_ROTATION"),
-    (Move(0, -1, 0, Occupant("meeple", 99999)), "UNKNOWN_ZONE"),
-    (Move(0, -1, 0, Occupant("meeple", 561)), "ZONE_NOT_ON_TILE"),
-    (Move(0, -1, 0, Occupant("castle", 0)), "MALFORMED"),
-    (Move(0, -1, 0, ("meeple", 0)), "MALFORMED"),
-    (Move(0, -1, 0, retake=560), "RETAKE_NOT_ALLOWED"),
-    (Move(0, -1, 0, retake=-3), "MALFORMED"),
-    (Move(0, -1, 0, retake=99999), "UNKNOWN_ZONE"),
-    (Move("0", -1, 0), "MALFORMED"),
-    (Move(0.0, -1, 0), "MALFORMED"),
-    ((0, -1, 0), "MALFORMED"),
-    (None, "MALFORMED"),
-])
+@pytest.mark.parametrize(
+    "move, reason",
+    [
+        (Move(0, 0, 0), "POSITION_OCCUPIED"),
+        (Move(5, 5, 0), "NOT_ADJACENT"),
+        (Move(1000, 0, 0), "NOT_ADJACENT"),
+        (Move(0, -1, 7), "BAD_ROTATION"),
+        (Move(0, -1, -1), "BAD_ROTATION"),
+        (Move(0, -1, 0, Occupant("meeple", 99999)), "UNKNOWN_ZONE"),
+        (Move(0, -1, 0, Occupant("meeple", 561)), "ZONE_NOT_ON_TILE"),
+        (Move(0, -1, 0, Occupant("castle", 0)), "MALFORMED"),
+        (Move(0, -1, 0, ("meeple", 0)), "MALFORMED"),
+        (Move(0, -1, 0, retake=560), "RETAKE_NOT_ALLOWED"),
+        (Move(0, -1, 0, retake=-3), "MALFORMED"),
+        (Move(0, -1, 0, retake=99999), "UNKNOWN_ZONE"),
+        (Move("0", -1, 0), "MALFORMED"),
+        (Move(0.0, -1, 0), "MALFORMED"),
+        ((0, -1, 0), "MALFORMED"),
+        (None, "MALFORMED"),
+    ],
+)
 def test_bad_moves_are_refused_with_a_reason_and_change_nothing(move, reason):
     g = Game.new(players=2, seed=3)
     before = snapshot(g)
@@ -148,15 +173,18 @@ def test_record_round_trip_through_json():
     assert snapshot(Game.from_record(half.to_record())) == snapshot(half)
 
 
-@pytest.mark.parametrize("mutate", [
-    lambda r: r.update(game="chess"),
-    lambda r: r.update(players=9),
-    lambda r: r.update(format=99),
-    lambda r: r["moves"].append({"x": 0, "y": 0, "rotation": 0}),
-    lambda r: r["moves"].append("nonsense"),
-    lambda r: r.update(moves=None),
-    lambda r: r.update(normal_deck=[1, 1]),
-])
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        lambda r: r.update(game="chess"),
+        lambda r: r.update(players=9),
+        lambda r: r.update(format=99),
+        lambda r: r["moves"].append({"x": 0, "y": 0, "rotation": 0}),
+        lambda r: r["moves"].append("nonsense"),
+        lambda r: r.update(moves=None),
+        lambda r: r.update(normal_deck=[1, 1]),
+    ],
+)
 def test_bad_records_are_refused(mutate):
     rec = Game.new(players=2, seed=1).to_record()
     mutate(rec)
@@ -197,10 +225,20 @@ def test_shaman_retake_actions_round_trip():
 
 
 def test_same_seed_same_game_in_two_processes():
-    code = ("import json,sys; from hunters.carcassonne.sim import play_random_game; "
-            "g = play_random_game(players=3, seed=21); print(json.dumps([g.to_record(), g.events, g.scores]))")
-    outs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                           env={"PYTHONHASHSEED": str(h), "PATH": ""}).stdout for h in (1, 2)]
+    code = (
+        "import json,sys; from hunters.carcassonne.sim import play_random_game; "
+        "g = play_random_game(players=3, seed=21); print(json.dumps([g.to_record(), g.events, g.scores]))"
+    )
+    outs = [
+        subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={"PYTHONHASHSEED": str(h), "PATH": ""},
+        ).stdout
+        for h in (1, 2)
+    ]
     assert outs[0] == outs[1]
     g = play_random_game(players=3, seed=21)
     assert json.loads(outs[0]) == json.loads(json.dumps([g.to_record(), g.events, g.scores]))

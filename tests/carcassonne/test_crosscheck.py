@@ -1,6 +1,7 @@
 """The fast core against the independent flood-fill reference (tests/reference/): on seeded random
 games for 2-5 players both must give the same tiles, seats, legal-move lists, score events, scores
 and supplies at every decision."""
+
 import random
 
 import pytest

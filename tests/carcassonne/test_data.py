@@ -1,4 +1,5 @@
 """The shipped tile data has the figures of the physical game."""
+
 from collections import Counter
 
 from hunters.carcassonne.tiles import MENHIR_TILES, NORMAL_TILES, ZONE_TYPES, tile_data
@@ -27,8 +28,7 @@ def test_forests_and_powers():
     assert sum(1 for z in ZONES if z.get("kind") == "menhir") == 31
     assert sum(1 for z in ZONES if z.get("kind") == "mushrooms") == 2
     powers = {z["power"]: t["id"] for t in TILES for z in t["zones"] if z.get("power")}
-    assert powers == {"shaman": 88, "logboat": 93, "hunting_trap": 94, "pit_trap": 92,
-                      "wild_fire": 85, "raft": 91}
+    assert powers == {"shaman": 88, "logboat": 93, "hunting_trap": 94, "pit_trap": 92, "wild_fire": 85, "raft": 91}
     mushrooms = sorted(t["id"] for t in TILES for z in t["zones"] if z.get("kind") == "mushrooms")
     assert mushrooms == [79, 87]
 

@@ -1,5 +1,6 @@
 """Invariants on random games (hypothesis): pieces conserved, scores never decrease, a closed
 feature is scored once, clone and record round-trips, and legality is exactly the listed moves."""
+
 from collections import Counter
 
 from hypothesis import given, settings
@@ -58,8 +59,14 @@ def test_clone_and_record_round_trips(cfg, data):
         pass
     for copy in (g.clone(), Game.from_record(g.to_record())):
         assert copy.to_record() == g.to_record()
-        assert (copy.scores, copy.events, copy.occupants, copy.board, copy.tile, copy.player) == \
-               (g.scores, g.events, g.occupants, g.board, g.tile, g.player)
+        assert (copy.scores, copy.events, copy.occupants, copy.board, copy.tile, copy.player) == (
+            g.scores,
+            g.events,
+            g.occupants,
+            g.board,
+            g.tile,
+            g.player,
+        )
         assert list(copy.legal_moves()) == list(g.legal_moves())
         if not g.is_over:
             m = g.legal_moves()[-1]
@@ -72,8 +79,12 @@ def candidate_moves(g, draw):
     x = draw(st.integers(min(xs) - 2, max(xs) + 2))
     y = draw(st.integers(min(ys) - 2, max(ys) + 2))
     rot = draw(st.integers(-1, 4))
-    occ = draw(st.one_of(st.none(), st.builds(Occupant, st.sampled_from(["meeple", "hut"]),
-                                               st.integers(g.tile * 10 - 1, g.tile * 10 + 10))))
+    occ = draw(
+        st.one_of(
+            st.none(),
+            st.builds(Occupant, st.sampled_from(["meeple", "hut"]), st.integers(g.tile * 10 - 1, g.tile * 10 + 10)),
+        )
+    )
     own = [z for z, s, k in g.occupants if k == "meeple"]
     retake = draw(st.one_of(st.none(), st.sampled_from(own) if own else st.none()))
     return Move(x, y, rot, occ, retake)

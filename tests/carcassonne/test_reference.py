@@ -52,8 +52,15 @@ def test_river_closed_by_two_lakes():
     g = RefGame(2, [59], [])
     moves = g.legal_moves()
     occ = {(k, z) for (x, y, r, k, z, rt) in moves if (x, y, r) == (-1, 0, 1)}
-    assert occ == {(None, None), ("meeple", 590), ("meeple", 591), ("meeple", 592),
-                   ("meeple", 593), ("hut", 591), ("hut", 598)}
+    assert occ == {
+        (None, None),
+        ("meeple", 590),
+        ("meeple", 591),
+        ("meeple", 592),
+        ("meeple", 593),
+        ("hut", 591),
+        ("hut", 598),
+    }
     g.play((-1, 0, 1, "meeple", 591, None))
     # 2 tiles + 0 fish in the rivers + 1 + 1 fish in the two lakes.
     assert g.events == [(0, "river", (0,), 4, 563)]
@@ -122,14 +129,18 @@ def _check_links_symmetric(g):
     for tile in b.where:
         for loc, z in TILES[tile]["zones"].items():
             gid = tile * 10 + loc
-            kinds = {"forest": ["forest"], "river": ["river", "system"], "meadow": ["meadow"],
-                     "lake": ["system"]}[z["type"]]
+            kinds = {"forest": ["forest"], "river": ["river", "system"], "meadow": ["meadow"], "lake": ["system"]}[
+                z["type"]
+            ]
             for ftype in kinds:
                 nbrs, _ = b.links(gid, ftype)
                 for n in nbrs:
                     assert gid in b.links(n, ftype)[0], (gid, n, ftype)
-                    assert n == gid or zone_type(n) in ("river", "lake") if ftype == "system" \
+                    assert (
+                        n == gid or zone_type(n) in ("river", "lake")
+                        if ftype == "system"
                         else zone_type(n) == z["type"]
+                    )
 
 
 @pytest.mark.parametrize("players,seed", [(2, 0), (2, 1), (3, 7), (4, 11), (5, 3)])
@@ -191,9 +202,12 @@ def _brute_force_meadow_value(g, meadow):
     """Meadow value trying every choice of cancelled deer."""
     from itertools import combinations
 
-    animals = [(z, i, a) for z in sorted(meadow)
-               for i, a in enumerate(TILES[z // 10]["zones"][z % 10]["animals"])
-               if (z, i) not in g.covered]
+    animals = [
+        (z, i, a)
+        for z in sorted(meadow)
+        for i, a in enumerate(TILES[z // 10]["zones"][z % 10]["animals"])
+        if (z, i) not in g.covered
+    ]
     if 850 in meadow:  # wild fire
         animals = [t for t in animals if t[2] != "tiger"]
     pit = g.board.where[92] if 921 in meadow else None

@@ -1,6 +1,7 @@
 """End of the game and final scoring (section 7): unfinished forests and rivers give nothing and
 their meeples go back; river systems by hut majority (finished or not); meadows by hunter
 majority; river systems are reported before meadows; shared victories."""
+
 from tests.carcassonne.scenario import as_tuples, ev, mv, new_game, play_all
 
 
@@ -20,12 +21,15 @@ def test_river_systems_then_meadows_each_by_feature_id():
     + 51 (aurochs) = 4; seat 0's hunter on 62 holds start's south-west meadow + 51 + 62 (deer) = 1.
     The meadow 160 has a smaller id than the system 161 but systems come first."""
     g = new_game([48, 51, 62, 16])
-    play_all(g, [
-        mv(0, -1, 0, hut=481),
-        mv(-1, 0, 0, hut=511),
-        mv(-1, 1, 0, meeple=620),
-        mv(-1, -1, 3, meeple=160),
-    ])
+    play_all(
+        g,
+        [
+            mv(0, -1, 0, hut=481),
+            mv(-1, 0, 0, hut=511),
+            mv(-1, 1, 0, meeple=620),
+            mv(-1, -1, 3, meeple=160),
+        ],
+    )
     assert g.is_over
     assert as_tuples(g.events) == [
         ev(4, "river_system", (0,), 0, 161),
@@ -54,10 +58,10 @@ def test_meadow_without_hunter_and_system_without_hut_are_not_reported():
 
 def test_meadows_are_scored_only_at_the_end():
     g = new_game([61, 62, 33])
-    assert g.play(mv(0, -1, 0, meeple=610)) == []        # mammoth + start aurochs
-    assert g.play(mv(0, -2, 0)) == []                    # + deer
+    assert g.play(mv(0, -1, 0, meeple=610)) == []  # mammoth + start aurochs
+    assert g.play(mv(0, -2, 0)) == []  # + deer
     assert g.scores == [0, 0]
-    events = g.play(mv(0, -3, 0))                        # last tile: final scoring
+    events = g.play(mv(0, -3, 0))  # last tile: final scoring
     assert as_tuples(events) == [ev(3, "meadow", (0,), 6, 331)]
     assert g.scores == [6, 0] and g.winners == [0]
 

@@ -1,5 +1,6 @@
 """Forest scoring (section 5): 2 per distinct tile + 3 per mushroom forest zone, scored when closed;
 meeples go home."""
+
 from tests.carcassonne.scenario import as_tuples, ev, mv, new_game, play_all
 
 
@@ -43,7 +44,7 @@ def test_mushroom_forest_zone_adds_three():
     events = g.play(mv(-1, -1, 0))
     assert as_tuples(events) == [ev(4, "forest", (1,), 9, 351)]
     assert g.scores == [0, 9]
-    assert g.is_over                   # the mushroom forest holds no menhir: no extra turn
+    assert g.is_over  # the mushroom forest holds no menhir: no extra turn
 
 
 def test_closed_forest_without_meeple_scores_nothing():

@@ -1,5 +1,6 @@
 """Rule invariants over whole games: pieces are conserved, scores are the sum of the reported
 events, the decision numbering is consistent, and records replay to the same game."""
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

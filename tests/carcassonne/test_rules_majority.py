@@ -1,5 +1,6 @@
 """Majorities and ties (section 5): the player(s) with the most pieces on a feature score its full
 value; tied players each score the full value; the others nothing."""
+
 from tests.carcassonne.scenario import as_tuples, ev, mv, new_game, play_all
 
 
@@ -28,14 +29,17 @@ def test_two_meeples_beat_one():
     """Example-3 board with three players: seat 0 has two gatherers, seat 2 one: only seat 0
     scores; a player without a meeple (seat 1) scores nothing."""
     g = new_game([34, 51, 35, 27, 63], [], players=3)
-    play_all(g, [
-        mv(1, 0, 0, meeple=343),      # seat 0
-        mv(-1, 0, 0),                 # seat 1
-        mv(-1, 1, 0, meeple=351),     # seat 2
-        mv(1, 1, 0, meeple=273),      # seat 0
-    ])
-    events = g.play(mv(0, 1, 0))       # seat 1 joins all three
+    play_all(
+        g,
+        [
+            mv(1, 0, 0, meeple=343),  # seat 0
+            mv(-1, 0, 0),  # seat 1
+            mv(-1, 1, 0, meeple=351),  # seat 2
+            mv(1, 1, 0, meeple=273),  # seat 0
+        ],
+    )
+    events = g.play(mv(0, 1, 0))  # seat 1 joins all three
     assert as_tuples(events) == [ev(4, "forest", (0,), 10, 273)]
     assert g.scores == [10, 0, 0]
     assert g.meeples == [5, 5, 5]
-    assert not g.extra_turn            # empty menhir pile
+    assert not g.extra_turn  # empty menhir pile

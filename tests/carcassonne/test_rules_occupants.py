@@ -1,5 +1,6 @@
 """Occupying (section 4.3): meeples (gatherer / fisher / hunter) and huts, their limits, where they
 may go, features occupied through merges, and meeples and huts not blocking each other."""
+
 from hunters.carcassonne import Move, Occupant
 from tests.carcassonne.scenario import all_huts_down, all_meeples_down, mv, new_game, play_all, reject
 
@@ -9,8 +10,13 @@ def test_occupant_choices_offered_for_a_placement():
     three zones, a hut on its river, or nothing."""
     g = new_game([51])
     offered = {m.occupant for m in g.legal_moves() if (m.x, m.y, m.rotation) == (-1, 0, 0)}
-    assert offered == {None, Occupant("meeple", 510), Occupant("meeple", 511),
-                       Occupant("meeple", 512), Occupant("hut", 511)}
+    assert offered == {
+        None,
+        Occupant("meeple", 510),
+        Occupant("meeple", 511),
+        Occupant("meeple", 512),
+        Occupant("hut", 511),
+    }
     assert all(m.retake is None for m in g.legal_moves())
 
 
@@ -26,16 +32,16 @@ def test_lake_takes_a_hut_but_never_a_meeple():
 
 def test_huts_only_on_rivers_and_lakes():
     g = new_game([59])
-    assert reject(g, mv(-1, 0, 1, hut=590)) == "BAD_ZONE_TYPE"   # meadow
-    assert reject(g, mv(-1, 0, 1, hut=593)) == "BAD_ZONE_TYPE"   # forest
-    g.play(mv(-1, 0, 1, hut=591))                                 # river
+    assert reject(g, mv(-1, 0, 1, hut=590)) == "BAD_ZONE_TYPE"  # meadow
+    assert reject(g, mv(-1, 0, 1, hut=593)) == "BAD_ZONE_TYPE"  # forest
+    g.play(mv(-1, 0, 1, hut=591))  # river
     assert g.occupants == [(591, 0, "hut")]
 
 
 def test_meeple_on_forest_river_and_meadow():
     g = new_game([59, 62, 33])
-    g.play(mv(-1, 0, 1, meeple=593))                              # gatherer
-    g.play(mv(0, -1, 0, meeple=620))                              # hunter
+    g.play(mv(-1, 0, 1, meeple=593))  # gatherer
+    g.play(mv(0, -1, 0, meeple=620))  # hunter
     assert g.occupants == [(593, 0, "meeple"), (620, 1, "meeple")]
     assert g.meeples == [4, 4]
 
@@ -91,8 +97,8 @@ def test_river_system_occupied_by_a_hut():
     # seat 1: tile 1 continues the system: neither its river nor its lake takes a hut
     assert reject(g, mv(-2, 0, 0, hut=11)) == "SYSTEM_OCCUPIED"
     assert reject(g, mv(-2, 0, 0, hut=18)) == "SYSTEM_OCCUPIED"
-    assert reject(g, mv(-2, 0, 0, hut=15)) == "SYSTEM_OCCUPIED"   # through tile 1's lake
-    g.play(mv(-2, 0, 0, meeple=15))                               # a fisher is fine
+    assert reject(g, mv(-2, 0, 0, hut=15)) == "SYSTEM_OCCUPIED"  # through tile 1's lake
+    g.play(mv(-2, 0, 0, meeple=15))  # a fisher is fine
     # seat 0: a separate system (48, north of the start) takes a hut again
     g.play(mv(0, -1, 0, hut=481))
     assert g.huts == [1, 3]
@@ -100,8 +106,8 @@ def test_river_system_occupied_by_a_hut():
 
 def test_huts_do_not_block_meeples_and_meeples_do_not_block_huts():
     g = new_game([51, 48, 62])
-    g.play(mv(-1, 0, 0, meeple=511))        # seat 0: fisher on the start river
-    g.play(mv(-2, 0, 0, hut=481))           # seat 1: hut on the same river (its system)
+    g.play(mv(-1, 0, 0, meeple=511))  # seat 0: fisher on the start river
+    g.play(mv(-2, 0, 0, hut=481))  # seat 1: hut on the same river (its system)
     assert g.occupants == [(481, 1, "hut"), (511, 0, "meeple")]
     # a river with a hut but no meeple takes a fisher
     g2 = new_game([51, 48, 62])

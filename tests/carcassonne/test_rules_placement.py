@@ -1,6 +1,7 @@
 """Placement rules (section 4.1 of the rules): adjacency, side matching (forest/meadow/river),
 occupied positions, discarding unplaceable tiles, the end of the game when the pile runs out,
 and turn order."""
+
 import pytest
 
 from hunters.carcassonne import Game
@@ -20,7 +21,7 @@ def test_start_state_with_explicit_decks():
 def test_rotation_turns_sides_clockwise():
     # Unrotated 34: N meadow, E meadow, S meadow, W forest.
     assert side_types(34, 0) == "MMMF"
-    assert side_types(34, 1) == "FMMM"       # the W side now faces N
+    assert side_types(34, 1) == "FMMM"  # the W side now faces N
     assert side_types(56, 0) == "MFFR"
     # 34's single forest side must touch the start forest: E of the start (forest facing W, r0)
     # or S of it (forest facing N, r1); N of the start any rotation whose S side is a meadow
@@ -29,7 +30,7 @@ def test_rotation_turns_sides_clockwise():
     assert {r for (x, y, r) in legal if (x, y) == (1, 0)} == {0}
     assert {r for (x, y, r) in legal if (x, y) == (0, 1)} == {1}
     assert {r for (x, y, r) in legal if (x, y) == (0, -1)} == {0, 1, 2}
-    assert {r for (x, y, r) in legal if (x, y) == (-1, 0)} == set()   # no river side
+    assert {r for (x, y, r) in legal if (x, y) == (-1, 0)} == set()  # no river side
 
 
 @pytest.mark.parametrize("tile", NORMAL)
@@ -58,7 +59,7 @@ def test_legal_placements_on_a_larger_board():
 def test_not_adjacent():
     g = new_game([62])
     assert reject(g, mv(2, 0, 0)) == "NOT_ADJACENT"
-    assert reject(g, mv(1, 1, 0)) == "NOT_ADJACENT"       # diagonal only
+    assert reject(g, mv(1, 1, 0)) == "NOT_ADJACENT"  # diagonal only
     assert reject(g, mv(0, -5, 0)) == "NOT_ADJACENT"
 
 
@@ -96,8 +97,8 @@ def test_every_touching_side_must_match():
     g = new_game([34, 37, 36])
     play_all(g, [mv(1, 0, 0), mv(0, 1, 0)])
     # (1, 1) touches 34's south meadow and 37's east meadow
-    assert reject(g, mv(1, 1, 1)) == "SIDE_MISMATCH"       # N meadow ok, W forest not
-    assert reject(g, mv(1, 1, 2)) == "SIDE_MISMATCH"       # N forest not, W meadow ok
+    assert reject(g, mv(1, 1, 1)) == "SIDE_MISMATCH"  # N meadow ok, W forest not
+    assert reject(g, mv(1, 1, 2)) == "SIDE_MISMATCH"  # N forest not, W meadow ok
     g.play(mv(1, 1, 0))
 
 
@@ -158,7 +159,7 @@ def test_seeded_shuffle_is_reproducible_and_a_whole_game_places_every_tile():
     placed = [t for _, _, t, _ in g.board]
     assert placed[0] == 56
     normal_seen = [t for t in placed[1:] + list(g.discards) if t in NORMAL]
-    assert sorted(normal_seen) == NORMAL                  # every normal tile placed or discarded
+    assert sorted(normal_seen) == NORMAL  # every normal tile placed or discarded
     assert len(set(placed)) == len(placed)
     assert all(TILES[t]["kind"] in ("normal", "menhir") for t in placed[1:])
 

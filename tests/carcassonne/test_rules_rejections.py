@@ -1,5 +1,6 @@
 """Bad input is refused with a reason and leaves the game exactly as it was (record, scores,
 supplies, occupants, current tile and seat, board, discards)."""
+
 import pytest
 
 from hunters.carcassonne import IllegalMoveError, Move, Occupant
@@ -88,7 +89,7 @@ def test_legal_moves_are_all_accepted_and_refusals_are_not_offered():
     g = fresh()
     offered = list(g.legal_moves())
     for move in offered:
-        g.clone().play(move)                               # none raises
+        g.clone().play(move)  # none raises
     for _, bad in CASES:
         if isinstance(bad, Move):
             assert bad not in offered

@@ -1,5 +1,6 @@
 """River scoring (section 5): 1 per tile + fish of its river zones + fish of each lake at its
 ends (each lake once); closed by lakes, by ending on a tile, or by forming a loop."""
+
 from tests.carcassonne.scenario import as_tuples, ev, mv, new_game, play_all
 
 
@@ -42,5 +43,5 @@ def test_river_open_at_one_end_is_not_scored():
     g = new_game([51, 59, 62])
     assert g.play(mv(-1, 0, 0, meeple=511)) == []
     assert g.meeples == [4, 5]
-    events = g.play(mv(-2, 0, 1))      # 59's lake closes it: 3 tiles + 1 + 1 = 5
+    events = g.play(mv(-2, 0, 1))  # 59's lake closes it: 3 tiles + 1 + 1 = 5
     assert as_tuples(events) == [ev(1, "river", (0,), 5, 511)]

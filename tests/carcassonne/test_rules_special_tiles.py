@@ -1,5 +1,6 @@
 """The special menhir tiles (section 6): shaman (88), logboat (93), hunting trap (94), pit trap (92),
 wild fire (85), raft (91). Mushrooms (79, 87) are in test_rules_forest.py."""
+
 from tests.carcassonne.scenario import all_meeples_down, as_tuples, ev, mv, new_game, play_all, reject
 
 
@@ -19,7 +20,7 @@ def test_shaman_retake_happens_before_occupying():
     move = mv(-1, 0, 0, meeple=883, retake=381)
     assert move in list(g.legal_moves())
     events = g.play(move)
-    assert events == [] and g.scores == [0, 0]          # the retaken meeple scores nothing
+    assert events == [] and g.scores == [0, 0]  # the retaken meeple scores nothing
     assert g.meeples == [0, 4]
     assert sorted(z for z, seat, _ in g.occupants if seat == 0) == [391, 401, 411, 601, 883]
 
@@ -42,8 +43,8 @@ def test_shaman_retake_without_occupying_returns_the_meeple_to_supply():
 
 def test_shaman_retakes_only_own_meeples():
     g = shaman_turn()
-    assert reject(g, mv(-1, 0, 0, retake=340)) == "NOT_YOUR_MEEPLE"     # seat 1's hunter
-    assert reject(g, mv(-1, 0, 0, retake=563)) == "NOT_YOUR_MEEPLE"     # an empty zone
+    assert reject(g, mv(-1, 0, 0, retake=340)) == "NOT_YOUR_MEEPLE"  # seat 1's hunter
+    assert reject(g, mv(-1, 0, 0, retake=563)) == "NOT_YOUR_MEEPLE"  # an empty zone
 
 
 def test_shaman_does_not_retake_huts():
@@ -53,16 +54,16 @@ def test_shaman_does_not_retake_huts():
     assert g.extra_turn and g.player == 0 and g.tile == 88
     assert mv(0, -1, 3) in list(g.legal_moves())
     assert reject(g, mv(0, -1, 3, retake=511)) in ("NOT_YOUR_MEEPLE", "RETAKE_NOT_ALLOWED")
-    assert not any(m.retake is not None for m in g.legal_moves())      # no meeple of seat 0 out
+    assert not any(m.retake is not None for m in g.legal_moves())  # no meeple of seat 0 out
 
 
 def test_retake_only_with_the_shaman_tile():
     g = new_game([38, 34, 39, 37, 62], [90])
     play_all(g, [mv(0, -1, 0, meeple=381), mv(1, 0, 0)])
     assert reject(g, mv(0, -2, 0, retake=381)) == "RETAKE_NOT_ALLOWED"
-    play_all(g, [mv(0, -2, 0), mv(0, 1, 0)])          # seat 1 closes the start forest
+    play_all(g, [mv(0, -2, 0), mv(0, 1, 0)])  # seat 1 closes the start forest
     assert g.extra_turn and g.tile == 90
-    assert reject(g, mv(1, -1, 1, retake=381)) == "RETAKE_NOT_ALLOWED"    # a menhir tile, not 88
+    assert reject(g, mv(1, -1, 1, retake=381)) == "RETAKE_NOT_ALLOWED"  # a menhir tile, not 88
     g.play(mv(1, -1, 1))
 
 
@@ -84,7 +85,7 @@ def test_logboat_ignores_huts():
     g = new_game([1, 34, 62, 37], [93])
     play_all(g, [mv(-1, 0, 0, hut=18), mv(1, 0, 0), mv(0, -1, 0), mv(0, 1, 0)])
     assert g.extra_turn and g.player == 1 and g.tile == 93
-    events = g.play(mv(-2, 0, 0))      # the last decision: final scoring follows at once
+    events = g.play(mv(-2, 0, 0))  # the last decision: final scoring follows at once
     assert g.is_over
     assert as_tuples(events) == [ev(4, "logboat", (1,), 6, 11), ev(5, "river_system", (0,), 5, 11)]
     assert as_tuples(g.events) == as_tuples(events)

@@ -39,8 +39,9 @@ def test_help_shows_every_default(command, capsys):
 @pytest.mark.parametrize("game", GAMES)
 def test_simulate_json_record_and_replay(game, tmp_path, capsys):
     record = tmp_path / "game.json"
-    status, out, _ = run(["simulate", "--game", game, "--players", "3", "--seed", "4", "--json",
-                          "--record", str(record)], capsys)
+    status, out, _ = run(
+        ["simulate", "--game", game, "--players", "3", "--seed", "4", "--json", "--record", str(record)], capsys
+    )
     assert status == 0
     res = json.loads(out)
     assert res["game"] == game and res["players"] == 3 and len(res["scores"]) == 3
@@ -62,8 +63,9 @@ def test_simulate_one_game_text(game, capsys):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_simulate_many_games_aggregates(game, capsys):
-    status, out, _ = run(["simulate", "--game", game, "--players", "2", "--games", "6", "--seed", "1", "--json"],
-                           capsys)
+    status, out, _ = run(
+        ["simulate", "--game", game, "--players", "2", "--games", "6", "--seed", "1", "--json"], capsys
+    )
     assert status == 0
     res = json.loads(out)
     cls = hunters.games.get(game)
@@ -85,16 +87,19 @@ def _one(cls, seed):
     return g
 
 
-@pytest.mark.parametrize("argv", [
-    ["simulate", "--game", "jaeger_sammler", "--players", "5"],
-    ["simulate", "--game", "carcassonne_hg", "--players", "1"],
-    ["simulate", "--game", "chess"],
-    ["simulate", "--games", "0"],
-    ["simulate", "--games", "2", "--record", "x.json"],
-    ["bench", "--game", "jaeger_sammler", "--players", "6"],
-    ["simulate", "--players", "three"],
-    ["frobnicate"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "--game", "jaeger_sammler", "--players", "5"],
+        ["simulate", "--game", "carcassonne_hg", "--players", "1"],
+        ["simulate", "--game", "chess"],
+        ["simulate", "--games", "0"],
+        ["simulate", "--games", "2", "--record", "x.json"],
+        ["bench", "--game", "jaeger_sammler", "--players", "6"],
+        ["simulate", "--players", "three"],
+        ["frobnicate"],
+    ],
+)
 def test_bad_arguments_exit_2_with_one_line(argv, capsys):
     status, out, err = run(argv, capsys)
     assert status == 2 and out == ""
@@ -105,8 +110,10 @@ def test_replay_errors_are_one_line_with_status_2(tmp_path, capsys):
     bad = tmp_path / "bad.json"
     cases = {
         "missing": (tmp_path / "nope.json", "No such file"),
-        "illegal": (json.dumps({"game": "carcassonne_hg", "players": 2, "seed": 1,
-                                "moves": [{"x": 0, "y": 0, "rotation": 0}]}), "POSITION_OCCUPIED"),
+        "illegal": (
+            json.dumps({"game": "carcassonne_hg", "players": 2, "seed": 1, "moves": [{"x": 0, "y": 0, "rotation": 0}]}),
+            "POSITION_OCCUPIED",
+        ),
         "not json": ("{oops", "not JSON"),
         "no game": ("[]", "no game id"),
         "unknown game": (json.dumps({"game": "chess"}), "unknown game"),

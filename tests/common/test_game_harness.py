@@ -1,6 +1,7 @@
 """One harness every registered game passes (the common protocol the service relies on): random
 games to the end, clones independent, records round-trip through JSON, legal moves all accepted and
 their action codes consistent, illegal input refused without a change, seeds reproducible."""
+
 import json
 import random
 from collections.abc import Sequence
@@ -19,8 +20,16 @@ def game_cls(request):
 
 def public(g):
     """Everything the protocol exposes about a game."""
-    return (g.to_record(), g.view(), g.scores, [tuple(e) for e in g.events], g.player, g.is_over, g.winners,
-            list(g.legal_moves()))
+    return (
+        g.to_record(),
+        g.view(),
+        g.scores,
+        [tuple(e) for e in g.events],
+        g.player,
+        g.is_over,
+        g.winners,
+        list(g.legal_moves()),
+    )
 
 
 def walk(game_cls, players, seed, steps=None):

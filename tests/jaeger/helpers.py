@@ -6,6 +6,7 @@ Cells: S summer camp, W winter camp, - an empty tile space, else a tile token (b
 herbs, jug, necklace, pelt, skull, weapon, mammoth<value>, path, cave). Space ids are cell positions
 (| starts a separate line and takes no id).
 """
+
 from typing import Any
 
 import pytest
@@ -13,7 +14,6 @@ import pytest
 from hunters.jaeger import Game, IllegalMoveError, Move
 
 CAMPS = {"S": "summer_camp", "W": "winter_camp"}
-
 
 
 def line(cells: str, start, *, edges=(), winter=(), stall_rounds=None, **options) -> Game:
@@ -36,8 +36,15 @@ def line(cells: str, start, *, edges=(), winter=(), stall_rounds=None, **options
             adjacency.append([prev, i])
         prev, col = i, col + 1
     adjacency.extend([list(e) for e in edges])
-    return Game.new(players=len(start), board={"spaces": spaces, "adjacency": adjacency}, summer=summer,
-                    winter=list(winter), start=start, stall_rounds=stall_rounds, **options)
+    return Game.new(
+        players=len(start),
+        board={"spaces": spaces, "adjacency": adjacency},
+        summer=summer,
+        winter=list(winter),
+        start=start,
+        stall_rounds=stall_rounds,
+        **options,
+    )
 
 
 def mv(*steps) -> Move:
@@ -56,8 +63,7 @@ def refused(g: Game, move: Move, reason: str) -> None:
 
 def kinds(events, *names):
     """(kind, seat, space, tile) of the events of the given kinds; by default of the steps' events."""
-    return [(e.kind, e.seat, e.space, e.tile) for e in events
-            if (e.kind in names if names else e.step is not None)]
+    return [(e.kind, e.seat, e.space, e.tile) for e in events if (e.kind in names if names else e.step is not None)]
 
 
 # Seat 1 parks on a pair of camps ("| S S" at the end of a board) and shuttles between them.

@@ -3,6 +3,7 @@
 It stays out of the production extension: the first call cythonizes and compiles `_selfcheck.pyx`
 into build/test-ext/ (again only when it or hunters/_core/*.pxd changed) and loads it; it then runs
 the engine of the installed `hunters._core.jaeger`, whose functions jaeger.pxd exports."""
+
 from __future__ import annotations
 
 import importlib.machinery
@@ -28,8 +29,7 @@ def _build() -> Path:
     from setuptools import Distribution, Extension
 
     ext = Extension(NAME, [str(HERE / "_selfcheck.pyx")], include_dirs=[str(ROOT)], extra_compile_args=["-O2"])
-    (ext_c,) = cythonize([ext], build_dir=str(BUILD / "c"), quiet=True,
-                         compiler_directives={"language_level": "3"})
+    (ext_c,) = cythonize([ext], build_dir=str(BUILD / "c"), quiet=True, compiler_directives={"language_level": "3"})
     dist = Distribution({"ext_modules": [ext_c], "script_args": ["-q"]})
     cmd = dist.get_command_obj("build_ext")
     cmd.build_lib = str(BUILD)
@@ -51,8 +51,9 @@ def _load() -> ModuleType:
     return _module
 
 
-def selfcheck_games(n: int, players: int = 2, seed: int = 0, policy: str = "uniform", probes: int = 10,
-                    **options: Any) -> dict[str, Any]:
+def selfcheck_games(
+    n: int, players: int = 2, seed: int = 0, policy: str = "uniform", probes: int = 10, **options: Any
+) -> dict[str, Any]:
     """Play n random games inside the core (as Game.random_games does) checking at every turn: tiles
     conserved (laid = taken + removed + on board), characters and occupancy, supply packs, weapons,
     scores never decreasing, the player to move has a character, every listed turn is accepted by
@@ -64,6 +65,16 @@ def selfcheck_games(n: int, players: int = 2, seed: int = 0, policy: str = "unif
     summer = [code_of(t) for t in deck("summer", tuple(o["mammoths_summer"]))]
     winter = [code_of(t) for t in deck("winter", tuple(o["mammoths_winter"]))]
     games, turns, checked, probed, violations = _load().selfcheck_games(
-        n, players, seed, board.core, summer, winter, o["stall_rounds"], o["straight_jumps"],
-        WINTER_START[o["winter_start"]], policy == "stay", probes)
+        n,
+        players,
+        seed,
+        board.core,
+        summer,
+        winter,
+        o["stall_rounds"],
+        o["straight_jumps"],
+        WINTER_START[o["winter_start"]],
+        policy == "stay",
+        probes,
+    )
     return {"games": games, "turns": turns, "listed_checked": checked, "probes": probed, "violations": violations}

@@ -1,5 +1,6 @@
 """The public API of hunters.jaeger: shapes, the common game protocol, validation of bad input (clear
 reasons, nothing changed), clones, records, views, the action encoding and determinism."""
+
 import json
 import subprocess
 import sys
@@ -30,8 +31,19 @@ from .helpers import line, mv
 
 
 def snapshot(g: Game):
-    return (g.to_record(), g.scores, g.events, g.tiles, g.characters, g.supply_packs, g.collections, g.player,
-            g.season, g.is_over, list(g.legal_moves()))
+    return (
+        g.to_record(),
+        g.scores,
+        g.events,
+        g.tiles,
+        g.characters,
+        g.supply_packs,
+        g.collections,
+        g.player,
+        g.season,
+        g.is_over,
+        list(g.legal_moves()),
+    )
 
 
 def test_registered_and_exports_the_common_protocol():
@@ -39,18 +51,41 @@ def test_registered_and_exports_the_common_protocol():
     assert (Game.INFO.id, Game.INFO.min_players, Game.INFO.max_players) == ("jaeger_sammler", 2, 4)
     assert Game.INFO.action_space_size == ACTION_SPACE_SIZE == Game.new().action_space_size
     import hunters.jaeger as mod
-    for name in ("Game", "Move", "Step", "Event", "IllegalMoveError", "InvalidRecordError", "ACTION_SPACE_SIZE",
-                 "GAME_ID", "random_games"):
+
+    for name in (
+        "Game",
+        "Move",
+        "Step",
+        "Event",
+        "IllegalMoveError",
+        "InvalidRecordError",
+        "ACTION_SPACE_SIZE",
+        "GAME_ID",
+        "random_games",
+    ):
         assert hasattr(mod, name), name
     from hunters.errors import IllegalMoveError as Shared
     from hunters.errors import InvalidRecordError as SharedRecord
+
     assert IllegalMoveError is Shared and InvalidRecordError is SharedRecord
     assert GAME_ID == Game.GAME_ID == "jaeger_sammler"
     g = Game.new()
     for attr in ("players", "player", "is_over", "winners", "scores", "events", "moves"):
         getattr(g, attr)
-    for meth in ("legal_moves", "play", "clone", "to_record", "from_record", "legal_actions", "action_mask",
-                 "move_to_action", "action_to_move", "play_action", "view", "legal_moves_with_actions"):
+    for meth in (
+        "legal_moves",
+        "play",
+        "clone",
+        "to_record",
+        "from_record",
+        "legal_actions",
+        "action_mask",
+        "move_to_action",
+        "action_to_move",
+        "play_action",
+        "view",
+        "legal_moves_with_actions",
+    ):
         assert callable(getattr(g, meth)), meth
 
 
@@ -81,17 +116,39 @@ def test_new_game_state():
     assert Game.new(players=2, seed=None).tiles == Game.new(players=2, seed=0).tiles
 
 
-@pytest.mark.parametrize("kwargs", [
-    {"players": 1}, {"players": 5}, {"players": "2"}, {"players": True}, {"seed": -1}, {"seed": 2**64},
-    {"seed": 1.5}, {"summer": {0: "gold"}}, {"summer": {999: "berries"}}, {"summer": {"x": "berries"}},
-    {"summer": {15: "berries"}},                       # space 15 = (1, 3) is a summer camp
-    {"summer": ["berries"] * 3}, {"summer": 5}, {"winter": ["path"]}, {"winter": ["mammoth0"]}, {"winter": "berries"},
-    {"start": [[15]]}, {"start": [[15], [999]]}, {"start": [[15], "x"]},
-    {"summer": {0: "berries"}, "start": [[1], [15]]},  # no tile on space 1
-    {"summer": {0: "berries"}, "start": [[0], [0]]},   # two characters on one plain tile
-    {"stall_rounds": -1}, {"stall_rounds": "10"}, {"straight_jumps": 1}, {"winter_start": None},
-    {"ties": "coin"}, {"mammoths_summer": [4, 6]}, {"board": []},
-])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"players": 1},
+        {"players": 5},
+        {"players": "2"},
+        {"players": True},
+        {"seed": -1},
+        {"seed": 2**64},
+        {"seed": 1.5},
+        {"summer": {0: "gold"}},
+        {"summer": {999: "berries"}},
+        {"summer": {"x": "berries"}},
+        {"summer": {15: "berries"}},  # space 15 = (1, 3) is a summer camp
+        {"summer": ["berries"] * 3},
+        {"summer": 5},
+        {"winter": ["path"]},
+        {"winter": ["mammoth0"]},
+        {"winter": "berries"},
+        {"start": [[15]]},
+        {"start": [[15], [999]]},
+        {"start": [[15], "x"]},
+        {"summer": {0: "berries"}, "start": [[1], [15]]},  # no tile on space 1
+        {"summer": {0: "berries"}, "start": [[0], [0]]},  # two characters on one plain tile
+        {"stall_rounds": -1},
+        {"stall_rounds": "10"},
+        {"straight_jumps": 1},
+        {"winter_start": None},
+        {"ties": "coin"},
+        {"mammoths_summer": [4, 6]},
+        {"board": []},
+    ],
+)
 def test_new_rejects_bad_configuration(kwargs):
     with pytest.raises(ValueError):
         Game.new(**{"players": 2, **kwargs})
@@ -140,24 +197,27 @@ def _start_move(g):
     return camp, g.board.neighbours(camp)
 
 
-@pytest.mark.parametrize("make, reason", [
-    (lambda c, nb: Move.of((c, c)), "NOT_ADJACENT"),
-    (lambda c, nb: Move.of((c, nb[0]), (nb[0], 119)), "NOT_ADJACENT"),
-    (lambda c, nb: Move.of((0, 1), (1, 2)), "NOT_YOUR_CHARACTER"),
-    (lambda c, nb: Move.of((c, nb[0])), "STEP_COUNT"),
-    (lambda c, nb: Move.of((c, 120), (120, 121)), "UNKNOWN_SPACE"),
-    (lambda c, nb: Move.of((-1, nb[0]), (nb[0], c)), "UNKNOWN_SPACE"),
-    (lambda c, nb: Move.of((c, 10**30), (c, None)), "UNKNOWN_SPACE"),
-    (lambda c, nb: Move(Step("15", 16), Step(16, 17)), "MALFORMED"),  # type: ignore[arg-type]
-    (lambda c, nb: Move(Step(c, 1.0), Step(16, 17)), "MALFORMED"),  # type: ignore[arg-type]
-    (lambda c, nb: Move(Step(True, nb[0]), None), "MALFORMED"),
-    (lambda c, nb: Move((c,), None), "MALFORMED"),  # type: ignore[arg-type]
-    (lambda c, nb: Move(Step(c, nb[0]), "x"), "MALFORMED"),  # type: ignore[arg-type]
-    (lambda c, nb: Move(None, None), "MALFORMED"),  # type: ignore[arg-type]
-    (lambda c, nb: (Step(c, nb[0]), Step(nb[0], c)), "MALFORMED"),
-    (lambda c, nb: None, "MALFORMED"),
-    (lambda c, nb: {"steps": []}, "MALFORMED"),
-])
+@pytest.mark.parametrize(
+    "make, reason",
+    [
+        (lambda c, nb: Move.of((c, c)), "NOT_ADJACENT"),
+        (lambda c, nb: Move.of((c, nb[0]), (nb[0], 119)), "NOT_ADJACENT"),
+        (lambda c, nb: Move.of((0, 1), (1, 2)), "NOT_YOUR_CHARACTER"),
+        (lambda c, nb: Move.of((c, nb[0])), "STEP_COUNT"),
+        (lambda c, nb: Move.of((c, 120), (120, 121)), "UNKNOWN_SPACE"),
+        (lambda c, nb: Move.of((-1, nb[0]), (nb[0], c)), "UNKNOWN_SPACE"),
+        (lambda c, nb: Move.of((c, 10**30), (c, None)), "UNKNOWN_SPACE"),
+        (lambda c, nb: Move(Step("15", 16), Step(16, 17)), "MALFORMED"),  # type: ignore[arg-type]
+        (lambda c, nb: Move(Step(c, 1.0), Step(16, 17)), "MALFORMED"),  # type: ignore[arg-type]
+        (lambda c, nb: Move(Step(True, nb[0]), None), "MALFORMED"),
+        (lambda c, nb: Move((c,), None), "MALFORMED"),  # type: ignore[arg-type]
+        (lambda c, nb: Move(Step(c, nb[0]), "x"), "MALFORMED"),  # type: ignore[arg-type]
+        (lambda c, nb: Move(None, None), "MALFORMED"),  # type: ignore[arg-type]
+        (lambda c, nb: (Step(c, nb[0]), Step(nb[0], c)), "MALFORMED"),
+        (lambda c, nb: None, "MALFORMED"),
+        (lambda c, nb: {"steps": []}, "MALFORMED"),
+    ],
+)
 def test_bad_moves_are_refused_with_a_reason_and_change_nothing(make, reason):
     g = Game.new(players=2, seed=3)
     move = make(*_start_move(g))
@@ -194,8 +254,16 @@ def test_record_round_trip_through_json():
 
 def test_record_keeps_options_and_custom_boards():
     board = {"grid": {"rows": 4, "cols": 5}, "camps": {"summer": [[0, 0]], "winter": [[3, 4]]}}
-    g = Game.new(players=2, seed=4, board=board, stall_rounds=3, straight_jumps=True, ties="no_winner",
-                 winter_start="seat0", mammoths_summer=[3, 3, 3])
+    g = Game.new(
+        players=2,
+        seed=4,
+        board=board,
+        stall_rounds=3,
+        straight_jumps=True,
+        ties="no_winner",
+        winter_start="seat0",
+        mammoths_summer=[3, 3, 3],
+    )
     while not g.is_over:
         g.play(g.legal_moves()[0])
     rec = json.loads(json.dumps(g.to_record()))
@@ -203,20 +271,23 @@ def test_record_keeps_options_and_custom_boards():
     assert snapshot(Game.from_record(rec)) == snapshot(g)
 
 
-@pytest.mark.parametrize("mutate", [
-    lambda r: r.update(game="carcassonne_hg"),
-    lambda r: r.update(players=9),
-    lambda r: r.update(format=99),
-    lambda r: r["moves"].append({"steps": [{"src": 0, "dst": 1}]}),
-    lambda r: r["moves"].append("nonsense"),
-    lambda r: r["moves"].append({"steps": [{"src": "a", "dst": 1}]}),
-    lambda r: r.update(moves=None),
-    lambda r: r.update(summer=[None] * 3),
-    lambda r: r.update(options={"wild_fire": True}),
-    lambda r: r.update(options=[1]),
-    lambda r: r.update(start=[[999]]),
-    lambda r: r.pop("players"),
-])
+@pytest.mark.parametrize(
+    "mutate",
+    [
+        lambda r: r.update(game="carcassonne_hg"),
+        lambda r: r.update(players=9),
+        lambda r: r.update(format=99),
+        lambda r: r["moves"].append({"steps": [{"src": 0, "dst": 1}]}),
+        lambda r: r["moves"].append("nonsense"),
+        lambda r: r["moves"].append({"steps": [{"src": "a", "dst": 1}]}),
+        lambda r: r.update(moves=None),
+        lambda r: r.update(summer=[None] * 3),
+        lambda r: r.update(options={"wild_fire": True}),
+        lambda r: r.update(options=[1]),
+        lambda r: r.update(start=[[999]]),
+        lambda r: r.pop("players"),
+    ],
+)
 def test_bad_records_are_refused(mutate):
     rec = Game.new(players=2, seed=1).to_record()
     mutate(rec)
@@ -248,7 +319,7 @@ def test_actions_round_trip_and_mask():
             g.action_to_move(bad)
         assert exc.value.reason == "MALFORMED"
     with pytest.raises(IllegalMoveError) as exc:
-        g.action_to_move(0)                            # space 0 has no W neighbour
+        g.action_to_move(0)  # space 0 has no W neighbour
     assert exc.value.reason == "NOT_ADJACENT"
     with pytest.raises(IllegalMoveError):
         g.move_to_action(Move.of((0, 1), (1, 2)))
@@ -295,6 +366,7 @@ def test_events_are_named_tuples_and_json_ready():
 
 def test_view_is_json_ready_and_complete():
     from hunters.jaeger.sim import stays
+
     g = Game.new(players=2, seed=6)
     for _ in range(20):
         g.play([m for m in g.legal_moves() if stays(m)][-1])
@@ -304,12 +376,13 @@ def test_view_is_json_ready_and_complete():
     assert [b["tile"] for b in v["board"]] == g.tiles
     assert sorted((c["seat"], c["space"]) for c in v["characters"]) == g.characters
     assert [c["supply_packs"] for c in v["collections"]] == [c.supply_packs for c in g.collections]
-    assert v["scores"] is None and v["score_breakdown"] is None     # face-down tiles would show (§5)
+    assert v["scores"] is None and v["score_breakdown"] is None  # face-down tiles would show (§5)
     assert v["moves_played"] == 20 and v["stall_rounds"] == 10
     opened = Game.from_record({**g.to_record(), "options": {**g.options, "open_collections": True}}).view()
     assert opened["scores"] == g.scores == [b["total"] for b in opened["score_breakdown"]]
-    assert {k: x for k, x in opened.items() if k not in ("scores", "score_breakdown", "collections")} == \
-        {k: x for k, x in v.items() if k not in ("scores", "score_breakdown", "collections")}
+    assert {k: x for k, x in opened.items() if k not in ("scores", "score_breakdown", "collections")} == {
+        k: x for k, x in v.items() if k not in ("scores", "score_breakdown", "collections")
+    }
 
 
 def test_describe_steps_for_a_ui():
@@ -318,7 +391,7 @@ def test_describe_steps_for_a_ui():
     assert d["jump_over"] == 2 and [s["kind"] for s in d["steps"]] == ["jump", "jump"]
     assert d["steps"][0]["takes"] == "berries" and d["steps"][1]["takes"] is None
     g.play(mv((1, 2), (2, 3)))
-    g.play(mv((2, None)))                              # seat 1 leaves (its only character)
+    g.play(mv((2, None)))  # seat 1 leaves (its only character)
     assert [s["kind"] for s in g.describe(mv((3, 4), (4, 5)))["steps"]] == ["move", "move"]
     assert [s["kind"] for s in g.describe(mv((0, None), (3, 4)))["steps"]] == ["leave", "move"]
     d = g.describe(mv((3, 5), (5, 6)))
@@ -330,11 +403,21 @@ def test_describe_steps_for_a_ui():
 
 
 def test_same_seed_same_game_in_two_processes():
-    code = ("import json; from hunters.jaeger.sim import play_random_game; "
-            "g = play_random_game(players=3, seed=21, policy='stay'); "
-            "print(json.dumps([g.to_record(), [e._asdict() for e in g.events], g.scores]))")
-    outs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                           env={"PYTHONHASHSEED": str(h), "PATH": ""}).stdout for h in (1, 2)]
+    code = (
+        "import json; from hunters.jaeger.sim import play_random_game; "
+        "g = play_random_game(players=3, seed=21, policy='stay'); "
+        "print(json.dumps([g.to_record(), [e._asdict() for e in g.events], g.scores]))"
+    )
+    outs = [
+        subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={"PYTHONHASHSEED": str(h), "PATH": ""},
+        ).stdout
+        for h in (1, 2)
+    ]
     assert outs[0] == outs[1]
     g = play_random_game(players=3, seed=21, policy="stay")
     assert json.loads(outs[0]) == json.loads(json.dumps([g.to_record(), [e._asdict() for e in g.events], g.scores]))
@@ -353,8 +436,12 @@ def test_seeded_layouts_follow_the_documented_shuffle(seed):
 
     summer, winter = shuffle_piles(seed, canonical("summer"), canonical("winter"))
     rec = Game.new(players=2, seed=seed).to_record()
-    tile_spaces = [r * 12 + c for r in range(10) for c in range(12)
-                   if [r, c] not in data["camps"]["summer"] + data["camps"]["winter"]]
+    tile_spaces = [
+        r * 12 + c
+        for r in range(10)
+        for c in range(12)
+        if [r, c] not in data["camps"]["summer"] + data["camps"]["winter"]
+    ]
     assert [rec["summer"][v] for v in tile_spaces] == summer
     assert rec["winter"] == winter
 
@@ -402,5 +489,6 @@ def test_summary_states_the_position():
     assert table["total"] == [str(s) for s in g.scores]
     value, seat = g.summer_mammoth or (None, None)
     assert (f"summer mammoth: {value} points, killed by seat {seat}" in text) == (value is not None)
-    assert text.splitlines()[-1] == "  winner" + ("s: " if len(g.winners) > 1 else ": ") + \
-        ", ".join(f"seat {p}" for p in g.winners)
+    assert text.splitlines()[-1] == "  winner" + ("s: " if len(g.winners) > 1 else ": ") + ", ".join(
+        f"seat {p}" for p in g.winners
+    )

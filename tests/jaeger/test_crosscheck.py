@@ -1,6 +1,7 @@
 """The fast core against the independent reference oracle (tests/reference/jaeger_ref.py): on seeded
 random games for 2-4 players both must agree at every turn on the position, the scores, the events
 and (on a share of the turns, every turn for the shorter games) the full set of legal moves."""
+
 import random
 
 import pytest
@@ -36,8 +37,10 @@ def compare(game: Game, ref: RefGame, where: str) -> None:
     counts = game.tile_counts()
     ref_counts = ref.tile_counts()
     for name in ("laid", "taken", "removed", "on_board"):
-        assert {k: v for k, v in counts[name].items() if v} == {k: v for k, v in ref_counts[name].items() if v}, \
-            (where, name)
+        assert {k: v for k, v in counts[name].items() if v} == {k: v for k, v in ref_counts[name].items() if v}, (
+            where,
+            name,
+        )
 
 
 def cross_check(seed: int, players: int, policy: str, list_every: int, **options) -> int:
@@ -72,10 +75,16 @@ def test_core_agrees_with_reference(seed):
         cross_check(seed, players, "stay", 7)
 
 
-@pytest.mark.parametrize("options", [
-    {"straight_jumps": True}, {"stall_rounds": 2}, {"winter_start": "seat0"}, {"ties": "no_winner"},
-    {"mammoths_summer": [5, 5, 5]},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"straight_jumps": True},
+        {"stall_rounds": 2},
+        {"winter_start": "seat0"},
+        {"ties": "no_winner"},
+        {"mammoths_summer": [5, 5, 5]},
+    ],
+)
 def test_core_agrees_with_reference_under_options(options):
     for seed in range(2):
         cross_check(1000 + seed, 2 + seed, "stay", 5, **options)
@@ -91,19 +100,32 @@ def test_core_agrees_with_reference_long(seed):
 # the old and the new rules differ: the oracle must agree with the core on them too.
 ISSUE_10_POSITIONS = [
     ("S mammoth5 | S S", [[0], [2]], {}, []),
-    ("S weapon path mammoth5 | S S", [[0], [4]], {"edges": [(0, 2)]},
-     [((0, 1), (1, 0)), ((4, 5), (5, 4)), ((0, 2), (2, 3)), ((4, 5), (5, 4)), ((3, 2), (2, 0))]),
+    (
+        "S weapon path mammoth5 | S S",
+        [[0], [4]],
+        {"edges": [(0, 2)]},
+        [((0, 1), (1, 0)), ((4, 5), (5, 4)), ((0, 2), (2, 3)), ((4, 5), (5, 4)), ((3, 2), (2, 0))],
+    ),
     ("S weapon S | S path mammoth5", [[0], [3]], {}, [((0, 1), (1, 2))]),
-    ("S S weapon mammoth8 | S weapon mammoth4 S S", [[0, 1], [4]], {"stall_rounds": 1},
-     [((1, 2), (2, 3)), ((4, 5), (5, 6)), ((0, 1), (1, 0)), ((6, 7), (7, 8)), ((0, 1), (1, 0)), ((8, 7), (7, 8))]),
-    ("mammoth8 weapon S S weapon mammoth8", [[1, 2], [4]], {},
-     [((1, 0), (2, 3)), ((4, 5), (5, None)), ((0, None), (3, None))]),
+    (
+        "S S weapon mammoth8 | S weapon mammoth4 S S",
+        [[0, 1], [4]],
+        {"stall_rounds": 1},
+        [((1, 2), (2, 3)), ((4, 5), (5, 6)), ((0, 1), (1, 0)), ((6, 7), (7, 8)), ((0, 1), (1, 0)), ((8, 7), (7, 8))],
+    ),
+    (
+        "mammoth8 weapon S S weapon mammoth8",
+        [[1, 2], [4]],
+        {},
+        [((1, 0), (2, 3)), ((4, 5), (5, None)), ((0, None), (3, None))],
+    ),
 ]
 
 
 @pytest.mark.parametrize("cells, start, kw, moves", ISSUE_10_POSITIONS)
 def test_core_agrees_with_reference_on_the_issue_10_positions(cells, start, kw, moves):
     from .helpers import line
+
     game = line(cells, start, winter=["berries", "herbs"], **kw)
     ref = ref_for(game)
     for i, move in enumerate(moves):

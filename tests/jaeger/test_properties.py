@@ -9,6 +9,7 @@
   move accepted (on clones), candidate moves accepted exactly when listed and a refusal changes
   nothing, clone and record round-trips identical.
 """
+
 import json
 import random
 from typing import Any
@@ -23,7 +24,7 @@ from hunters.jaeger.sim import STAY_PATIENCE, stays
 from .selfcheck import selfcheck_games
 
 CORE_GAMES = {"uniform": 1500, "stay": 300}
-PY_GAMES = 100                      # per player count: 300 Python-driven games
+PY_GAMES = 100  # per player count: 300 Python-driven games
 
 
 def clean(report: dict[str, Any]) -> bool:
@@ -46,18 +47,26 @@ def test_the_self_check_is_not_in_the_production_extension():
     assert not hasattr(core, "selfcheck_games") and core.STAY_PATIENCE == STAY_PATIENCE
 
 
-@pytest.mark.parametrize("options", [
-    {"straight_jumps": True}, {"stall_rounds": 1}, {"stall_rounds": None}, {"winter_start": "seat0"},
-    {"mammoths_summer": [8, 8, 8], "mammoths_winter": [1] * 12},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"straight_jumps": True},
+        {"stall_rounds": 1},
+        {"stall_rounds": None},
+        {"winter_start": "seat0"},
+        {"mammoths_summer": [8, 8, 8], "mammoths_winter": [1] * 12},
+    ],
+)
 def test_core_random_games_keep_every_invariant_under_options(options):
     report = selfcheck_games(150, players=3, seed=7, policy="stay", probes=10, **options)
     assert clean(report), (options, report)
 
 
 def test_core_random_games_on_another_board():
-    board = {"grid": {"rows": 8, "cols": 9, "offset": "even-r", "missing": [[0, 0], [7, 8], [4, 4]]},
-             "camps": {"summer": [[1, 1], [6, 7], [1, 7]], "winter": [[6, 1], [3, 4], [4, 5]]}}
+    board = {
+        "grid": {"rows": 8, "cols": 9, "offset": "even-r", "missing": [[0, 0], [7, 8], [4, 4]]},
+        "camps": {"summer": [[1, 1], [6, 7], [1, 7]], "winter": [[6, 1], [3, 4], [4, 5]]},
+    }
     for policy in ("uniform", "stay"):
         report = selfcheck_games(200, players=4, seed=3, policy=policy, probes=10, board=board)
         assert clean(report), report
@@ -65,6 +74,7 @@ def test_core_random_games_on_another_board():
 
 # ---------------------------------------------------------------------------------------------
 # Games driven from Python
+
 
 def conserved(g: Game) -> None:
     counts = g.tile_counts()
@@ -85,8 +95,20 @@ def conserved(g: Game) -> None:
 
 
 def snapshot(g: Game):
-    return (g.to_record(), g.events, g.scores, g.tiles, g.characters, g.supply_packs, g.collections, g.player,
-            g.season, g.is_over, g.idle_turns, list(g.legal_moves()))
+    return (
+        g.to_record(),
+        g.events,
+        g.scores,
+        g.tiles,
+        g.characters,
+        g.supply_packs,
+        g.collections,
+        g.player,
+        g.season,
+        g.is_over,
+        g.idle_turns,
+        list(g.legal_moves()),
+    )
 
 
 def candidates(g: Game, rng: random.Random, k: int):

@@ -1,5 +1,6 @@
 """Jäger und Sammler rules, §8 Final scoring: every rule of that section of the spec
 (shared/rules/jaeger-und-sammler.md) with a test on a hand-made position (see tests/jaeger/helpers.py)."""
+
 import pytest
 
 from hunters.jaeger import Game
@@ -15,12 +16,12 @@ def test_food_mammoths_and_weapons():
     g.play(mv((2, 3), (3, 4)))
     assert g.scores == [1 + 2 + 3, 0]
     shuttle(g, 7, 8)
-    g.play(mv((4, 5), (5, 6)))                         # weapon (0 points, spent) and the mammoth
+    g.play(mv((4, 5), (5, 6)))  # weapon (0 points, spent) and the mammoth
     assert g.score_breakdown()[0] == {"food": 6, "mammoths": 7, "goods": 0, "supply_packs": 0, "total": 13}
 
 
 def test_goods_score_by_how_many_of_a_kind():
-    g = line("S " + "jug " * 8 + "W | S S", [[0], [10]])     # jugs on 1..8, W on 9
+    g = line("S " + "jug " * 8 + "W | S S", [[0], [10]])  # jugs on 1..8, W on 9
     goods = []
     for move in [mv((0, 1), (1, 2)), mv((2, 3), (3, 4)), mv((4, 5), (5, 6)), mv((6, 7), (7, 8)), mv((8, 9), (9, None))]:
         g.play(move)
@@ -52,25 +53,26 @@ def test_worked_example_96_points():
     28 = summer camp B (next to W only). Seat 0 starts on A and walks 26 -> 1 into W; seat 1 starts
     on B and leaves at once. In winter seat 0 (on W) drops packs on B and A, then walks 1 -> 11 over
     the winter tiles and leaves."""
-    summer_line = ["berries"] * 10 + ["tubers"] * 5 + ["herbs"] * 4 + ["jug"] * 7      # spaces 26 .. 1
+    summer_line = ["berries"] * 10 + ["tubers"] * 5 + ["herbs"] * 4 + ["jug"] * 7  # spaces 26 .. 1
     spaces = [{"kind": "winter_camp"}] + [{"kind": "tile"}] * 26 + [{"kind": "summer_camp"}] * 2
     adjacency = [[v, v + 1] for v in range(0, 27)] + [[27, 0], [28, 0]]
     summer = {26 - i: t for i, t in enumerate(summer_line)}
     winter = ["weapon", "weapon", "weapon", "pelt", "mammoth8", "mammoth8", "mammoth7"] + ["skull"] * 4
-    g = Game.new(players=2, board={"spaces": spaces, "adjacency": adjacency}, summer=summer, winter=winter,
-                 start=[[27], [28]])
+    g = Game.new(
+        players=2, board={"spaces": spaces, "adjacency": adjacency}, summer=summer, winter=winter, start=[[27], [28]]
+    )
     g.play(mv((27, 26), (26, 25)))
-    g.play(mv((28, None)))                             # seat 1 is out for the season (and the winter)
+    g.play(mv((28, None)))  # seat 1 is out for the season (and the winter)
     here = 25
     while here > 1:
         g.play(mv((here, here - 1), (here - 1, here - 2)))
         here -= 2
-    g.play(mv((1, 0), (0, 27)))                        # into W (pack), on to A
+    g.play(mv((1, 0), (0, 27)))  # into W (pack), on to A
     assert g.season == "winter" and g.characters == [(0, 0)]
     c = g.collection(0)
     assert (c.berries, c.tubers, c.herbs, c.jug) == (10, 5, 4, 7)
-    g.play(mv((0, 28), (28, 0)))                       # pack on B
-    g.play(mv((0, 27), (27, 0)))                       # pack on A
+    g.play(mv((0, 28), (28, 0)))  # pack on B
+    g.play(mv((0, 27), (27, 0)))  # pack on A
     g.play(mv((0, 1), (1, 2)))
     here = 2
     while here < 10:
@@ -81,8 +83,13 @@ def test_worked_example_96_points():
     c = g.collection(0)
     assert (c.pelt, c.skull, c.mammoths, c.weapons, c.weapons_spent) == (1, 4, (7, 8, 8), 0, 3)
     assert g.supply_packs == [(27, 0), (28, 0)]
-    assert g.score_breakdown()[0] == {"food": 10 + 10 + 12, "mammoths": 23, "goods": 20 + 1 + 10,
-                                      "supply_packs": 10, "total": 96}
+    assert g.score_breakdown()[0] == {
+        "food": 10 + 10 + 12,
+        "mammoths": 23,
+        "goods": 20 + 1 + 10,
+        "supply_packs": 10,
+        "total": 96,
+    }
     assert g.scores == [96, 0] and g.winners == [0]
 
 

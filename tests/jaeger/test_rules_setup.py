@@ -1,5 +1,6 @@
 """Jäger und Sammler rules, §1 Components, §2 the board, §3 set-up: every rule of that section of the spec
 (shared/rules/jaeger-und-sammler.md) with a test on a hand-made position (see tests/jaeger/helpers.py)."""
+
 import pytest
 
 from hunters.jaeger import Game, default_board
@@ -58,13 +59,31 @@ def test_components_and_summer_set_up():
     assert len(summer) == 112
     assert [v for v, t in enumerate(rec["summer"]) if t is not None] == list(default_board().tile_spaces)
     counts = {k: sum(1 for t in summer if t == k) for k in set(summer)}
-    assert counts == {"berries": 30, "tubers": 18, "herbs": 5, "jug": 10, "necklace": 10, "weapon": 12,
-                      "mammoth4": 1, "mammoth6": 1, "mammoth8": 1, "path": 19, "cave": 5}
+    assert counts == {
+        "berries": 30,
+        "tubers": 18,
+        "herbs": 5,
+        "jug": 10,
+        "necklace": 10,
+        "weapon": 12,
+        "mammoth4": 1,
+        "mammoth6": 1,
+        "mammoth8": 1,
+        "path": 19,
+        "cave": 5,
+    }
     winter = rec["winter"]
     assert len(winter) == 88
     wcounts = {k: winter.count(k) for k in set(winter)}
-    assert wcounts == {"berries": 30, "tubers": 18, "herbs": 5, "pelt": 10, "skull": 10, "weapon": 3,
-                       **{f"mammoth{v}": 2 for v in range(3, 9)}}
+    assert wcounts == {
+        "berries": 30,
+        "tubers": 18,
+        "herbs": 5,
+        "pelt": 10,
+        "skull": 10,
+        "weapon": 3,
+        **{f"mammoth{v}": 2 for v in range(3, 9)},
+    }
     # face up: the view shows every tile
     assert [s["tile"] for s in g.view()["board"]] == rec["summer"]
     # one character of each player on each summer camp; 4 supply packs each; seat 0 starts
@@ -84,13 +103,21 @@ def test_mammoth_values_are_an_option():
 
 def test_another_layout_loads_without_code_changes():
     # a 6 x 7 even-r grid with two missing cells and one camp of each season per corner pair
-    board = {"grid": {"type": "hex", "orientation": "pointy", "offset": "even-r", "rows": 6, "cols": 7,
-                      "missing": [[0, 0], [5, 6]]},
-             "camps": {"summer": [[0, 1], [5, 5]], "winter": [[2, 3], [3, 3]]}}
+    board = {
+        "grid": {
+            "type": "hex",
+            "orientation": "pointy",
+            "offset": "even-r",
+            "rows": 6,
+            "cols": 7,
+            "missing": [[0, 0], [5, 6]],
+        },
+        "camps": {"summer": [[0, 1], [5, 5]], "winter": [[2, 3], [3, 3]]},
+    }
     g = Game.new(players=3, seed=4, board=board, stall_rounds=5)
     assert g.board.n == 40 and len(g.board.summer_camps) == 2
     # even-r: row 0 is shifted right, so (0, 1) touches (1, 1) and (1, 2)
-    assert set(g.board.neighbours(0)) == {1, 7, 8}          # space 0 is cell (0, 1); row 1 starts at 6
+    assert set(g.board.neighbours(0)) == {1, 7, 8}  # space 0 is cell (0, 1); row 1 starts at 6
     while not g.is_over:
         g.play(g.legal_moves()[len(g.legal_moves()) // 2])
     assert Game.from_record(g.to_record()).to_record() == g.to_record()
@@ -99,19 +126,22 @@ def test_another_layout_loads_without_code_changes():
     assert g.board.neighbours(1) == (0, 2)
 
 
-@pytest.mark.parametrize("board", [
-    {"grid": {"rows": 0, "cols": 3}},
-    {"grid": {"rows": 3, "cols": 3, "offset": "odd-q"}},
-    {"grid": {"rows": 3, "cols": 3}, "camps": {"summer": [[5, 5]]}},
-    {"grid": {"rows": 3, "cols": 3}, "camps": {"summer": [[1, 1]], "winter": [[1, 1]]}},
-    {"spaces": [{"kind": "tile"}, {"kind": "lake"}]},
-    {"spaces": [{"kind": "tile"}], "adjacency": [[0, 0]]},
-    {"spaces": [{"kind": "tile"}], "adjacency": [[0, 3]]},
-    {"spaces": [{"kind": "tile"}] * 10, "adjacency": [[0, i] for i in range(1, 10)]},
-    {"spaces": []},
-    {"nothing": 1},
-    "grid",
-])
+@pytest.mark.parametrize(
+    "board",
+    [
+        {"grid": {"rows": 0, "cols": 3}},
+        {"grid": {"rows": 3, "cols": 3, "offset": "odd-q"}},
+        {"grid": {"rows": 3, "cols": 3}, "camps": {"summer": [[5, 5]]}},
+        {"grid": {"rows": 3, "cols": 3}, "camps": {"summer": [[1, 1]], "winter": [[1, 1]]}},
+        {"spaces": [{"kind": "tile"}, {"kind": "lake"}]},
+        {"spaces": [{"kind": "tile"}], "adjacency": [[0, 0]]},
+        {"spaces": [{"kind": "tile"}], "adjacency": [[0, 3]]},
+        {"spaces": [{"kind": "tile"}] * 10, "adjacency": [[0, i] for i in range(1, 10)]},
+        {"spaces": []},
+        {"nothing": 1},
+        "grid",
+    ],
+)
 def test_bad_boards_are_refused(board):
     with pytest.raises(ValueError):
         Game.new(players=2, board=board)

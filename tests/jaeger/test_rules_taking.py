@@ -1,5 +1,6 @@
 """Jäger und Sammler rules, §5 Taking tiles (and supply packs): every rule of that section of the spec
 (shared/rules/jaeger-und-sammler.md) with a test on a hand-made position (see tests/jaeger/helpers.py)."""
+
 from .helpers import kinds, line, mv, shuttle
 
 
@@ -27,7 +28,7 @@ def test_supply_pack_when_entering_a_camp_of_the_other_season():
     assert kinds(ev, "supply_pack") == [("supply_pack", 0, 2, None)]
     assert g.supply_packs == [(2, 0)] and g.collection(0).supply_packs == 3
     shuttle(g, 5, 6)
-    ev = g.play(mv((2, 3), (3, 4)))                    # a summer camp in summer: no pack
+    ev = g.play(mv((2, 3), (3, 4)))  # a summer camp in summer: no pack
     assert kinds(ev, "supply_pack") == []
 
 
@@ -41,9 +42,9 @@ def test_one_supply_pack_per_colour_per_camp():
     g = line("S W berries | S S", [[0], [0]], edges=[(1, 3)])
     g.play(mv((0, 1), (1, 0)))
     assert g.supply_packs == [(1, 0)]
-    g.play(mv((0, 1), (1, 0)))                         # seat 1: its own pack on the same camp
+    g.play(mv((0, 1), (1, 0)))  # seat 1: its own pack on the same camp
     assert g.supply_packs == [(1, 0), (1, 1)]
-    ev = g.play(mv((0, 1), (1, 0)))                    # seat 0 again: none of its colour may be added
+    ev = g.play(mv((0, 1), (1, 0)))  # seat 0 again: none of its colour may be added
     assert kinds(ev, "supply_pack") == [] and g.collection(0).supply_packs == 3
 
 
@@ -53,7 +54,7 @@ def test_no_supply_pack_when_none_is_left():
     shuttle(g, 7, 8)
     g.play(mv((2, 3), (3, 4)))
     shuttle(g, 7, 8)
-    ev = g.play(mv((4, 5), (5, 6)))                    # the fifth winter camp: all 4 packs are out
+    ev = g.play(mv((4, 5), (5, 6)))  # the fifth winter camp: all 4 packs are out
     assert kinds(ev, "supply_pack") == [] and g.supply_packs == [(1, 0), (2, 0), (3, 0), (4, 0)]
     assert g.collection(0).supply_packs == 0
 
@@ -66,11 +67,11 @@ def test_taken_tiles_lie_face_down_until_the_end():
     # Before issue 10, view() showed every collection and the scores at all times. §5: weapons and
     # mammoths face up, the rest face down (only their number shows) until the end of the game.
     g = line("S berries jug weapon mammoth6 herbs tubers | S S", [[0], [7]])
-    g.play(mv((0, 1), (1, 2)))                         # berries
+    g.play(mv((0, 1), (1, 2)))  # berries
     shuttle(g, 7, 8)
-    g.play(mv((2, 3), (3, 4)))                         # jug, weapon, spent on the mammoth6
+    g.play(mv((2, 3), (3, 4)))  # jug, weapon, spent on the mammoth6
     shuttle(g, 7, 8)
-    g.play(mv((4, 5), (5, 6)))                         # mammoth6, herbs
+    g.play(mv((4, 5), (5, 6)))  # mammoth6, herbs
     v = g.view()
     assert g.season == "summer" and v["scores"] is None and v["score_breakdown"] is None
     mine = v["collections"][0]
@@ -81,13 +82,18 @@ def test_taken_tiles_lie_face_down_until_the_end():
     assert (g.collection(0).berries, g.collection(0).jug, g.collection(0).herbs) == (1, 1, 1)
     assert g.scores == [1 + 1 + 3 + 6, 0]
     shuttle(g, 7, 8)
-    g.play(mv((6, None)))                              # tubers; nothing reachable: summer ends, then winter
+    g.play(mv((6, None)))  # tubers; nothing reachable: summer ends, then winter
     assert g.is_over
     v = g.view()
     assert v["scores"] == g.scores == [13, 0] and [b["total"] for b in v["score_breakdown"]] == [13, 0]
     mine = v["collections"][0]
-    assert {k: mine[k] for k in FACE_DOWN} == {**dict.fromkeys(FACE_DOWN, 0), "berries": 1, "tubers": 1,
-                                               "herbs": 1, "jug": 1}
+    assert {k: mine[k] for k in FACE_DOWN} == {
+        **dict.fromkeys(FACE_DOWN, 0),
+        "berries": 1,
+        "tubers": 1,
+        "herbs": 1,
+        "jug": 1,
+    }
     assert mine["face_down"] == 4 and mine["mammoths"] == [6]
 
 

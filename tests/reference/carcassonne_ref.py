@@ -55,18 +55,17 @@ MENHIR_TILES = sorted(i for i, t in TILES.items() if t["kind"] == "menhir")
 
 def _power_zone(power):
     """Global id of the (unique) zone carrying a special power."""
-    found = [tid * 10 + loc for tid, t in TILES.items() for loc, z in t["zones"].items()
-             if z.get("power") == power]
+    found = [tid * 10 + loc for tid, t in TILES.items() for loc, z in t["zones"].items() if z.get("power") == power]
     assert len(found) == 1, (power, found)
     return found[0]
 
 
-SHAMAN_ZONE = _power_zone("shaman")              # tile 88
-LOGBOAT_ZONE = _power_zone("logboat")            # lake of tile 93
+SHAMAN_ZONE = _power_zone("shaman")  # tile 88
+LOGBOAT_ZONE = _power_zone("logboat")  # lake of tile 93
 HUNTING_TRAP_ZONE = _power_zone("hunting_trap")  # meadow of tile 94
-PIT_TRAP_ZONE = _power_zone("pit_trap")          # meadow of tile 92
-WILD_FIRE_ZONE = _power_zone("wild_fire")        # meadow of tile 85
-RAFT_ZONE = _power_zone("raft")                  # lake of tile 91
+PIT_TRAP_ZONE = _power_zone("pit_trap")  # meadow of tile 92
+WILD_FIRE_ZONE = _power_zone("wild_fire")  # meadow of tile 85
+RAFT_ZONE = _power_zone("raft")  # lake of tile 91
 SHAMAN_TILE = SHAMAN_ZONE // 10
 
 
@@ -152,8 +151,7 @@ class Board:
 
     def placements(self, tile):
         """All (pos, rot) where `tile` may be placed."""
-        return [(pos, rot) for pos in sorted(self.frontier()) for rot in range(4)
-                if self.fits(pos, tile, rot)]
+        return [(pos, rot) for pos in sorted(self.frontier()) for rot in range(4) if self.fits(pos, tile, rot)]
 
     # ---- connectivity -------------------------------------------------------------------------
 
@@ -262,27 +260,27 @@ class RefGame:
                 if t not in TILES or TILES[t]["kind"] != kind:
                     raise ValueError(f"tile {t} is not a {kind} tile")
         self.players = players
-        self.normal_deck = tuple(normal_deck)   # as given, for replaying
+        self.normal_deck = tuple(normal_deck)  # as given, for replaying
         self.menhir_deck = tuple(menhir_deck)
-        self.normal_pile = normal_deck          # remaining draw piles, first element on top
+        self.normal_pile = normal_deck  # remaining draw piles, first element on top
         self.menhir_pile = menhir_deck
         self.board = Board()
         self.board.put((0, 0), START_TILE, 0)
         self.scores = [0] * players
-        self.meeples = [MEEPLES_PER_SEAT] * players   # in supply
-        self.huts = [HUTS_PER_SEAT] * players         # in supply
-        self.board_meeples = {}   # global zone id -> seat
-        self.board_huts = {}      # global zone id -> seat
-        self.covered = set()      # (global zone id, animal index) covered by the hunting trap
+        self.meeples = [MEEPLES_PER_SEAT] * players  # in supply
+        self.huts = [HUTS_PER_SEAT] * players  # in supply
+        self.board_meeples = {}  # global zone id -> seat
+        self.board_huts = {}  # global zone id -> seat
+        self.covered = set()  # (global zone id, animal index) covered by the hunting trap
         self.events = []
         self.discards = []
-        self.history = []         # moves played
-        self.decision = 0         # number of play() calls so far
+        self.history = []  # moves played
+        self.decision = 0  # number of play() calls so far
         self.player = 0
         self.tile = None
-        self.is_extra = False     # the current decision is a menhir extra turn
+        self.is_extra = False  # the current decision is a menhir extra turn
         self.is_over = False
-        self._legal = None        # cache of legal_moves() for the current decision
+        self._legal = None  # cache of legal_moves() for the current decision
         self._start_normal_turn()
 
     # ---- flow ---------------------------------------------------------------------------------
@@ -375,9 +373,12 @@ class RefGame:
             self._score(dec, "logboat", (seat,), 2 * len(lakes), min(system))
         elif tile == HUNTING_TRAP_ZONE // 10:
             meadow, _ = board.feature(HUNTING_TRAP_ZONE, "meadow")
-            in_range = [(g, i, a) for g in sorted(meadow)
-                        for i, a in enumerate(zone_info(g)["animals"])
-                        if (g, i) not in self.covered and near(board.where[g // 10], (x, y))]
+            in_range = [
+                (g, i, a)
+                for g in sorted(meadow)
+                for i, a in enumerate(zone_info(g)["animals"])
+                if (g, i) not in self.covered and near(board.where[g // 10], (x, y))
+            ]
             tigers = sum(1 for _, _, a in in_range if a == "tiger")
             self._score(dec, "hunting_trap", (seat,), animal_points(in_range, tigers), min(meadow))
             self.covered.update((g, i) for g, i, _ in in_range)
@@ -397,7 +398,8 @@ class RefGame:
                     closed[min(zones)] = (z["type"], zones)
         menhir_forest_closed = any(
             ftype == "forest" and any(zone_info(g)["kind"] == "menhir" for g in zones)
-            for ftype, zones in closed.values())
+            for ftype, zones in closed.values()
+        )
         for fid in sorted(closed):
             ftype, zones = closed[fid]
             on_it = [g for g in zones if g in self.board_meeples]
@@ -423,8 +425,12 @@ class RefGame:
 
     def meadow_value(self, meadow):
         """Final-scoring value of a meadow (a set of meadow zone ids)."""
-        animals = [(g, i, a) for g in sorted(meadow) for i, a in enumerate(zone_info(g)["animals"])
-                   if (g, i) not in self.covered]
+        animals = [
+            (g, i, a)
+            for g in sorted(meadow)
+            for i, a in enumerate(zone_info(g)["animals"])
+            if (g, i) not in self.covered
+        ]
         if WILD_FIRE_ZONE in meadow:
             animals = [(g, i, a) for g, i, a in animals if a != "tiger"]
         if PIT_TRAP_ZONE in meadow:
@@ -433,7 +439,7 @@ class RefGame:
             outside = [t for t in animals if not near(self.board.where[t[0] // 10], pit)]
             tigers = sum(1 for t in animals if t[2] == "tiger")
             deer_out = sum(1 for t in outside if t[2] == "deer")
-            cancel_out = min(tigers, deer_out)       # cancelled deer: outside the 3x3 first
+            cancel_out = min(tigers, deer_out)  # cancelled deer: outside the 3x3 first
             return animal_points(outside, cancel_out) + 2 * animal_points(inside, tigers - cancel_out)
         tigers = sum(1 for t in animals if t[2] == "tiger")
         return animal_points(animals, tigers)

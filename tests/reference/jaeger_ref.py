@@ -10,6 +10,7 @@ A step is ``(src, dst)`` with ``dst`` None for leaving the board; a move is ``(s
 ``step2`` None for a one-step turn. Events are tuples
 ``(turn, season, step, kind, seat, space, tile, detail)`` as in the contract.
 """
+
 from __future__ import annotations
 
 import copy
@@ -24,7 +25,7 @@ with open(_DATA, encoding="utf-8") as _f:
 
 FOOD = {"berries": 1, "tubers": 2, "herbs": 3}
 GOODS = ("jug", "necklace", "pelt", "skull")
-GOODS_TABLE = [0, 1, 3, 6, 10, 15, 20]      # by count; 6 or more -> 20
+GOODS_TABLE = [0, 1, 3, 6, 10, 15, 20]  # by count; 6 or more -> 20
 PACK_POINTS = 5
 CHARACTERS = 4
 PACKS = 4
@@ -33,9 +34,10 @@ PACKS = 4
 # ---------------------------------------------------------------------------------------------
 # The board, built from its JSON independently of the engine.
 
+
 class RefBoard:
     def __init__(self, d: dict):
-        self.kind: list[str] = []          # "tile", "summer", "winter"
+        self.kind: list[str] = []  # "tile", "summer", "winter"
         self.adj: list[set[int]] = []
         self.cube: list[tuple[int, int, int] | None] = []
         if "grid" in d:
@@ -87,18 +89,29 @@ DEFAULT_BOARD = {"grid": DATA["grid"], "camps": DATA["camps"]}
 
 # ---------------------------------------------------------------------------------------------
 
+
 def takeable(tile: str | None) -> bool:
     return tile is not None and tile not in ("path", "cave")
 
 
 def mammoth_value(tile: str) -> int:
-    return int(tile[len("mammoth"):])
+    return int(tile[len("mammoth") :])
 
 
 class RefGame:
-    def __init__(self, players: int, summer: list, winter: list, start=None, board: dict | None = None,
-                 stall_rounds: int | None = 10, straight_jumps: bool = False, winter_start: str = "after_last",
-                 ties: str = "shared", **_ignored):
+    def __init__(
+        self,
+        players: int,
+        summer: list,
+        winter: list,
+        start=None,
+        board: dict | None = None,
+        stall_rounds: int | None = 10,
+        straight_jumps: bool = False,
+        winter_start: str = "after_last",
+        ties: str = "shared",
+        **_ignored,
+    ):
         self.b = RefBoard(board or DEFAULT_BOARD)
         self.players = players
         self.stall_rounds = stall_rounds or 0
@@ -117,7 +130,7 @@ class RefGame:
             self.chars = [list(s) for s in start]
         self.packs_on: dict[int, set[int]] = {}
         self.hand = [PACKS] * players
-        self.got: list[Counter] = [Counter() for _ in range(players)]   # tokens taken
+        self.got: list[Counter] = [Counter() for _ in range(players)]  # tokens taken
         self.weapons = [0] * players
         self.spent = [0] * players
         self.removed: Counter = Counter()
@@ -127,7 +140,7 @@ class RefGame:
         self.turn = 0
         self.idle = 0
         self.last = -1
-        self.best: tuple[int, int] | None = None    # (value, seat) of the best summer mammoth
+        self.best: tuple[int, int] | None = None  # (value, seat) of the best summer mammoth
         self.events: list[tuple] = []
         self.over = False
         self._after(None, first=True)
@@ -153,8 +166,9 @@ class RefGame:
                     total += mammoth_value(tok) * n
             for g in GOODS:
                 total += GOODS_TABLE[min(self.got[p][g], 6)]
-            total += PACK_POINTS * sum(1 for v, seats in self.packs_on.items()
-                                       if self.b.kind[v] == "summer" and p in seats)
+            total += PACK_POINTS * sum(
+                1 for v, seats in self.packs_on.items() if self.b.kind[v] == "summer" and p in seats
+            )
             out.append(total)
         return out
 
@@ -179,7 +193,8 @@ class RefGame:
             return None
         if dst is not None:
             ok_geo = dst in self.b.adj[src] or (
-                st["tiles"][src] == "cave" and st["tiles"][dst] == "cave" and src != dst)
+                st["tiles"][src] == "cave" and st["tiles"][dst] == "cave" and src != dst
+            )
             if not ok_geo:
                 return None
             if not self.is_camp(dst) and st["tiles"][dst] is None:
@@ -255,8 +270,9 @@ class RefGame:
 
     # -- playing --------------------------------------------------------------------------------
     def _ev(self, step, kind, seat=None, space=None, tile=None, detail=None, season=None, turn="now"):
-        self.events.append((self.turn if turn == "now" else turn, season or self.season, step, kind, seat,
-                            space, tile, detail))
+        self.events.append(
+            (self.turn if turn == "now" else turn, season or self.season, step, kind, seat, space, tile, detail)
+        )
 
     def _real_step(self, seat: int, i: int, src: int, dst, jumped_from_here: bool) -> bool:
         took = False
@@ -276,7 +292,7 @@ class RefGame:
             self.weapons[seat] -= 1
             self.spent[seat] += 1
             self._ev(i, "spend_weapon", seat, dst, self.tiles[dst])
-            if self.season == "summer":     # a kill: the most valuable one (first on a tie) starts winter
+            if self.season == "summer":  # a kill: the most valuable one (first on a tie) starts winter
                 v = mammoth_value(self.tiles[dst])
                 if self.best is None or v > self.best[0]:
                     self.best = (v, seat)
