@@ -154,17 +154,21 @@ def run(args: argparse.Namespace) -> int:
         return serve(config, log_level=args.log_level)
     except (OSError, ValueError, sqlite3.Error) as exc:
         logging.getLogger("hunters.service").handlers.clear()
-        print(f"hunters serve: error: {_describe(exc)}", file=sys.stderr)
+        print(f"hunters serve: error: {_describe(exc, args.db)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 0
 
 
-def _describe(exc: BaseException) -> str:
+def _describe(exc: BaseException, db: str) -> str:
     if isinstance(exc, FileNotFoundError):
         return f"no such file: {exc.filename}"
     if isinstance(exc, PermissionError):
         return f"permission denied: {exc.filename}"
     if isinstance(exc, sqlite3.Error):
-        return f"cannot use the database: {exc}"
+        # Typically a volume or bind mount the server's user cannot write (the container runs as uid 10001).
+        folder = os.path.dirname(os.path.abspath(db))
+        if os.path.isdir(folder) and not os.access(folder, os.W_OK):
+            return f"cannot use the database {db}: {folder} is not writable by uid {os.getuid()}"
+        return f"cannot use the database {db}: {exc}"
     return str(exc)

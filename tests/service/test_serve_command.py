@@ -149,6 +149,27 @@ def test_sigterm_during_a_simulation_stops_within_the_grace(tmp_path):
             proc.kill()
 
 
+def test_sigterm_with_a_watch_stream_open_exits_0_without_a_traceback(tmp_path):
+    """The stream outlives the grace and is cancelled; its task must end before the event loop does
+    (torn down by asyncio.run, gRPC printed a CancelledError traceback for each open stream)."""
+    from hunters.client import Client
+
+    port = free_port()
+    proc = start(["--db", str(tmp_path / "m.db"), "--grace", "0.5"], port)
+    try:
+        with Client(f"127.0.0.1:{port}") as client:
+            m = client.create_match("carcassonne_hg", players=2, seed=1)
+            watches = [client.watch(m.match_id) for _ in range(3)]
+            assert [next(w).version for w in watches] == [0, 0, 0]
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(timeout=20) == 0
+        stderr = proc.stderr.read().decode()
+        assert '"stopped"' in stderr and "Traceback" not in stderr, stderr
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
 def test_the_default_bind_is_loopback(monkeypatch):
     monkeypatch.delenv("HUNTERS_HOST", raising=False)
     parser = argparse.ArgumentParser()
