@@ -1,9 +1,9 @@
 """Fixtures of the container tests: a reachable daemon (else every test skips, saying why), the image
 built once per session from the working tree, and containers/volumes/networks each test removes.
 
-The image is tagged hunters:ci (HUNTERS_CI_IMAGE) and kept, so that the next run reuses its layers. When
-the Dockerfile's base cannot be pulled, .ci/standin-base.sh imports a local stand-in under its tag; the
-run's summary says which base was used."""
+The image is tagged hunters:ci (HUNTERS_CI_IMAGE), its build stage hunters:ci-build; both are kept so
+that the next run reuses their layers. When the Dockerfile's base cannot be pulled, .ci/standin-base.sh
+imports a local stand-in under its tag; the run's summary says which base was used."""
 
 from __future__ import annotations
 
@@ -29,6 +29,10 @@ def base_image() -> str:
     return match.group(1)
 
 
+def image_id(tag: str) -> str | None:
+    return docker("image", "inspect", "--format", "{{.Id}}", tag, check=False) or None
+
+
 @pytest.fixture(scope="session")
 def daemon() -> None:
     problem = daemon_problem()
@@ -47,8 +51,17 @@ def image(daemon: None) -> str:
     )
     assert out.returncode == 0, f"cannot provide the base image {base}:\n{out.stdout}{out.stderr}"
     t1 = time.monotonic()
-    docker("build", "-q", "-t", IMAGE, ROOT, env={"DOCKER_BUILDKIT": "0"}, timeout=1800)
+    # The build stage is tagged too (IMAGE-build): it is the next run's cache. The images the previous
+    # run tagged are removed once replaced, so that runs do not pile up (nothing else is removed).
+    build_stage = f"{IMAGE}-build"
+    before = {tag: image_id(tag) for tag in (build_stage, IMAGE)}
+    env = {"DOCKER_BUILDKIT": "0"}
+    docker("build", "-q", "--target", "build", "-t", build_stage, ROOT, env=env, timeout=1800)
+    docker("build", "-q", "-t", IMAGE, ROOT, env=env, timeout=1800)
     t2 = time.monotonic()
+    for tag, old in before.items():
+        if old and old != image_id(tag):
+            docker("rmi", old, check=False)
     labels = docker("image", "inspect", IMAGE, "--format", "{{json .Config.Labels}}")
     standin = STANDIN_LABEL in labels
     size_mb = int(docker("image", "inspect", IMAGE, "--format", "{{.Size}}")) / 1e6
