@@ -7,6 +7,7 @@ HUNTERS_TLS_KEY, HUNTERS_CREATE_TOKEN), so a container's health check can read t
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import os
 import socket
@@ -125,6 +126,9 @@ def _check_port(host: str, port: int) -> None:
                 s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
                 s.bind(address)
     except OSError as exc:
+        if host.strip("[]") == "::" and exc.errno in (errno.EAFNOSUPPORT, errno.EADDRNOTAVAIL):
+            # No IPv6 on this host: gRPC binds the wildcard on IPv4 alone, so check that instead.
+            return _check_port("0.0.0.0", port)
         raise OSError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 

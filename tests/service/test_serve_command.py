@@ -2,6 +2,7 @@
 status 2 for every ordinary mistake, TLS health checks, a prompt stop on SIGTERM mid-simulation."""
 
 import argparse
+import errno
 import os
 import signal
 import socket
@@ -168,6 +169,28 @@ def test_sigterm_with_a_watch_stream_open_exits_0_without_a_traceback(tmp_path):
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def test_the_ipv6_wildcard_falls_back_to_ipv4_where_ipv6_is_off(monkeypatch):
+    """`--host [::]` (the container's) dual-stacks; on a kernel without IPv6 the check before binding
+    accepts it as gRPC does, on IPv4 alone, and still refuses a port in use."""
+    from hunters.service import command
+
+    real_socket = socket.socket
+
+    def no_ipv6(family=socket.AF_INET, *args, **kwargs):
+        if family == socket.AF_INET6:
+            raise OSError(errno.EAFNOSUPPORT, "Address family not supported by protocol")
+        return real_socket(family, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "socket", no_ipv6)
+    port = free_port()
+    command._check_port("[::]", port)
+    with real_socket() as busy:
+        busy.bind(("0.0.0.0", port))
+        busy.listen()
+        with pytest.raises(OSError, match=f"cannot listen on 0.0.0.0:{port}"):
+            command._check_port("[::]", port)
 
 
 def test_the_default_bind_is_loopback(monkeypatch):
