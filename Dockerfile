@@ -15,18 +15,27 @@ ARG BASE_IMAGE=python:3.11.13-slim-bookworm
 FROM ${BASE_IMAGE} AS build
 RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev binutils \
     && rm -rf /var/lib/apt/lists/*
-ENV PIP_CONSTRAINT=/src/deploy/constraints.txt PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+ENV PIP_CONSTRAINT=/src/deploy/constraints.txt PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PIP_ROOT_USER_ACTION=ignore
 WORKDIR /src
+# Build tools and runtime packages first, from pyproject.toml (pinned by the constraints): a change to
+# the sources reuses these layers. Everything the server imports goes to /opt/hunters, copied alone into
+# the final stage (no wheels, compiler or pip cache there); shared objects lose their debugging symbols.
 COPY deploy/constraints.txt ./deploy/
-COPY pyproject.toml setup.py README.md ./
+COPY pyproject.toml ./
+RUN python -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb')); \
+        open('build.txt', 'w').write('\n'.join(p['build-system']['requires'])); \
+        open('run.txt', 'w').write('\n'.join(p['project']['dependencies']))" \
+    && pip install -r build.txt \
+    && pip install --target /opt/hunters -r run.txt \
+    && find /opt/hunters -name '*.so' -exec strip --strip-unneeded {} + \
+    && rm -rf /opt/hunters/bin  # tqdm's script; the one of hunters comes with its wheel
+COPY setup.py README.md ./
 COPY proto ./proto
 COPY hunters ./hunters
-# Everything the server imports goes to /opt/hunters (copied alone into the final stage: no wheels, no
-# compiler, no pip cache there); the extensions lose their debugging symbols.
-RUN pip wheel --wheel-dir /wheels . \
-    && pip install --target /opt/hunters /wheels/*.whl \
-    && find /opt/hunters -name '*.so' -exec strip --strip-unneeded {} + \
-    && rm -rf /opt/hunters/bin/tqdm
+RUN pip wheel --no-build-isolation --no-deps --wheel-dir /wheels . \
+    && pip install --target /opt/hunters --no-deps /wheels/*.whl \
+    && find /opt/hunters/hunters -name '*.so' -exec strip --strip-unneeded {} +
 
 FROM ${BASE_IMAGE}
 RUN groupadd --system --gid 10001 hunters \
