@@ -6,6 +6,7 @@ TLS with its health check, and a clean stop on SIGTERM. Without a docker daemon 
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import time
 
@@ -106,7 +107,7 @@ def test_a_bind_mount_owned_by_uid_10001_holds_the_database(res, tmp_path):
 
 
 def test_it_listens_on_ipv4_and_ipv6(res):
-    net = res.network("--ipv6", "--subnet", "fd00:4813:13::/64")
+    net = res.network("--ipv6", "--subnet", f"fd00:4813:{random.randrange(1 << 16):x}::/64")  # ULA, unlikely taken
     c = res.container("--network", net, *FAST_HEALTH).start()
     c.wait_healthy(60)
     addresses = c.inspect()["NetworkSettings"]["Networks"][net]
