@@ -1,24 +1,25 @@
-"""Shared pytest options: `--slow` adds the long cross-checks (marked `slow`); without it they are
-deselected (not collected as skips), so the run prints no rows of `s`."""
+"""Shared pytest options: `--slow` adds the long cross-checks (marked `slow`), `--browser` the viewer's
+tests in headless Chromium (marked `browser`, tests/web/), `--container` the tests that build and run
+the Docker image (marked `container`, tests/container/, run by `.ci/container`); without them those
+tests are deselected (not collected as skips), so the plain run stays fast and prints no rows of `s`."""
+
+OPTIONAL = {
+    "slow": "also run the long cross-checks",
+    "browser": "also run the viewer's tests in headless Chromium (tests/web, marked browser)",
+    "container": "also build and test the Docker image (needs dockerd)",
+}
 
 
 def pytest_addoption(parser):
-    parser.addoption("--slow", action="store_true", default=False, help="also run the long cross-checks")
-    parser.addoption(
-        "--browser",
-        action="store_true",
-        default=False,
-        help="also run the viewer's tests in headless Chromium (tests/web, marked browser)",
-    )
+    for marker, help_text in OPTIONAL.items():
+        parser.addoption(f"--{marker}", action="store_true", default=False, help=help_text)
 
 
 def pytest_collection_modifyitems(config, items):
-    skipped = {m for m in ("slow", "browser") if not config.getoption(f"--{m}")}
-    if not skipped:
-        return
-    keep, slow = [], []
+    skipped = [m for m in OPTIONAL if not config.getoption(f"--{m}")]
+    keep, dropped = [], []
     for item in items:
-        (slow if skipped & set(item.keywords) else keep).append(item)
-    if slow:
-        config.hook.pytest_deselected(items=slow)
+        (dropped if any(item.get_closest_marker(m) for m in skipped) else keep).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
         items[:] = keep

@@ -7,6 +7,7 @@ HUNTERS_TLS_KEY, HUNTERS_CREATE_TOKEN), so a container's health check can read t
 from __future__ import annotations
 
 import argparse
+import errno
 import logging
 import os
 import socket
@@ -132,6 +133,9 @@ def _check_port(host: str, port: int) -> None:
                 s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
                 s.bind(address)
     except OSError as exc:
+        if host.strip("[]") == "::" and exc.errno in (errno.EAFNOSUPPORT, errno.EADDRNOTAVAIL):
+            # No IPv6 on this host: gRPC binds the wildcard on IPv4 alone, so check that instead.
+            return _check_port("0.0.0.0", port)
         raise OSError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
@@ -166,17 +170,21 @@ def run(args: argparse.Namespace) -> int:
         return serve(config, log_level=args.log_level)
     except (OSError, ValueError, sqlite3.Error) as exc:
         logging.getLogger("hunters.service").handlers.clear()
-        print(f"hunters serve: error: {_describe(exc)}", file=sys.stderr)
+        print(f"hunters serve: error: {_describe(exc, args.db)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 0
 
 
-def _describe(exc: BaseException) -> str:
+def _describe(exc: BaseException, db: str) -> str:
     if isinstance(exc, FileNotFoundError):
         return f"no such file: {exc.filename}"
     if isinstance(exc, PermissionError):
         return f"permission denied: {exc.filename}"
     if isinstance(exc, sqlite3.Error):
-        return f"cannot use the database: {exc}"
+        # Typically a volume or bind mount the server's user cannot write (the container runs as uid 10001).
+        folder = os.path.dirname(os.path.abspath(db))
+        if os.path.isdir(folder) and not os.access(folder, os.W_OK):
+            return f"cannot use the database {db}: {folder} is not writable by uid {os.getuid()}"
+        return f"cannot use the database {db}: {exc}"
     return str(exc)

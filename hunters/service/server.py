@@ -268,6 +268,11 @@ async def _serve(config: ServerConfig, ready: Callable[[Started], None] | None =
         loop.add_signal_handler(sig, on_signal, sig)
     await stop.wait()
     await started.stop(config.grace_seconds)
+    # Let the per-call tasks that stop() cancelled (open WatchMatch streams) end on this loop: torn down
+    # by asyncio.run instead, gRPC prints each one's CancelledError traceback to stderr.
+    others = asyncio.all_tasks() - {asyncio.current_task()}
+    if others:
+        await asyncio.wait(others, timeout=1.0)
     log.info("stopped")
 
 

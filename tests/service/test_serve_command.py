@@ -2,6 +2,7 @@
 status 2 for every ordinary mistake, TLS health checks, a prompt stop on SIGTERM mid-simulation."""
 
 import argparse
+import errno
 import os
 import signal
 import socket
@@ -121,6 +122,49 @@ def test_sigterm_during_a_simulation_stops_within_the_grace(tmp_path):
         channel.close()
         if proc.poll() is None:
             proc.kill()
+
+
+def test_sigterm_with_a_watch_stream_open_exits_0_without_a_traceback(tmp_path):
+    """The stream outlives the grace and is cancelled; its task must end before the event loop does
+    (torn down by asyncio.run, gRPC printed a CancelledError traceback for each open stream)."""
+    from hunters.client import Client
+
+    port = free_port()
+    proc = start(["--db", str(tmp_path / "m.db"), "--grace", "0.5"], port)
+    try:
+        with Client(f"127.0.0.1:{port}") as client:
+            m = client.create_match("carcassonne_hg", players=2, seed=1)
+            watches = [client.watch(m.match_id) for _ in range(3)]
+            assert [next(w).version for w in watches] == [0, 0, 0]
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(timeout=20) == 0
+        stderr = proc.stderr.read().decode()
+        assert '"stopped"' in stderr and "Traceback" not in stderr, stderr
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+def test_the_ipv6_wildcard_falls_back_to_ipv4_where_ipv6_is_off(monkeypatch):
+    """`--host [::]` (the container's) dual-stacks; on a kernel without IPv6 the check before binding
+    accepts it as gRPC does, on IPv4 alone, and still refuses a port in use."""
+    from hunters.service import command
+
+    real_socket = socket.socket
+
+    def no_ipv6(family=socket.AF_INET, *args, **kwargs):
+        if family == socket.AF_INET6:
+            raise OSError(errno.EAFNOSUPPORT, "Address family not supported by protocol")
+        return real_socket(family, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "socket", no_ipv6)
+    port = free_port()
+    command._check_port("[::]", port)
+    with real_socket() as busy:
+        busy.bind(("0.0.0.0", port))
+        busy.listen()
+        with pytest.raises(OSError, match=f"cannot listen on 0.0.0.0:{port}"):
+            command._check_port("[::]", port)
 
 
 def test_the_default_bind_is_loopback(monkeypatch):
