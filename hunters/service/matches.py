@@ -107,6 +107,7 @@ class MatchManager:
         self.cache_size = cache_size
         self._open_count = store.live_count()
         self._pages = validate.PageTokens(store.secret("page_token_key"))
+        self.closing = False
 
     # -- creation and lookup ----------------------------------------------------------------
     def create(self, config: matches_pb2.GameConfig, token: str | None) -> tuple[LiveMatch, list[str], str]:
@@ -233,6 +234,13 @@ class MatchManager:
             )
         record: dict[str, Any] = live.game.to_record()
         return record
+
+    def close(self) -> None:
+        """Shutting down: every watcher waiting for a move ends now (UNAVAILABLE / SHUTTING_DOWN, with
+        the version to resume from), instead of holding the stop for its whole grace period."""
+        self.closing = True
+        for live in self._open.values():
+            live.publish()
 
     def expire(self, now: float | None = None) -> list[str]:
         """Abandon every open match idle for longer than `idle_seconds`; their watchers are told."""
@@ -377,6 +385,13 @@ class MatchManager:
                 if version > live.version:
                     if not live.is_open:
                         return
+                    if self.closing:
+                        raise ServiceError(
+                            grpc.StatusCode.UNAVAILABLE,
+                            "SHUTTING_DOWN",
+                            "the server is shutting down: watch again, from the next version, elsewhere",
+                            next_version=version,
+                        )
                     changed = live.changed
                     await changed.wait()
                     continue

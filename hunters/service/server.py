@@ -71,6 +71,7 @@ class Started:
     async def stop(self, grace: float | None) -> None:
         """NOT_SERVING, finish calls in flight (up to `grace` s, then cancel them), close the database."""
         await self.health.enter_graceful_shutdown()
+        self.manager.close()
         if self.viewer is not None:
             await self.viewer.stop()
         if self.sweeper is not None:

@@ -343,3 +343,17 @@ def test_nothing_public_predicts_the_jaeger_winter_deck(server):
         if 0 <= candidate < 2**64:
             assert Jaeger.new(players=3, seed=candidate).to_record()["winter"] != winter
     channel.close()
+
+
+def test_watchers_end_at_once_on_shutdown_and_say_where_to_resume(server_factory):
+    running = server_factory()
+    channel, stub, _ = stubs(running.port)
+    m = create(stub, seed=1)
+    call = stub.WatchMatch(matches_pb2.WatchMatchRequest(match_id=m.match.match_id), timeout=30)
+    assert next(call).version == 0
+    started = time.monotonic()
+    running.stop(grace=10)
+    assert time.monotonic() - started < 5, "an open watch held the stop for its grace period"
+    code, reason, meta = rpc_error(lambda: list(call))
+    assert (code, reason, meta.get("next_version")) == (grpc.StatusCode.UNAVAILABLE, "SHUTTING_DOWN", "1")
+    channel.close()
