@@ -958,18 +958,16 @@ cdef void deal_face_down(State* s, int seat, uint64_t* rng) noexcept nogil:
     cdef int p, k, j, n = 0, i = 0
     for p in range(s.nplayers):
         count[p] = 0
-        if p == seat:
-            continue
-        for k in range(K_BERRIES, K_SKULL + 1):
+    for k in range(K_BERRIES, K_SKULL + 1):      # the pool in kind order
+        for p in range(s.nplayers):
+            if p == seat:
+                continue
             for j in range(s.taken[p][k]):
                 if n < 1024:
                     pool[n] = k
                     n += 1
                     count[p] += 1
-    for p in range(s.nplayers):
-        if p != seat:
-            for k in range(K_BERRIES, K_SKULL + 1):
-                s.taken[p][k] = 0
+            s.taken[p][k] = 0
     if rng != NULL:
         rng_shuffle(rng, pool, n)
     for p in range(s.nplayers):
