@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
@@ -159,6 +160,39 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _arena(args: argparse.Namespace) -> int:
+    from hunters.bots import make_bot
+    from hunters.bots.arena import run_arena
+
+    _game_class(args.parser, args.game, args.players)
+    specs = args.bot or ["mcts", "greedy", "random"]
+    for spec in specs:
+        try:
+            make_bot(spec)
+        except ValueError as exc:
+            args.parser.error(f"--bot {spec!r}: {exc}")
+    if args.games < 1:
+        args.parser.error("--games must be at least 1")
+    jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
+
+    def bar(stream: Any, total: int) -> Any:
+        return tqdm(stream, total=total, desc=f"{args.game} arena", unit="game", disable=args.quiet or None,
+                    file=sys.stderr)
+
+    result = run_arena(args.game, args.players, specs, args.games, jobs=jobs, seed=args.seed,
+                       keep_records=bool(args.records), progress=bar)
+    print(result.table())
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump(result.to_json(), fh, indent=1)
+    if args.csv:
+        with open(args.csv, "w", encoding="utf-8", newline="") as fh:
+            fh.write(result.to_csv())
+    if args.records:
+        result.write_records(args.records)
+    return 0
+
+
 def _serve(args: argparse.Namespace) -> int:
     from hunters.service.command import run
 
@@ -204,6 +238,22 @@ def build_parser() -> argparse.ArgumentParser:
     ben.add_argument("--seed", type=int, default=1)
     ben.add_argument("--quiet", action="store_true", help="no progress bar")
     ben.set_defaults(func=_bench, parser=ben)
+
+    are = sub.add_parser("arena", formatter_class=_Formatter,
+                         help="matches between bots, seats rotated: win rates, mean scores, Elo ratings")
+    are.add_argument("--game", default="carcassonne_hg", help=f"game id ({ids})")
+    are.add_argument("--players", type=int, default=2, help="seats per game")
+    are.add_argument("--bot", action="append", metavar="SPEC",
+                     help="a bot, repeatable: random, greedy, mcts[:iterations=N,seconds=S,c=C,margin=M,seed=S] "
+                          "(default: mcts, greedy, random)")
+    are.add_argument("--games", type=int, default=60, help="games to play (a multiple of the lineups balances seats)")
+    are.add_argument("--jobs", type=int, default=1, help="worker processes (0: one per CPU)")
+    are.add_argument("--seed", type=int, default=0, help="game i is dealt with seed + i // lineups")
+    are.add_argument("--json", metavar="FILE", help="write the summary and every game's result as JSON")
+    are.add_argument("--csv", metavar="FILE", help="write one row per bot as CSV")
+    are.add_argument("--records", metavar="DIR", help="write every game's record to DIR/game-<i>.json")
+    are.add_argument("--quiet", action="store_true", help="no progress bar")
+    are.set_defaults(func=_arena, parser=are)
     return parser
 
 
