@@ -193,6 +193,27 @@ def _arena(args: argparse.Namespace) -> int:
     return 0
 
 
+def _play(args: argparse.Namespace) -> int:
+    from hunters.bots import make_bot
+    from hunters.bots.remote import RemoteError, play_match
+    from hunters.status import ServiceError
+
+    try:
+        bot = make_bot(args.bot)
+    except ValueError as exc:
+        args.parser.error(f"--bot {args.bot!r}: {exc}")
+    log = None if args.quiet else (lambda line: print(line, file=sys.stderr))
+    try:
+        last = play_match(args.address, args.match, args.token, args.seat, bot, log=log)
+    except (RemoteError, ServiceError, ValueError) as exc:
+        print(f"hunters play: {exc}", file=sys.stderr)
+        return 1
+    if last is not None:
+        print(f"match {args.match}: version {last.version}, " + ("over" if last.match_over else "stopped")
+              + (f", scores {list(last.state.scores)}, winners {list(last.state.winners)}" if last.match_over else ""))
+    return 0
+
+
 def _serve(args: argparse.Namespace) -> int:
     from hunters.service.command import run
 
@@ -254,6 +275,16 @@ def build_parser() -> argparse.ArgumentParser:
     are.add_argument("--records", metavar="DIR", help="write every game's record to DIR/game-<i>.json")
     are.add_argument("--quiet", action="store_true", help="no progress bar")
     are.set_defaults(func=_arena, parser=are)
+
+    ply = sub.add_parser("play", formatter_class=_Formatter,
+                         help="play one seat of a match on a server with a built-in bot, until the match ends")
+    ply.add_argument("--address", required=True, help="server address host:port")
+    ply.add_argument("--match", required=True, help="match id")
+    ply.add_argument("--token", required=True, help="the seat's token")
+    ply.add_argument("--seat", type=int, required=True, help="the token's seat (0-based)")
+    ply.add_argument("--bot", default="mcts", help="bot spec, e.g. mcts:iterations=1000 or greedy")
+    ply.add_argument("--quiet", action="store_true", help="do not log each move")
+    ply.set_defaults(func=_play, parser=ply)
     return parser
 
 
