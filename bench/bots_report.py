@@ -17,8 +17,20 @@ ROOT = Path(__file__).resolve().parent.parent
 def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "bench.json"
-        cmd = [sys.executable, "-m", "pytest", str(ROOT / "bench" / "test_bots_bench.py"), "-q", "-s", "--slow",
-               "--benchmark-enable", "--benchmark-disable-gc", f"--benchmark-json={out}", "-p", "no:cacheprovider"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "pytest",
+            str(ROOT / "bench" / "test_bots_bench.py"),
+            "-q",
+            "-s",
+            "--slow",
+            "--benchmark-enable",
+            "--benchmark-disable-gc",
+            f"--benchmark-json={out}",
+            "-p",
+            "no:cacheprovider",
+        ]
         status = subprocess.run(cmd, cwd=ROOT).returncode
         if not out.exists():
             return status or 1
@@ -32,8 +44,12 @@ def main() -> int:
         if name in b:
             rows.append((label, f"{per_call / b[name]['stats']['median']:,.0f}", target))
 
-    rate("test_hg_mcts_playouts_at_decision_40", PLAYOUTS, "H&G: MCTS playouts/s from decision 40 (one core)",
-         ">= 30,000")
+    rate(
+        "test_hg_mcts_playouts_at_decision_40",
+        PLAYOUTS,
+        "H&G: MCTS playouts/s from decision 40 (one core)",
+        ">= 30,000",
+    )
     rate("test_hg_mcts_iterations_at_decision_40", ITERATIONS, "H&G: IS-MCTS iterations/s from decision 40")
     rate("test_jaeger_mcts_playouts_mid_summer", PLAYOUTS // 4, "Jäger: MCTS playouts/s mid-summer ('stay' policy)")
     rate("test_jaeger_mcts_iterations_mid_summer", ITERATIONS, "Jäger: IS-MCTS iterations/s mid-summer")
@@ -45,14 +61,24 @@ def main() -> int:
     ]:
         if name in b:
             e = b[name]["extra_info"]
-            rows.append((f"{label} ({e['games']} games)",
-                         f"{e['win_rate']:.1%} ({e['win_rate_low']:.1%}–{e['win_rate_high']:.1%})", target))
+            rows.append(
+                (
+                    f"{label} ({e['games']} games)",
+                    f"{e['win_rate']:.1%} ({e['win_rate_low']:.1%}–{e['win_rate_high']:.1%})",
+                    target,
+                )
+            )
     if "test_hg_mcts_vs_mcts_game_seconds" in b:
-        rows.append(("H&G 2p: seconds per mcts(1000) vs mcts(1000) game",
-                     f"{b['test_hg_mcts_vs_mcts_game_seconds']['stats']['median']:.1f}", ""))
+        rows.append(
+            (
+                "H&G 2p: seconds per mcts(1000) vs mcts(1000) game",
+                f"{b['test_hg_mcts_vs_mcts_game_seconds']['stats']['median']:.1f}",
+                "",
+            )
+        )
     if "test_arena_jobs_speedup" in b:
-        rows.append(("arena --jobs 2 / --jobs 1 speed-up", f"{b['test_arena_jobs_speedup']['extra_info']['speedup']:.2f}x",
-                     ">= 1.7x"))
+        speedup = b["test_arena_jobs_speedup"]["extra_info"]["speedup"]
+        rows.append(("arena --jobs 2 / --jobs 1 speed-up", f"{speedup:.2f}x", ">= 1.7x"))
     print("\n| measure | figure | target |\n|---|---:|---|")
     for label, fig, target in rows:
         print(f"| {label} | {fig} | {target} |")

@@ -1,6 +1,7 @@
 """Benchmarks import the package the same way the tests do (from the repository root). Long runs
 are marked `slow` and deselected unless `--slow` (as in tests/)."""
 
+import contextlib
 import sys
 from pathlib import Path
 
@@ -8,10 +9,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
 def pytest_addoption(parser):
-    try:
+    with contextlib.suppress(ValueError):  # tests/conftest.py added it already (both directories collected)
         parser.addoption("--slow", action="store_true", default=False, help="also run the long benchmarks")
-    except ValueError:  # tests/conftest.py added it already (both directories collected)
-        pass
 
 
 def pytest_collection_modifyitems(config, items):

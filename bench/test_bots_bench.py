@@ -80,10 +80,15 @@ def _strength(benchmark, game, opponent, games):
     specs = [f"mcts:iterations={ITERATIONS}", opponent]
     result = benchmark.pedantic(lambda: run_arena(game, 2, specs, games, jobs=2, seed=1000), rounds=1, iterations=1)
     mcts, other = result.stats()
-    benchmark.extra_info.update(win_rate=mcts.win_rate, win_rate_low=mcts.win_rate_low,
-                                win_rate_high=mcts.win_rate_high, games=len(result.results),
-                                mean_score=mcts.mean_score, opponent_mean_score=other.mean_score,
-                                seconds_per_move=mcts.seconds_per_move)
+    benchmark.extra_info.update(
+        win_rate=mcts.win_rate,
+        win_rate_low=mcts.win_rate_low,
+        win_rate_high=mcts.win_rate_high,
+        games=len(result.results),
+        mean_score=mcts.mean_score,
+        opponent_mean_score=other.mean_score,
+        seconds_per_move=mcts.seconds_per_move,
+    )
     print("\n" + result.table())
     return mcts
 
@@ -117,8 +122,9 @@ def test_jaeger_mcts_vs_greedy(benchmark):
 def test_hg_mcts_vs_mcts_game_seconds(benchmark):
     specs = [f"mcts:iterations={ITERATIONS}", f"mcts:iterations={ITERATIONS},seed=1"]
     seeds = iter(range(10**9))
-    result = benchmark.pedantic(lambda: run_arena("carcassonne_hg", 2, specs, 1, seed=next(seeds)),
-                                rounds=3, iterations=1)
+    result = benchmark.pedantic(
+        lambda: run_arena("carcassonne_hg", 2, specs, 1, seed=next(seeds)), rounds=3, iterations=1
+    )
     assert len(result.results) == 1
 
 

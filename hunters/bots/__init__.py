@@ -25,8 +25,7 @@ from .base import Bot, Observation, decision_seed
 from .mcts import MctsBot
 from .simple import GreedyBot, RandomBot
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "MctsBot", "Observation", "RandomBot", "decision_seed", "make_bot",
-           "parse_spec"]
+__all__ = ["BOTS", "Bot", "GreedyBot", "MctsBot", "Observation", "RandomBot", "decision_seed", "make_bot", "parse_spec"]
 
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MctsBot}
 """Built-in bots by name."""

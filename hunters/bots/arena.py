@@ -73,9 +73,17 @@ def _bot_for(spec: str, index: int, seat: int, seed: int) -> Bot:
     return make_bot(spec, seed=_mix(_mix(seed) ^ (index * 16 + seat)))
 
 
-def play_game(game_id: str, players: int, specs: Sequence[str], lineup: Sequence[int], seed: int,
-              index: int = 0, arena_seed: int = 0, keep_record: bool = False,
-              options: dict[str, Any] | None = None) -> GameResult:
+def play_game(
+    game_id: str,
+    players: int,
+    specs: Sequence[str],
+    lineup: Sequence[int],
+    seed: int,
+    index: int = 0,
+    arena_seed: int = 0,
+    keep_record: bool = False,
+    options: dict[str, Any] | None = None,
+) -> GameResult:
     """Play one game between built-in bots (seat p: specs[lineup[p]]) and return its result."""
     cls = hunters.games.get(game_id)
     game = cls.new(players=players, seed=seed, **(options or {}))
@@ -104,8 +112,18 @@ def play_game(game_id: str, players: int, specs: Sequence[str], lineup: Sequence
         rest = [p for p in range(players) if p != forfeit["seat"]]
         best = max(scores[p] for p in rest)
         winners = [p for p in rest if scores[p] == best]
-    return GameResult(index, seed, list(lineup), scores, winners, game.moves_played, think, decisions, forfeit,
-                      game.to_record() if keep_record else None)
+    return GameResult(
+        index,
+        seed,
+        list(lineup),
+        scores,
+        winners,
+        game.moves_played,
+        think,
+        decisions,
+        forfeit,
+        game.to_record() if keep_record else None,
+    )
 
 
 @dataclass
@@ -157,37 +175,58 @@ class ArenaResult:
                 decisions[b] += r.decisions[seat]
             if r.forfeit is not None:
                 forfeits[r.lineup[r.forfeit["seat"]]] += 1
-        elo, elo_ci = elo_ratings([(r.lineup, [*r.win_shares()] if r.forfeit else r.scores) for r in self.results],
-                                  n, bootstrap=bootstrap, seed=self.seed)
+        elo, elo_ci = elo_ratings(
+            [(r.lineup, [*r.win_shares()] if r.forfeit else r.scores) for r in self.results],
+            n,
+            bootstrap=bootstrap,
+            seed=self.seed,
+        )
         out = []
         for b in range(n):
             lo, hi = wilson_interval(wins[b], games[b])
             m, mlo, mhi = mean_interval(scores[b])
-            out.append(BotStats(self.bots[b], games[b], wins[b], wins[b] / games[b] if games[b] else 0.0, lo, hi,
-                                m, mlo, mhi, elo[b], elo_ci[b][0], elo_ci[b][1],
-                                think[b] / decisions[b] if decisions[b] else 0.0, forfeits[b]))
+            out.append(
+                BotStats(
+                    self.bots[b],
+                    games[b],
+                    wins[b],
+                    wins[b] / games[b] if games[b] else 0.0,
+                    lo,
+                    hi,
+                    m,
+                    mlo,
+                    mhi,
+                    elo[b],
+                    elo_ci[b][0],
+                    elo_ci[b][1],
+                    think[b] / decisions[b] if decisions[b] else 0.0,
+                    forfeits[b],
+                )
+            )
         return out
 
     def table(self) -> str:
         """The results as a readable table."""
         rows = self.stats()
         width = max(12, *(len(s.bot) for s in rows))
-        lines = [f"{self.game}: {len(self.results)} games, {self.players} players, {len(self.bots)} bots, "
-                 f"seats rotated over {len(lineups(len(self.bots), self.players))} lineups, seed {self.seed}, "
-                 f"{self.seconds:.1f} s with {self.jobs} job(s)",
-                 f"{'bot':<{width}}  {'games':>5}  {'win rate':>8}  {'95% interval':>15}  {'mean score':>10}  "
-                 f"{'95% interval':>15}  {'Elo':>6}  {'95% interval':>15}  {'s/move':>8}"]
+        lines = [
+            f"{self.game}: {len(self.results)} games, {self.players} players, {len(self.bots)} bots, "
+            f"seats rotated over {len(lineups(len(self.bots), self.players))} lineups, seed {self.seed}, "
+            f"{self.seconds:.1f} s with {self.jobs} job(s)",
+            f"{'bot':<{width}}  {'games':>5}  {'win rate':>8}  {'95% interval':>15}  {'mean score':>10}  "
+            f"{'95% interval':>15}  {'Elo':>6}  {'95% interval':>15}  {'s/move':>8}",
+        ]
         for s in rows:
             lines.append(
                 f"{s.bot:<{width}}  {s.games:>5}  {s.win_rate:>8.1%}  "
                 f"{f'{s.win_rate_low:.1%}–{s.win_rate_high:.1%}':>15}  {s.mean_score:>10.1f}  "
                 f"{f'{s.mean_score_low:.1f}–{s.mean_score_high:.1f}':>15}  {s.elo:>6.0f}  "
                 f"{f'{s.elo_low:.0f}–{s.elo_high:.0f}':>15}  {s.seconds_per_move:>8.4f}"
-                + (f"  ({s.forfeits} forfeits)" if s.forfeits else ""))
-        forfeits = [r for r in self.results if r.forfeit]
-        for r in forfeits[:10]:
-            lines.append(f"game {r.index}: seat {r.forfeit['seat']} ({r.forfeit['bot']}) forfeited: "  # type: ignore[index]
-                         f"{r.forfeit['reason']}")  # type: ignore[index]
+                + (f"  ({s.forfeits} forfeits)" if s.forfeits else "")
+            )
+        forfeits = [(r.index, r.forfeit) for r in self.results if r.forfeit is not None]
+        for index, f in forfeits[:10]:
+            lines.append(f"game {index}: seat {f['seat']} ({f['bot']}) forfeited: {f['reason']}")
         if len(forfeits) > 10:
             lines.append(f"... {len(forfeits) - 10} more forfeits")
         return "\n".join(lines)
@@ -195,8 +234,13 @@ class ArenaResult:
     def to_json(self) -> dict[str, Any]:
         """Summary and every game's result (records left out: see `write_records`)."""
         return {
-            "game": self.game, "players": self.players, "bots": self.bots, "seed": self.seed,
-            "games": len(self.results), "seconds": self.seconds, "jobs": self.jobs,
+            "game": self.game,
+            "players": self.players,
+            "bots": self.bots,
+            "seed": self.seed,
+            "games": len(self.results),
+            "seconds": self.seconds,
+            "jobs": self.jobs,
             "stats": [asdict(s) for s in self.stats()],
             "results": [{k: v for k, v in asdict(r).items() if k != "record"} for r in self.results],
         }
@@ -218,8 +262,15 @@ class ArenaResult:
         for r in self.results:
             if r.record is None:
                 continue
-            data = {"record": r.record, "bots": [self.bots[b] for b in r.lineup], "scores": r.scores,
-                    "winners": r.winners, "forfeit": r.forfeit, "arena_seed": self.seed, "index": r.index}
+            data = {
+                "record": r.record,
+                "bots": [self.bots[b] for b in r.lineup],
+                "scores": r.scores,
+                "winners": r.winners,
+                "forfeit": r.forfeit,
+                "arena_seed": self.seed,
+                "index": r.index,
+            }
             with open(os.path.join(directory, f"game-{r.index:05d}.json"), "w", encoding="utf-8") as fh:
                 json.dump(data, fh)
             n += 1
@@ -230,9 +281,18 @@ def _task(args: tuple[Any, ...]) -> GameResult:
     return play_game(*args)
 
 
-def run_arena(game_id: str, players: int, specs: Sequence[str], games: int, *, jobs: int = 1, seed: int = 0,
-              keep_records: bool = False, options: dict[str, Any] | None = None,
-              progress: Callable[[Iterator[GameResult], int], Iterator[GameResult]] | None = None) -> ArenaResult:
+def run_arena(
+    game_id: str,
+    players: int,
+    specs: Sequence[str],
+    games: int,
+    *,
+    jobs: int = 1,
+    seed: int = 0,
+    keep_records: bool = False,
+    options: dict[str, Any] | None = None,
+    progress: Callable[[Iterator[GameResult], int], Iterator[GameResult]] | None = None,
+) -> ArenaResult:
     """Play `games` games (see the module docstring) on `jobs` worker processes (1: in this
     process). `progress` wraps the stream of finished games (e.g. a tqdm bar)."""
     cls = hunters.games.get(game_id)
@@ -247,8 +307,10 @@ def run_arena(game_id: str, players: int, specs: Sequence[str], games: int, *, j
     for spec in specs:
         make_bot(spec)  # refuse bad specs before any game starts
     seats = lineups(len(specs), players)
-    tasks = [(game_id, players, specs, seats[i % len(seats)], seed + i // len(seats), i, seed, keep_records, options)
-             for i in range(games)]
+    tasks = [
+        (game_id, players, specs, seats[i % len(seats)], seed + i // len(seats), i, seed, keep_records, options)
+        for i in range(games)
+    ]
     t0 = time.perf_counter()
     results: list[GameResult] = []
     if jobs == 1:

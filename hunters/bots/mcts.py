@@ -42,8 +42,9 @@ class MctsBot(Bot):
 
     name = "mcts"
 
-    def __init__(self, iterations: int = 1000, seconds: float = 0.0, c: float = 0.25, margin: float = 1.0,
-                 seed: int = 0):
+    def __init__(
+        self, iterations: int = 1000, seconds: float = 0.0, c: float = 0.25, margin: float = 1.0, seed: int = 0
+    ):
         if type(iterations) is not int or iterations < 0:
             raise ValueError("iterations must be an int >= 0")
         if not isinstance(seconds, int | float) or seconds < 0:
@@ -78,8 +79,14 @@ class MctsBot(Bot):
             self.last_iterations, self.last_stats = 0, []
             return moves[0]
         core = obs._core()
-        done, stats = core.mcts(self.iterations, self.seconds, self.c, self.margin,
-                                _MARGIN_SCALE.get(obs.game_id, 10.0), decision_seed(self.seed, obs))
+        done, stats = core.mcts(
+            self.iterations,
+            self.seconds,
+            self.c,
+            self.margin,
+            _MARGIN_SCALE.get(obs.game_id, 10.0),
+            decision_seed(self.seed, obs),
+        )
         self.last_iterations, self.last_stats = done, stats
         code, _, _ = max(stats, key=lambda s: (s[1], s[2], -s[0]))
         return moves[core.legal_codes().index(code)]

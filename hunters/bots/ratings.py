@@ -80,8 +80,9 @@ def _fit(wins: list[list[float]], played: list[list[float]], iterations: int = 3
     return [400 * math.log10(g) for g in gamma]
 
 
-def elo_ratings(games: Sequence[Game], nbots: int, bootstrap: int = 200,
-                seed: int = 0) -> tuple[list[float], list[tuple[float, float]]]:
+def elo_ratings(
+    games: Sequence[Game], nbots: int, bootstrap: int = 200, seed: int = 0
+) -> tuple[list[float], list[tuple[float, float]]]:
     """Elo ratings (mean 0) and their 95% bootstrap intervals (games resampled with replacement)."""
     if nbots < 2:
         return [0.0] * nbots, [(0.0, 0.0)] * nbots
@@ -97,5 +98,5 @@ def elo_ratings(games: Sequence[Game], nbots: int, bootstrap: int = 200,
     intervals = []
     for s in samples:
         s.sort()
-        intervals.append((s[int(0.025 * (len(s) - 1))], s[int(math.ceil(0.975 * (len(s) - 1)))]))
+        intervals.append((s[int(0.025 * (len(s) - 1))], s[math.ceil(0.975 * (len(s) - 1))]))
     return ratings, intervals

@@ -10,6 +10,7 @@ the arena. Each rebuilt game is checked against the server's latest state (board
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import Any
 
@@ -55,8 +56,9 @@ def _carcassonne(players: int, states: Sequence[state_pb2.MatchState], moves: Se
     return game
 
 
-def _jaeger(players: int, options: dict[str, Any], states: Sequence[state_pb2.MatchState],
-            moves: Sequence[Any]) -> GameBase:
+def _jaeger(
+    players: int, options: dict[str, Any], states: Sequence[state_pb2.MatchState], moves: Sequence[Any]
+) -> GameBase:
     from hunters.jaeger import Game
     from hunters.jaeger.tiles import STAYING, code_of, deck
 
@@ -69,12 +71,15 @@ def _jaeger(players: int, options: dict[str, Any], states: Sequence[state_pb2.Ma
     probe = Game.new(players=players, summer=layout, start=start, **options)
     contents = sorted(deck("winter", tuple(probe.options["mammoths_winter"])), key=code_of)
     winter = contents
-    for before, st in zip(states, states[1:], strict=False):
+    for before, st in itertools.pairwise(states):
         if before.jaeger.season == state_pb2.SEASON_SUMMER and st.jaeger.season != state_pb2.SEASON_SUMMER:
             # the summer-ending move removed every leftover takeable tile, then the winter deck was
             # dealt in ascending space order; no winter tile is a path or a cave
-            dealt = [jaeger_token(s.tile) for s in st.jaeger.board
-                     if s.HasField("tile") and jaeger_token(s.tile) not in STAYING]
+            dealt = [
+                jaeger_token(s.tile)
+                for s in st.jaeger.board
+                if s.HasField("tile") and jaeger_token(s.tile) not in STAYING
+            ]
             rest = list(contents)
             for t in dealt:
                 rest.remove(t)
@@ -89,8 +94,9 @@ def _jaeger(players: int, options: dict[str, Any], states: Sequence[state_pb2.Ma
     return game
 
 
-def rebuild(game_id: str, players: int, options: dict[str, Any], states: Sequence[state_pb2.MatchState],
-            moves: Sequence[Any]) -> GameBase:
+def rebuild(
+    game_id: str, players: int, options: dict[str, Any], states: Sequence[state_pb2.MatchState], moves: Sequence[Any]
+) -> GameBase:
     """The local game of a public history: `states[v]` is the state after v moves (states[0] the
     set-up), `moves` the moves played."""
     if len(states) != len(moves) + 1:
@@ -104,14 +110,16 @@ def rebuild(game_id: str, players: int, options: dict[str, Any], states: Sequenc
     raise RemoteError(f"no rebuild for game {game_id!r}")
 
 
-def play_match(address: str, match_id: str, token: str, seat: int, bot: Bot, *,
-               client: Client | None = None, log: Any = None) -> MatchEvent | None:
+def play_match(
+    address: str, match_id: str, token: str, seat: int, bot: Bot, *, client: Client | None = None, log: Any = None
+) -> MatchEvent | None:
     """Play `seat` of a match with `bot` until the match is over; return the last watch event."""
     own = client is None
     client = client or Client(address)
     try:
-        resp: matches_pb2.GetMatchResponse = client._call(client.matches.GetMatch,
-                                                          matches_pb2.GetMatchRequest(match_id=match_id))
+        resp: matches_pb2.GetMatchResponse = client._call(
+            client.matches.GetMatch, matches_pb2.GetMatchRequest(match_id=match_id)
+        )
         config = resp.match.config
         game_id, players = config.game, resp.match.state.players
         hunters.games.get(game_id)

@@ -91,7 +91,7 @@ def _jaeger_value(before: GameBase, after: GameBase, seat: int, move: Any) -> fl
     left = before.characters_on_board[seat] - after.characters_on_board[seat]  # type: ignore[attr-defined]
     if left > 0 and any(t is not None and t not in _staying() for t in after.tiles):  # type: ignore[attr-defined]
         v -= 0.5 * left
-    return v
+    return float(v)
 
 
 def _zone_types() -> dict[int, str]:

@@ -101,9 +101,28 @@ def test_statistics():
 
 def test_cli_arena(tmp_path, capsys):
     out = tmp_path / "a.json"
-    status = main(["arena", "--game", "carcassonne_hg", "--players", "2", "--bot", "greedy", "--bot", "random",
-                   "--games", "4", "--quiet", "--json", str(out), "--csv", str(tmp_path / "a.csv"),
-                   "--records", str(tmp_path / "rec")])
+    status = main(
+        [
+            "arena",
+            "--game",
+            "carcassonne_hg",
+            "--players",
+            "2",
+            "--bot",
+            "greedy",
+            "--bot",
+            "random",
+            "--games",
+            "4",
+            "--quiet",
+            "--json",
+            str(out),
+            "--csv",
+            str(tmp_path / "a.csv"),
+            "--records",
+            str(tmp_path / "rec"),
+        ]
+    )
     assert status == 0
     text = capsys.readouterr().out
     assert "greedy" in text and "win rate" in text

@@ -102,8 +102,17 @@ def test_spec_parsing_and_errors():
     assert make_bot(bot.spec).spec == bot.spec
     assert make_bot("random", seed=7).seed == 7 and make_bot("random:seed=2", seed=7).seed == 2
     assert set(BOTS) == {"random", "greedy", "mcts"}
-    for bad in ("", "nobot", "mcts:iterations", "mcts:depth=3", "mcts:iterations=-1", "mcts:iterations=0",
-                "mcts:c=-1", "mcts:margin=2", "greedy:x=1"):
+    for bad in (
+        "",
+        "nobot",
+        "mcts:iterations",
+        "mcts:depth=3",
+        "mcts:iterations=-1",
+        "mcts:iterations=0",
+        "mcts:c=-1",
+        "mcts:margin=2",
+        "greedy:x=1",
+    ):
         with pytest.raises(ValueError):
             make_bot(bad)
 

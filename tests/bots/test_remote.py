@@ -6,12 +6,11 @@ import threading
 
 import pytest
 
+import hunters
 from hunters.bots import make_bot
 from hunters.bots.remote import play_match
 from hunters.client import Client
 from hunters.service import ServerConfig, create_server
-
-import hunters
 
 
 @pytest.fixture
@@ -45,8 +44,12 @@ def test_a_bot_plays_a_seat_over_grpc(server, game_id, players, seed):
             if ev.state.player in others:
                 moves = client.legal_moves(info.match_id)
                 if ev.version == client.get_match(info.match_id).version:
-                    client.play(info.match_id, rng.choice(moves)[0], token=info.seat_tokens[ev.state.player],
-                                expected_version=ev.version)
+                    client.play(
+                        info.match_id,
+                        rng.choice(moves)[0],
+                        token=info.seat_tokens[ev.state.player],
+                        expected_version=ev.version,
+                    )
         thread.join(60)
         assert not errors, errors
         record = client.record(info.match_id, info.admin_token)
@@ -72,17 +75,39 @@ def test_cli_play(server, capsys):
     with Client(address) as client:
         info = client.create_match("carcassonne_hg", 2, seed=9)
         status = []
-        thread = threading.Thread(target=lambda: status.append(main(
-            ["play", "--address", address, "--match", info.match_id, "--token", info.seat_tokens[0], "--seat", "0",
-             "--bot", "mcts:iterations=30", "--quiet"])), daemon=True)
+        thread = threading.Thread(
+            target=lambda: status.append(
+                main(
+                    [
+                        "play",
+                        "--address",
+                        address,
+                        "--match",
+                        info.match_id,
+                        "--token",
+                        info.seat_tokens[0],
+                        "--seat",
+                        "0",
+                        "--bot",
+                        "mcts:iterations=30",
+                        "--quiet",
+                    ]
+                )
+            ),
+            daemon=True,
+        )
         thread.start()
         rng = random.Random(1)
         for ev in client.watch(info.match_id, 0, timeout=60):
             if ev.match_over:
                 break
             if ev.state.player == 1 and ev.version == client.get_match(info.match_id).version:
-                client.play(info.match_id, rng.choice(client.legal_moves(info.match_id))[0], token=info.seat_tokens[1],
-                            expected_version=ev.version)
+                client.play(
+                    info.match_id,
+                    rng.choice(client.legal_moves(info.match_id))[0],
+                    token=info.seat_tokens[1],
+                    expected_version=ev.version,
+                )
         thread.join(60)
     assert status == [0]
     assert "over" in capsys.readouterr().out
