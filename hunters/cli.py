@@ -165,12 +165,17 @@ def _arena(args: argparse.Namespace) -> int:
     from hunters.bots.arena import run_arena
 
     _game_class(args.parser, args.game, args.players)
+    from hunters.bots.external import is_external
+
     specs = args.bot or ["mcts", "greedy", "random"]
     for spec in specs:
         try:
-            make_bot(spec)
+            if not is_external(spec):
+                make_bot(spec)
         except ValueError as exc:
             args.parser.error(f"--bot {spec!r}: {exc}")
+    if args.move_time <= 0:
+        args.parser.error("--move-time must be > 0")
     if args.games < 1:
         args.parser.error("--games must be at least 1")
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
@@ -179,8 +184,12 @@ def _arena(args: argparse.Namespace) -> int:
         return tqdm(stream, total=total, desc=f"{args.game} arena", unit="game", disable=args.quiet or None,
                     file=sys.stderr)
 
-    result = run_arena(args.game, args.players, specs, args.games, jobs=jobs, seed=args.seed,
-                       keep_records=bool(args.records), progress=bar)
+    try:
+        result = run_arena(args.game, args.players, specs, args.games, jobs=jobs, seed=args.seed,
+                           keep_records=bool(args.records), progress=bar, address=args.address,
+                           move_time=args.move_time)
+    except ValueError as exc:
+        args.parser.error(str(exc))
     print(result.table())
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
@@ -265,14 +274,16 @@ def build_parser() -> argparse.ArgumentParser:
     are.add_argument("--game", default="carcassonne_hg", help=f"game id ({ids})")
     are.add_argument("--players", type=int, default=2, help="seats per game")
     are.add_argument("--bot", action="append", metavar="SPEC",
-                     help="a bot, repeatable: random, greedy, mcts[:iterations=N,seconds=S,c=C,margin=M,seed=S] "
-                          "(default: mcts, greedy, random)")
+                     help="a bot, repeatable: random, greedy, mcts[:iterations=N,seconds=S,c=C,margin=M,seed=S], or a "
+                          "program 'cmd:./mybot {address} {match} {token} {seat}' (default: mcts, greedy, random)")
     are.add_argument("--games", type=int, default=60, help="games to play (a multiple of the lineups balances seats)")
     are.add_argument("--jobs", type=int, default=1, help="worker processes (0: one per CPU)")
     are.add_argument("--seed", type=int, default=0, help="game i is dealt with seed + i // lineups")
     are.add_argument("--json", metavar="FILE", help="write the summary and every game's result as JSON")
     are.add_argument("--csv", metavar="FILE", help="write one row per bot as CSV")
     are.add_argument("--records", metavar="DIR", help="write every game's record to DIR/game-<i>.json")
+    are.add_argument("--address", help="server for external bots (cmd:...); default: an embedded one")
+    are.add_argument("--move-time", type=float, default=10.0, help="seconds an external bot has per move")
     are.add_argument("--quiet", action="store_true", help="no progress bar")
     are.set_defaults(func=_arena, parser=are)
 

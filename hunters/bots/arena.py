@@ -12,14 +12,16 @@ wins nothing and the others share the win by score; the result says who forfeite
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import itertools
 import json
 import os
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -281,6 +283,13 @@ def _task(args: tuple[Any, ...]) -> GameResult:
     return play_game(*args)
 
 
+def _served_task(args: tuple[Any, ...]) -> GameResult:
+    from .external import play_served_game
+
+    result: GameResult = play_served_game(*args)
+    return result
+
+
 def run_arena(
     game_id: str,
     players: int,
@@ -292,34 +301,79 @@ def run_arena(
     keep_records: bool = False,
     options: dict[str, Any] | None = None,
     progress: Callable[[Iterator[GameResult], int], Iterator[GameResult]] | None = None,
+    address: str | None = None,
+    move_time: float = 10.0,
 ) -> ArenaResult:
     """Play `games` games (see the module docstring) on `jobs` worker processes (1: in this
-    process). `progress` wraps the stream of finished games (e.g. a tqdm bar)."""
+    process). `progress` wraps the stream of finished games (e.g. a tqdm bar).
+
+    With external bots (``cmd:...`` specs, see `hunters.bots.external`) every game is a match on the
+    server at `address` (default: an embedded server on a free port), `jobs` games at a time
+    (threads: the programs are processes of their own), `move_time` seconds per move."""
+    from .external import command_of, is_external
+
     cls = hunters.games.get(game_id)
     cls.INFO.check_players(players)
     if type(games) is not int or games < 1:
         raise ValueError("games must be an int >= 1")
     if type(jobs) is not int or jobs < 1:
         raise ValueError("jobs must be an int >= 1")
+    if not isinstance(move_time, int | float) or move_time <= 0:
+        raise ValueError("move_time must be > 0")
     specs = list(specs)
     if not specs:
         raise ValueError("give at least one bot")
-    for spec in specs:
-        make_bot(spec)  # refuse bad specs before any game starts
+    for spec in specs:  # refuse bad specs before any game starts
+        if is_external(spec):
+            if not command_of(spec, address="", match="", token="", seat=0, game="", players=0):
+                raise ValueError(f"{spec!r} names no program")
+        else:
+            make_bot(spec)
     seats = lineups(len(specs), players)
-    tasks = [
-        (game_id, players, specs, seats[i % len(seats)], seed + i // len(seats), i, seed, keep_records, options)
-        for i in range(games)
-    ]
+    served = any(is_external(s) for s in specs)
     t0 = time.perf_counter()
     results: list[GameResult] = []
-    if jobs == 1:
-        stream: Iterator[GameResult] = map(_task, tasks)
-        results = list(progress(stream, games) if progress else stream)
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = [pool.submit(_task, t) for t in tasks]
-            stream = (f.result() for f in as_completed(futures))
+    if not served:
+        tasks = [
+            (game_id, players, specs, seats[i % len(seats)], seed + i // len(seats), i, seed, keep_records, options)
+            for i in range(games)
+        ]
+        if jobs == 1:
+            stream: Iterator[GameResult] = map(_task, tasks)
             results = list(progress(stream, games) if progress else stream)
+        else:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                futures = [pool.submit(_task, t) for t in tasks]
+                stream = (f.result() for f in as_completed(futures))
+                results = list(progress(stream, games) if progress else stream)
+    else:
+        with contextlib.ExitStack() as stack:
+            if address is None:
+                from hunters.service import ServerConfig, create_server
+
+                tmp = stack.enter_context(tempfile.TemporaryDirectory())
+                server = create_server(ServerConfig(address="127.0.0.1:0", db=os.path.join(tmp, "arena.db")))
+                stack.callback(server.stop, 0)
+                address = f"127.0.0.1:{server.port}"
+            tasks = [
+                (
+                    address,
+                    game_id,
+                    players,
+                    specs,
+                    seats[i % len(seats)],
+                    seed + i // len(seats),
+                    i,
+                    seed,
+                    keep_records,
+                    options,
+                    float(move_time),
+                )
+                for i in range(games)
+            ]
+            with ThreadPoolExecutor(max_workers=jobs) as threads:
+                futures = [threads.submit(_served_task, t) for t in tasks]
+                stream = (f.result() for f in as_completed(futures))
+                results = list(progress(stream, games) if progress else stream)
     results.sort(key=lambda r: r.index)
     return ArenaResult(game_id, players, specs, seed, results, time.perf_counter() - t0, jobs)
