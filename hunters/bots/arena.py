@@ -355,7 +355,7 @@ def run_arena(
                 server = create_server(ServerConfig(address="127.0.0.1:0", db=os.path.join(tmp, "arena.db")))
                 stack.callback(server.stop, 0)
                 address = f"127.0.0.1:{server.port}"
-            tasks = [
+            served_tasks = [
                 (
                     address,
                     game_id,
@@ -372,7 +372,7 @@ def run_arena(
                 for i in range(games)
             ]
             with ThreadPoolExecutor(max_workers=jobs) as threads:
-                futures = [threads.submit(_served_task, t) for t in tasks]
+                futures = [threads.submit(_served_task, t) for t in served_tasks]
                 stream = (f.result() for f in as_completed(futures))
                 results = list(progress(stream, games) if progress else stream)
     results.sort(key=lambda r: r.index)

@@ -124,7 +124,7 @@ def play_served_game(
                     elif ev.version > game.moves_played:
                         break
                 think[seat] += time.perf_counter() - t0
-                if reason is not None:
+                if reason is not None or ev is None:
                     forfeit = {"seat": seat, "bot": specs[lineup[seat]], "reason": reason}
                     break
                 if ev.seat != seat or not game.is_legal(ev.move):
