@@ -1033,7 +1033,7 @@ def shuffled_decks(uint64_t seed):
 # undrawn part of both piles; their contents are public.
 
 ctypedef struct Det:
-    int unused          # nothing to keep: a determinization reshuffles the undrawn tiles in place
+    double bare         # playouts: probability that a move places no piece (else uniform, like random_move)
 
 
 cdef inline int mc_legal(State* s, uint32_t* out) noexcept nogil:
@@ -1048,8 +1048,30 @@ cdef inline void mc_apply(State* s, uint32_t code, Event* ev) noexcept nogil:
     apply_move(s, code, ev)
 
 
-cdef inline uint32_t mc_random(State* s, uint64_t* rng) noexcept nogil:
-    return random_move(s, rng)
+cdef uint32_t mc_random(State* s, Det* d, uint64_t* rng) noexcept nogil:
+    """Playout policy: a uniform legal placement; then, with probability d.bare, no piece, else a
+    uniform legal occupant/retake option (d NULL or d.bare 0: exactly random_move)."""
+    cdef uint32_t opts[OCC_SLOTS * (MAXP * NMEEPLES + 1)]
+    cdef uint16_t cells[MAXFRONT * 4 + 4]
+    cdef uint8_t rots[MAXFRONT * 4 + 4]
+    cdef int i, r, k, n = 0
+    cdef uint8_t* fit = T_fit[s.tile]
+    cdef uint8_t rotset
+    cdef uint16_t cell
+    if d == NULL or d.bare <= 0.0:
+        return random_move(s, rng)
+    for i in range(s.nfront):
+        rotset = fit[s.fval[i]]
+        cell = s.frontier[i]
+        for r in range(4):
+            cells[n] = cell
+            rots[n] = r
+            n += (rotset >> r) & 1
+    k = <int>rng_below(rng, n)
+    n = emit_placement(s, s.cells[cells[k]].key, rots[k], opts)
+    if (rng_next(rng) >> 11) * (1.0 / 9007199254740992.0) < d.bare:
+        return opts[0]      # slot 0 without a retake: always legal, always first
+    return opts[rng_below(rng, n)]
 
 
 cdef inline bint mc_over(State* s) noexcept nogil:
@@ -1318,7 +1340,7 @@ cdef class CoreGame:
     def redeal(self, uint64_t seed):
         """Reshuffle the undrawn tiles of both piles from `seed` (a determinization), in place."""
         cdef uint64_t rng = seed
-        mc_determinize(self.s, NULL, &rng)
+        mc_determinize(self.s, NULL, &rng)     # Det is not read by this game's determinization
 
     def drawn(self):
         """The tiles drawn so far from the normal and the menhir pile, in draw order (public)."""
@@ -1330,23 +1352,30 @@ cdef class CoreGame:
         return ([self.s.normal[i] for i in range(self.s.inormal, self.s.nnormal)],
                 [self.s.menhir[i] for i in range(self.s.imenhir, self.s.nmenhir)])
 
-    def playouts(self, long n, uint64_t seed, bint determinize=False):
-        """n uniformly random playouts to the end, each from a copy of this state: with its own pile
-        order, or (determinize) each with the undrawn tiles reshuffled. Returns (total points per
-        seat, wins per seat, decisions played)."""
+    def playouts(self, long n, uint64_t seed, bint determinize=False, double bare=0.0):
+        """n random playouts to the end (uniform; `bare`: see mcts), each from a copy of this state:
+        with its own pile order, or (determinize) each with the undrawn tiles reshuffled. Returns
+        (total points per seat, wins per seat, decisions played)."""
         if n < 0:
             raise ValueError("n must be >= 0")
-        return mc_playouts(self.s, NULL, n, seed, determinize)
+        cdef Det d
+        d.bare = bare
+        return mc_playouts(self.s, &d, n, seed, determinize)
 
     def mcts(self, long iterations, double seconds, double explore, double margin_weight,
-             double margin_scale, uint64_t seed):
+             double margin_scale, uint64_t seed, double bare=0.0):
         """IS-MCTS from this state for the seat to move (see mcts.pxi): (iterations done,
-        [(move code, visits, mean reward)] of the root's moves)."""
+        [(move code, visits, mean reward)] of the root's moves). `bare`: probability that a
+        playout move places no piece (0: uniform over every legal move option)."""
+        cdef Det d
         if self.s.over:
             raise ValueError("the game is over")
         if iterations <= 0 and seconds <= 0:
             raise ValueError("give iterations or seconds")
-        return mc_run(self.s, NULL, iterations, seconds, explore, margin_weight, margin_scale, seed)
+        if not 0.0 <= bare <= 1.0:
+            raise ValueError("bare must be in [0, 1]")
+        d.bare = bare
+        return mc_run(self.s, &d, iterations, seconds, explore, margin_weight, margin_scale, seed)
 
 
 def decode(uint32_t code):

@@ -926,7 +926,7 @@ cdef inline void mc_apply(State* s, uint32_t code, Event* ev) noexcept nogil:
     apply_turn(s, code, ev)
 
 
-cdef inline uint32_t mc_random(State* s, uint64_t* rng) noexcept nogil:
+cdef inline uint32_t mc_random(State* s, Det* d, uint64_t* rng) noexcept nogil:
     """Playout policy: the "stay" random policy of random_games (uniform playouts mostly walk off
     the board at once, which ends the game within a few turns and teaches the search nothing)."""
     return random_code(s, rng, s.idle < STAY_PATIENCE)
@@ -1200,9 +1200,9 @@ cdef class CoreGame:
             free(d)
 
     def mcts(self, long iterations, double seconds, double explore, double margin_weight,
-             double margin_scale, uint64_t seed):
+             double margin_scale, uint64_t seed, double bare=0.0):
         """IS-MCTS from this state for the seat to move (see mcts.pxi): (iterations done,
-        [(turn code, visits, mean reward)] of the root's moves)."""
+        [(turn code, visits, mean reward)] of the root's moves). `bare` is ignored (H&G only)."""
         if self.s.season == OVER:
             raise ValueError("the game is over")
         if iterations <= 0 and seconds <= 0:

@@ -5,7 +5,7 @@
 #   cdef int mc_legal(State*, uint32_t* out) noexcept nogil      legal move codes, ascending
 #   cdef int mc_cap(State*) noexcept nogil                       a bound on that count (buffer size)
 #   cdef void mc_apply(State*, uint32_t code, Event*) noexcept nogil
-#   cdef uint32_t mc_random(State*, uint64_t* rng) noexcept nogil  a random legal move (playouts)
+#   cdef uint32_t mc_random(State*, Det*, uint64_t* rng) noexcept nogil  a playout move
 #   cdef bint mc_over(State*) noexcept nogil
 #   cdef int mc_player(State*) noexcept nogil                      seat to move
 #   cdef uint64_t mc_key(State*, uint32_t code) noexcept nogil    edge key: the move as the mover
@@ -165,7 +165,7 @@ cdef long mc_search(State* root, Det* det, MNode** nodes, int32_t* nnodes, int32
             path[depth] = node
             depth += 1
         while not mc_over(work):
-            mc_apply(work, mc_random(work, &rng), ev)
+            mc_apply(work, mc_random(work, det, &rng), ev)
         mc_rewards(work, nplayers, margin_weight, margin_scale, rewards)
         m = nodes[0]
         m[0].visits += 1
@@ -238,7 +238,7 @@ cdef object mc_playouts(State* root, Det* det, long n, uint64_t seed, bint deter
                 if determinize:
                     mc_determinize(work, det, &rng)
                 while not mc_over(work):
-                    mc_apply(work, mc_random(work, &rng), ev)
+                    mc_apply(work, mc_random(work, det, &rng), ev)
                     decisions += 1
                 mc_scores(work, sc)
                 best = sc[0]

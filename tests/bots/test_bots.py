@@ -176,3 +176,15 @@ def test_a_bot_gets_no_hidden_information():
     normal, _ = obs._core().undrawn()
     assert normal == sorted(normal) != game._core.undrawn()[0]
     assert obs.game().seed is None
+
+
+def test_hg_playout_policy_bare():
+    core = HG.new(players=2, seed=6)._core
+    assert core.playouts(100, 1, True, 0.0) == core.playouts(100, 1, True)
+    assert core.playouts(100, 1, True, 0.7) != core.playouts(100, 1, True)
+    done, stats = core.mcts(100, 0.0, 0.25, 1.0, 20.0, 1, 0.7)
+    assert done == 100 and sum(v for _, v, _ in stats) == 100
+    with pytest.raises(ValueError):
+        core.mcts(100, 0.0, 0.25, 1.0, 20.0, 1, 1.5)
+    with pytest.raises(ValueError):
+        make_bot("mcts:bare=2")
