@@ -178,6 +178,8 @@ def _arena(args: argparse.Namespace) -> int:
         args.parser.error("--move-time must be > 0")
     if args.games < 1:
         args.parser.error("--games must be at least 1")
+    if args.jobs < 0:
+        args.parser.error("--jobs must be >= 0 (0: one per CPU)")
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
 
     def bar(stream: Any, total: int) -> Any:
@@ -277,7 +279,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="a bot, repeatable: random, greedy, mcts[:iterations=N,seconds=S,c=C,margin=M,seed=S], or a "
                           "program 'cmd:./mybot {address} {match} {token} {seat}' (default: mcts, greedy, random)")
     are.add_argument("--games", type=int, default=60, help="games to play (a multiple of the lineups balances seats)")
-    are.add_argument("--jobs", type=int, default=1, help="worker processes (0: one per CPU)")
+    are.add_argument("--jobs", type=int, default=0, help="worker processes (0: one per CPU)")
     are.add_argument("--seed", type=int, default=0, help="game i is dealt with seed + i // lineups")
     are.add_argument("--json", metavar="FILE", help="write the summary and every game's result as JSON")
     are.add_argument("--csv", metavar="FILE", help="write one row per bot as CSV")

@@ -114,6 +114,8 @@ def test_cli_arena(tmp_path, capsys):
             "random",
             "--games",
             "4",
+            "--jobs",
+            "1",
             "--quiet",
             "--json",
             str(out),
@@ -132,3 +134,5 @@ def test_cli_arena(tmp_path, capsys):
         main(["arena", "--bot", "nobot", "--games", "2", "--quiet"])
     with pytest.raises(SystemExit):
         main(["arena", "--players", "9", "--games", "2", "--quiet"])
+    with pytest.raises(SystemExit):
+        main(["arena", "--jobs", "-1", "--games", "2", "--quiet"])
