@@ -86,11 +86,13 @@ class MctsBot(Bot):
         return "mcts:" + ",".join(parts)
 
     def choose(self, obs: Observation) -> Any:
+        core: Any = getattr(obs._game, "_core", None)
+        if not hasattr(core, "mcts"):
+            raise TypeError(f"mcts needs a game core with the search built in; {obs.game_id} has none")
         moves = obs.legal_moves()
         if len(moves) == 1:
             self.last_iterations, self.last_stats = 0, []
             return moves[0]
-        core = obs._core()
         done, stats = core.mcts(
             self.iterations,
             self.seconds,

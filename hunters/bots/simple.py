@@ -41,6 +41,7 @@ class GreedyBot(Bot):
     - Jäger und Sammler: own points gained (food, goods, mammoths; the seat knows its own face-down
       tiles) + 1 per weapon gained (it pays for a mammoth later) − 0.5 per character that leaves
       the board while takeable tiles remain.
+    - Any other game: own points gained − the most points any other seat gained.
     """
 
     name = "greedy"
@@ -55,7 +56,7 @@ class GreedyBot(Bot):
     def choose(self, obs: Observation) -> Any:
         game = obs.game()
         rng = random.Random(decision_seed(self.seed, obs))
-        value = _VALUES[obs.game_id]
+        value = _VALUES.get(obs.game_id, _score_value)
         best: list[Any] = []
         best_v = float("-inf")
         for move in game.legal_moves():
@@ -104,6 +105,12 @@ def _staying() -> tuple[str, ...]:
     from hunters.jaeger.tiles import STAYING
 
     return tuple(STAYING)
+
+
+def _score_value(before: GameBase, after: GameBase, seat: int, move: Any) -> float:
+    """Any other game: own points gained − the most points another seat gained."""
+    gains = [a - b for a, b in zip(after.scores, before.scores, strict=True)]
+    return float(gains[seat] - max((g for p, g in enumerate(gains) if p != seat), default=0))
 
 
 _VALUES = {"carcassonne_hg": _carcassonne_value, "jaeger_sammler": _jaeger_value}

@@ -188,3 +188,10 @@ def test_hg_playout_policy_bare():
         core.mcts(100, 0.0, 0.25, 1.0, 20.0, 1, 1.5)
     with pytest.raises(ValueError):
         make_bot("mcts:bare=2")
+
+
+def test_mcts_needs_a_core_with_the_search():
+    obs = Observation.of(HG.new(players=2, seed=1))
+    obs._game._core = object()
+    with pytest.raises(TypeError, match="search"):
+        MctsBot(iterations=10).choose(obs)

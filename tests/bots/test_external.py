@@ -25,8 +25,10 @@ def test_an_external_program_plays_its_seat():
 
 
 def test_the_builtin_bots_as_programs():
-    play = f"cmd:{PY} -m hunters.cli play --address {{address}} --match {{match}} --token {{token}} --seat {{seat}} " \
-           "--bot greedy:seed=1 --quiet"
+    play = (
+        f"cmd:{PY} -m hunters.cli play --address {{address}} --match {{match}} --token {{token}} --seat {{seat}} "
+        "--bot greedy:seed=1 --quiet"
+    )
     r = run_arena("jaeger_sammler", 2, [play, "random"], 2, seed=2)
     assert all(g.forfeit is None for g in r.results), [g.forfeit for g in r.results]
 
