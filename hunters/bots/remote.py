@@ -98,7 +98,9 @@ def rebuild(
     game_id: str, players: int, options: dict[str, Any], states: Sequence[state_pb2.MatchState], moves: Sequence[Any]
 ) -> GameBase:
     """The local game of a public history: `states[v]` is the state after v moves (states[0] the
-    set-up), `moves` the moves played."""
+    set-up), `moves` the moves played. Exact for every decision; once a Jäger game is over, a winter
+    that ended at its own set-up had its deal shown by no state, so the rebuilt game's `remove`
+    events of that winter may name other tiles (nothing is left to decide then)."""
     if len(states) != len(moves) + 1:
         raise ValueError("need one state per version")
     if game_id == "carcassonne_hg":
