@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
@@ -211,6 +212,71 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _arena(args: argparse.Namespace) -> int:
+    from hunters.bots import make_bot
+    from hunters.bots.arena import run_arena
+
+    _game_class(args.parser, args.game, args.players)
+    from hunters.bots.external import is_external
+
+    specs = args.bot or ["mcts", "greedy", "random"]
+    for spec in specs:
+        try:
+            if not is_external(spec):
+                make_bot(spec)
+        except ValueError as exc:
+            args.parser.error(f"--bot {spec!r}: {exc}")
+    if args.move_time <= 0:
+        args.parser.error("--move-time must be > 0")
+    if args.games < 1:
+        args.parser.error("--games must be at least 1")
+    if args.jobs < 0:
+        args.parser.error("--jobs must be >= 0 (0: one per CPU)")
+    jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
+
+    def bar(stream: Any, total: int) -> Any:
+        return tqdm(stream, total=total, desc=f"{args.game} arena", unit="game", disable=args.quiet or None,
+                    file=sys.stderr)
+
+    try:
+        result = run_arena(args.game, args.players, specs, args.games, jobs=jobs, seed=args.seed,
+                           keep_records=bool(args.records), progress=bar, address=args.address,
+                           move_time=args.move_time)
+    except ValueError as exc:
+        args.parser.error(str(exc))
+    print(result.table())
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump(result.to_json(), fh, indent=1)
+    if args.csv:
+        with open(args.csv, "w", encoding="utf-8", newline="") as fh:
+            fh.write(result.to_csv())
+    if args.records:
+        result.write_records(args.records)
+    return 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    from hunters.bots import make_bot
+    from hunters.bots.remote import RemoteError, play_match
+    from hunters.status import ServiceError
+
+    try:
+        bot = make_bot(args.bot)
+    except ValueError as exc:
+        args.parser.error(f"--bot {args.bot!r}: {exc}")
+    log = None if args.quiet else (lambda line: print(line, file=sys.stderr))
+    try:
+        last = play_match(args.address, args.match, args.token, args.seat, bot, log=log)
+    except (RemoteError, ServiceError, ValueError) as exc:
+        print(f"hunters play: {exc}", file=sys.stderr)
+        return 1
+    if last is not None:
+        print(f"match {args.match}: version {last.version}, " + ("over" if last.match_over else "stopped")
+              + (f", scores {list(last.state.scores)}, winners {list(last.state.winners)}" if last.match_over else ""))
+    return 0
+
+
 def _serve(args: argparse.Namespace) -> int:
     from hunters.service.command import run
 
@@ -273,6 +339,34 @@ def build_parser() -> argparse.ArgumentParser:
     ben.add_argument("--seed", type=int, default=1)
     ben.add_argument("--quiet", action="store_true", help="no progress bar")
     ben.set_defaults(func=_bench, parser=ben)
+
+    are = sub.add_parser("arena", formatter_class=_Formatter,
+                         help="matches between bots, seats rotated: win rates, mean scores, Elo ratings")
+    are.add_argument("--game", default="carcassonne_hg", help=f"game id ({ids})")
+    are.add_argument("--players", type=int, default=2, help="seats per game")
+    are.add_argument("--bot", action="append", metavar="SPEC",
+                     help="a bot, repeatable: random, greedy, mcts[:iterations=N,seconds=S,c=C,margin=M,seed=S], or a "
+                          "program 'cmd:./mybot {address} {match} {token} {seat}' (default: mcts, greedy, random)")
+    are.add_argument("--games", type=int, default=60, help="games to play (a multiple of the lineups balances seats)")
+    are.add_argument("--jobs", type=int, default=0, help="worker processes (0: one per CPU)")
+    are.add_argument("--seed", type=int, default=0, help="game i is dealt with seed + i // lineups")
+    are.add_argument("--json", metavar="FILE", help="write the summary and every game's result as JSON")
+    are.add_argument("--csv", metavar="FILE", help="write one row per bot as CSV")
+    are.add_argument("--records", metavar="DIR", help="write every game's record to DIR/game-<i>.json")
+    are.add_argument("--address", help="server for external bots (cmd:...); default: an embedded one")
+    are.add_argument("--move-time", type=float, default=10.0, help="seconds an external bot has per move")
+    are.add_argument("--quiet", action="store_true", help="no progress bar")
+    are.set_defaults(func=_arena, parser=are)
+
+    ply = sub.add_parser("play", formatter_class=_Formatter,
+                         help="play one seat of a match on a server with a built-in bot, until the match ends")
+    ply.add_argument("--address", required=True, help="server address host:port")
+    ply.add_argument("--match", required=True, help="match id")
+    ply.add_argument("--token", required=True, help="the seat's token")
+    ply.add_argument("--seat", type=int, required=True, help="the token's seat (0-based)")
+    ply.add_argument("--bot", default="mcts", help="bot spec, e.g. mcts:iterations=1000 or greedy")
+    ply.add_argument("--quiet", action="store_true", help="do not log each move")
+    ply.set_defaults(func=_play, parser=ply)
     return parser
 
 

@@ -278,6 +278,22 @@ class GameBase(abc.ABC):
     def view(self) -> dict[str, Any]:
         """The public state as JSON-ready data (what a spectator may see)."""
 
+    def observed_by(self, seat: int) -> GameBase:
+        """A copy of the game as `seat` may know it (bots play on this, never on the game): every
+        hidden part (a draw order, a deck not yet dealt, other seats' face-down pieces) is replaced
+        by a canonical placeholder that depends only on public information and the seat's own, so
+        two games that look the same to the seat give equal copies. The copy plays on like a game
+        but is not the true game (its record does not replay the real one). A game without hidden
+        information returns a plain clone."""
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise ValueError(f"seat must be an int from 0 to {self.players - 1}")
+        return self.clone()
+
+    def determinized(self, seat: int, seed: int) -> GameBase:
+        """`observed_by(seat)` with the hidden parts drawn at random from `seed` among those
+        consistent with what the seat knows (a determinization, for search)."""
+        return self.observed_by(seat)
+
     def points_by_kind(self) -> dict[str, list[int]]:
         """Points per kind, one entry per seat: the transpose of `score_breakdown()` sans total."""
         parts = self.score_breakdown()

@@ -1029,6 +1029,92 @@ def shuffled_decks(uint64_t seed):
 
 
 # ---------------------------------------------------------------------------------------------
+# Search: the hooks of the shared IS-MCTS (mcts.pxi). Hidden information is the order of the
+# undrawn part of both piles; their contents are public.
+
+ctypedef struct Det:
+    double bare         # playouts: probability that a move places no piece (else uniform, like random_move)
+
+
+cdef inline int mc_legal(State* s, uint32_t* out) noexcept nogil:
+    return gen_moves(s, out)
+
+
+cdef inline int mc_cap(State* s) noexcept nogil:
+    return MAXMOVES
+
+
+cdef inline void mc_apply(State* s, uint32_t code, Event* ev) noexcept nogil:
+    apply_move(s, code, ev)
+
+
+cdef uint32_t mc_random(State* s, Det* d, uint64_t* rng) noexcept nogil:
+    """Playout policy: a uniform legal placement; then, with probability d.bare, no piece, else a
+    uniform legal occupant/retake option (d NULL or d.bare 0: exactly random_move)."""
+    cdef uint32_t opts[OCC_SLOTS * (MAXP * NMEEPLES + 1)]
+    cdef uint16_t cells[MAXFRONT * 4 + 4]
+    cdef uint8_t rots[MAXFRONT * 4 + 4]
+    cdef int i, r, k, n = 0
+    cdef uint8_t* fit = T_fit[s.tile]
+    cdef uint8_t rotset
+    cdef uint16_t cell
+    if d == NULL or d.bare <= 0.0:
+        return random_move(s, rng)
+    for i in range(s.nfront):
+        rotset = fit[s.fval[i]]
+        cell = s.frontier[i]
+        for r in range(4):
+            cells[n] = cell
+            rots[n] = r
+            n += (rotset >> r) & 1
+    k = <int>rng_below(rng, n)
+    n = emit_placement(s, s.cells[cells[k]].key, rots[k], opts)
+    if (rng_next(rng) >> 11) * (1.0 / 9007199254740992.0) < d.bare:
+        return opts[0]      # slot 0 without a retake: always legal, always first
+    return opts[rng_below(rng, n)]
+
+
+cdef inline bint mc_over(State* s) noexcept nogil:
+    return s.over
+
+
+cdef inline int mc_player(State* s) noexcept nogil:
+    return s.player
+
+
+cdef inline uint64_t mc_key(State* s, uint32_t code) noexcept nogil:
+    """The move as its maker sees it: the tile in hand and the placement code."""
+    return (<uint64_t><uint8_t>s.tile << 32) | code
+
+
+cdef inline void mc_scores(State* s, int* out) noexcept nogil:
+    cdef int p
+    for p in range(s.nplayers):
+        out[p] = s.score[p]
+
+
+cdef inline void mc_determinize(State* s, Det* d, uint64_t* rng) noexcept nogil:
+    """Reshuffle the undrawn tiles of both piles."""
+    rng_shuffle(rng, s.normal + s.inormal, s.nnormal - s.inormal)
+    rng_shuffle(rng, s.menhir + s.imenhir, s.nmenhir - s.imenhir)
+
+
+cdef void sort_bytes(uint8_t* a, int n) noexcept nogil:
+    cdef int i, j
+    cdef uint8_t t
+    for i in range(1, n):
+        t = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > t:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = t
+
+
+include "mcts.pxi"
+
+
+# ---------------------------------------------------------------------------------------------
 # The Python handle.
 
 cdef list _events_list(Event* ev, int n, int decision):
@@ -1241,6 +1327,55 @@ cdef class CoreGame:
         if self.s.over:
             return None
         return random_move(self.s, &rng)
+
+    # -- search (hunters.bots) ---------------------------------------------------------------
+    def masked(self):
+        """A copy whose undrawn tiles lie in ascending order in both piles: what a seat may know
+        (the contents of the piles, not their order)."""
+        cdef CoreGame g = self.clone()
+        sort_bytes(g.s.normal + g.s.inormal, g.s.nnormal - g.s.inormal)
+        sort_bytes(g.s.menhir + g.s.imenhir, g.s.nmenhir - g.s.imenhir)
+        return g
+
+    def redeal(self, uint64_t seed):
+        """Reshuffle the undrawn tiles of both piles from `seed` (a determinization), in place."""
+        cdef uint64_t rng = seed
+        mc_determinize(self.s, NULL, &rng)     # Det is not read by this game's determinization
+
+    def drawn(self):
+        """The tiles drawn so far from the normal and the menhir pile, in draw order (public)."""
+        return ([self.s.normal[i] for i in range(self.s.inormal)],
+                [self.s.menhir[i] for i in range(self.s.imenhir)])
+
+    def undrawn(self):
+        """The undrawn tiles of the normal and the menhir pile, in draw order."""
+        return ([self.s.normal[i] for i in range(self.s.inormal, self.s.nnormal)],
+                [self.s.menhir[i] for i in range(self.s.imenhir, self.s.nmenhir)])
+
+    def playouts(self, long n, uint64_t seed, bint determinize=False, double bare=0.0):
+        """n random playouts to the end (uniform; `bare`: see mcts), each from a copy of this state:
+        with its own pile order, or (determinize) each with the undrawn tiles reshuffled. Returns
+        (total points per seat, wins per seat, decisions played)."""
+        if n < 0:
+            raise ValueError("n must be >= 0")
+        cdef Det d
+        d.bare = bare
+        return mc_playouts(self.s, &d, n, seed, determinize)
+
+    def mcts(self, long iterations, double seconds, double explore, double margin_weight,
+             double margin_scale, uint64_t seed, double bare=0.0):
+        """IS-MCTS from this state for the seat to move (see mcts.pxi): (iterations done,
+        [(move code, visits, mean reward)] of the root's moves). `bare`: probability that a
+        playout move places no piece (0: uniform over every legal move option)."""
+        cdef Det d
+        if self.s.over:
+            raise ValueError("the game is over")
+        if iterations <= 0 and seconds <= 0:
+            raise ValueError("give iterations or seconds")
+        if not 0.0 <= bare <= 1.0:
+            raise ValueError("bare must be in [0, 1]")
+        d.bare = bare
+        return mc_run(self.s, &d, iterations, seconds, explore, margin_weight, margin_scale, seed)
 
 
 def decode(uint32_t code):

@@ -839,6 +839,101 @@ cdef class CoreConfig:
 
 
 # ---------------------------------------------------------------------------------------------
+# Search: the hooks of the shared IS-MCTS (mcts.pxi). Hidden from the searching seat: the order of
+# the winter deck before winter (its contents follow from the options), and which food and goods
+# tiles the other seats hold face down (their number is public, and so is the pool they were drawn
+# from: every tile was laid face up; the split of the pool between opponents is what is sampled).
+
+ctypedef struct Det:
+    Config cfg          # the search's own configuration: the winter deck is redrawn in it
+    uint8_t wbase[MAXS] # the winter deck's contents
+    int seat            # the searching seat (its own tiles are known to it)
+
+
+cdef inline int mc_legal(State* s, uint32_t* out) noexcept nogil:
+    return gen_turns(s, out)
+
+
+cdef inline int mc_cap(State* s) noexcept nogil:
+    cdef int k = MAXCH * s.cfg.nslots
+    return k * (k + 1) + 1
+
+
+cdef inline void mc_apply(State* s, uint32_t code, Event* ev) noexcept nogil:
+    apply_turn(s, code, ev)
+
+
+cdef inline uint32_t mc_random(State* s, Det* d, uint64_t* rng) noexcept nogil:
+    """Playout policy: the "stay" random policy of random_games (uniform playouts mostly walk off
+    the board at once, which ends the game within a few turns and teaches the search nothing)."""
+    return random_code(s, rng, s.idle < STAY_PATIENCE)
+
+
+cdef inline bint mc_over(State* s) noexcept nogil:
+    return s.season == OVER
+
+
+cdef inline int mc_player(State* s) noexcept nogil:
+    return s.player
+
+
+cdef inline uint64_t mc_key(State* s, uint32_t code) noexcept nogil:
+    return code
+
+
+cdef inline void mc_scores(State* s, int* out) noexcept nogil:
+    cdef int p
+    for p in range(s.nplayers):
+        out[p] = score_of(s, p)
+
+
+cdef void deal_face_down(State* s, int seat, uint64_t* rng) noexcept nogil:
+    """Pool the face-down tiles (kinds K_BERRIES..K_SKULL) of every seat but `seat` and deal them
+    back, each seat keeping its number: at random (rng), or in kind order by seat when rng is NULL."""
+    cdef uint8_t pool[1024]
+    cdef int count[MAXP]
+    cdef int p, k, j, n = 0, i = 0
+    for p in range(s.nplayers):
+        count[p] = 0
+    for k in range(K_BERRIES, K_SKULL + 1):      # the pool in kind order
+        for p in range(s.nplayers):
+            if p == seat:
+                continue
+            for j in range(s.taken[p][k]):
+                if n < 1024:
+                    pool[n] = k
+                    n += 1
+                    count[p] += 1
+            s.taken[p][k] = 0
+    if rng != NULL:
+        rng_shuffle(rng, pool, n)
+    for p in range(s.nplayers):
+        for j in range(count[p]):
+            s.taken[p][pool[i]] += 1
+            i += 1
+
+
+cdef inline void mc_determinize(State* s, Det* d, uint64_t* rng) noexcept nogil:
+    """Redraw the winter deck (before winter) and the other seats' face-down tiles."""
+    if s.season == SUMMER:
+        memcpy(d.cfg.wdeck, d.wbase, d.cfg.nwdeck)
+        rng_shuffle(rng, d.cfg.wdeck, d.cfg.nwdeck)
+    s.cfg = &d.cfg
+    deal_face_down(s, d.seat, rng)
+
+
+cdef Det* new_det(State* s, int seat) except NULL:
+    cdef Det* d = <Det*>checked_malloc(sizeof(Det))
+    memcpy(&d.cfg, s.cfg, sizeof(Config))
+    memcpy(d.wbase, s.cfg.wdeck, s.cfg.nwdeck)
+    d.seat = seat
+    return d
+
+
+include "mcts.pxi"
+
+
+# ---------------------------------------------------------------------------------------------
 # The Python handle.
 
 cdef list _events_list(Event* ev, int n, object turn):
@@ -1001,6 +1096,53 @@ cdef class CoreGame:
         if self.s.season == OVER:
             return None
         return random_code(self.s, &rng, stay)
+
+    # -- search (hunters.bots) ---------------------------------------------------------------
+    def masked(self, CoreConfig config, int seat, seed=None, bint deal=True):
+        """A copy on `config` (the caller's: the same board, layout and options, the winter deck in
+        an order the caller chose) whose other seats' face-down tiles are pooled and dealt back,
+        each seat keeping its number: in kind order by seat (seed None: what `seat` may know), or at
+        random from `seed` (a determinization)."""
+        cdef uint64_t rng
+        if config.c.n != self.s.cfg.n or config.c.nwdeck != self.s.cfg.nwdeck or not 0 <= seat < self.s.nplayers:
+            raise ValueError("config or seat does not match the game")
+        cdef CoreGame g = self.clone()
+        g.config = config
+        g.s.cfg = config.c
+        if not deal:
+            pass
+        elif seed is None:
+            deal_face_down(g.s, seat, NULL)
+        else:
+            rng = seed
+            deal_face_down(g.s, seat, &rng)
+        return g
+
+    def playouts(self, long n, uint64_t seed, bint determinize=False):
+        """n uniformly random playouts to the end, each from a copy of this state: with its own
+        hidden parts, or (determinize) each with them redrawn for the seat to move. Returns (total
+        points per seat, wins per seat, turns played)."""
+        if n < 0:
+            raise ValueError("n must be >= 0")
+        cdef Det* d = new_det(self.s, self.s.player)
+        try:
+            return mc_playouts(self.s, d, n, seed, determinize)
+        finally:
+            free(d)
+
+    def mcts(self, long iterations, double seconds, double explore, double margin_weight,
+             double margin_scale, uint64_t seed, double bare=0.0):
+        """IS-MCTS from this state for the seat to move (see mcts.pxi): (iterations done,
+        [(turn code, visits, mean reward)] of the root's moves). `bare` is ignored (H&G only)."""
+        if self.s.season == OVER:
+            raise ValueError("the game is over")
+        if iterations <= 0 and seconds <= 0:
+            raise ValueError("give iterations or seconds")
+        cdef Det* d = new_det(self.s, self.s.player)
+        try:
+            return mc_run(self.s, d, iterations, seconds, explore, margin_weight, margin_scale, seed)
+        finally:
+            free(d)
 
 
 cdef int tile_codes(list tiles, uint8_t* out) except -1:

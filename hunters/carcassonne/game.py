@@ -220,6 +220,34 @@ class Game(GameBase):
         """Canonical id of the river system holding a placed river or lake zone, else None."""
         return self._core.system_id(zone) if _is_int(zone) else None
 
+    # -- what a seat may know (bots) ---------------------------------------------------------
+    def observed_by(self, seat: int) -> Game:
+        """A copy with the undrawn tiles of both piles in ascending order and no seed: the piles'
+        contents are public, their order is not (see GameBase.observed_by)."""
+        super().observed_by(seat)
+        return self._with_core(self._core.masked())
+
+    def determinized(self, seat: int, seed: int) -> Game:
+        """`observed_by(seat)` with the undrawn tiles of both piles shuffled from `seed`."""
+        check_seed(seed, optional=False)
+        g = self.observed_by(seat)
+        g._core.redeal(seed)
+        g._normal, g._menhir = g._decks()
+        return g
+
+    def _with_core(self, core: CoreGame) -> Game:
+        g = object.__new__(Game)
+        g._core = core
+        g._events = self._events.copy()
+        g._seed = None
+        g._normal, g._menhir = g._decks()
+        return g
+
+    def _decks(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Both piles' full order as the core holds them (drawn tiles first, then the undrawn)."""
+        (dn, dm), (un, um) = self._core.drawn(), self._core.undrawn()
+        return tuple(dn + un), tuple(dm + um)
+
     # -- moves -------------------------------------------------------------------------------
     def legal_moves(self) -> LegalMoves[Move]:
         """Every legal move of the current decision, sorted by (y, x, rotation, occupant, retake);

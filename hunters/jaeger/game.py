@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import random as _random
 from types import ModuleType
 from typing import Any, ClassVar
 
@@ -429,6 +430,46 @@ class Game(GameBase):
         """(move, action code) of every legal move, in legal_moves() order (= ascending codes)."""
         cfg = self._cfg
         return [(_decode(cfg, c), c) for c in self._core.legal_codes()]
+
+    # -- what a seat may know (bots) ---------------------------------------------------------
+    def observed_by(self, seat: int) -> "Game":
+        """A copy as `seat` may know it (see GameBase.observed_by): no seed; the winter deck in
+        canonical order (before winter its order is hidden, its contents follow from the options);
+        while collections are hidden, the other seats' face-down tiles pooled and dealt back in
+        kind order, each seat keeping its number, and the events that named them left out.
+
+        Simplification (documented in hunters/bots): the seat is given the pool of its opponents'
+        face-down tiles (public: every tile lay face up before it was taken) but not who took which,
+        i.e. it does not recall the history of takes. With two players that loses nothing."""
+        super().observed_by(seat)
+        return self._masked(seat, None)
+
+    def determinized(self, seat: int, seed: int) -> "Game":
+        """`observed_by(seat)` with the winter deck (before winter) shuffled and the other seats'
+        face-down tiles dealt at random from `seed`."""
+        super().observed_by(seat)
+        if not _is_int(seed) or not 0 <= seed <= _MAX_SEED:
+            raise ValueError("seed must be an int from 0 to 2**64 - 1")
+        return self._masked(seat, seed)
+
+    def _masked(self, seat: int, seed: int | None) -> "Game":
+        winter = sorted(self._winter, key=code_of)
+        if seed is not None and self._core.season == 0:
+            _random.Random(seed).shuffle(winter)
+        opts = self._options
+        cfg = self._board.core.derive([0 if t is None else code_of(t) for t in self._summer],
+                                      [code_of(t) for t in winter], opts["stall_rounds"], opts["straight_jumps"],
+                                      WINTER_START[opts["winter_start"]], opts["ties"] == "shared")
+        hidden = self.collections_hidden
+        g = self.clone()
+        g._core = self._core.masked(cfg, seat, seed, hidden)
+        g._cfg = cfg
+        g._seed = None
+        g._winter = winter
+        if hidden:
+            g._events = [e for e in self._events
+                         if not (e.kind == "take" and e.seat != seat and e.tile in _FACE_DOWN)]
+        return g
 
     # -- copies and records ------------------------------------------------------------------
     def clone(self) -> Game:
