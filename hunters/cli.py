@@ -235,13 +235,23 @@ def _arena(args: argparse.Namespace) -> int:
     jobs = args.jobs if args.jobs > 0 else (os.cpu_count() or 1)
 
     def bar(stream: Any, total: int) -> Any:
-        return tqdm(stream, total=total, desc=f"{args.game} arena", unit="game", disable=args.quiet or None,
-                    file=sys.stderr)
+        return tqdm(
+            stream, total=total, desc=f"{args.game} arena", unit="game", disable=args.quiet or None, file=sys.stderr
+        )
 
     try:
-        result = run_arena(args.game, args.players, specs, args.games, jobs=jobs, seed=args.seed,
-                           keep_records=bool(args.records), progress=bar, address=args.address,
-                           move_time=args.move_time)
+        result = run_arena(
+            args.game,
+            args.players,
+            specs,
+            args.games,
+            jobs=jobs,
+            seed=args.seed,
+            keep_records=bool(args.records),
+            progress=bar,
+            address=args.address,
+            move_time=args.move_time,
+        )
     except ValueError as exc:
         args.parser.error(str(exc))
     print(result.table())
@@ -272,8 +282,11 @@ def _play(args: argparse.Namespace) -> int:
         print(f"hunters play: {exc}", file=sys.stderr)
         return 1
     if last is not None:
-        print(f"match {args.match}: version {last.version}, " + ("over" if last.match_over else "stopped")
-              + (f", scores {list(last.state.scores)}, winners {list(last.state.winners)}" if last.match_over else ""))
+        print(
+            f"match {args.match}: version {last.version}, "
+            + ("over" if last.match_over else "stopped")
+            + (f", scores {list(last.state.scores)}, winners {list(last.state.winners)}" if last.match_over else "")
+        )
     return 0
 
 
@@ -340,13 +353,20 @@ def build_parser() -> argparse.ArgumentParser:
     ben.add_argument("--quiet", action="store_true", help="no progress bar")
     ben.set_defaults(func=_bench, parser=ben)
 
-    are = sub.add_parser("arena", formatter_class=_Formatter,
-                         help="matches between bots, seats rotated: win rates, mean scores, Elo ratings")
+    are = sub.add_parser(
+        "arena",
+        formatter_class=_Formatter,
+        help="matches between bots, seats rotated: win rates, mean scores, Elo ratings",
+    )
     are.add_argument("--game", default="carcassonne_hg", help=f"game id ({ids})")
     are.add_argument("--players", type=int, default=2, help="seats per game")
-    are.add_argument("--bot", action="append", metavar="SPEC",
-                     help="a bot, repeatable: random, greedy, mcts[:iterations=N,seconds=S,c=C,margin=M,seed=S], or a "
-                          "program 'cmd:./mybot {address} {match} {token} {seat}' (default: mcts, greedy, random)")
+    are.add_argument(
+        "--bot",
+        action="append",
+        metavar="SPEC",
+        help="a bot, repeatable: random, greedy, mcts[:iterations=N,seconds=S,c=C,margin=M,seed=S], or a "
+        "program 'cmd:./mybot {address} {match} {token} {seat}' (default: mcts, greedy, random)",
+    )
     are.add_argument("--games", type=int, default=60, help="games to play (a multiple of the lineups balances seats)")
     are.add_argument("--jobs", type=int, default=0, help="worker processes (0: one per CPU)")
     are.add_argument("--seed", type=int, default=0, help="game i is dealt with seed + i // lineups")
@@ -358,8 +378,11 @@ def build_parser() -> argparse.ArgumentParser:
     are.add_argument("--quiet", action="store_true", help="no progress bar")
     are.set_defaults(func=_arena, parser=are)
 
-    ply = sub.add_parser("play", formatter_class=_Formatter,
-                         help="play one seat of a match on a server with a built-in bot, until the match ends")
+    ply = sub.add_parser(
+        "play",
+        formatter_class=_Formatter,
+        help="play one seat of a match on a server with a built-in bot, until the match ends",
+    )
     ply.add_argument("--address", required=True, help="server address host:port")
     ply.add_argument("--match", required=True, help="match id")
     ply.add_argument("--token", required=True, help="the seat's token")

@@ -432,7 +432,7 @@ class Game(GameBase):
         return [(_decode(cfg, c), c) for c in self._core.legal_codes()]
 
     # -- what a seat may know (bots) ---------------------------------------------------------
-    def observed_by(self, seat: int) -> "Game":
+    def observed_by(self, seat: int) -> Game:
         """A copy as `seat` may know it (see GameBase.observed_by): no seed; the winter deck in
         canonical order (before winter its order is hidden, its contents follow from the options);
         while collections are hidden, the other seats' face-down tiles pooled and dealt back in
@@ -444,22 +444,25 @@ class Game(GameBase):
         super().observed_by(seat)
         return self._masked(seat, None)
 
-    def determinized(self, seat: int, seed: int) -> "Game":
+    def determinized(self, seat: int, seed: int) -> Game:
         """`observed_by(seat)` with the winter deck (before winter) shuffled and the other seats'
         face-down tiles dealt at random from `seed`."""
         super().observed_by(seat)
-        if not _is_int(seed) or not 0 <= seed <= _MAX_SEED:
-            raise ValueError("seed must be an int from 0 to 2**64 - 1")
-        return self._masked(seat, seed)
+        return self._masked(seat, check_seed(seed, optional=False))
 
-    def _masked(self, seat: int, seed: int | None) -> "Game":
+    def _masked(self, seat: int, seed: int | None) -> Game:
         winter = sorted(self._winter, key=code_of)
         if seed is not None and self._core.season == 0:
             _random.Random(seed).shuffle(winter)
         opts = self._options
-        cfg = self._board.core.derive([0 if t is None else code_of(t) for t in self._summer],
-                                      [code_of(t) for t in winter], opts["stall_rounds"], opts["straight_jumps"],
-                                      WINTER_START[opts["winter_start"]], opts["ties"] == "shared")
+        cfg = self._board.core.derive(
+            [0 if t is None else code_of(t) for t in self._summer],
+            [code_of(t) for t in winter],
+            opts["stall_rounds"],
+            opts["straight_jumps"],
+            WINTER_START[opts["winter_start"]],
+            opts["ties"] == "shared",
+        )
         hidden = self.collections_hidden
         g = self.clone()
         g._core = self._core.masked(cfg, seat, seed, hidden)
@@ -467,8 +470,7 @@ class Game(GameBase):
         g._seed = None
         g._winter = winter
         if hidden:
-            g._events = [e for e in self._events
-                         if not (e.kind == "take" and e.seat != seat and e.tile in _FACE_DOWN)]
+            g._events = [e for e in self._events if not (e.kind == "take" and e.seat != seat and e.tile in _FACE_DOWN)]
         return g
 
     # -- copies and records ------------------------------------------------------------------
