@@ -24,7 +24,8 @@ from . import reflection
 from .games import adapter
 from .handlers import add_service
 from .matches import MatchManager
-from .servicer import Engine, GameInfoServicer, MatchServicer, OracleServicer, encode_watch_event
+from .engine import Engine
+from .servicer import GameInfoServicer, MatchServicer, OracleServicer, encode_watch_event
 from .store import Store
 from .web import Viewer
 

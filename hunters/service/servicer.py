@@ -10,11 +10,9 @@ import asyncio
 import functools
 import json
 import logging
-import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar, TypeVarTuple
+from typing import Any, TypeVar
 
 import grpc
 from google.protobuf import message, timestamp_pb2
@@ -24,6 +22,7 @@ from hunters.game_base import GameBase
 from hunters.v1 import games_pb2, games_pb2_grpc, matches_pb2, matches_pb2_grpc, oracle_pb2, oracle_pb2_grpc
 
 from . import auth
+from .engine import Cancel, Engine
 from .errors import ServiceError, invalid
 from .gameinfo import game_info, list_games
 from .games import GameAdapter, adapter, config_for, watch_response
@@ -38,8 +37,6 @@ _INTERNAL = ServiceError(grpc.StatusCode.INTERNAL, "INTERNAL", "internal error")
 _Servicer = TypeVar("_Servicer")
 _Request = TypeVar("_Request")
 _Response = TypeVar("_Response")
-_T = TypeVar("_T")
-_Args = TypeVarTuple("_Args")
 
 
 async def _abort(name: str, context: grpc.aio.ServicerContext, exc: Exception) -> None:
@@ -137,46 +134,6 @@ def encode_watch_event(
     """A serialized WatchMatchResponse (`state` is reused when the caller already built it)."""
     out = watch_response(live.adapter, live.match_id, version, game, seat, move, events, state)
     return out.SerializeToString()
-
-
-class Cancel:
-    """A flag a worker thread polls between steps; set when the caller is gone."""
-
-    def __init__(self) -> None:
-        self._event = threading.Event()
-
-    def set(self) -> None:
-        self._event.set()
-
-    def __bool__(self) -> bool:
-        return self._event.is_set()
-
-
-class Engine:
-    """Worker threads for long engine work, and how many jobs are running on them now."""
-
-    def __init__(self, threads: int):
-        self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="hunters-engine")
-        self.busy = 0  # jobs started and not yet returned (updated on the event loop)
-
-    async def run(self, fn: Callable[[*_Args, Cancel], _T], *args: *_Args) -> _T:
-        """`fn(*args, cancel)` in a worker thread; if the awaiting call is cancelled (the caller went
-        away, or the server stops), `cancel` is set so that `fn` stops at its next check."""
-        cancel = Cancel()
-        future = asyncio.get_running_loop().run_in_executor(self.pool, fn, *args, cancel)
-        self.busy += 1
-        future.add_done_callback(self._done)
-        try:
-            return await asyncio.shield(future)
-        except asyncio.CancelledError:
-            cancel.set()
-            raise
-
-    def _done(self, _future: asyncio.Future[Any]) -> None:
-        self.busy -= 1
-
-    def shutdown(self) -> None:
-        self.pool.shutdown(wait=True, cancel_futures=True)
 
 
 class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
