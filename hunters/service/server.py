@@ -21,10 +21,10 @@ from hunters import games
 from hunters.v1 import games_pb2, matches_pb2, oracle_pb2
 
 from . import reflection
+from .engine import Engine
 from .games import adapter
 from .handlers import add_service
 from .matches import MatchManager
-from .engine import Engine
 from .servicer import GameInfoServicer, MatchServicer, OracleServicer, encode_watch_event
 from .store import Store
 from .web import Viewer
