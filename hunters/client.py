@@ -57,6 +57,7 @@ _SERVICE_REASONS = {
     "MATCH_ABANDONED",
     "CREATE_TOKEN_REQUIRED",
     "CANCELLED",
+    "SEAT_PLAYED_BY_BOT",
 }
 
 
@@ -153,12 +154,15 @@ class Client:
         seed: int | None = None,
         options: dict[str, Any] | None = None,
         token: str | None = None,
+        bots: dict[int, str] | None = None,
     ) -> MatchInfo:
-        """A new match; `token` is the operator's create token when the server requires one."""
+        """A new match; `token` is the operator's create token when the server requires one; `bots`
+        maps seats the server plays itself to bot specs (e.g. ``{1: "mcts:iterations=1000"}``)."""
+        config = self._config(game, players, seed, options)
+        for seat, spec in sorted((bots or {}).items()):
+            config.bots.add(seat=seat, bot=spec)
         resp: matches_pb2.CreateMatchResponse = self._call(
-            self.matches.CreateMatch,
-            matches_pb2.CreateMatchRequest(config=self._config(game, players, seed, options)),
-            token,
+            self.matches.CreateMatch, matches_pb2.CreateMatchRequest(config=config), token
         )
         self._games[resp.match.match_id] = game
         return MatchInfo(

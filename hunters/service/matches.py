@@ -6,7 +6,9 @@ manager lives on the server's event loop: its methods run there and never block 
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
+import logging
 import secrets
 import sqlite3
 import time
@@ -18,14 +20,18 @@ from typing import Any
 
 import grpc
 
+from hunters.bots.base import Bot
 from hunters.errors import IllegalMoveError
 from hunters.v1 import matches_pb2
 
 from . import auth, validate
+from .botseats import bot_seats, choose
+from .engine import Engine
 from .errors import ServiceError, invalid, not_found
 from .games import GameAdapter, adapter
 from .store import Store
 
+log = logging.getLogger("hunters.service")
 RECENT_EVENTS = 16  # encoded watch events kept per match, so live watchers share one encoding
 
 
@@ -48,6 +54,8 @@ class LiveMatch:
     changed: asyncio.Event = field(default_factory=asyncio.Event)  # set (and replaced) at every change
     watchers: int = 0
     recent: dict[int, bytes] = field(default_factory=dict)  # version -> encoded watch event
+    bots: dict[int, Bot] = field(default_factory=dict)  # seats the server plays (GameConfig.bots)
+    bot_task: asyncio.Task[None] | None = None  # the bots' moves in progress
 
     @property
     def version(self) -> int:
@@ -67,6 +75,11 @@ class LiveMatch:
         self.recent[version] = event
         if len(self.recent) > RECENT_EVENTS:
             del self.recent[min(self.recent)]
+
+
+def _chosen(move: Any, _game: Any) -> Any:
+    """The move a bot chose (the `to_move` of a bot's commit)."""
+    return move
 
 
 @dataclass(frozen=True)
@@ -96,6 +109,7 @@ class MatchManager:
         cache_size: int = 4096,
         idle_seconds: float | None = None,
         create_token: str | None = None,
+        engine: Engine | None = None,
     ):
         self.store = store
         self.encode = encode
@@ -108,6 +122,7 @@ class MatchManager:
         self._open_count = store.live_count()
         self._pages = validate.PageTokens(store.secret("page_token_key"))
         self.closing = False
+        self.engine = engine  # where bots think (None: on the loop, for tools that drive the manager)
 
     # -- creation and lookup ----------------------------------------------------------------
     def create(self, config: matches_pb2.GameConfig, token: str | None) -> tuple[LiveMatch, list[str], str]:
@@ -126,6 +141,7 @@ class MatchManager:
             )
         seed = config.seed if config.HasField("seed") else secrets.randbits(63)
         game = ad.new_game(config, seed)
+        bots = bot_seats(config.bots, game.players, seed)
         stored_config = matches_pb2.GameConfig()
         stored_config.CopyFrom(config)
         stored_config.seed = seed
@@ -142,13 +158,26 @@ class MatchManager:
             seat_hashes,
             auth.hash_token(admin),
             game.is_over,
+            has_bots=bool(bots),
         )
         live = LiveMatch(
-            match_id, seq, ad, stored_config, record, game, [], [], seat_hashes, auth.hash_token(admin), created
+            match_id,
+            seq,
+            ad,
+            stored_config,
+            record,
+            game,
+            [],
+            [],
+            seat_hashes,
+            auth.hash_token(admin),
+            created,
+            bots=bots,
         )
         self._keep(live)
         if live.is_open:
             self._open_count += 1
+        self._wake_bots(live)
         return live, tokens, admin
 
     def _keep(self, live: LiveMatch) -> None:
@@ -191,8 +220,10 @@ class MatchManager:
             stored.admin_hash,
             stored.created_at,
             abandoned=stored.abandoned,
+            bots=bot_seats(config.bots, game.players, config.seed),
         )
         self._keep(live)
+        self._wake_bots(live)
         return live
 
     async def page(self, page_size: int, page_token: str, game: str) -> tuple[list[LiveMatch], str]:
@@ -237,9 +268,12 @@ class MatchManager:
 
     def close(self) -> None:
         """Shutting down: every watcher waiting for a move ends now (UNAVAILABLE / SHUTTING_DOWN, with
-        the version to resume from), instead of holding the stop for its whole grace period."""
+        the version to resume from), instead of holding the stop for its whole grace period; bots
+        stop (their seats play on after the next start)."""
         self.closing = True
         for live in self._open.values():
+            if live.bot_task is not None:
+                live.bot_task.cancel()
             live.publish()
 
     def expire(self, now: float | None = None) -> list[str]:
@@ -295,11 +329,16 @@ class MatchManager:
         live = self.get(match_id)
         seat = self.seat_of(live, token)
         validate.request_id(request_id)
+        if seat in live.bots:
+            raise ServiceError(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                "SEAT_PLAYED_BY_BOT",
+                f"seat {seat} is played by the server's bot",
+                seat=seat,
+            )
         digest = hashlib.sha256(bytes([seat]) + fingerprint).hexdigest() if request_id else ""
         async with live.lock:
-            if live.deleted:
-                raise not_found(match_id)
-            if request_id:
+            if request_id and not live.deleted:
                 earlier = self.store.request(match_id, request_id)
                 if earlier is not None:
                     if earlier[0] != digest:
@@ -309,64 +348,121 @@ class MatchManager:
                             request_id=request_id,
                         )
                     return live, Played(-1, seat, [], earlier[1])
-            if expected_version is not None and expected_version != live.version:
+            if expected_version is not None and expected_version != live.version and not live.deleted:
                 raise ServiceError(
                     grpc.StatusCode.ABORTED,
                     "STALE_VERSION",
                     f"expected version {expected_version}, the match is at {live.version}",
                     current_version=live.version,
                 )
-            game = live.game
-            if game.is_over:
-                raise ServiceError.from_illegal(IllegalMoveError("GAME_OVER", "the game is over"))
-            if live.abandoned:
-                raise ServiceError(
-                    grpc.StatusCode.FAILED_PRECONDITION,
-                    "MATCH_ABANDONED",
-                    "the match was abandoned: no move for longer than the server's idle limit",
-                    match_id=match_id,
-                )
-            if seat != game.player:
-                raise ServiceError(
-                    grpc.StatusCode.FAILED_PRECONDITION,
-                    "NOT_YOUR_TURN",
-                    f"seat {game.player} is to move, your token is seat {seat}",
-                    player=game.player,
-                )
+            played = self._commit(live, seat, to_move, respond, request_id, digest)
+        self._wake_bots(live)
+        return live, played
+
+    def _commit(
+        self,
+        live: LiveMatch,
+        seat: int,
+        to_move: Callable[[Any], Any],
+        respond: Callable[[Any, Played], Any] | None,
+        request_id: str = "",
+        digest: str = "",
+    ) -> Played:
+        """Check and apply `seat`'s move on `live` (its lock held): durable in the store before the
+        match changes in memory, then shown to the watchers."""
+        match_id = live.match_id
+        if live.deleted:
+            raise not_found(match_id)
+        game = live.game
+        if game.is_over:
+            raise ServiceError.from_illegal(IllegalMoveError("GAME_OVER", "the game is over"))
+        if live.abandoned:
+            raise ServiceError(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                "MATCH_ABANDONED",
+                "the match was abandoned: no move for longer than the server's idle limit",
+                match_id=match_id,
+            )
+        if seat != game.player:
+            raise ServiceError(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                "NOT_YOUR_TURN",
+                f"seat {game.player} is to move, your token is seat {seat}",
+                player=game.player,
+            )
+        try:
+            move = to_move(game)
+            after = game.clone()
+            events = after.play(move)
+        except IllegalMoveError as exc:
+            raise ServiceError.from_illegal(exc, match_id=match_id, version=live.version) from None
+        played = Played(live.version + 1, seat, events)
+        response = respond(after, played) if respond is not None else None
+        try:
+            self.store.append_move(
+                match_id,
+                live.version,
+                seat,
+                move.to_json(),
+                after.is_over,
+                (request_id, digest, response.SerializeToString()) if request_id and response is not None else None,
+            )
+        except sqlite3.IntegrityError:  # another server process on this database got there first
+            raise ServiceError(
+                grpc.StatusCode.ABORTED, "STALE_VERSION", "the match moved on in the database", match_id=match_id
+            ) from None
+        live.game = after
+        live.moves.append(move)
+        live.seats.append(seat)
+        if after.is_over:
+            self._open_count -= 1
+            self._keep(live)
+        if live.watchers:
+            live.remember(
+                played.version,
+                self.encode(live, played.version, after, seat, move, events, getattr(response, "state", None)),
+            )
+        live.publish()
+        return Played(played.version, seat, events, response)
+
+    # -- the server's own seats -----------------------------------------------------------------
+    def _wake_bots(self, live: LiveMatch) -> None:
+        """Start the bots' moves if a bot seat is to move and none are under way."""
+        if not live.bots or self.closing or not live.is_open or live.game.player not in live.bots:
+            return
+        if live.bot_task is None or live.bot_task.done():
+            live.bot_task = asyncio.get_running_loop().create_task(self._bot_moves(live))
+
+    async def _bot_moves(self, live: LiveMatch) -> None:
+        """Play every bot seat's move while one is to move: each bot thinks on an engine thread, its
+        move is committed like a player's."""
+        while live.is_open and not self.closing and live.game.player in live.bots:
+            seat, game = live.game.player, live.game
+            bot = live.bots[seat]
             try:
-                move = to_move(game)
-                after = game.clone()
-                events = after.play(move)
-            except IllegalMoveError as exc:
-                raise ServiceError.from_illegal(exc, match_id=match_id, version=live.version) from None
-            played = Played(live.version + 1, seat, events)
-            response = respond(after, played)
-            try:
-                self.store.append_move(
-                    match_id,
-                    live.version,
-                    seat,
-                    move.to_json(),
-                    after.is_over,
-                    (request_id, digest, response.SerializeToString()) if request_id else None,
-                )
-            except sqlite3.IntegrityError:  # another server process on this database got there first
-                raise ServiceError(
-                    grpc.StatusCode.ABORTED, "STALE_VERSION", "the match moved on in the database", match_id=match_id
-                ) from None
-            live.game = after
-            live.moves.append(move)
-            live.seats.append(seat)
-            if after.is_over:
-                self._open_count -= 1
-                self._keep(live)
-            if live.watchers:
-                live.remember(
-                    played.version,
-                    self.encode(live, played.version, after, seat, move, events, getattr(response, "state", None)),
-                )
-            live.publish()
-            return live, Played(played.version, seat, events, response)
+                if self.engine is None:
+                    move = bot(game)
+                else:
+                    move = await self.engine.run(choose, bot, game)
+                async with live.lock:
+                    if live.game is not game:  # the match changed meanwhile (deleted, abandoned)
+                        continue
+                    self._commit(live, seat, functools.partial(_chosen, move), None)
+            except ServiceError as exc:  # the match was deleted or closed while the bot thought
+                log.info("bot stopped", extra={"match_id": live.match_id, "seat": seat, "reason": exc.reason})
+                return
+            except Exception:
+                log.exception("bot failed", extra={"match_id": live.match_id, "seat": seat})
+                return
+            log.info("bot played", extra={"match_id": live.match_id, "version": live.version, "seat": seat})
+
+    def resume_bots(self) -> int:
+        """After a start: load every open match whose next move is a bot's, so that it plays on."""
+        count = 0
+        for match_id in self.store.open_with_bots():
+            live = self.get(match_id)
+            count += live.bot_task is not None
+        return count
 
     # -- watching -------------------------------------------------------------------------------
     async def watch(self, match_id: str, from_version: int) -> AsyncIterator[bytes]:

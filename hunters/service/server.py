@@ -112,12 +112,14 @@ async def start_server(config: ServerConfig) -> Started:
     credentials = _credentials(config)
     store = Store(config.db, synchronous=config.sqlite_sync)
     try:
+        engine = Engine(config.engine_threads)
         manager = MatchManager(
             store,
             encode_watch_event,
             max_live_matches=config.max_live_matches,
             idle_seconds=config.idle_seconds,
             create_token=config.create_token,
+            engine=engine,
         )
         options = [
             ("grpc.max_receive_message_length", config.max_message_bytes),
@@ -130,7 +132,6 @@ async def start_server(config: ServerConfig) -> Started:
             ("grpc.server.max_pending_requests_hard_limit", config.max_concurrent_rpcs),
         ]
         server = grpc.aio.server(options=options, maximum_concurrent_rpcs=config.max_concurrent_rpcs)
-        engine = Engine(config.engine_threads)
         add_service(server, matches_pb2.DESCRIPTOR.services_by_name["MatchService"], MatchServicer(manager))
         add_service(server, oracle_pb2.DESCRIPTOR.services_by_name["OracleService"], OracleServicer(engine))
         add_service(server, games_pb2.DESCRIPTOR.services_by_name["GameService"], GameInfoServicer())
@@ -161,6 +162,9 @@ async def start_server(config: ServerConfig) -> Started:
         raise
     for name in ("", *SERVICE_NAMES):
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
+    resumed = manager.resume_bots()
+    if resumed:
+        log.info("bots resumed", extra={"matches": resumed})
     sweeper = None
     if config.idle_seconds:
         sweeper = asyncio.get_running_loop().create_task(_sweep(manager, min(60.0, config.idle_seconds / 4)))

@@ -257,6 +257,8 @@ def evaluate(request: oracle_pb2.EvaluateRequest, cancel: Cancel) -> oracle_pb2.
     """The Evaluate RPC as a plain function (run off the event loop; stops early once `cancel` is set)."""
     config = request.config
     ad = adapter(config.game)
+    if config.bots:
+        raise invalid("INVALID_CONFIG", "bot seats belong to matches (CreateMatch), not to the oracle")
     if not config.HasField("seed") and not config.HasField("options"):
         raise invalid("INVALID_CONFIG", "the oracle needs a seed or explicit options to reproduce a game")
     game = ad.new_game(config, config.seed)

@@ -55,6 +55,7 @@ _ADDED_COLUMNS = (
     ("matches", "abandoned", "INTEGER NOT NULL DEFAULT 0"),  # 1: idle past the limit, closed
     ("matches", "last_active", "REAL"),  # creation, or a move seen by the last expiry sweep
     ("moves", "played_at", "REAL"),
+    ("matches", "bots", "INTEGER NOT NULL DEFAULT 0"),  # 1: some seats are played by the server's bots
 )
 _INDEXES = (
     "CREATE INDEX IF NOT EXISTS matches_open ON matches (over, abandoned, last_active)",
@@ -134,12 +135,13 @@ class Store:
         seat_hashes: list[str],
         admin_hash: str,
         over: bool,
+        has_bots: bool = False,
     ) -> tuple[int, float]:
         created = time.time()
         with self._lock:
             cur = self._db.execute(
                 "INSERT INTO matches (match_id, game, record, config, seat_hashes, admin_hash, created_at, over,"
-                " last_active) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " last_active, bots) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     match_id,
                     game,
@@ -150,6 +152,7 @@ class Store:
                     created,
                     int(over),
                     created,
+                    int(has_bots),
                 ),
             )
             seq = cur.lastrowid
@@ -239,6 +242,14 @@ class Store:
         with self._lock:
             count: int = self._db.execute("SELECT COUNT(*) FROM matches WHERE over = 0 AND abandoned = 0").fetchone()[0]
         return count
+
+    def open_with_bots(self) -> list[str]:
+        """Ids of the active matches some of whose seats the server plays."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT match_id FROM matches WHERE over = 0 AND abandoned = 0 AND bots = 1 ORDER BY seq"
+            ).fetchall()
+        return [r[0] for r in rows]
 
     def abandon_idle(self, idle_before: float) -> list[str]:
         """Mark every active match with no move since `idle_before` abandoned; return their ids.

@@ -22,7 +22,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file hunters/v1/matches.proto.
  */
 export const file_hunters_v1_matches: GenFile = /*@__PURE__*/
-  fileDesc("ChhodW50ZXJzL3YxL21hdGNoZXMucHJvdG8SCmh1bnRlcnMudjEixgEKCkdhbWVDb25maWcSDAoEZ2FtZRgBIAEoCRIPCgdwbGF5ZXJzGAIgASgFEhEKBHNlZWQYAyABKARIAYgBARI1CgtjYXJjYXNzb25uZRgKIAEoCzIeLmh1bnRlcnMudjEuQ2FyY2Fzc29ubmVPcHRpb25zSAASKwoGamFlZ2VyGAsgASgLMhkuaHVudGVycy52MS5KYWVnZXJPcHRpb25zSAASDgoEanNvbhgPIAEoCUgAQgkKB29wdGlvbnNCBwoFX3NlZWQi0gEKBU1hdGNoEhAKCG1hdGNoX2lkGAEgASgJEiYKBmNvbmZpZxgCIAEoCzIWLmh1bnRlcnMudjEuR2FtZUNvbmZpZxIPCgd2ZXJzaW9uGAMgASgDEiUKBXN0YXRlGAQgASgLMhYuaHVudGVycy52MS5NYXRjaFN0YXRlEi4KCmNyZWF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEicKBnN0YXR1cxgGIAEoDjIXLmh1bnRlcnMudjEuTWF0Y2hTdGF0dXMiPAoSQ3JlYXRlTWF0Y2hSZXF1ZXN0EiYKBmNvbmZpZxgBIAEoCzIWLmh1bnRlcnMudjEuR2FtZUNvbmZpZyJhChNDcmVhdGVNYXRjaFJlc3BvbnNlEiAKBW1hdGNoGAEgASgLMhEuaHVudGVycy52MS5NYXRjaBITCgtzZWF0X3Rva2VucxgCIAMoCRITCgthZG1pbl90b2tlbhgDIAEoCSIjCg9HZXRNYXRjaFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkiNAoQR2V0TWF0Y2hSZXNwb25zZRIgCgVtYXRjaBgBIAEoCzIRLmh1bnRlcnMudjEuTWF0Y2giSQoSTGlzdE1hdGNoZXNSZXF1ZXN0EhEKCXBhZ2Vfc2l6ZRgBIAEoBRISCgpwYWdlX3Rva2VuGAIgASgJEgwKBGdhbWUYAyABKAkiUgoTTGlzdE1hdGNoZXNSZXNwb25zZRIiCgdtYXRjaGVzGAEgAygLMhEuaHVudGVycy52MS5NYXRjaBIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiJgoSRGVsZXRlTWF0Y2hSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJIhUKE0RlbGV0ZU1hdGNoUmVzcG9uc2UiKQoVTGlzdExlZ2FsTW92ZXNSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJIl8KFkxpc3RMZWdhbE1vdmVzUmVzcG9uc2USDwoHdmVyc2lvbhgBIAEoAxIOCgZwbGF5ZXIYAiABKAUSJAoFbW92ZXMYAyADKAsyFS5odW50ZXJzLnYxLkxlZ2FsTW92ZSKnAQoPUGxheU1vdmVSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEh0KEGV4cGVjdGVkX3ZlcnNpb24YAiABKANIAYgBARIgCgRtb3ZlGAMgASgLMhAuaHVudGVycy52MS5Nb3ZlSAASEAoGYWN0aW9uGAQgASgDSAASEgoKcmVxdWVzdF9pZBgFIAEoCUIGCgRwbGF5QhMKEV9leHBlY3RlZF92ZXJzaW9uIm0KEFBsYXlNb3ZlUmVzcG9uc2USDwoHdmVyc2lvbhgBIAEoAxIhCgZldmVudHMYAiADKAsyES5odW50ZXJzLnYxLkV2ZW50EiUKBXN0YXRlGAMgASgLMhYuaHVudGVycy52MS5NYXRjaFN0YXRlIjsKEVdhdGNoTWF0Y2hSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEhQKDGZyb21fdmVyc2lvbhgCIAEoAyK9AQoSV2F0Y2hNYXRjaFJlc3BvbnNlEhAKCG1hdGNoX2lkGAEgASgJEg8KB3ZlcnNpb24YAiABKAMSEQoEc2VhdBgDIAEoBUgAiAEBEh4KBG1vdmUYBCABKAsyEC5odW50ZXJzLnYxLk1vdmUSIQoGZXZlbnRzGAUgAygLMhEuaHVudGVycy52MS5FdmVudBIlCgVzdGF0ZRgGIAEoCzIWLmh1bnRlcnMudjEuTWF0Y2hTdGF0ZUIHCgVfc2VhdCIkChBHZXRSZWNvcmRSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJIigKEUdldFJlY29yZFJlc3BvbnNlEhMKC3JlY29yZF9qc29uGAEgASgJKncKC01hdGNoU3RhdHVzEhwKGE1BVENIX1NUQVRVU19VTlNQRUNJRklFRBAAEhcKE01BVENIX1NUQVRVU19BQ1RJVkUQARIVChFNQVRDSF9TVEFUVVNfT1ZFUhACEhoKFk1BVENIX1NUQVRVU19BQkFORE9ORUQQAzL+BAoMTWF0Y2hTZXJ2aWNlEk4KC0NyZWF0ZU1hdGNoEh4uaHVudGVycy52MS5DcmVhdGVNYXRjaFJlcXVlc3QaHy5odW50ZXJzLnYxLkNyZWF0ZU1hdGNoUmVzcG9uc2USRQoIR2V0TWF0Y2gSGy5odW50ZXJzLnYxLkdldE1hdGNoUmVxdWVzdBocLmh1bnRlcnMudjEuR2V0TWF0Y2hSZXNwb25zZRJOCgtMaXN0TWF0Y2hlcxIeLmh1bnRlcnMudjEuTGlzdE1hdGNoZXNSZXF1ZXN0Gh8uaHVudGVycy52MS5MaXN0TWF0Y2hlc1Jlc3BvbnNlEk4KC0RlbGV0ZU1hdGNoEh4uaHVudGVycy52MS5EZWxldGVNYXRjaFJlcXVlc3QaHy5odW50ZXJzLnYxLkRlbGV0ZU1hdGNoUmVzcG9uc2USVwoOTGlzdExlZ2FsTW92ZXMSIS5odW50ZXJzLnYxLkxpc3RMZWdhbE1vdmVzUmVxdWVzdBoiLmh1bnRlcnMudjEuTGlzdExlZ2FsTW92ZXNSZXNwb25zZRJFCghQbGF5TW92ZRIbLmh1bnRlcnMudjEuUGxheU1vdmVSZXF1ZXN0GhwuaHVudGVycy52MS5QbGF5TW92ZVJlc3BvbnNlEk0KCldhdGNoTWF0Y2gSHS5odW50ZXJzLnYxLldhdGNoTWF0Y2hSZXF1ZXN0Gh4uaHVudGVycy52MS5XYXRjaE1hdGNoUmVzcG9uc2UwARJICglHZXRSZWNvcmQSHC5odW50ZXJzLnYxLkdldFJlY29yZFJlcXVlc3QaHS5odW50ZXJzLnYxLkdldFJlY29yZFJlc3BvbnNlQkJQAVo+Z2l0aHViLmNvbS9odW50ZXJzL2h1bnRlcnMvY2xpZW50cy9nby9nZW4vaHVudGVycy92MTtodW50ZXJzdjFiBnByb3RvMw", [file_google_protobuf_timestamp, file_hunters_v1_events, file_hunters_v1_moves, file_hunters_v1_options, file_hunters_v1_state]);
+  fileDesc("ChhodW50ZXJzL3YxL21hdGNoZXMucHJvdG8SCmh1bnRlcnMudjEi6QEKCkdhbWVDb25maWcSDAoEZ2FtZRgBIAEoCRIPCgdwbGF5ZXJzGAIgASgFEhEKBHNlZWQYAyABKARIAYgBARI1CgtjYXJjYXNzb25uZRgKIAEoCzIeLmh1bnRlcnMudjEuQ2FyY2Fzc29ubmVPcHRpb25zSAASKwoGamFlZ2VyGAsgASgLMhkuaHVudGVycy52MS5KYWVnZXJPcHRpb25zSAASDgoEanNvbhgPIAEoCUgAEiEKBGJvdHMYFCADKAsyEy5odW50ZXJzLnYxLkJvdFNlYXRCCQoHb3B0aW9uc0IHCgVfc2VlZCIkCgdCb3RTZWF0EgwKBHNlYXQYASABKAUSCwoDYm90GAIgASgJItIBCgVNYXRjaBIQCghtYXRjaF9pZBgBIAEoCRImCgZjb25maWcYAiABKAsyFi5odW50ZXJzLnYxLkdhbWVDb25maWcSDwoHdmVyc2lvbhgDIAEoAxIlCgVzdGF0ZRgEIAEoCzIWLmh1bnRlcnMudjEuTWF0Y2hTdGF0ZRIuCgpjcmVhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBInCgZzdGF0dXMYBiABKA4yFy5odW50ZXJzLnYxLk1hdGNoU3RhdHVzIjwKEkNyZWF0ZU1hdGNoUmVxdWVzdBImCgZjb25maWcYASABKAsyFi5odW50ZXJzLnYxLkdhbWVDb25maWciYQoTQ3JlYXRlTWF0Y2hSZXNwb25zZRIgCgVtYXRjaBgBIAEoCzIRLmh1bnRlcnMudjEuTWF0Y2gSEwoLc2VhdF90b2tlbnMYAiADKAkSEwoLYWRtaW5fdG9rZW4YAyABKAkiIwoPR2V0TWF0Y2hSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJIjQKEEdldE1hdGNoUmVzcG9uc2USIAoFbWF0Y2gYASABKAsyES5odW50ZXJzLnYxLk1hdGNoIkkKEkxpc3RNYXRjaGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIMCgRnYW1lGAMgASgJIlIKE0xpc3RNYXRjaGVzUmVzcG9uc2USIgoHbWF0Y2hlcxgBIAMoCzIRLmh1bnRlcnMudjEuTWF0Y2gSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIiYKEkRlbGV0ZU1hdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSIVChNEZWxldGVNYXRjaFJlc3BvbnNlIikKFUxpc3RMZWdhbE1vdmVzUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSJfChZMaXN0TGVnYWxNb3Zlc1Jlc3BvbnNlEg8KB3ZlcnNpb24YASABKAMSDgoGcGxheWVyGAIgASgFEiQKBW1vdmVzGAMgAygLMhUuaHVudGVycy52MS5MZWdhbE1vdmUipwEKD1BsYXlNb3ZlUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRIdChBleHBlY3RlZF92ZXJzaW9uGAIgASgDSAGIAQESIAoEbW92ZRgDIAEoCzIQLmh1bnRlcnMudjEuTW92ZUgAEhAKBmFjdGlvbhgEIAEoA0gAEhIKCnJlcXVlc3RfaWQYBSABKAlCBgoEcGxheUITChFfZXhwZWN0ZWRfdmVyc2lvbiJtChBQbGF5TW92ZVJlc3BvbnNlEg8KB3ZlcnNpb24YASABKAMSIQoGZXZlbnRzGAIgAygLMhEuaHVudGVycy52MS5FdmVudBIlCgVzdGF0ZRgDIAEoCzIWLmh1bnRlcnMudjEuTWF0Y2hTdGF0ZSI7ChFXYXRjaE1hdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRIUCgxmcm9tX3ZlcnNpb24YAiABKAMivQEKEldhdGNoTWF0Y2hSZXNwb25zZRIQCghtYXRjaF9pZBgBIAEoCRIPCgd2ZXJzaW9uGAIgASgDEhEKBHNlYXQYAyABKAVIAIgBARIeCgRtb3ZlGAQgASgLMhAuaHVudGVycy52MS5Nb3ZlEiEKBmV2ZW50cxgFIAMoCzIRLmh1bnRlcnMudjEuRXZlbnQSJQoFc3RhdGUYBiABKAsyFi5odW50ZXJzLnYxLk1hdGNoU3RhdGVCBwoFX3NlYXQiJAoQR2V0UmVjb3JkUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSIoChFHZXRSZWNvcmRSZXNwb25zZRITCgtyZWNvcmRfanNvbhgBIAEoCSp3CgtNYXRjaFN0YXR1cxIcChhNQVRDSF9TVEFUVVNfVU5TUEVDSUZJRUQQABIXChNNQVRDSF9TVEFUVVNfQUNUSVZFEAESFQoRTUFUQ0hfU1RBVFVTX09WRVIQAhIaChZNQVRDSF9TVEFUVVNfQUJBTkRPTkVEEAMy/gQKDE1hdGNoU2VydmljZRJOCgtDcmVhdGVNYXRjaBIeLmh1bnRlcnMudjEuQ3JlYXRlTWF0Y2hSZXF1ZXN0Gh8uaHVudGVycy52MS5DcmVhdGVNYXRjaFJlc3BvbnNlEkUKCEdldE1hdGNoEhsuaHVudGVycy52MS5HZXRNYXRjaFJlcXVlc3QaHC5odW50ZXJzLnYxLkdldE1hdGNoUmVzcG9uc2USTgoLTGlzdE1hdGNoZXMSHi5odW50ZXJzLnYxLkxpc3RNYXRjaGVzUmVxdWVzdBofLmh1bnRlcnMudjEuTGlzdE1hdGNoZXNSZXNwb25zZRJOCgtEZWxldGVNYXRjaBIeLmh1bnRlcnMudjEuRGVsZXRlTWF0Y2hSZXF1ZXN0Gh8uaHVudGVycy52MS5EZWxldGVNYXRjaFJlc3BvbnNlElcKDkxpc3RMZWdhbE1vdmVzEiEuaHVudGVycy52MS5MaXN0TGVnYWxNb3Zlc1JlcXVlc3QaIi5odW50ZXJzLnYxLkxpc3RMZWdhbE1vdmVzUmVzcG9uc2USRQoIUGxheU1vdmUSGy5odW50ZXJzLnYxLlBsYXlNb3ZlUmVxdWVzdBocLmh1bnRlcnMudjEuUGxheU1vdmVSZXNwb25zZRJNCgpXYXRjaE1hdGNoEh0uaHVudGVycy52MS5XYXRjaE1hdGNoUmVxdWVzdBoeLmh1bnRlcnMudjEuV2F0Y2hNYXRjaFJlc3BvbnNlMAESSAoJR2V0UmVjb3JkEhwuaHVudGVycy52MS5HZXRSZWNvcmRSZXF1ZXN0Gh0uaHVudGVycy52MS5HZXRSZWNvcmRSZXNwb25zZUJCUAFaPmdpdGh1Yi5jb20vaHVudGVycy9odW50ZXJzL2NsaWVudHMvZ28vZ2VuL2h1bnRlcnMvdjE7aHVudGVyc3YxYgZwcm90bzM", [file_google_protobuf_timestamp, file_hunters_v1_events, file_hunters_v1_moves, file_hunters_v1_options, file_hunters_v1_state]);
 
 /**
  * How a game starts: game id, seats, seed and the game's own options.
@@ -81,6 +81,17 @@ export type GameConfig = Message<"hunters.v1.GameConfig"> & {
     value: string;
     case: "json";
   } | { case: undefined; value?: undefined };
+
+  /**
+   * Seats the server plays itself with its built-in bots, so that a person or a program plays the
+   * other seats over gRPC with no other process. A bot moves as soon as its seat is to move (its move
+   * arrives like any other: WatchMatch, GetMatch), sees only what its seat may see, and is seeded from
+   * the match, so the match stays reproducible from its record. PlayMove with a bot seat's token is
+   * FAILED_PRECONDITION / SEAT_PLAYED_BY_BOT. CreateMatch only (Evaluate refuses bots).
+   *
+   * @generated from field: repeated hunters.v1.BotSeat bots = 20;
+   */
+  bots: BotSeat[];
 };
 
 /**
@@ -89,6 +100,36 @@ export type GameConfig = Message<"hunters.v1.GameConfig"> & {
  */
 export const GameConfigSchema: GenMessage<GameConfig> = /*@__PURE__*/
   messageDesc(file_hunters_v1_matches, 0);
+
+/**
+ * One seat played by a built-in bot.
+ *
+ * @generated from message hunters.v1.BotSeat
+ */
+export type BotSeat = Message<"hunters.v1.BotSeat"> & {
+  /**
+   * The seat (0 to players - 1), at most one bot per seat.
+   *
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * The bot: "random", "greedy" or "mcts", with options after a colon, e.g. "mcts:iterations=1000"
+   * (iterations at most 100,000; "seconds" is refused: it would make the match depend on the
+   * server's speed). A bad spec is INVALID_CONFIG.
+   *
+   * @generated from field: string bot = 2;
+   */
+  bot: string;
+};
+
+/**
+ * Describes the message hunters.v1.BotSeat.
+ * Use `create(BotSeatSchema)` to create a new message.
+ */
+export const BotSeatSchema: GenMessage<BotSeat> = /*@__PURE__*/
+  messageDesc(file_hunters_v1_matches, 1);
 
 /**
  * A stored match.
@@ -145,7 +186,7 @@ export type Match = Message<"hunters.v1.Match"> & {
  * Use `create(MatchSchema)` to create a new message.
  */
 export const MatchSchema: GenMessage<Match> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 1);
+  messageDesc(file_hunters_v1_matches, 2);
 
 /**
  * Create a match.
@@ -166,7 +207,7 @@ export type CreateMatchRequest = Message<"hunters.v1.CreateMatchRequest"> & {
  * Use `create(CreateMatchRequestSchema)` to create a new message.
  */
 export const CreateMatchRequestSchema: GenMessage<CreateMatchRequest> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 2);
+  messageDesc(file_hunters_v1_matches, 3);
 
 /**
  * A new match and its secrets.
@@ -201,7 +242,7 @@ export type CreateMatchResponse = Message<"hunters.v1.CreateMatchResponse"> & {
  * Use `create(CreateMatchResponseSchema)` to create a new message.
  */
 export const CreateMatchResponseSchema: GenMessage<CreateMatchResponse> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 3);
+  messageDesc(file_hunters_v1_matches, 4);
 
 /**
  * Read one match.
@@ -222,7 +263,7 @@ export type GetMatchRequest = Message<"hunters.v1.GetMatchRequest"> & {
  * Use `create(GetMatchRequestSchema)` to create a new message.
  */
 export const GetMatchRequestSchema: GenMessage<GetMatchRequest> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 4);
+  messageDesc(file_hunters_v1_matches, 5);
 
 /**
  * One match.
@@ -243,7 +284,7 @@ export type GetMatchResponse = Message<"hunters.v1.GetMatchResponse"> & {
  * Use `create(GetMatchResponseSchema)` to create a new message.
  */
 export const GetMatchResponseSchema: GenMessage<GetMatchResponse> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 5);
+  messageDesc(file_hunters_v1_matches, 6);
 
 /**
  * List matches, oldest first, page by page.
@@ -278,7 +319,7 @@ export type ListMatchesRequest = Message<"hunters.v1.ListMatchesRequest"> & {
  * Use `create(ListMatchesRequestSchema)` to create a new message.
  */
 export const ListMatchesRequestSchema: GenMessage<ListMatchesRequest> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 6);
+  messageDesc(file_hunters_v1_matches, 7);
 
 /**
  * One page of matches.
@@ -306,7 +347,7 @@ export type ListMatchesResponse = Message<"hunters.v1.ListMatchesResponse"> & {
  * Use `create(ListMatchesResponseSchema)` to create a new message.
  */
 export const ListMatchesResponseSchema: GenMessage<ListMatchesResponse> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 7);
+  messageDesc(file_hunters_v1_matches, 8);
 
 /**
  * Delete a match; needs the admin token in the metadata.
@@ -327,7 +368,7 @@ export type DeleteMatchRequest = Message<"hunters.v1.DeleteMatchRequest"> & {
  * Use `create(DeleteMatchRequestSchema)` to create a new message.
  */
 export const DeleteMatchRequestSchema: GenMessage<DeleteMatchRequest> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 8);
+  messageDesc(file_hunters_v1_matches, 9);
 
 /**
  * Nothing: the match is gone.
@@ -342,7 +383,7 @@ export type DeleteMatchResponse = Message<"hunters.v1.DeleteMatchResponse"> & {
  * Use `create(DeleteMatchResponseSchema)` to create a new message.
  */
 export const DeleteMatchResponseSchema: GenMessage<DeleteMatchResponse> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 9);
+  messageDesc(file_hunters_v1_matches, 10);
 
 /**
  * List the legal moves of the player to move.
@@ -363,7 +404,7 @@ export type ListLegalMovesRequest = Message<"hunters.v1.ListLegalMovesRequest"> 
  * Use `create(ListLegalMovesRequestSchema)` to create a new message.
  */
 export const ListLegalMovesRequestSchema: GenMessage<ListLegalMovesRequest> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 10);
+  messageDesc(file_hunters_v1_matches, 11);
 
 /**
  * The legal moves at one version.
@@ -398,7 +439,7 @@ export type ListLegalMovesResponse = Message<"hunters.v1.ListLegalMovesResponse"
  * Use `create(ListLegalMovesResponseSchema)` to create a new message.
  */
 export const ListLegalMovesResponseSchema: GenMessage<ListLegalMovesResponse> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 11);
+  messageDesc(file_hunters_v1_matches, 12);
 
 /**
  * Play one move as the seat of the token in the metadata.
@@ -457,7 +498,7 @@ export type PlayMoveRequest = Message<"hunters.v1.PlayMoveRequest"> & {
  * Use `create(PlayMoveRequestSchema)` to create a new message.
  */
 export const PlayMoveRequestSchema: GenMessage<PlayMoveRequest> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 12);
+  messageDesc(file_hunters_v1_matches, 13);
 
 /**
  * The result of a move.
@@ -492,7 +533,7 @@ export type PlayMoveResponse = Message<"hunters.v1.PlayMoveResponse"> & {
  * Use `create(PlayMoveResponseSchema)` to create a new message.
  */
 export const PlayMoveResponseSchema: GenMessage<PlayMoveResponse> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 13);
+  messageDesc(file_hunters_v1_matches, 14);
 
 /**
  * Watch a match: its history from a version on, then live versions until the end.
@@ -520,7 +561,7 @@ export type WatchMatchRequest = Message<"hunters.v1.WatchMatchRequest"> & {
  * Use `create(WatchMatchRequestSchema)` to create a new message.
  */
 export const WatchMatchRequestSchema: GenMessage<WatchMatchRequest> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 14);
+  messageDesc(file_hunters_v1_matches, 15);
 
 /**
  * What happened to a match at one version. Version 0 is its creation; version n follows move n.
@@ -577,7 +618,7 @@ export type WatchMatchResponse = Message<"hunters.v1.WatchMatchResponse"> & {
  * Use `create(WatchMatchResponseSchema)` to create a new message.
  */
 export const WatchMatchResponseSchema: GenMessage<WatchMatchResponse> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 15);
+  messageDesc(file_hunters_v1_matches, 16);
 
 /**
  * The full record of a match.
@@ -598,7 +639,7 @@ export type GetRecordRequest = Message<"hunters.v1.GetRecordRequest"> & {
  * Use `create(GetRecordRequestSchema)` to create a new message.
  */
 export const GetRecordRequestSchema: GenMessage<GetRecordRequest> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 16);
+  messageDesc(file_hunters_v1_matches, 17);
 
 /**
  * A match record.
@@ -620,7 +661,7 @@ export type GetRecordResponse = Message<"hunters.v1.GetRecordResponse"> & {
  * Use `create(GetRecordResponseSchema)` to create a new message.
  */
 export const GetRecordResponseSchema: GenMessage<GetRecordResponse> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 17);
+  messageDesc(file_hunters_v1_matches, 18);
 
 /**
  * Where a match stands in its life (the game's own status is MatchState.status).
