@@ -1,12 +1,15 @@
 """Shared pytest options: `--slow` adds the long cross-checks (marked `slow`), `--browser` the viewer's
 tests in headless Chromium (marked `browser`, tests/web/), `--container` the tests that build and run
-the Docker image (marked `container`, tests/container/, run by `.ci/container`); without them those
-tests are deselected (not collected as skips), so the plain run stays fast and prints no rows of `s`."""
+the Docker image (marked `container`, tests/container/, run by `.ci/container`), `--clients` the
+TypeScript and Go clients' bots in the arena (marked `clients`, tests/bots/test_client_bots.py: they need
+the clients built, so `.ci/run` runs them at its end); without them those tests are deselected (not
+collected as skips), so the plain run stays fast and prints no rows of `s`."""
 
 OPTIONAL = {
     "slow": "also run the long cross-checks",
     "browser": "also run the viewer's tests in headless Chromium (tests/web, marked browser)",
     "container": "also build and test the Docker image (needs dockerd)",
+    "clients": "also run the TypeScript and Go clients' bots in the arena (needs the clients built)",
 }
 
 
