@@ -107,11 +107,26 @@ def play_game(
             break
         decisions[seat] += 1
         game.play(move)
+    return game_result(index, seed, lineup, game, think, decisions, forfeit, keep_record)
+
+
+def game_result(
+    index: int,
+    seed: int,
+    lineup: Sequence[int],
+    game: Any,
+    think: list[float],
+    decisions: list[int],
+    forfeit: dict[str, Any] | None,
+    keep_record: bool,
+) -> GameResult:
+    """The result of a finished (or forfeited) game: a forfeiting seat cannot win; the best of the
+    others do."""
     scores = list(game.scores)
     if forfeit is None:
         winners = list(game.winners)
     else:
-        rest = [p for p in range(players) if p != forfeit["seat"]]
+        rest = [p for p in range(game.players) if p != forfeit["seat"]]
         best = max(scores[p] for p in rest)
         winners = [p for p in rest if scores[p] == best]
     return GameResult(

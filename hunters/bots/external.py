@@ -68,7 +68,7 @@ def play_served_game(
     move_time: float,
 ) -> Any:
     """One arena game played on a server (see the module docstring); returns a GameResult."""
-    from .arena import GameResult, _bot_for
+    from .arena import _bot_for, game_result
 
     cls = hunters.games.get(game_id)
     game = cls.new(players=players, seed=seed, **(options or {}))
@@ -143,25 +143,7 @@ def play_served_game(
                         p.wait()
             for f in logs.values():
                 f.close()
-    scores = list(game.scores)
-    if forfeit is None:
-        winners = list(game.winners)
-    else:
-        rest = [p for p in range(players) if p != forfeit["seat"]]
-        best = max(scores[p] for p in rest)
-        winners = [p for p in rest if scores[p] == best]
-    return GameResult(
-        index,
-        seed,
-        list(lineup),
-        scores,
-        winners,
-        game.moves_played,
-        think,
-        decisions,
-        forfeit,
-        game.to_record() if keep_record else None,
-    )
+    return game_result(index, seed, lineup, game, think, decisions, forfeit, keep_record)
 
 
 def _tail(f: Any, limit: int = 300) -> str:
