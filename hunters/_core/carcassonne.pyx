@@ -978,9 +978,9 @@ cdef void codes_to_actions(State* s, uint32_t* codes, int n) noexcept nogil:
                       + ((code >> 14) & 3)) * OCC_SLOTS + ((code >> 9) & 31)) * RETAKE_SLOTS + ret)
 
 
-cdef uint32_t random_move(State* s, uint64_t* rng) noexcept nogil:
-    """A random legal move: a uniform legal placement, then a uniform legal occupant/retake."""
-    cdef uint32_t opts[OCC_SLOTS * (MAXP * NMEEPLES + 1)]
+cdef int random_placement(State* s, uint64_t* rng, uint32_t* opts) noexcept nogil:
+    """A uniform legal placement of the tile in hand: write its occupant/retake options to `opts`
+    (slot 0 without a retake first) and return how many there are."""
     cdef uint16_t cells[MAXFRONT * 4 + 4]
     cdef uint8_t rots[MAXFRONT * 4 + 4]
     cdef int i, r, k, n = 0
@@ -995,7 +995,13 @@ cdef uint32_t random_move(State* s, uint64_t* rng) noexcept nogil:
             rots[n] = r
             n += (rotset >> r) & 1
     k = <int>rng_below(rng, n)
-    n = emit_placement(s, s.cells[cells[k]].key, rots[k], opts)
+    return emit_placement(s, s.cells[cells[k]].key, rots[k], opts)
+
+
+cdef uint32_t random_move(State* s, uint64_t* rng) noexcept nogil:
+    """A random legal move: a uniform legal placement, then a uniform legal occupant/retake."""
+    cdef uint32_t opts[OCC_SLOTS * (MAXP * NMEEPLES + 1)]
+    cdef int n = random_placement(s, rng, opts)
     return opts[rng_below(rng, n)]
 
 
@@ -1052,23 +1058,10 @@ cdef uint32_t mc_random(State* s, Det* d, uint64_t* rng) noexcept nogil:
     """Playout policy: a uniform legal placement; then, with probability d.bare, no piece, else a
     uniform legal occupant/retake option (d NULL or d.bare 0: exactly random_move)."""
     cdef uint32_t opts[OCC_SLOTS * (MAXP * NMEEPLES + 1)]
-    cdef uint16_t cells[MAXFRONT * 4 + 4]
-    cdef uint8_t rots[MAXFRONT * 4 + 4]
-    cdef int i, r, k, n = 0
-    cdef uint8_t* fit = T_fit[s.tile]
-    cdef uint8_t rotset
-    cdef uint16_t cell
+    cdef int n
     if d == NULL or d.bare <= 0.0:
         return random_move(s, rng)
-    for i in range(s.nfront):
-        rotset = fit[s.fval[i]]
-        cell = s.frontier[i]
-        for r in range(4):
-            cells[n] = cell
-            rots[n] = r
-            n += (rotset >> r) & 1
-    k = <int>rng_below(rng, n)
-    n = emit_placement(s, s.cells[cells[k]].key, rots[k], opts)
+    n = random_placement(s, rng, opts)
     if (rng_next(rng) >> 11) * (1.0 / 9007199254740992.0) < d.bare:
         return opts[0]      # slot 0 without a retake: always legal, always first
     return opts[rng_below(rng, n)]
