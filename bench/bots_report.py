@@ -5,37 +5,18 @@
 HUNTERS_BENCH_STRENGTH_GAMES / HUNTERS_BENCH_JAEGER_GAMES set the arena sizes (200 / 40).
 """
 
-import json
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.common import run_benchmarks
 
 
 def main() -> int:
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "bench.json"
-        cmd = [
-            sys.executable,
-            "-m",
-            "pytest",
-            str(ROOT / "bench" / "test_bots_bench.py"),
-            "-q",
-            "-s",
-            "--slow",
-            "--benchmark-enable",
-            "--benchmark-disable-gc",
-            f"--benchmark-json={out}",
-            "-p",
-            "no:cacheprovider",
-        ]
-        status = subprocess.run(cmd, cwd=ROOT).returncode
-        if not out.exists():
-            return status or 1
-        data = json.loads(out.read_text())
+    status, data = run_benchmarks("bench/test_bots_bench.py", "-s", "--slow")
+    if data is None:
+        return status or 1
     from bench.test_bots_bench import ITERATIONS, PLAYOUTS
 
     b = {x["name"]: x for x in data["benchmarks"]}

@@ -5,34 +5,18 @@
 The service benchmarks start `hunters serve` in a subprocess on a free loopback port.
 """
 
-import json
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.common import run_benchmarks
 
 
 def main() -> int:
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "bench.json"
-        cmd = [
-            sys.executable,
-            "-m",
-            "pytest",
-            str(ROOT / "bench"),
-            "-q",
-            "--benchmark-enable",
-            "--benchmark-disable-gc",
-            f"--benchmark-json={out}",
-            "-p",
-            "no:cacheprovider",
-        ]
-        proc = subprocess.run(cmd, cwd=ROOT)
-        if proc.returncode:
-            return proc.returncode
-        data = json.loads(out.read_text())
+    status, data = run_benchmarks("bench")
+    if status or data is None:
+        return status or 1
     stats = {b["name"]: b["stats"] for b in data["benchmarks"]}
     from bench.test_carcassonne_bench import CORE_GAMES
 
@@ -145,5 +129,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(ROOT))
     sys.exit(main())
