@@ -1,7 +1,7 @@
 """Checks on request fields that the games do not see: ids, request ids, page tokens, sizes.
 
 Every check refuses with INVALID_ARGUMENT and a reason before the value is used; errors never echo
-more than 64 characters of what the caller sent (`errors.clip`)."""
+more than 64 characters of what the caller sent (`hunters.status.clip`)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ __all__ = ["PageTokens", "game_filter", "match_id", "request_id"]
 
 MAX_ID = 64
 MAX_REQUEST_ID = 128
-_ID = re.compile(r"[A-Za-z0-9_-]{1,64}\Z")
-_REQUEST_ID = re.compile(r"[\x21-\x7e]{1,128}\Z")  # printable ASCII, no space
+_ID = re.compile(rf"[A-Za-z0-9_-]{{1,{MAX_ID}}}\Z")
+_REQUEST_ID = re.compile(rf"[\x21-\x7e]{{1,{MAX_REQUEST_ID}}}\Z")  # printable ASCII, no space
 
 
 def match_id(value: str) -> str:
@@ -27,21 +27,23 @@ def match_id(value: str) -> str:
     if not value:
         raise invalid("MATCH_ID_MISSING", "match_id is required")
     if not _ID.match(value):
-        raise invalid("BAD_MATCH_ID", "match_id must be 1 to 64 characters of A-Z, a-z, 0-9, '_' and '-'")
+        raise invalid("BAD_MATCH_ID", f"match_id must be 1 to {MAX_ID} characters of A-Z, a-z, 0-9, '_' and '-'")
     return value
 
 
 def request_id(value: str) -> str:
     """An idempotency key: empty (none) or 1 to 128 printable ASCII characters without spaces."""
     if value and not _REQUEST_ID.match(value):
-        raise invalid("BAD_REQUEST_ID", "request_id must be at most 128 printable ASCII characters, no spaces")
+        raise invalid(
+            "BAD_REQUEST_ID", f"request_id must be at most {MAX_REQUEST_ID} printable ASCII characters, no spaces"
+        )
     return value
 
 
 def game_filter(value: str) -> str:
     """A game id used as a filter: empty or an id-shaped string (whether it is registered does not matter)."""
     if value and not _ID.match(value):
-        raise invalid("BAD_GAME", "game must be at most 64 characters of A-Z, a-z, 0-9, '_' and '-'")
+        raise invalid("BAD_GAME", f"game must be at most {MAX_ID} characters of A-Z, a-z, 0-9, '_' and '-'")
     return value
 
 
