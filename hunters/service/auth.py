@@ -16,7 +16,9 @@ _SCHEME = "bearer "
 
 
 def new_token() -> str:
-    return secrets.token_urlsafe(32)
+    """256 random bits as hex: never starting with "-", so a command line (`hunters play --token T`,
+    an arena's `cmd:` bot) cannot mistake a token for an option, as base64url tokens were one in 64."""
+    return secrets.token_hex(32)
 
 
 def hash_token(token: str) -> str:

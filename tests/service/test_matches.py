@@ -345,3 +345,13 @@ def test_unfinished_matches_stay_in_memory_beyond_the_cache(server_factory):
     held = running.call(lambda: [manager.get(m.match_id) for m in live])
     assert finished.match_id not in manager._closed
     assert running.call(lambda: all(manager.get(m.match_id) is h for m, h in zip(live, held)))
+
+
+def test_tokens_never_look_like_command_line_options():
+    """Tokens go on command lines (`hunters play --token T`, the arena's `cmd:` bots): one that began
+    with "-" was taken for an option (a base64url token did, one time in 64)."""
+    from hunters.service.auth import new_token
+
+    tokens = [new_token() for _ in range(2000)]
+    assert len(set(tokens)) == 2000
+    assert all(len(t) == 64 and t[0] != "-" and all(c in "0123456789abcdef" for c in t) for t in tokens)
