@@ -11,6 +11,8 @@ A game is a class deriving from `GameBase` (OpenSpiel's `State` and `GameType` i
 - dense actions (bots, RL): `legal_actions()`, `action_mask()`, `move_to_action()`,
   `action_to_move()`, `play_action()`, `legal_moves_with_actions()`;
 - `random_games(n, players, seed)` -> `SimulationResult`.
+- learning (`hunters.learn`): a compact action space with masks, per-seat observations, a batch
+  stepped in the core, and chance outcomes for OpenSpiel (`learn_layout()`, `observe()`, ...).
 
 What both games used to copy lives here once: the legal-move sequence (membership through
 `is_legal`), seed and player checks, the header checks and replay loop of `from_record`, `winners`,
@@ -28,6 +30,7 @@ from types import ModuleType
 from typing import Any, ClassVar, TypeVar, overload
 
 from hunters.errors import IllegalMoveError, InvalidRecordError
+from hunters.learn import LearnBatch, LearnLayout
 
 __all__ = ["MAX_SEED", "GameBase", "GameInfo", "LegalMoves", "SimulationResult"]
 
@@ -392,6 +395,52 @@ class GameBase(abc.ABC):
     @abc.abstractmethod
     def legal_moves_with_actions(self) -> list[tuple[Any, int]]:
         """(move, action code) of every legal move, in legal_moves() order."""
+
+    # -- learning (hunters.learn: compact actions, observations, batches, chance) ---------------
+    def learn_layout(self) -> LearnLayout:
+        """The compact action space and observation fields of this game's configuration."""
+        raise NotImplementedError(f"{self.INFO.id} has no learning layout")
+
+    def learn_actions(self) -> list[int]:
+        """Compact codes of every legal move, ascending."""
+        raise NotImplementedError(f"{self.INFO.id} has no compact actions")
+
+    def learn_mask(self, out: Any = None) -> Any:
+        """uint8 numpy array of `learn_layout().actions` entries, 1 where legal; filled into `out`
+        (C-contiguous uint8 of that size) when given, which is then returned."""
+        raise NotImplementedError(f"{self.INFO.id} has no compact actions")
+
+    def learn_to_move(self, code: int) -> Any:
+        """The move a compact code stands for now (IllegalMoveError if it stands for none)."""
+        raise NotImplementedError(f"{self.INFO.id} has no compact actions")
+
+    def move_to_learn(self, move: Any) -> int:
+        """The compact code of a move that is legal now (IllegalMoveError otherwise)."""
+        raise NotImplementedError(f"{self.INFO.id} has no compact actions")
+
+    def play_learn(self, code: int) -> list[Any]:
+        """Play the move of a compact code; an illegal code raises IllegalMoveError, changes nothing."""
+        return self.play(self.learn_to_move(code))
+
+    def observe(self, seat: int, out: dict[str, Any] | None = None) -> dict[str, Any]:
+        """{field: numpy array} of what `seat` may know now (fields of `learn_layout()`); filled into
+        `out`'s arrays when given. Never depends on hidden information."""
+        raise NotImplementedError(f"{self.INFO.id} has no observations")
+
+    @classmethod
+    def learn_batch(cls, games: int, players: int = 2, seed: int = 0, **options: Any) -> LearnBatch:
+        """`games` games stepped together inside the core (see `hunters.learn.LearnBatch`)."""
+        raise NotImplementedError(f"{cls.INFO.id} has no learning batch")
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """OpenSpiel chance node: when the next event is a random draw not yet made, its outcomes
+        (outcome id, probability); [] when a seat is to move or the game is over. Only for games
+        made with `chance="external"`."""
+        raise NotImplementedError(f"{self.INFO.id} has no external chance")
+
+    def apply_chance(self, outcome: int) -> None:
+        """Resolve the pending chance node with `outcome` (one of `chance_outcomes()`)."""
+        raise NotImplementedError(f"{self.INFO.id} has no external chance")
 
     # -- simulation ------------------------------------------------------------------------------
     @classmethod

@@ -1,0 +1,119 @@
+"""The learning surface every game offers (#14): a compact action space, masks and observations.
+
+The service's stable action codes (`GameBase.legal_actions()`) are exact but huge (16,288,776 for
+Hunters & Gatherers): fine for a protocol, unusable for a policy network. For learning, each game
+also has a *compact* action space of at most `MAX_LEARN_ACTIONS` codes and per-seat observations as
+numpy arrays of fixed shape. Both are defined by the game's core; this module holds the shared
+vocabulary, and `hunters.rl` builds PettingZoo, Gymnasium and OpenSpiel environments on top.
+
+A game implements, on `GameBase`:
+
+- `learn_layout()` -> `LearnLayout` (sizes and the documented observation fields, for this game's
+  players and options);
+- `learn_actions()` (legal compact codes, ascending), `learn_mask(out=None)` (uint8, 1 = legal),
+  `learn_to_move(code)`, `move_to_learn(move)`, `play_learn(code)`;
+- `observe(seat, out=None)` -> ``{field name: numpy array}``: what that seat may know, never more;
+- `learn_batch(games, players, seed, **options)` -> a `LearnBatch` stepping many games in one call
+  inside the core;
+- chance (OpenSpiel): `chance_outcomes()` and `apply_chance(outcome)`.
+
+Rewards are terminal and the same everywhere (`terminal_rewards`): +1 for a seat whose final score
+beats every other seat's, 0 for a seat tied for first, -1 otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+__all__ = [
+    "MAX_LEARN_ACTIONS",
+    "LearnBatch",
+    "LearnLayout",
+    "ObservationField",
+    "terminal_rewards",
+]
+
+MAX_LEARN_ACTIONS = 100_000
+"""Upper bound on every game's compact action space (the issue's "about 10^5")."""
+
+
+@dataclass(frozen=True)
+class ObservationField:
+    """One numpy array of an observation: its name, fixed shape, dtype and meaning."""
+
+    name: str
+    shape: tuple[int, ...]
+    dtype: str
+    """A numpy dtype name: ``uint8``, ``int16``, ``int32``, ``float32``."""
+    low: float
+    high: float
+    """Bounds of every entry (for `gymnasium.spaces.Box`)."""
+    doc: str
+    """What each axis and value means, and what the seat cannot see."""
+
+
+@dataclass(frozen=True)
+class LearnLayout:
+    """The compact action space and the observation fields of one configuration of a game."""
+
+    actions: int
+    """Number of compact action codes (<= MAX_LEARN_ACTIONS)."""
+    fields: tuple[ObservationField, ...]
+    """Every observation field, in a fixed order."""
+    action_doc: str
+    """How a compact code is built from a move (stable; documented in docs/learning.md)."""
+
+    def field(self, name: str) -> ObservationField:
+        """The field called `name` (KeyError if none)."""
+        for f in self.fields:
+            if f.name == name:
+                return f
+        raise KeyError(name)
+
+
+def terminal_rewards(scores: Sequence[int]) -> list[float]:
+    """+1 for a seat whose score beats every other seat's, 0 when tied for first, -1 otherwise."""
+    top = max(scores)
+    leaders = sum(1 for s in scores if s == top)
+    return [(1.0 if leaders == 1 else 0.0) if s == top else -1.0 for s in scores]
+
+
+class LearnBatch(Protocol):
+    """Many games of one configuration stepped together inside the core (the vectorised env).
+
+    Buffers are numpy arrays owned by the batch and refilled in place by `reset` and `step` (no
+    allocation per step); read them after each call, copy what you keep:
+
+    - ``mask``: uint8 [games, actions], legal compact codes of the seat to move;
+    - ``obs``: {field: array [games, *field.shape]}, the observation of the seat to move;
+    - ``player``: int32 [games], the seat to move;
+    - ``rewards``: float32 [games, players], `terminal_rewards` of a game that ended on the last
+      step, else 0;
+    - ``done``: bool [games], the game in that slot ended on the last step (and was reset: the
+      buffers already show the new game);
+    - ``final_scores``: int32 [games, players], final scores where ``done``.
+
+    Determinism: slot i's e-th game (e = 0, 1, ...) has seed ``seed + e * games + i``.
+    """
+
+    games: int
+    players: int
+    layout: LearnLayout
+    mask: Any
+    obs: dict[str, Any]
+    player: Any
+    rewards: Any
+    done: Any
+    final_scores: Any
+
+    def reset(self, seed: int = 0) -> None:
+        """Start a new game in every slot (slot i: seed + i) and fill the buffers."""
+
+    def step(self, actions: Any) -> None:
+        """Play `actions[i]` (a compact code) in every game i. An illegal code raises
+        IllegalMoveError naming the slot, and changes no game."""
+
+    def game(self, index: int) -> Any:
+        """A copy of the game in slot `index`, as the game's Python class (for inspection)."""
