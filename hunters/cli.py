@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import sys
 import time
 from collections.abc import Sequence
@@ -20,8 +19,13 @@ from tqdm import tqdm
 import hunters
 from hunters.errors import InvalidRecordError
 from hunters.game_base import GameBase
+from hunters.scale import ScaleError
 
 _Formatter = argparse.ArgumentDefaultsHelpFormatter
+_RAY_HELP = (
+    "spread the games over the Ray cluster at ADDRESS (HOST:PORT of its head, or auto for the one "
+    "`ray start` runs here; needs hunters[ray]): the same results as a local run"
+)
 
 
 def _game_class(parser: argparse.ArgumentParser, game_id: str, players: int | None = None) -> type[GameBase]:
@@ -36,11 +40,9 @@ def _game_class(parser: argparse.ArgumentParser, game_id: str, players: int | No
 
 
 def _random_game(cls: type[GameBase], players: int, seed: int) -> GameBase:
-    rng = random.Random(seed)
-    game = cls.new(players=players, seed=seed)
-    while not game.is_over:
-        game.play(rng.choice(game.legal_moves()))
-    return game
+    from hunters.simulate import random_game
+
+    return random_game(cls, players, seed)
 
 
 def _seats(values: Sequence[Any], fmt: str = "{:>9}") -> str:
@@ -55,20 +57,15 @@ def _simulate(args: argparse.Namespace) -> int:
         args.parser.error("--record needs --games 1")
     if args.games == 1:
         return _simulate_one(cls, args)
+    if args.workers < 1:
+        args.parser.error("--workers must be at least 1")
     n, players = args.games, args.players
-    wins, totals, moves = [0] * players, [0] * players, 0
-    kinds: dict[str, list[int]] = {}
-    for i in tqdm(range(n), desc=f"{args.game}", unit="game", disable=args.quiet or None, file=sys.stderr):
-        game = _random_game(cls, players, args.seed + i)
-        moves += game.moves_played
-        for w in game.winners:
-            wins[w] += 1
-        for p, s in enumerate(game.scores):
-            totals[p] += s
-        for kind, pts in game.points_by_kind().items():
-            acc = kinds.setdefault(kind, [0] * players)
-            for p, v in enumerate(pts):
-                acc[p] += v
+    try:
+        tally = _simulate_many(args, n, players)
+    except ScaleError as exc:
+        print(f"hunters simulate: error: {exc}", file=sys.stderr)
+        return 2
+    moves, wins, totals, kinds = tally.moves, tally.wins, tally.totals, tally.kinds
     result = {
         "game": args.game,
         "games": n,
@@ -92,6 +89,23 @@ def _simulate(args: argparse.Namespace) -> int:
     for kind, pts in result["mean_points_by_kind"].items():
         print(f"  {kind:<14}" + _seats([f"{v:.1f}" for v in pts]))
     return 0
+
+
+def _simulate_many(args: argparse.Namespace, n: int, players: int) -> Any:
+    """Games 0..n-1 (seed + i) in units of consecutive games, on --workers processes or the --ray
+    cluster, tallied in unit order: the same result wherever they ran."""
+    from hunters import scale
+    from hunters.simulate import Tally, random_games_unit
+
+    pool = scale.executor(args.workers, args.ray)
+    size = max(1, min(250, -(-n // (4 * pool.workers))))  # ≥ 4 units per worker, ≤ 0.3 s each
+    units = [(args.game, players, args.seed, first, count) for first, count in scale.chunks(n, size)]
+    tally = Tally(0, players, wins=[0] * players, totals=[0] * players)
+    with pool, tqdm(total=n, desc=args.game, unit="game", disable=args.quiet or None, file=sys.stderr) as bar:
+        for part in scale.ordered(pool, random_games_unit, units):
+            tally.add(part)
+            bar.update(part.games)
+    return tally
 
 
 def _simulate_one(cls: type[GameBase], args: argparse.Namespace) -> int:
@@ -239,6 +253,17 @@ def _arena(args: argparse.Namespace) -> int:
             stream, total=total, desc=f"{args.game} arena", unit="game", disable=args.quiet or None, file=sys.stderr
         )
 
+    pool = None
+    if args.ray is not None:
+        if any(is_external(spec) for spec in specs):
+            args.parser.error("--ray plays built-in bots only (external cmd: bots run on this machine)")
+        from hunters.scale import connect_ray
+
+        try:
+            pool = connect_ray(args.ray)
+        except ScaleError as exc:
+            print(f"hunters arena: error: {exc}", file=sys.stderr)
+            return 2
     try:
         result = run_arena(
             args.game,
@@ -251,9 +276,13 @@ def _arena(args: argparse.Namespace) -> int:
             progress=bar,
             address=args.address,
             move_time=args.move_time,
+            executor=pool,
         )
     except ValueError as exc:
         args.parser.error(str(exc))
+    finally:
+        if pool is not None:
+            pool.close()
     print(result.table())
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
@@ -321,6 +350,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--games", type=int, default=1, help="games to play; more than 1 prints win rates and means")
     sim.add_argument("--json", action="store_true", help="print the result as JSON")
     sim.add_argument("--record", help="also write the game record (JSON) to this file (with --games 1)")
+    sim.add_argument("--workers", type=int, default=1, help="local worker processes for --games > 1")
+    sim.add_argument("--ray", metavar="ADDRESS", help=_RAY_HELP)
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(func=_simulate, parser=sim)
 
@@ -375,6 +406,7 @@ def build_parser() -> argparse.ArgumentParser:
     are.add_argument("--records", metavar="DIR", help="write every game's record to DIR/game-<i>.json")
     are.add_argument("--address", help="server for external bots (cmd:...); default: an embedded one")
     are.add_argument("--move-time", type=float, default=10.0, help="seconds an external bot has per move")
+    are.add_argument("--ray", metavar="ADDRESS", help=_RAY_HELP.replace("games", "games of built-in bots", 1))
     are.add_argument("--quiet", action="store_true", help="no progress bar")
     are.set_defaults(func=_arena, parser=are)
 

@@ -2,7 +2,8 @@
 tests in headless Chromium (marked `browser`, tests/web/), `--container` the tests that build and run
 the Docker image (marked `container`, tests/container/, run by `.ci/container`), `--clients` the
 TypeScript and Go clients' bots in the arena (marked `clients`, tests/bots/test_client_bots.py: they need
-the clients built, so `.ci/run` runs them at its end); without them those tests are deselected (not
+the clients built, so `.ci/run` runs them at its end), `--ray` the runs on a local Ray cluster (marked
+`ray`, tests/scale/: they need hunters[ray]); without them those tests are deselected (not
 collected as skips), so the plain run stays fast and prints no rows of `s`."""
 
 OPTIONAL = {
@@ -10,6 +11,7 @@ OPTIONAL = {
     "browser": "also run the viewer's tests in headless Chromium (tests/web, marked browser)",
     "container": "also build and test the Docker image (needs dockerd)",
     "clients": "also run the TypeScript and Go clients' bots in the arena (needs the clients built)",
+    "ray": "also run simulations, arenas and SimulateGames on a local Ray cluster (tests/scale, needs hunters[ray])",
 }
 
 

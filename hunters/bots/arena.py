@@ -26,6 +26,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import hunters
+from hunters.scale import Executor, chunks, ordered
 
 from . import make_bot, parse_spec
 from .base import Bot, Observation, _mix
@@ -298,6 +299,11 @@ def _task(args: tuple[Any, ...]) -> GameResult:
     return play_game(*args)
 
 
+def _tasks_unit(tasks: list[tuple[Any, ...]]) -> list[GameResult]:
+    """Several games, one unit of work for `hunters.scale` (each game is fixed by its own task)."""
+    return [play_game(*t) for t in tasks]
+
+
 def _served_task(args: tuple[Any, ...]) -> GameResult:
     from .external import play_served_game
 
@@ -318,13 +324,18 @@ def run_arena(
     progress: Callable[[Iterator[GameResult], int], Iterator[GameResult]] | None = None,
     address: str | None = None,
     move_time: float = 10.0,
+    executor: Executor | None = None,
 ) -> ArenaResult:
     """Play `games` games (see the module docstring) on `jobs` worker processes (1: in this
     process). `progress` wraps the stream of finished games (e.g. a tqdm bar).
 
     With external bots (``cmd:...`` specs, see `hunters.bots.external`) every game is a match on the
     server at `address` (default: an embedded server on a free port), `jobs` games at a time
-    (threads: the programs are processes of their own), `move_time` seconds per move."""
+    (threads: the programs are processes of their own), `move_time` seconds per move.
+
+    With an `executor` (`hunters.scale`: e.g. a Ray cluster) the games of built-in bots run there, in
+    units of a few consecutive games, instead of on `jobs` processes: every game is fixed by its index
+    and seeds, so the results are those of a local run."""
     from .external import command_of, is_external
 
     cls = hunters.games.get(game_id)
@@ -346,6 +357,8 @@ def run_arena(
             make_bot(spec)
     seats = lineups(len(specs), players)
     served = any(is_external(s) for s in specs)
+    if served and executor is not None:
+        raise ValueError("external bots (cmd:...) play on this machine only, not on a cluster")
     t0 = time.perf_counter()
     results: list[GameResult] = []
     if not served:
@@ -353,8 +366,14 @@ def run_arena(
             (game_id, players, specs, seats[i % len(seats)], seed + i // len(seats), i, seed, keep_records, options)
             for i in range(games)
         ]
-        if jobs == 1:
-            stream: Iterator[GameResult] = map(_task, tasks)
+        if executor is not None:
+            jobs = executor.workers
+            size = max(1, min(8, games // (4 * jobs)))  # ≥ 4 units per worker
+            units = [(tasks[first : first + count],) for first, count in chunks(games, size)]
+            stream: Iterator[GameResult] = itertools.chain.from_iterable(ordered(executor, _tasks_unit, units))
+            results = list(progress(stream, games) if progress else stream)
+        elif jobs == 1:
+            stream = map(_task, tasks)
             results = list(progress(stream, games) if progress else stream)
         else:
             with ProcessPoolExecutor(max_workers=jobs) as pool:

@@ -2,7 +2,7 @@
 database, a missing TLS file, half a TLS pair, a bad log level) is one line on stderr and exit 2.
 
 Options default from environment variables (HUNTERS_HOST, HUNTERS_PORT, HUNTERS_DB, HUNTERS_TLS_CERT,
-HUNTERS_TLS_KEY, HUNTERS_CREATE_TOKEN), so a container's health check can read the same settings."""
+HUNTERS_TLS_KEY, HUNTERS_CREATE_TOKEN, HUNTERS_RAY), so a container's health check can read the same settings."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ import ssl
 import sys
 from collections.abc import Callable
 from typing import NoReturn
+
+from hunters.scale import ScaleError
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
@@ -78,6 +80,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--engine-threads", type=_positive, default=2, help="threads for long engine work (Evaluate, SimulateGames)"
+    )
+    parser.add_argument(
+        "--ray",
+        metavar="ADDRESS",
+        default=_env("HUNTERS_RAY"),
+        help="play SimulateGames on the Ray cluster at ADDRESS (HOST:PORT of its head, or auto; needs "
+        "hunters[ray]): the same results as on the engine threads",
     )
     parser.add_argument(
         "--sync",
@@ -166,9 +175,10 @@ def run(args: argparse.Namespace) -> int:
             idle_seconds=args.idle_timeout or None,
             create_token=_create_token(args),
             http_port=args.http,
+            ray_address=args.ray,
         )
         return serve(config, log_level=args.log_level)
-    except (OSError, ValueError, sqlite3.Error) as exc:
+    except (OSError, ValueError, sqlite3.Error, ScaleError) as exc:
         logging.getLogger("hunters.service").handlers.clear()
         print(f"hunters serve: error: {_describe(exc, args.db)}", file=sys.stderr)
         return 2

@@ -18,6 +18,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 
 from hunters import games
+from hunters.scale import Executor, connect_ray
 from hunters.v1 import games_pb2, matches_pb2, oracle_pb2
 
 from . import reflection
@@ -53,6 +54,7 @@ class ServerConfig:
     idle_seconds: float | None = 7 * 24 * 3600  # an unfinished match with no move for this long is abandoned
     create_token: str | None = None  # when set, CreateMatch needs it as its bearer token
     http_port: int | None = None  # the live viewer (web.py) on this port of the same host; None: off
+    ray_address: str | None = None  # SimulateGames plays its blocks on this Ray cluster (hunters.scale)
 
 
 @dataclass
@@ -68,6 +70,7 @@ class Started:
     sweeper: asyncio.Task[None] | None
     viewer: Viewer | None = None
     http_port: int | None = None
+    scale: Executor | None = None
 
     async def stop(self, grace: float | None) -> None:
         """NOT_SERVING, finish calls in flight (up to `grace` s, then cancel them), close the database."""
@@ -79,6 +82,8 @@ class Started:
             self.sweeper.cancel()
         await self.server.stop(grace)
         self.engine.shutdown()
+        if self.scale is not None:
+            self.scale.close()
         self.store.close()
 
 
@@ -110,7 +115,13 @@ async def start_server(config: ServerConfig) -> Started:
     for game_id in games.ids():
         adapter(game_id)  # import each game's core now, not on the first call
     credentials = _credentials(config)
-    store = Store(config.db, synchronous=config.sqlite_sync)
+    scale = connect_ray(config.ray_address) if config.ray_address is not None else None
+    try:
+        store = Store(config.db, synchronous=config.sqlite_sync)
+    except BaseException:
+        if scale is not None:
+            scale.close()
+        raise
     try:
         engine = Engine(config.engine_threads)
         manager = MatchManager(
@@ -133,7 +144,7 @@ async def start_server(config: ServerConfig) -> Started:
         ]
         server = grpc.aio.server(options=options, maximum_concurrent_rpcs=config.max_concurrent_rpcs)
         add_service(server, matches_pb2.DESCRIPTOR.services_by_name["MatchService"], MatchServicer(manager))
-        add_service(server, oracle_pb2.DESCRIPTOR.services_by_name["OracleService"], OracleServicer(engine))
+        add_service(server, oracle_pb2.DESCRIPTOR.services_by_name["OracleService"], OracleServicer(engine, scale))
         add_service(server, games_pb2.DESCRIPTOR.services_by_name["GameService"], GameInfoServicer())
         health = HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health, server)
@@ -159,6 +170,8 @@ async def start_server(config: ServerConfig) -> Started:
                 raise
     except BaseException:
         store.close()
+        if scale is not None:
+            scale.close()
         raise
     for name in ("", *SERVICE_NAMES):
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
@@ -168,7 +181,7 @@ async def start_server(config: ServerConfig) -> Started:
     sweeper = None
     if config.idle_seconds:
         sweeper = asyncio.get_running_loop().create_task(_sweep(manager, min(60.0, config.idle_seconds / 4)))
-    return Started(server, port, manager, health, store, engine, sweeper, viewer, http_port)
+    return Started(server, port, manager, health, store, engine, sweeper, viewer, http_port, scale)
 
 
 class RunningServer:

@@ -7,6 +7,7 @@ small steps, so a caller going away or a shutdown stops it within a fraction of 
 from __future__ import annotations
 
 import asyncio
+import collections
 import functools
 import json
 import logging
@@ -18,7 +19,9 @@ import grpc
 from google.protobuf import message, timestamp_pb2
 
 from hunters.errors import IllegalMoveError
-from hunters.game_base import GameBase
+from hunters.game_base import GameBase, SimulationResult
+from hunters.scale import Executor, Job, chunks
+from hunters.simulate import BLOCK, block_sizes, blocks_unit
 from hunters.v1 import games_pb2, games_pb2_grpc, matches_pb2, matches_pb2_grpc, oracle_pb2, oracle_pb2_grpc
 
 from . import auth
@@ -30,7 +33,8 @@ from .matches import LiveMatch, MatchManager, Played
 
 log = logging.getLogger("hunters.service")
 MAX_SIMULATED_GAMES = 10_000_000
-SIMULATION_BLOCK = 256  # games per core call of SimulateGames: block b is random_games(seed + b)
+SIMULATION_BLOCK = BLOCK  # games per core call of SimulateGames: block b is random_games(seed + b)
+SCALE_BLOCKS = 8  # blocks per unit of work on a cluster (2,048 games, ~0.15 s of one core)
 PROGRESS_SECONDS = 0.5  # SimulateGames reports at least this often (and at every 5 %)
 _INTERNAL = ServiceError(grpc.StatusCode.INTERNAL, "INTERNAL", "internal error")
 
@@ -293,8 +297,9 @@ def simulate_block(game: type[GameBase], games: int, players: int, seed: int, ca
 class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
     """The stateless oracle; `engine` runs its work off the event loop."""
 
-    def __init__(self, engine: Engine):
+    def __init__(self, engine: Engine, scale: Executor | None = None):
         self.engine = engine
+        self.scale = scale  # where SimulateGames plays its blocks, when not on the engine's threads
 
     @rpc
     async def Evaluate(
@@ -319,12 +324,8 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
         wins = [0] * request.players
         start = last = time.perf_counter()
         reported = 0
-        block = 0
-        while done < total:
-            n = min(SIMULATION_BLOCK, total - done)
-            res = await self.engine.run(simulate_block, ad.Game, n, request.players, (request.seed + block) % 2**64)
-            block += 1
-            done += n
+        async for res in self._simulated(request.game, ad.Game, total, request.players, request.seed):
+            done += res.games
             moves += res.decisions
             scores = [a + b for a, b in zip(scores, res.total_scores, strict=True)]
             wins = [a + b for a, b in zip(wins, res.wins, strict=True)]
@@ -339,6 +340,31 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
                     games_per_second=done / (now - start) if now > start else 0.0,
                     done=done == total,
                 )
+
+    async def _simulated(
+        self, game_id: str, game: type[GameBase], total: int, players: int, seed: int
+    ) -> AsyncIterator[SimulationResult]:
+        """The blocks of a run (block b: `random_games(SIMULATION_BLOCK, seed + b)`), in order: one at a
+        time on the engine's threads, or units of a few blocks on the scale executor (a Ray cluster),
+        a bounded number in flight; the caller going away cancels those and submits no more."""
+        sizes = block_sizes(total)
+        if self.scale is None:
+            for b, n in enumerate(sizes):
+                yield await self.engine.run(simulate_block, game, n, players, (seed + b) % 2**64)
+            return
+        units = [(game_id, players, seed, total, first, count) for first, count in chunks(len(sizes), SCALE_BLOCKS)]
+        window = 2 * self.scale.workers
+        pending: collections.deque[Job] = collections.deque()
+        try:
+            for unit in units:
+                pending.append(self.scale.submit(blocks_unit, *unit))
+                if len(pending) >= window:
+                    yield await asyncio.wrap_future(pending.popleft().future)
+            while pending:
+                yield await asyncio.wrap_future(pending.popleft().future)
+        finally:
+            for job in pending:
+                job.cancel()
 
 
 class GameInfoServicer(games_pb2_grpc.GameServiceServicer):

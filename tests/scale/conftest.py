@@ -1,0 +1,19 @@
+"""One local Ray cluster per session (2 CPUs, no dashboard, its files in a temp dir), started by this
+process: the tests run units on it from here, and drivers in subprocesses join it by its address."""
+
+import shutil
+import tempfile
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def ray_address():
+    ray = pytest.importorskip("ray", reason="needs hunters[ray]")
+    temp = tempfile.mkdtemp(prefix="hray")  # short: Ray's socket paths live under it
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, _temp_dir=temp)
+    try:
+        yield ray.get_runtime_context().gcs_address
+    finally:
+        ray.shutdown()
+        shutil.rmtree(temp, ignore_errors=True)
