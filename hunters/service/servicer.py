@@ -34,7 +34,7 @@ from .matches import LiveMatch, MatchManager, Played
 log = logging.getLogger("hunters.service")
 MAX_SIMULATED_GAMES = 10_000_000
 SIMULATION_BLOCK = BLOCK  # games per core call of SimulateGames: block b is random_games(seed + b)
-SCALE_BLOCKS = 8  # blocks per unit of work on a cluster (2,048 games, ~0.15 s of one core)
+SCALE_BLOCKS = 8  # most blocks per unit of work on a cluster (2,048 games, ~0.15 s of one core)
 PROGRESS_SECONDS = 0.5  # SimulateGames reports at least this often (and at every 5 %)
 _INTERNAL = ServiceError(grpc.StatusCode.INTERNAL, "INTERNAL", "internal error")
 
@@ -352,8 +352,11 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
             for b, n in enumerate(sizes):
                 yield await self.engine.run(simulate_block, game, n, players, (seed + b) % 2**64)
             return
-        units = [(game_id, players, seed, total, first, count) for first, count in chunks(len(sizes), SCALE_BLOCKS)]
+        # units of up to SCALE_BLOCKS blocks (Ray's ~1 ms per task amortised), smaller when the run is
+        # short for the cluster, so that every worker gets a few units; results do not depend on it
         window = 2 * self.scale.workers
+        per_unit = max(1, min(SCALE_BLOCKS, len(sizes) // (2 * window)))
+        units = [(game_id, players, seed, total, first, count) for first, count in chunks(len(sizes), per_unit)]
         pending: collections.deque[Job] = collections.deque()
         try:
             for unit in units:
