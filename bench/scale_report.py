@@ -13,6 +13,7 @@ the best run is the one least disturbed). Results are checked equal on every run
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 import tempfile
 import time
@@ -135,6 +136,7 @@ def main() -> int:
     finally:
         local.close()
         ray.shutdown()
+        shutil.rmtree(temp, ignore_errors=True)
     width = max(len(r[0]) for r in rows)
     print()
     for name, value in rows:
