@@ -152,6 +152,7 @@ class Game(GameBase):
         sdeck = [code_of(t) for t in deck("summer", tuple(opts["mammoths_summer"]))]
         wdeck = [code_of(t) for t in deck("winter", tuple(opts["mammoths_winter"]))]
         shuffled_s, shuffled_w = _core.shuffled_decks(seed or 0, sdeck, wdeck)
+        layout: list[str | None]
         if external:
             layout = [None] * b.n
         elif summer is None:
@@ -556,10 +557,10 @@ class Game(GameBase):
         total = sum(counts.values())
         return [(c, n / total) for c, n in sorted(counts.items())]
 
-    def apply_chance(self, outcome: int) -> list[Event]:
+    def apply_chance(self, outcome: int) -> None:
         """Resolve the pending chance node: lay tile code `outcome` (one of `chance_outcomes()`) on
-        the next space; return the events (the winter set-up or a season end the deal completes).
-        ValueError when no chance node is pending or the outcome is not among them."""
+        the next space (`events` gets what completing a deal causes: the winter set-up, a season
+        end). ValueError when no chance node is pending or the outcome is not among them."""
         if type(outcome) is not int:
             raise ValueError("a chance outcome is an int tile code")
         left = self._summer_left
@@ -573,11 +574,10 @@ class Game(GameBase):
             self._summer[v] = token_of(outcome)
             self._outcomes.append(outcome)
             if left and self._summer_deal_spaces():
-                return []
+                return
             self._summer_left = None
-            n = len(self._events)
             self._lay_out(self._core.nplayers, True)
-            return self._events[n:]
+            return
         if not self.chance_pending:
             raise ValueError("no chance node is pending")
         events = self._events_of(self._core.deal_apply(outcome))
@@ -586,7 +586,6 @@ class Game(GameBase):
             summer = sum(1 for t in self._summer if t is not None)
             self._winter = [t for t in map(token_of, self._outcomes[summer:]) if t is not None]
         self._events.extend(events)
-        return events
 
     # -- what a seat may know (bots) ---------------------------------------------------------
     def observed_by(self, seat: int) -> Game:
@@ -712,7 +711,7 @@ class Game(GameBase):
         while o < len(outcomes) or m < len(moves):
             if game.chance_pending:
                 if o == len(outcomes):
-                    break
+                    raise InvalidRecordError(f"move {m} comes while a chance node is pending")
                 try:
                     game.apply_chance(outcomes[o])
                 except (ValueError, TypeError) as exc:

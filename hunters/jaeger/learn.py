@@ -103,16 +103,20 @@ _LEARN_REASONS = _core.LEARN_REASONS
 def board_channels(players: int) -> tuple[str, ...]:
     """Names of the board channels (last axis of ``board``) for `players` seats."""
     return (
-        ("tile_space", "summer_camp", "winter_camp", "empty")
-        + tuple(f"tile_{k}" for k in KINDS)
-        + ("mammoth_value",)
-        + tuple(f"characters_r{r}" for r in range(players))
-        + tuple(f"supply_pack_r{r}" for r in range(players))
-        + ("own_index",)
+        "tile_space",
+        "summer_camp",
+        "winter_camp",
+        "empty",
+        *(f"tile_{k}" for k in KINDS),
+        "mammoth_value",
+        *(f"characters_r{r}" for r in range(players)),
+        *(f"supply_pack_r{r}" for r in range(players)),
+        "own_index",
     )
 
 
-COLLECTION_COLUMNS: tuple[str, ...] = FACE_DOWN + (
+COLLECTION_COLUMNS: tuple[str, ...] = (
+    *FACE_DOWN,
     "face_down",
     "weapons",
     "weapons_spent",
@@ -261,7 +265,7 @@ def learn_turn(game: Game, code: Any) -> int:
     if not -(2**63) <= code < 2**63:
         raise IllegalMoveError("UNKNOWN_CODE", LEARN_MESSAGES["UNKNOWN_CODE"], code)
     err, turn = game._core.learn_turn(code, c, k)
-    if err:
+    if err or turn is None:
         raise learn_refusal(err, code)
     return int(turn)
 
@@ -315,8 +319,8 @@ class JaegerLearnBatch:
     def __init__(self, games: int, players: int = 2, seed: int = 0, **options: Any) -> None:
         from hunters.game_base import check_seed
 
-        from .game import INFO, WINTER_START, Game
-        from .options import validate_options
+        from .game import INFO, Game
+        from .options import WINTER_START, validate_options
         from .tiles import code_of, deck
 
         if type(games) is not int or games < 1:
@@ -393,4 +397,3 @@ class JaegerLearnBatch:
 
 def learn_batch(games: int, players: int = 2, seed: int = 0, **options: Any) -> JaegerLearnBatch:
     return JaegerLearnBatch(games, players, seed, **options)
-
