@@ -1055,6 +1055,7 @@ cdef enum:
     NCOL = 18       # collection columns
     NSTATUS = 10    # status entries
     NFACE = 7       # face-down kinds: berries .. skull
+    NMARKS = 2 * MAXCAMPS + MAXP * MAXCH    # spaces whose piece channels one observation writes
 
 LEARN_SIZES = {"collection": NCOL, "status": NSTATUS, "face_down": NFACE, "kinds": NKINDS - 1}
 
@@ -1210,38 +1211,67 @@ cdef inline int16_t clamp16(long v) noexcept nogil:
     return <int16_t>(32767 if v > 32767 else (-32768 if v < -32768 else v))
 
 
-cdef void learn_observe(State* s, LearnSpec* L, int seat, bint open_, uint8_t* board, int16_t* chars,
-                        int16_t* coll, int16_t* tiles, int16_t* pool, int16_t* status) noexcept nogil:
+cdef inline void tile_row(uint8_t* row, int kind, int t) noexcept nogil:
+    """The space and tile channels (0 .. 15) of one board row."""
+    memset(row, 0, B_CHARS)
+    row[B_KIND + kind] = 1
+    if kind == SP_TILE:
+        if t == 0:
+            row[B_EMPTY] = 1
+        else:
+            row[B_TILE + (t & 15) - 1] = 1
+            if (t & 15) == K_MAMMOTH:
+                row[B_MVAL] = t >> 4
+
+
+cdef int learn_observe(State* s, LearnSpec* L, int seat, bint open_, uint8_t* board, int16_t* chars,
+                       int16_t* coll, int16_t* tiles, int16_t* pool, int16_t* status, uint8_t* shown,
+                       int16_t* marks, int nmarks) noexcept nogil:
     """Fill one observation of `seat` (see hunters/jaeger/learn.py for the fields). `open_`: every
-    collection is shown in full (option open_collections, or the game is over)."""
+    collection is shown in full (option open_collections, or the game is over).
+
+    `shown` NULL: the board is written in full. Else the board is updated (the batch): shown[v] is
+    the tile code row v shows (rows whose tile changed are rewritten and shown updated), and the
+    piece channels (characters, packs, own index) of the nmarks spaces in marks, written last time,
+    are cleared first. When marks is not NULL it receives the spaces whose piece channels are
+    written now (at most 2 * MAXCAMPS + MAXP * MAXCH); return their count."""
     cdef Config* c = s.cfg
-    cdef int P = s.nplayers, F = L.F, v, p, r, i, k, t, n, fd, mp, sc, pks, pkw, vis
+    cdef int P = s.nplayers, F = L.F, v, p, r, i, j, k, t, n, fd, mp, sc, pks, pkw, nm = 0, w
     cdef int16_t srcs[MAXCH]
     cdef int left[256]
     cdef uint8_t* row
     cdef int16_t* col
-    memset(board, 0, c.n * F)
-    for v in range(c.n):
-        row = board + v * F
-        row[B_KIND + c.kind[v]] = 1
-        t = s.tile[v]
-        if c.kind[v] == SP_TILE:
-            if t == 0:
-                row[B_EMPTY] = 1
-            else:
-                row[B_TILE + (t & 15) - 1] = 1
-                if (t & 15) == K_MAMMOTH:
-                    row[B_MVAL] = t >> 4
-        elif s.packs_at[v]:
-            for p in range(P):
-                if (s.packs_at[v] >> p) & 1:
-                    row[B_CHARS + P + (p - seat + P) % P] = 1
+    if shown == NULL:
+        for v in range(c.n):
+            row = board + v * F
+            memset(row + B_CHARS, 0, F - B_CHARS)
+            tile_row(row, c.kind[v], s.tile[v])
+    else:
+        for v in range(c.n):
+            if shown[v] != s.tile[v]:
+                tile_row(board + v * F, c.kind[v], s.tile[v])
+                shown[v] = s.tile[v]
+        for j in range(nmarks):
+            memset(board + marks[j] * F + B_CHARS, 0, F - B_CHARS)
+    for j in range(2):
+        for i in range(c.ncamps[j]):
+            w = c.camps[j][i]
+            if s.packs_at[w]:
+                for p in range(P):
+                    if (s.packs_at[w] >> p) & 1:
+                        board[w * F + B_CHARS + P + (p - seat + P) % P] = 1
+                if marks != NULL:
+                    marks[nm] = w
+                    nm += 1
     for p in range(P):
         r = (p - seat + P) % P
         for i in range(s.nch[p]):
             v = s.pos[p][i]
             if v >= 0:
                 board[v * F + B_CHARS + r] += 1
+                if marks != NULL:
+                    marks[nm] = v
+                    nm += 1
         n = own_spaces(s, p, srcs)
         for i in range(L.C):
             chars[r * L.C + i] = srcs[i] if i < n else -1
@@ -1303,6 +1333,7 @@ cdef void learn_observe(State* s, LearnSpec* L, int seat, bint open_, uint8_t* b
     status[7] = open_
     status[8] = P
     status[9] = (c.nwdeck - s.dealt) if s.deal_next >= 0 else 0
+    return nm
 
 
 
@@ -1576,7 +1607,7 @@ cdef class CoreGame:
                 or status.shape[0] != NSTATUS):
             raise ValueError("buffer shapes do not match the game")
         learn_observe(self.s, &L, seat, open_, &board[0, 0], &chars[0, 0], &coll[0, 0], &tiles[0, 0],
-                      &pool[0], &status[0])
+                      &pool[0], &status[0], NULL, NULL, 0)
 
     # -- search (hunters.bots) ---------------------------------------------------------------
     def masked(self, CoreConfig config, int seat, seed=None, bint deal=True):
@@ -1748,6 +1779,9 @@ cdef class LearnCore:
     cdef uint32_t* buf              # legal turns of one game, per thread
     cdef int32_t* prev              # N * A: the mask entries set last time, per game
     cdef int32_t* nprev
+    cdef uint8_t* shown             # N * MAXS: the tile code each board row shows, per game
+    cdef int16_t* marks             # N * NMARKS: spaces whose piece channels were written, per game
+    cdef int32_t* nmarks            # per game; -1: the board is written in full next time
     cdef uint32_t* todo             # N: turn codes of the step being played
     cdef uint32_t** hist            # per slot: turn codes of the current game
     cdef int32_t* hlen
@@ -1785,6 +1819,9 @@ cdef class LearnCore:
         self.buf = <uint32_t*>checked_malloc(<size_t>threads * self.cap * sizeof(uint32_t))
         self.prev = <int32_t*>checked_malloc(<size_t>games * self.L.A * sizeof(int32_t))
         self.nprev = <int32_t*>checked_malloc(games * sizeof(int32_t))
+        self.shown = <uint8_t*>checked_malloc(<size_t>games * MAXS)
+        self.marks = <int16_t*>checked_malloc(<size_t>games * NMARKS * sizeof(int16_t))
+        self.nmarks = <int32_t*>checked_malloc(games * sizeof(int32_t))
         self.todo = <uint32_t*>checked_malloc(games * sizeof(uint32_t))
         self.hist = <uint32_t**>checked_malloc(games * sizeof(uint32_t*))
         self.hlen = <int32_t*>checked_malloc(games * sizeof(int32_t))
@@ -1795,6 +1832,7 @@ cdef class LearnCore:
             self.hlen[i] = 0
             self.hcap[i] = 0
             self.nprev[i] = 0
+            self.nmarks[i] = -1
 
     def __dealloc__(self):
         cdef int i
@@ -1809,6 +1847,9 @@ cdef class LearnCore:
         free(self.buf)
         free(self.prev)
         free(self.nprev)
+        free(self.shown)
+        free(self.marks)
+        free(self.nmarks)
         free(self.todo)
         free(self.ev)
 
@@ -1862,6 +1903,7 @@ cdef class LearnCore:
             init_state(&b.s, &b.c, self.P, by_space, NULL, NULL, -1)
             begin(&b.s, self.ev + tid * MAXEV)
             self.hlen[i] = 0
+            self.nmarks[i] = -1
             if b.s.season != OVER:
                 return
             self.episode[i] += 1
@@ -1873,6 +1915,9 @@ cdef class LearnCore:
         cdef int32_t* pv = self.prev + <size_t>i * self.L.A
         cdef uint8_t* m = &self.mask[i, 0]
         cdef uint32_t* buf = self.buf + <size_t>tid * self.cap
+        cdef uint8_t* shown = self.shown + <size_t>i * MAXS
+        cdef int16_t* marks = self.marks + <size_t>i * NMARKS
+        cdef bint full = self.nmarks[i] < 0
         for j in range(self.nprev[i]):
             m[pv[j]] = 0
         n = learn_gen(s, &self.L, buf)
@@ -1880,8 +1925,12 @@ cdef class LearnCore:
             m[buf[j]] = 1
             pv[j] = buf[j]
         self.nprev[i] = n
-        learn_observe(s, &self.L, s.player, self.open_, &self.board[i, 0, 0], &self.chars[i, 0, 0],
-                      &self.coll[i, 0, 0], &self.tiles[i, 0, 0], &self.pool[i, 0], &self.status[i, 0])
+        self.nmarks[i] = learn_observe(s, &self.L, s.player, self.open_, &self.board[i, 0, 0],
+                                       &self.chars[i, 0, 0], &self.coll[i, 0, 0], &self.tiles[i, 0, 0],
+                                       &self.pool[i, 0], &self.status[i, 0], NULL if full else shown, marks,
+                                       0 if full else self.nmarks[i])
+        if full:
+            memcpy(shown, s.tile, s.cfg.n)
         self.player[i] = s.player
 
     def reset(self, uint64_t seed):

@@ -311,27 +311,39 @@ def test_observe_fills_given_buffers_and_checks_the_seat():
 
 
 # -- the batch ------------------------------------------------------------------------------------
-def _pick(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    return np.array([rng.choice(np.flatnonzero(row)) for row in mask], dtype=np.int64)
+def _pick(mask: np.ndarray, rng: np.random.Generator, stay: float = 0.0) -> np.ndarray:
+    """A random legal code per row; with probability `stay` one without a step off the board
+    (slot S - 1 = 11 in either step) when there is one."""
+    out = []
+    for row in mask:
+        codes = np.flatnonzero(row)
+        if rng.random() < stay:
+            first, second = codes // 61, codes % 61
+            kept = codes[(first % 12 != 11) & ((second == 0) | ((second - 1) % 12 != 11))]
+            codes = kept if len(kept) else codes
+        out.append(rng.choice(codes))
+    return np.array(out, dtype=np.int64)
 
 
-def test_batch_equals_stepping_games_one_by_one():
-    n, players, seed = 6, 2, 40
+@pytest.mark.parametrize("players,stay,steps", [(2, 0.0, 300), (3, 0.97, 400)])
+def test_batch_equals_stepping_games_one_by_one(players, stay, steps):
+    n, seed = 6, 40
     b = Game.learn_batch(n, players, seed=seed)
     shadow = [Game.new(players=players, seed=seed + i) for i in range(n)]
     episode = [0] * n
     rng = np.random.default_rng(0)
-    ends = 0
-    for step in range(300):
+    ends = winter = 0
+    for step in range(steps):
         for i, g in enumerate(shadow):
             assert np.flatnonzero(b.mask[i]).tolist() == g.learn_actions()
             assert b.player[i] == g.player
             o = g.observe(g.player)
             assert all(np.array_equal(b.obs[k][i], o[k]) for k in o)
+            winter += g.season == "winter"
         if step % 50 == 0:
             i = step % n
             assert b.game(i).to_record() == shadow[i].to_record()
-        acts = _pick(b.mask, rng)
+        acts = _pick(b.mask, rng, stay)
         b.step(acts)
         for i, g in enumerate(shadow):
             g.play_learn(int(acts[i]))
@@ -344,7 +356,7 @@ def test_batch_equals_stepping_games_one_by_one():
                 shadow[i] = Game.new(players=players, seed=seed + episode[i] * n + i)
             else:
                 assert not b.done[i] and not b.rewards[i].any()
-    assert ends >= 3
+    assert ends >= 3 and winter > 50
 
 
 def test_batch_illegal_code_changes_no_game():
