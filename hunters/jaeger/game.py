@@ -481,7 +481,7 @@ class Game(GameBase):
     def legal_moves_with_actions(self) -> list[tuple[Move, int]]:
         """(move, action code) of every legal move, in legal_moves() order (= ascending codes)."""
         cfg = self._cfg
-        return [(_decode(cfg, c), c) for c in self._core.legal_codes()]
+        return [(_decode(cfg, c), c) for c in _actions.legal_actions(self)]
 
     # -- learning (hunters.learn; see hunters.jaeger.learn for the codes and fields) -----------
     def learn_layout(self) -> LearnLayout:

@@ -391,6 +391,7 @@ def test_summer_layout_is_chance_with_the_decks_probabilities():
     g = Game.new(players=2, seed=1, chance="external")
     assert g.player == -1 and g.chance_pending and not g.is_over
     assert list(g.legal_moves()) == [] and g.learn_actions() == [] and not g.learn_mask().any()
+    assert g.legal_actions() == [] and not any(g.action_mask()) and g.legal_moves_with_actions() == []
     with pytest.raises(IllegalMoveError) as e:
         g.play(Move.of((15, 14), (15, 16)))
     assert e.value.reason == "CHANCE_PENDING"
