@@ -1545,17 +1545,28 @@ cdef class CoreGame:
         return _events_list(ev, n, self.s.turns - 1 if self.s.turns > 0 else None)
 
     def learn_actions(self, int C, int K):
-        """Every legal compact code now (unsorted)."""
+        """Every legal compact code now, ascending."""
         cdef LearnSpec L
-        cdef int n
+        cdef int n, j, c
         cdef uint32_t* buf
+        cdef uint8_t* seen
         if self.s.season == OVER or deal_space(self.s) >= 0:
             return []
         learn_spec(&L, self.s.cfg, C, K, self.s.nplayers)
         buf = <uint32_t*>checked_malloc(max_turns(self.s) * sizeof(uint32_t))
+        seen = <uint8_t*>checked_malloc(L.A)
         with nogil:
             n = learn_gen(self.s, &L, buf)
+            memset(seen, 0, L.A)        # sort by marking: the codes are distinct and below A
+            for j in range(n):
+                seen[buf[j]] = 1
+            j = 0
+            for c in range(L.A):
+                if seen[c]:
+                    buf[j] = c
+                    j += 1
         out = uint32_list(buf, n)
+        free(seen)
         free(buf)
         return out
 

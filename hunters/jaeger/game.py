@@ -48,6 +48,19 @@ def _is_int(v: Any) -> bool:
     return type(v) is int
 
 
+_LEARN: ModuleType | None = None
+
+
+def _learn() -> ModuleType:
+    """hunters.jaeger.learn, imported on first use (it imports numpy; `import hunters` must not)."""
+    global _LEARN
+    if _LEARN is None:
+        from . import learn
+
+        _LEARN = learn
+    return _LEARN
+
+
 def _decode(cfg: CoreConfig, code: int) -> Move:
     """The Move of a turn code on a configuration (memoised per configuration)."""
     move: Move | None = cfg.cache.get(code)
@@ -86,6 +99,7 @@ class Game(GameBase):
         "_core",
         "_events",
         "_external",
+        "_learn_spec",
         "_moves",
         "_options",
         "_outcomes",
@@ -108,6 +122,7 @@ class Game(GameBase):
     _external: bool
     _outcomes: list[int]
     _summer_left: list[int] | None
+    _learn_spec: tuple[CoreConfig, tuple[int, int]] | None
 
     def __init__(self) -> None:
         raise TypeError("use Game.new(...) or Game.from_record(...)")
@@ -172,6 +187,7 @@ class Game(GameBase):
         self._winter = winter_tokens
         self._start = start_pos
         self._external = external
+        self._learn_spec = None
         self._outcomes = []
         self._summer_left = sorted(sdeck) if external else None
         self._moves = []
@@ -485,45 +501,35 @@ class Game(GameBase):
 
     # -- learning (hunters.learn; see hunters.jaeger.learn for the codes and fields) -----------
     def learn_layout(self) -> LearnLayout:
-        from . import learn
-
-        return learn.layout_of(self)
+        layout: LearnLayout = _learn().layout_of(self)
+        return layout
 
     def learn_actions(self) -> list[int]:
-        from . import learn
-
-        return learn.learn_actions(self)
+        codes: list[int] = _learn().learn_actions(self)
+        return codes
 
     def learn_mask(self, out: Any = None) -> Any:
-        from . import learn
-
-        return learn.learn_mask(self, out)
+        return _learn().learn_mask(self, out)
 
     def learn_to_move(self, code: int) -> Move:
-        from . import learn
-
-        return learn.learn_to_move(self, code)
+        move: Move = _learn().learn_to_move(self, code)
+        return move
 
     def move_to_learn(self, move: Any) -> int:
-        from . import learn
-
-        return learn.move_to_learn(self, move)
+        code: int = _learn().move_to_learn(self, move)
+        return code
 
     def play_learn(self, code: int) -> list[Event]:
-        from . import learn
-
-        return self._play_code(learn.learn_turn(self, code))
+        return self._play_code(_learn().learn_turn(self, code))
 
     def observe(self, seat: int, out: dict[str, Any] | None = None) -> dict[str, Any]:
-        from . import learn
-
-        return learn.observe(self, seat, out)
+        obs: dict[str, Any] = _learn().observe(self, seat, out)
+        return obs
 
     @classmethod
     def learn_batch(cls, games: int, players: int = 2, seed: int = 0, **options: Any) -> LearnBatch:
-        from . import learn
-
-        return learn.learn_batch(games, players, seed, **options)
+        batch: LearnBatch = _learn().learn_batch(games, players, seed, **options)
+        return batch
 
     # -- external chance (OpenSpiel) ---------------------------------------------------------
     @property
@@ -644,6 +650,7 @@ class Game(GameBase):
         g._winter = self._winter
         g._start = self._start
         g._external = self._external
+        g._learn_spec = self._learn_spec
         g._outcomes = self._outcomes.copy()
         g._summer_left = None if self._summer_left is None else self._summer_left.copy()
         return g
