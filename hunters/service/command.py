@@ -56,7 +56,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--port", type=int, default=int(_env("HUNTERS_PORT", "50051") or 50051))
     parser.add_argument(
-        "--db", default=_env("HUNTERS_DB", "hunters.db"), help="SQLite file of the matches (created if missing)"
+        "--db",
+        default=_env("HUNTERS_DB", "hunters.db"),
+        help="SQLite file of the matches (created if missing), or a postgresql://user@host/db URL: any number of "
+        "servers (replicas) on one PostgreSQL database serve the same matches (needs the `postgres` extra)",
     )
     parser.add_argument("--tls-cert", default=_env("HUNTERS_TLS_CERT"), help="PEM certificate chain: serve TLS")
     parser.add_argument("--tls-key", default=_env("HUNTERS_TLS_KEY"), help="PEM private key for --tls-cert")
@@ -168,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
             http_port=args.http,
         )
         return serve(config, log_level=args.log_level)
-    except (OSError, ValueError, sqlite3.Error) as exc:
+    except (OSError, ValueError, sqlite3.Error, *_postgres_errors(args.db)) as exc:
         logging.getLogger("hunters.service").handlers.clear()
         print(f"hunters serve: error: {_describe(exc, args.db)}", file=sys.stderr)
         return 2
@@ -176,7 +179,25 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
 
+def _postgres_errors(db: str) -> tuple[type[BaseException], ...]:
+    """What an unusable PostgreSQL database raises (nothing to catch when --db is a SQLite file)."""
+    from .store_base import is_postgres
+
+    if not is_postgres(db):
+        return ()
+    try:
+        import psycopg
+        import psycopg_pool
+    except ImportError:
+        return ()
+    return (psycopg.Error, psycopg_pool.PoolTimeout)
+
+
 def _describe(exc: BaseException, db: str) -> str:
+    from .store_base import is_postgres, without_password
+
+    if is_postgres(db) and not isinstance(exc, (OSError, ValueError)):
+        return f"cannot use the database {without_password(db)}: {str(exc).strip().splitlines()[0]}"
     if isinstance(exc, FileNotFoundError):
         return f"no such file: {exc.filename}"
     if isinstance(exc, PermissionError):
@@ -188,3 +209,4 @@ def _describe(exc: BaseException, db: str) -> str:
             return f"cannot use the database {db}: {folder} is not writable by uid {os.getuid()}"
         return f"cannot use the database {db}: {exc}"
     return str(exc)
+

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import logging
 import signal
@@ -26,7 +27,7 @@ from .games import adapter
 from .handlers import add_service
 from .matches import MatchManager
 from .servicer import GameInfoServicer, MatchServicer, OracleServicer, encode_watch_event
-from .store import Store
+from .store_base import MatchStore, open_store, without_password
 from .web import Viewer
 
 SERVICE_NAMES = (
@@ -41,7 +42,7 @@ log = logging.getLogger("hunters.service")
 @dataclass
 class ServerConfig:
     address: str = "127.0.0.1:50051"
-    db: str = "hunters.db"
+    db: str = "hunters.db"  # a SQLite file, or a postgresql:// URL (replicas share that database)
     tls_cert: str | None = None
     tls_key: str | None = None
     engine_threads: int = 2  # threads for long engine work (Evaluate, SimulateGames)
@@ -63,7 +64,7 @@ class Started:
     port: int
     manager: MatchManager
     health: HealthServicer
-    store: Store
+    store: MatchStore
     engine: Engine
     sweeper: asyncio.Task[None] | None
     viewer: Viewer | None = None
@@ -79,7 +80,7 @@ class Started:
             self.sweeper.cancel()
         await self.server.stop(grace)
         self.engine.shutdown()
-        self.store.close()
+        await self.store.close()
 
 
 def _credentials(config: ServerConfig) -> grpc.ServerCredentials | None:
@@ -96,7 +97,7 @@ async def _sweep(manager: MatchManager, every: float) -> None:
     while True:
         await asyncio.sleep(every)
         try:
-            ids = manager.expire()
+            ids = await manager.expire()
         except Exception:  # a locked or failing database must not end the sweeper
             log.exception("expiry sweep failed")
             continue
@@ -110,8 +111,9 @@ async def start_server(config: ServerConfig) -> Started:
     for game_id in games.ids():
         adapter(game_id)  # import each game's core now, not on the first call
     credentials = _credentials(config)
-    store = Store(config.db, synchronous=config.sqlite_sync)
+    store = open_store(config.db, sqlite_sync=config.sqlite_sync)
     try:
+        await store.open()
         engine = Engine(config.engine_threads)
         manager = MatchManager(
             store,
@@ -121,6 +123,7 @@ async def start_server(config: ServerConfig) -> Started:
             create_token=config.create_token,
             engine=engine,
         )
+        await manager.start()
         options = [
             ("grpc.max_receive_message_length", config.max_message_bytes),
             ("grpc.max_send_message_length", config.max_message_bytes),
@@ -158,11 +161,11 @@ async def start_server(config: ServerConfig) -> Started:
                 await server.stop(None)
                 raise
     except BaseException:
-        store.close()
+        await store.close()
         raise
     for name in ("", *SERVICE_NAMES):
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
-    resumed = manager.resume_bots()
+    resumed = await manager.resume_bots()
     if resumed:
         log.info("bots resumed", extra={"matches": resumed})
     sweeper = None
@@ -190,12 +193,14 @@ class RunningServer:
         self.engine = self._started.engine
 
     def call(self, what: Any) -> Any:
-        """Run a coroutine, or a plain function of no arguments, on the server's loop; return its result."""
+        """Run a coroutine, or a plain function of no arguments, on the server's loop; return its
+        result (awaited, when the function returns an awaitable)."""
         if asyncio.iscoroutine(what):
             return asyncio.run_coroutine_threadsafe(what, self._loop).result()
 
         async def run() -> Any:
-            return what()
+            result = what()
+            return await result if inspect.isawaitable(result) else result
 
         return asyncio.run_coroutine_threadsafe(run(), self._loop).result()
 
@@ -253,7 +258,7 @@ async def _serve(config: ServerConfig, ready: Callable[[Started], None] | None =
         extra={
             "address": config.address,
             "port": started.port,
-            "db": config.db,
+            "db": without_password(config.db),
             "tls": bool(config.tls_cert),
             "games": games.ids(),
             "create_token": bool(config.create_token),

@@ -168,7 +168,7 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
     ) -> matches_pb2.CreateMatchResponse:
         if not request.HasField("config"):
             raise invalid("INVALID_CONFIG", "config is required")
-        live, tokens, admin = self.manager.create(request.config, _token(context))
+        live, tokens, admin = await self.manager.create(request.config, _token(context))
         log.info("match created", extra={"match_id": live.match_id, "game": request.config.game})
         return matches_pb2.CreateMatchResponse(match=self.match_pb(live), seat_tokens=tokens, admin_token=admin)
 
@@ -176,7 +176,7 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
     async def GetMatch(
         self, request: matches_pb2.GetMatchRequest, context: grpc.aio.ServicerContext
     ) -> matches_pb2.GetMatchResponse:
-        return matches_pb2.GetMatchResponse(match=self.match_pb(self.manager.get(request.match_id)))
+        return matches_pb2.GetMatchResponse(match=self.match_pb(await self.manager.get(request.match_id)))
 
     @rpc
     async def ListMatches(
@@ -189,7 +189,7 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
     async def DeleteMatch(
         self, request: matches_pb2.DeleteMatchRequest, context: grpc.aio.ServicerContext
     ) -> matches_pb2.DeleteMatchResponse:
-        self.manager.delete(request.match_id, _token(context))
+        await self.manager.delete(request.match_id, _token(context))
         log.info("match deleted", extra={"match_id": request.match_id})
         return matches_pb2.DeleteMatchResponse()
 
@@ -197,7 +197,7 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
     async def ListLegalMoves(
         self, request: matches_pb2.ListLegalMovesRequest, context: grpc.aio.ServicerContext
     ) -> matches_pb2.ListLegalMovesResponse:
-        live = self.manager.get(request.match_id)
+        live = await self.manager.get(request.match_id)
         game = live.game
         response = matches_pb2.ListLegalMovesResponse(version=live.version, player=game.player)
         add_legal_moves(response, "moves", live.adapter, game)
@@ -207,7 +207,7 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
     async def PlayMove(
         self, request: matches_pb2.PlayMoveRequest, context: grpc.aio.ServicerContext
     ) -> matches_pb2.PlayMoveResponse | bytes:
-        live = self.manager.get(request.match_id)
+        live = await self.manager.get(request.match_id)
         to_move = _move_builder(live.adapter, request)
         ad = live.adapter
 
@@ -241,7 +241,7 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
     async def GetRecord(
         self, request: matches_pb2.GetRecordRequest, context: grpc.aio.ServicerContext
     ) -> matches_pb2.GetRecordResponse:
-        record = self.manager.record(request.match_id, _token(context))
+        record = await self.manager.record(request.match_id, _token(context))
         return matches_pb2.GetRecordResponse(record_json=json.dumps(record, separators=(",", ":")))
 
 

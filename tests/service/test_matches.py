@@ -1,5 +1,6 @@
 """MatchService against a real server: every RPC, auth, errors and their codes, versions, retries."""
 
+import asyncio
 import json
 import threading
 
@@ -342,9 +343,10 @@ def test_unfinished_matches_stay_in_memory_beyond_the_cache(server_factory):
         finished = c.create_match("carcassonne_hg", players=2, seed=9, options={"normal_deck": [], "menhir_deck": []})
         assert over(c.get_match(finished.match_id).state)
         c.create_match("carcassonne_hg", players=2, seed=10)
-    held = running.call(lambda: [manager.get(m.match_id) for m in live])
+    held = running.call(lambda: asyncio.gather(*[manager.get(m.match_id) for m in live]))
     assert finished.match_id not in manager._closed
-    assert running.call(lambda: all(manager.get(m.match_id) is h for m, h in zip(live, held)))
+    again = running.call(lambda: asyncio.gather(*[manager.get(m.match_id) for m in live]))
+    assert all(a is h for a, h in zip(again, held))
 
 
 def test_tokens_never_look_like_command_line_options():
