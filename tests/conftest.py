@@ -3,13 +3,17 @@ tests in headless Chromium (marked `browser`, tests/web/), `--container` the tes
 the Docker image (marked `container`, tests/container/, run by `.ci/container`), `--clients` the
 TypeScript and Go clients' bots in the arena (marked `clients`, tests/bots/test_client_bots.py: they need
 the clients built, so `.ci/run` runs them at its end); without them those tests are deselected (not
-collected as skips), so the plain run stays fast and prints no rows of `s`."""
+collected as skips), so the plain run stays fast and prints no rows of `s`. `--postgres` also runs the
+service tests against PostgreSQL (tests/service/conftest.py parametrizes their servers by store) and
+the replica tests (marked `postgres`)."""
 
 OPTIONAL = {
     "slow": "also run the long cross-checks",
     "browser": "also run the viewer's tests in headless Chromium (tests/web, marked browser)",
     "container": "also build and test the Docker image (needs dockerd)",
     "clients": "also run the TypeScript and Go clients' bots in the arena (needs the clients built)",
+    "postgres": "also run the service tests on PostgreSQL, and the replica tests (marked postgres; needs "
+    "Debian's postgresql package, the tests start a throwaway cluster)",
 }
 
 
