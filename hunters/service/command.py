@@ -146,6 +146,7 @@ def run(args: argparse.Namespace) -> int:
     """Serve until SIGTERM/SIGINT; an unusable setting is one line on stderr and exit status 2."""
     from .server import ServerConfig, serve
 
+    refusals: tuple[type[BaseException], ...] = (OSError, ValueError, sqlite3.Error, *_postgres_errors(args.db))
     try:
         if not 0 <= args.port <= 65535:
             raise ValueError(f"--port must be 0 to 65535, not {args.port}")
@@ -171,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
             http_port=args.http,
         )
         return serve(config, log_level=args.log_level)
-    except (OSError, ValueError, sqlite3.Error, *_postgres_errors(args.db)) as exc:
+    except refusals as exc:
         logging.getLogger("hunters.service").handlers.clear()
         print(f"hunters serve: error: {_describe(exc, args.db)}", file=sys.stderr)
         return 2
@@ -209,4 +210,3 @@ def _describe(exc: BaseException, db: str) -> str:
             return f"cannot use the database {db}: {folder} is not writable by uid {os.getuid()}"
         return f"cannot use the database {db}: {exc}"
     return str(exc)
-

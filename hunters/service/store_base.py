@@ -60,7 +60,7 @@ class MatchStore(abc.ABC):
     shared: bool = False
     path: str  # what the server was given (`--db`): a file name or a connection URL
 
-    async def open(self) -> None:
+    async def open(self) -> None:  # noqa: B027 (optional: a store may connect in its constructor)
         """Connect and create the schema (idempotent). Raises on an unusable database."""
 
     @abc.abstractmethod
@@ -132,7 +132,7 @@ class MatchStore(abc.ABC):
     @abc.abstractmethod
     async def delete(self, match_id: str) -> None: ...
 
-    async def listen(self, on_change: ChangeHandler, on_resync: ResyncHandler) -> None:
+    async def listen(self, on_change: ChangeHandler, on_resync: ResyncHandler) -> None:  # noqa: B027 (optional)
         """Start hearing the changes other replicas make (a shared store); nothing otherwise."""
 
 

@@ -14,6 +14,7 @@ resync, since notifications sent while it was gone are lost."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import secrets
@@ -122,24 +123,22 @@ class PostgresStore(MatchStore):
     async def open(self) -> None:
         # One plain connection first: an unreachable server or a refused login is an error now, in
         # the server's words, instead of a pool that retries in the background.
-        async with await psycopg.AsyncConnection.connect(self.path, autocommit=True, connect_timeout=10) as conn:
-            async with conn.transaction():
-                await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
-                for sql in _SCHEMA:
-                    await conn.execute(sql)
-                await conn.execute(
-                    "INSERT INTO meta (key, value) VALUES ('page_token_key', %s) ON CONFLICT (key) DO NOTHING",
-                    (secrets.token_bytes(32),),
-                )
+        conn = await psycopg.AsyncConnection.connect(self.path, autocommit=True, connect_timeout=10)
+        async with conn, conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
+            for sql in _SCHEMA:
+                await conn.execute(sql)
+            await conn.execute(
+                "INSERT INTO meta (key, value) VALUES ('page_token_key', %s) ON CONFLICT (key) DO NOTHING",
+                (secrets.token_bytes(32),),
+            )
         await self._pool.open(wait=True, timeout=30)
 
     async def close(self) -> None:
         if self._listener is not None:
             self._listener.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._listener
-            except (asyncio.CancelledError, Exception):
-                pass
             self._listener = None
         await self._pool.close()
 
@@ -165,32 +164,31 @@ class PostgresStore(MatchStore):
         limit: int | None = None,
     ) -> tuple[int, float] | None:
         created = time.time()
-        async with self._pool.connection() as conn:
-            async with conn.transaction():
-                if limit is not None:
-                    # Creations queue here, so each one counts the matches the previous one committed.
-                    await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_CREATE_LOCK,))
-                    cur = await conn.execute("SELECT count(*) FROM matches WHERE NOT over AND NOT abandoned")
-                    row = await cur.fetchone()
-                    if row is not None and row[0] >= limit:
-                        return None
-                cur = await conn.execute(
-                    "INSERT INTO matches (match_id, game, record, config, seat_hashes, admin_hash, created_at, over,"
-                    " last_active, bots) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING seq",
-                    (
-                        match_id,
-                        game,
-                        json.dumps(record),
-                        config,
-                        json.dumps(seat_hashes),
-                        admin_hash,
-                        created,
-                        over,
-                        created,
-                        has_bots,
-                    ),
-                )
+        async with self._pool.connection() as conn, conn.transaction():
+            if limit is not None:
+                # Creations queue here, so each one counts the matches the previous one committed.
+                await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_CREATE_LOCK,))
+                cur = await conn.execute("SELECT count(*) FROM matches WHERE NOT over AND NOT abandoned")
                 row = await cur.fetchone()
+                if row is not None and row[0] >= limit:
+                    return None
+            cur = await conn.execute(
+                "INSERT INTO matches (match_id, game, record, config, seat_hashes, admin_hash, created_at, over,"
+                " last_active, bots) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING seq",
+                (
+                    match_id,
+                    game,
+                    json.dumps(record),
+                    config,
+                    json.dumps(seat_hashes),
+                    admin_hash,
+                    created,
+                    over,
+                    created,
+                    has_bots,
+                ),
+            )
+            row = await cur.fetchone()
         assert row is not None
         return int(row[0]), created
 
@@ -233,19 +231,18 @@ class PostgresStore(MatchStore):
         return None if not rows else (rows[0][0], bytes(rows[0][1]))
 
     async def load(self, match_id: str) -> StoredMatch | None:
-        async with self._pool.connection() as conn:
-            async with conn.transaction():  # one snapshot for the match and its moves
-                await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-                cur = await conn.execute(
-                    "SELECT seq, match_id, game, record, config, seat_hashes, admin_hash, created_at, over,"
-                    " abandoned, last_active FROM matches WHERE match_id = %s",
-                    (match_id,),
-                )
-                row = await cur.fetchone()
-                if row is None:
-                    return None
-                cur = await conn.execute("SELECT seat, move FROM moves WHERE match_id = %s ORDER BY idx", (match_id,))
-                moves = await cur.fetchall()
+        async with self._pool.connection() as conn, conn.transaction():  # one snapshot: the match, its moves
+            await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+            cur = await conn.execute(
+                "SELECT seq, match_id, game, record, config, seat_hashes, admin_hash, created_at, over,"
+                " abandoned, last_active FROM matches WHERE match_id = %s",
+                (match_id,),
+            )
+            row = await cur.fetchone()
+            if row is None:
+                return None
+            cur = await conn.execute("SELECT seat, move FROM moves WHERE match_id = %s ORDER BY idx", (match_id,))
+            moves = await cur.fetchall()
         return StoredMatch(
             int(row[0]),
             row[1],
@@ -292,16 +289,15 @@ class PostgresStore(MatchStore):
         return [r[0] for r in await self._fetch(_ABANDON, (idle_before,))]
 
     async def delete(self, match_id: str) -> None:
-        async with self._pool.connection() as conn:
-            async with conn.transaction():
-                # The match row first: a move in flight holds its lock, so the moves deleted next
-                # include it.
-                cur = await conn.execute("DELETE FROM matches WHERE match_id = %s RETURNING match_id", (match_id,))
-                if await cur.fetchone() is None:
-                    return
-                await conn.execute("DELETE FROM moves WHERE match_id = %s", (match_id,))
-                await conn.execute("DELETE FROM requests WHERE match_id = %s", (match_id,))
-                await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{match_id} d"))
+        async with self._pool.connection() as conn, conn.transaction():
+            # The match row first: a move in flight holds its lock, so the moves deleted next
+            # include it.
+            cur = await conn.execute("DELETE FROM matches WHERE match_id = %s RETURNING match_id", (match_id,))
+            if await cur.fetchone() is None:
+                return
+            await conn.execute("DELETE FROM moves WHERE match_id = %s", (match_id,))
+            await conn.execute("DELETE FROM requests WHERE match_id = %s", (match_id,))
+            await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{match_id} d"))
 
     # -- hearing the other replicas -------------------------------------------------------------
     async def listen(self, on_change: ChangeHandler, on_resync: ResyncHandler) -> None:

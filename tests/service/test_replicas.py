@@ -16,7 +16,6 @@ import pytest
 from hunters.carcassonne import Game
 from hunters.client import Client, ServiceError
 from hunters.service import ServerConfig, create_server
-
 from hunters.v1 import matches_pb2
 from hunters.wire import adapter
 
@@ -68,7 +67,7 @@ def test_a_move_on_one_replica_is_seen_by_every_other(replicas):
             move = nth_move(local)
             assert here.play(m.match_id, move, token=m.seat_tokens[local.player], expected_version=i).version == i + 1
             local.play(move)
-            assert wait_for(lambda: there.get_match(m.match_id).version == i + 1)
+            assert wait_for(lambda there=there, i=i: there.get_match(m.match_id).version == i + 1)
         assert ca.record(m.match_id, m.admin_token) == cb.record(m.match_id, m.admin_token) == local.to_record()
         assert [m.match_id] == [x.match_id for x in cb.list_matches()]
         cb.delete_match(m.match_id, m.admin_token)
@@ -93,16 +92,11 @@ def test_racing_replicas_give_exactly_one_winner(replicas):
             local = Game.new(players=2, seed=seed)
             moves = local.legal_moves()
             barrier, results = threading.Barrier(2), [None, None]
-
-            def play(i, client, move):
-                barrier.wait()
-                try:
-                    results[i] = client.play(m.match_id, move, token=m.seat_tokens[0], expected_version=0)
-                except ServiceError as exc:
-                    results[i] = exc
-
             # each replica plays a different legal move for seat 0: the database keeps one
-            threads = [threading.Thread(target=play, args=(i, c, moves[i])) for i, c in enumerate((ca, cb))]
+            threads = [
+                threading.Thread(target=_race, args=(barrier, results, i, c, m, moves[i]))
+                for i, c in enumerate((ca, cb))
+            ]
             for t in threads:
                 t.start()
             for t in threads:
@@ -117,10 +111,20 @@ def test_racing_replicas_give_exactly_one_winner(replicas):
             stored = sql(a, f"SELECT move FROM moves WHERE match_id = '{m.match_id}'")
             assert len(stored) == 1
             for c in (ca, cb):  # both replicas agree on the winner's move
-                assert wait_for(lambda c=c: c.get_match(m.match_id).version == 1)
+                assert wait_for(lambda c=c, m=m: c.get_match(m.match_id).version == 1)
                 assert c.record(m.match_id, m.admin_token) == local.to_record()
-    print(f"\nraces lost at the database: {outcomes.count('database')}, in a cache already told: "
-          f"{outcomes.count('cache')}")
+    print(
+        f"\nraces lost at the database: {outcomes.count('database')}, in a cache already told: "
+        f"{outcomes.count('cache')}"
+    )
+
+
+def _race(barrier, results, i, client, m, move):
+    barrier.wait()
+    try:
+        results[i] = client.play(m.match_id, move, token=m.seat_tokens[0], expected_version=0)
+    except ServiceError as exc:
+        results[i] = exc
 
 
 def test_a_stale_cache_loses_at_the_database_and_catches_up(replicas):
