@@ -12,6 +12,7 @@ to date."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import hashlib
 import logging
@@ -61,6 +62,7 @@ class LiveMatch:
     recent: dict[int, bytes] = field(default_factory=dict)  # version -> encoded watch event
     bots: dict[int, Bot] = field(default_factory=dict)  # seats the server plays (GameConfig.bots)
     bot_task: asyncio.Task[None] | None = None  # the bots' moves in progress
+    heard: int = 0  # the latest version another replica announced (shared stores)
 
     @property
     def version(self) -> int:
@@ -129,6 +131,7 @@ class MatchManager:
         self.closing = False
         self.engine = engine  # where bots think (None: on the loop, for tools that drive the manager)
         self._tasks: set[asyncio.Task[None]] = set()  # catch-ups under way (held against collection)
+        self.lost_races = 0  # moves whose version another server took first (decided by the database)
 
     async def start(self) -> None:
         """Read what the store holds (the page-token key, the count of active matches) and, on a
@@ -380,27 +383,67 @@ class MatchManager:
                 seat=seat,
             )
         digest = hashlib.sha256(bytes([seat]) + fingerprint).hexdigest() if request_id else ""
-        async with live.lock:
-            if request_id and not live.deleted:
-                earlier = await self.store.request(match_id, request_id)
-                if earlier is not None:
-                    if earlier[0] != digest:
-                        raise invalid(
-                            "REQUEST_ID_REUSED",
-                            "this request_id was used for a different request",
-                            request_id=request_id,
+        async with self._locked(live):
+            # On a shared store the cached match may be behind the database: a move refused by the
+            # cache, or one that lost at the database, is checked once more against the match brought
+            # up to date, which is how a move queued behind another one is judged on one server.
+            for last_try in (False, True):
+                seen = (live.version, live.abandoned, live.deleted)
+                try:
+                    earlier = await self._earlier(live, request_id, digest)
+                    if earlier is not None:
+                        return live, Played(-1, seat, [], earlier)
+                    if expected_version is not None and expected_version != live.version and not live.deleted:
+                        raise ServiceError(
+                            grpc.StatusCode.ABORTED,
+                            "STALE_VERSION",
+                            f"expected version {expected_version}, the match is at {live.version}",
+                            current_version=live.version,
                         )
-                    return live, Played(-1, seat, [], earlier[1])
-            if expected_version is not None and expected_version != live.version and not live.deleted:
-                raise ServiceError(
-                    grpc.StatusCode.ABORTED,
-                    "STALE_VERSION",
-                    f"expected version {expected_version}, the match is at {live.version}",
-                    current_version=live.version,
-                )
-            played = await self._commit(live, seat, to_move, respond, request_id, digest)
+                    played = await self._commit(live, seat, to_move, respond, request_id, digest)
+                    break
+                except VersionConflict:  # lost at the database; `live` caught up already
+                    if last_try:
+                        raise self._lost(live) from None
+                except ServiceError:
+                    if last_try or not self.store.shared:
+                        raise
+                    await self._catch_up(live)
+                    if (live.version, live.abandoned, live.deleted) == seen:
+                        raise  # the database agrees with the cache
         self._wake_bots(live)
         return live, played
+
+    async def _earlier(self, live: LiveMatch, request_id: str, digest: str) -> bytes | None:
+        """The reply already sent for `request_id` (a retry), or None."""
+        if not request_id or live.deleted:
+            return None
+        earlier = await self.store.request(live.match_id, request_id)
+        if earlier is None:
+            return None
+        if earlier[0] != digest:
+            raise invalid(
+                "REQUEST_ID_REUSED", "this request_id was used for a different request", request_id=request_id
+            )
+        return earlier[1]
+
+    def _lost(self, live: LiveMatch) -> ServiceError:
+        """The answer to a move that lost its version at the database (another server was first)."""
+        if live.deleted:
+            return not_found(live.match_id)
+        return ServiceError(
+            grpc.StatusCode.ABORTED, "STALE_VERSION", "the match moved on in the database", match_id=live.match_id
+        )
+
+    @contextlib.asynccontextmanager
+    async def _locked(self, live: LiveMatch) -> AsyncIterator[None]:
+        """Hold the match's lock; changes heard meanwhile are caught up with once it is released."""
+        async with live.lock:
+            try:
+                yield
+            finally:
+                if live.heard > live.version and not live.deleted:
+                    self._schedule_catch_up(live)
 
     async def _commit(
         self,
@@ -412,7 +455,8 @@ class MatchManager:
         digest: str = "",
     ) -> Played:
         """Check and apply `seat`'s move on `live` (its lock held): durable in the store before the
-        match changes in memory, then shown to the watchers."""
+        match changes in memory, then shown to the watchers. A move that loses its version at the
+        database raises VersionConflict, `live` brought up to date."""
         match_id = live.match_id
         if live.deleted:
             raise not_found(match_id)
@@ -451,19 +495,9 @@ class MatchManager:
                 (request_id, digest, response.SerializeToString()) if request_id and response is not None else None,
             )
         except VersionConflict:  # another server (a replica) on this database got there first
+            self.lost_races += 1
             await self._catch_up(live)
-            if live.deleted:
-                raise not_found(match_id) from None
-            if live.abandoned:
-                raise ServiceError(
-                    grpc.StatusCode.FAILED_PRECONDITION,
-                    "MATCH_ABANDONED",
-                    "the match was abandoned: no move for longer than the server's idle limit",
-                    match_id=match_id,
-                ) from None
-            raise ServiceError(
-                grpc.StatusCode.ABORTED, "STALE_VERSION", "the match moved on in the database", match_id=match_id
-            ) from None
+            raise
         self._apply(live, seat, move, after, events, getattr(response, "state", None))
         return Played(played.version, seat, events, response)
 
@@ -503,7 +537,7 @@ class MatchManager:
     def _schedule_catch_up(self, live: LiveMatch) -> None:
         async def run() -> None:
             try:
-                async with live.lock:
+                async with self._locked(live):
                     await self._catch_up(live)
             except Exception:
                 log.exception("catching up failed", extra={"match_id": live.match_id})
@@ -524,7 +558,9 @@ class MatchManager:
             if not live.abandoned:
                 self._schedule_catch_up(live)
         elif change.version > live.version:
-            self._schedule_catch_up(live)
+            live.heard = max(live.heard, change.version)
+            if not live.lock.locked():  # else once the lock is released (_locked)
+                self._schedule_catch_up(live)
 
     async def _resync(self) -> None:
         """Changes may have been missed (the store's listening connection was down): every open
@@ -552,10 +588,13 @@ class MatchManager:
                     move = bot(game)
                 else:
                     move = await self.engine.run(choose, bot, game)
-                async with live.lock:
+                async with self._locked(live):
                     if live.game is not game:  # the match changed meanwhile (deleted, abandoned)
                         continue
-                    await self._commit(live, seat, functools.partial(_chosen, move), None)
+                    try:
+                        await self._commit(live, seat, functools.partial(_chosen, move), None)
+                    except VersionConflict:  # another replica's bot played this seat: it goes on
+                        raise self._lost(live) from None
             except ServiceError as exc:  # the match was deleted or closed while the bot thought
                 log.info("bot stopped", extra={"match_id": live.match_id, "seat": seat, "reason": exc.reason})
                 return
