@@ -313,6 +313,8 @@ class MatchManager:
         the version to resume from), instead of holding the stop for its whole grace period; bots
         stop (their seats play on after the next start)."""
         self.closing = True
+        for task in self._tasks:
+            task.cancel()
         for live in self._open.values():
             if live.bot_task is not None:
                 live.bot_task.cancel()
