@@ -259,7 +259,8 @@ def test_bot_seats_make_one_move_each_with_two_replicas(replicas):
             move = nth_move(local)
             c.play(m.match_id, move, token=m.seat_tokens[0], expected_version=len(local.moves))
             local.play(move)
-            assert wait_for(lambda c=c: c.get_match(m.match_id).version == len(local.moves) + 1, 5)
+            for either in (ca, cb):  # the bot's answer, seen on both replicas
+                assert wait_for(lambda e=either: e.get_match(m.match_id).version == len(local.moves) + 1, 5)
         stored = sql(a, f"SELECT idx, seat FROM moves WHERE match_id = '{m.match_id}' ORDER BY idx")
         assert [i for i, _ in stored] == list(range(len(stored)))  # one move per version, no gap, no double
         assert [s for _, s in stored] == [i % 2 for i in range(len(stored))]
