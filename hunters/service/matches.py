@@ -5,9 +5,9 @@ manager lives on the server's event loop: its methods run there and never block 
 
 On a store shared by replicas (PostgreSQL) the memory is a cache the database keeps honest: a move
 is accepted only if the store finds its version free (`VersionConflict` otherwise: the match is
-brought up to date and the caller gets STALE_VERSION, as when a race is lost on SQLite), and the
-changes other replicas make arrive as `Change`s that bring cached matches and their watchers up
-to date."""
+brought up to date and the move judged again on it, as a move queued behind another is on one
+server, so an expected_version gets STALE_VERSION), and the changes other replicas make arrive as
+`Change`s that bring cached matches and their watchers up to date."""
 
 from __future__ import annotations
 
