@@ -191,6 +191,18 @@ def test_the_compose_replicas_share_one_postgres():
     assert '"--db"' not in DOCKERFILE.split("ENTRYPOINT", 1)[1]
 
 
+@pytest.mark.skipif(shutil.which("docker-compose") is None, reason="docker-compose is not installed")
+def test_docker_compose_accepts_the_compose_files():
+    for name in ("compose.yaml", "replicas.yaml"):
+        out = subprocess.run(
+            ["docker-compose", "-f", str(DEPLOY / "compose" / name), "config", "-q"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert out.returncode == 0, out.stderr
+
+
 def test_the_dockerfile_pins_its_base_and_python_packages():
     base = re.search(r"^ARG BASE_IMAGE=(\S+)", DOCKERFILE, re.M).group(1)
     assert re.fullmatch(r"python:3\.11\.\d+-slim-bookworm(@sha256:[0-9a-f]{64})?", base), base
