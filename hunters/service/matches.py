@@ -35,7 +35,7 @@ from .botseats import bot_seats, choose
 from .engine import Engine
 from .errors import ServiceError, invalid, not_found
 from .games import GameAdapter, adapter
-from .store_base import Change, MatchStore, VersionConflict
+from .store_base import Change, MatchStore, StoreUnavailable, VersionConflict
 
 log = logging.getLogger("hunters.service")
 RECENT_EVENTS = 16  # encoded watch events kept per match, so live watchers share one encoding
@@ -538,11 +538,21 @@ class MatchManager:
 
     def _schedule_catch_up(self, live: LiveMatch) -> None:
         async def run() -> None:
-            try:
-                async with self._locked(live):
-                    await self._catch_up(live)
-            except Exception:
-                log.exception("catching up failed", extra={"match_id": live.match_id})
+            delay = 0.05
+            while not self.closing:
+                try:
+                    async with self._locked(live):
+                        await self._catch_up(live)
+                    return
+                except StoreUnavailable as exc:  # the database is away: try again, ever more slowly
+                    log.warning(
+                        "catching up: database unavailable", extra={"match_id": live.match_id, "error": str(exc)}
+                    )
+                    await asyncio.sleep(delay)
+                    delay = min(2 * delay, 2.0)
+                except Exception:
+                    log.exception("catching up failed", extra={"match_id": live.match_id})
+                    return
 
         task = asyncio.get_running_loop().create_task(run())
         self._tasks.add(task)

@@ -27,6 +27,7 @@ from .errors import ServiceError, invalid
 from .gameinfo import game_info, list_games
 from .games import GameAdapter, adapter, config_for, watch_response
 from .matches import LiveMatch, MatchManager, Played
+from .store_base import StoreUnavailable
 
 log = logging.getLogger("hunters.service")
 MAX_SIMULATED_GAMES = 10_000_000
@@ -41,6 +42,11 @@ _Response = TypeVar("_Response")
 
 async def _abort(name: str, context: grpc.aio.ServicerContext, exc: Exception) -> None:
     """End the call with the status of a ServiceError, or INTERNAL (logged) for anything else."""
+    if isinstance(exc, StoreUnavailable):
+        log.warning("database unavailable", extra={"rpc": name, "error": str(exc)})
+        exc = ServiceError(
+            grpc.StatusCode.UNAVAILABLE, "DATABASE_UNAVAILABLE", "the database cannot be reached now: try again"
+        )
     if isinstance(exc, ServiceError):
         log.info("rpc refused", extra={"rpc": name, "reason": exc.reason, "code": exc.code.name})
         error = exc

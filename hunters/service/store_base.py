@@ -19,6 +19,12 @@ class VersionConflict(Exception):
     """The move's version is taken, or the match is over, abandoned or gone: the caller lost a race."""
 
 
+class StoreUnavailable(Exception):
+    """The database cannot be reached now (a shared store's server is down or unreachable): the call
+    may be retried. A move whose commit was cut off may or may not be stored: retry it with its
+    request_id."""
+
+
 @dataclass
 class StoredMatch:
     seq: int

@@ -19,12 +19,21 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import AsyncIterator
 from typing import Any
 
 import psycopg
-from psycopg_pool import AsyncConnectionPool
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
-from .store_base import Change, ChangeHandler, MatchStore, ResyncHandler, StoredMatch, VersionConflict
+from .store_base import (
+    Change,
+    ChangeHandler,
+    MatchStore,
+    ResyncHandler,
+    StoredMatch,
+    StoreUnavailable,
+    VersionConflict,
+)
 
 log = logging.getLogger("hunters.service")
 CHANNEL = "hunters_matches"
@@ -117,6 +126,7 @@ class PostgresStore(MatchStore):
             kwargs={"autocommit": True},
             open=False,
             name="hunters",
+            timeout=10,  # seconds a call waits for a connection before StoreUnavailable
         )
         self._listener: asyncio.Task[None] | None = None
 
@@ -142,8 +152,17 @@ class PostgresStore(MatchStore):
             self._listener = None
         await self._pool.close()
 
+    @contextlib.asynccontextmanager
+    async def _connection(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+        """A connection of the pool; a database out of reach is StoreUnavailable."""
+        try:
+            async with self._pool.connection() as conn:
+                yield conn
+        except (psycopg.OperationalError, PoolTimeout) as exc:
+            raise StoreUnavailable(str(exc).strip().splitlines()[0] if str(exc).strip() else repr(exc)) from exc
+
     async def _fetch(self, sql: str, args: Any = None) -> list[tuple[Any, ...]]:
-        async with self._pool.connection() as conn:
+        async with self._connection() as conn:
             cur = await conn.execute(sql, args)
             return await cur.fetchall()
 
@@ -164,7 +183,7 @@ class PostgresStore(MatchStore):
         limit: int | None = None,
     ) -> tuple[int, float] | None:
         created = time.time()
-        async with self._pool.connection() as conn, conn.transaction():
+        async with self._connection() as conn, conn.transaction():
             if limit is not None:
                 # Creations queue here, so each one counts the matches the previous one committed.
                 await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_CREATE_LOCK,))
@@ -231,7 +250,7 @@ class PostgresStore(MatchStore):
         return None if not rows else (rows[0][0], bytes(rows[0][1]))
 
     async def load(self, match_id: str) -> StoredMatch | None:
-        async with self._pool.connection() as conn, conn.transaction():  # one snapshot: the match, its moves
+        async with self._connection() as conn, conn.transaction():  # one snapshot: the match, its moves
             await conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
             cur = await conn.execute(
                 "SELECT seq, match_id, game, record, config, seat_hashes, admin_hash, created_at, over,"
@@ -289,7 +308,7 @@ class PostgresStore(MatchStore):
         return [r[0] for r in await self._fetch(_ABANDON, (idle_before,))]
 
     async def delete(self, match_id: str) -> None:
-        async with self._pool.connection() as conn, conn.transaction():
+        async with self._connection() as conn, conn.transaction():
             # The match row first: a move in flight holds its lock, so the moves deleted next
             # include it.
             cur = await conn.execute("DELETE FROM matches WHERE match_id = %s RETURNING match_id", (match_id,))

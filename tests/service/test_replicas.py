@@ -266,6 +266,44 @@ def test_bot_seats_make_one_move_each_with_two_replicas(replicas):
         assert [s for _, s in stored] == [i % 2 for i in range(len(stored))]
 
 
+def test_replicas_ride_out_lost_database_connections(replicas):
+    """Every connection to the database is cut (as by a restart of PostgreSQL): calls that hit a dead
+    connection answer UNAVAILABLE / DATABASE_UNAVAILABLE, the pools reconnect, and each replica's
+    listener comes back and catches up with what it missed."""
+    a, b = replicas(2)
+    with Client(f"127.0.0.1:{a.port}") as ca, Client(f"127.0.0.1:{b.port}") as cb:
+        m = ca.create_match("carcassonne_hg", players=2, seed=9)
+        local = Game.new(players=2, seed=9)
+        cb.get_match(m.match_id)
+        sql(
+            a,
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()",
+        )
+        move = nth_move(local)
+        refusals = []
+        for _ in range(20):  # each failure takes a dead connection out of the pool
+            try:
+                assert ca.play(m.match_id, move, token=m.seat_tokens[0], request_id="cut-1").version == 1
+                break
+            except ServiceError as exc:
+                refusals.append((exc.code.name, exc.reason))
+        else:
+            raise AssertionError(refusals)
+        assert set(refusals) <= {("UNAVAILABLE", "DATABASE_UNAVAILABLE")}
+        local.play(move)
+        # B's listener was cut too: it reconnects and catches up (the notification may be lost)
+        assert wait_for(lambda: cb.get_match(m.match_id).version == 1, 10)
+        second = nth_move(local)
+        for _ in range(20):
+            try:
+                assert cb.play(m.match_id, second, token=m.seat_tokens[1], request_id="cut-2").version == 2
+                break
+            except ServiceError as exc:
+                assert (exc.code.name, exc.reason) == ("UNAVAILABLE", "DATABASE_UNAVAILABLE")
+        assert wait_for(lambda: ca.get_match(m.match_id).version == 2, 10)
+
+
 def _serve(db, port):
     proc = subprocess.Popen(
         [sys.executable, "-m", "hunters.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db],
