@@ -205,19 +205,22 @@ def test_a_watcher_on_one_replica_sees_moves_played_on_another_at_once(replicas)
     with Client(f"127.0.0.1:{a.port}") as ca, Client(f"127.0.0.1:{b.port}") as cb:
         m = ca.create_match("carcassonne_hg", players=2, seed=11)
         local = Game.new(players=2, seed=11)
-        seen = {}
-        ready = threading.Event()
+        seen, events = {}, {"a": [], "b": []}
+        ready = {"a": threading.Event(), "b": threading.Event()}
 
-        def watch():
-            for event in cb.watch(m.match_id, from_version=0, timeout=60):
-                seen[event.version] = time.perf_counter()
-                ready.set()
+        def watch(name, client):
+            for event in client.watch(m.match_id, from_version=0, timeout=60):
+                if name == "b":
+                    seen[event.version] = time.perf_counter()
+                events[name].append(event)
+                ready[name].set()
                 if event.version >= moves or event.match_over:
                     return
 
-        watcher = threading.Thread(target=watch)
-        watcher.start()
-        assert ready.wait(10)
+        watchers = [threading.Thread(target=watch, args=("a", ca)), threading.Thread(target=watch, args=("b", cb))]
+        for watcher in watchers:
+            watcher.start()
+        assert ready["a"].wait(10) and ready["b"].wait(10)
         sent, acked = {}, {}
         for i in range(moves):
             if local.is_over:
@@ -228,8 +231,11 @@ def test_a_watcher_on_one_replica_sees_moves_played_on_another_at_once(replicas)
             acked[i + 1] = time.perf_counter()
             local.play(move)
             time.sleep(0.01)
-        watcher.join(timeout=20)
+        for watcher in watchers:
+            watcher.join(timeout=20)
         assert sorted(seen) == list(range(len(local.moves) + 1))
+        # B's watchers are shown what A's are, event for event (public state only: no seed, no draw order)
+        assert events["b"] == events["a"] and len(events["a"]) == len(local.moves) + 1
         after_send = sorted(seen[v] - sent[v] for v in sent)
         after_ack = sorted(seen[v] - acked[v] for v in acked)
         p50, p99 = statistics.median(after_send), after_send[int(0.99 * (len(after_send) - 1))]
