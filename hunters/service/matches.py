@@ -615,14 +615,21 @@ class MatchManager:
                 return
             log.info("bot played", extra={"match_id": live.match_id, "version": live.version, "seat": seat})
 
-    async def resume_bots(self) -> int:
+    async def resume_bots(self, quiet_for: float | None = None) -> int:
         """After a start: load every open match whose next move is a bot's, so that it plays on.
-        Replicas all do; when two play one seat, the store's version check keeps one move and the
-        other replica's bot stops (STALE_VERSION) and follows the match as a cache."""
+        Replicas all do, and (`quiet_for`) now and then take over the bot matches with no move for
+        that long, whose replica may have died; when two play one seat, the store's version check
+        keeps one move and the other replica's bot stops (STALE_VERSION) and follows the match as a
+        cache. Returns how many matches' bots are playing here."""
+        quiet_before = None if quiet_for is None else time.time() - quiet_for
         count = 0
-        for match_id in await self.store.open_with_bots():
-            live = await self.get(match_id)
-            count += live.bot_task is not None
+        for match_id in await self.store.open_with_bots(quiet_before):
+            try:
+                live = await self.get(match_id)
+            except ServiceError:  # deleted meanwhile
+                continue
+            self._wake_bots(live)
+            count += live.bot_task is not None and not live.bot_task.done()
         return count
 
     # -- watching -------------------------------------------------------------------------------

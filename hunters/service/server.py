@@ -54,6 +54,9 @@ class ServerConfig:
     idle_seconds: float | None = 7 * 24 * 3600  # an unfinished match with no move for this long is abandoned
     create_token: str | None = None  # when set, CreateMatch needs it as its bearer token
     http_port: int | None = None  # the live viewer (web.py) on this port of the same host; None: off
+    # Replicas (a shared store): how often each one takes over the bot matches with no move for as long
+    # (their replica may have died; the database keeps one move per version if two play).
+    bot_takeover_seconds: float = 30.0
 
 
 @dataclass
@@ -69,6 +72,7 @@ class Started:
     sweeper: asyncio.Task[None] | None
     viewer: Viewer | None = None
     http_port: int | None = None
+    bot_keeper: asyncio.Task[None] | None = None
 
     async def stop(self, grace: float | None) -> None:
         """NOT_SERVING, finish calls in flight (up to `grace` s, then cancel them), close the database."""
@@ -76,8 +80,9 @@ class Started:
         self.manager.close()
         if self.viewer is not None:
             await self.viewer.stop()
-        if self.sweeper is not None:
-            self.sweeper.cancel()
+        for task in (self.sweeper, self.bot_keeper):
+            if task is not None:
+                task.cancel()
         await self.server.stop(grace)
         self.engine.shutdown()
         await self.store.close()
@@ -103,6 +108,16 @@ async def _sweep(manager: MatchManager, every: float) -> None:
             continue
         if ids:
             log.info("matches abandoned", extra={"count": len(ids)})
+
+
+async def _keep_bots(manager: MatchManager, every: float) -> None:
+    """Replicas: take over the bot matches no replica has moved for `every` seconds."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            await manager.resume_bots(quiet_for=every)
+        except Exception:  # an unreachable database must not end the task
+            log.exception("taking over bot seats failed")
 
 
 async def start_server(config: ServerConfig) -> Started:
@@ -171,7 +186,10 @@ async def start_server(config: ServerConfig) -> Started:
     sweeper = None
     if config.idle_seconds:
         sweeper = asyncio.get_running_loop().create_task(_sweep(manager, min(60.0, config.idle_seconds / 4)))
-    return Started(server, port, manager, health, store, engine, sweeper, viewer, http_port)
+    bot_keeper = None
+    if store.shared and config.bot_takeover_seconds:
+        bot_keeper = asyncio.get_running_loop().create_task(_keep_bots(manager, config.bot_takeover_seconds))
+    return Started(server, port, manager, health, store, engine, sweeper, viewer, http_port, bot_keeper)
 
 
 class RunningServer:

@@ -252,8 +252,9 @@ class SQLiteStore(MatchStore):
         count: int = self._db.execute("SELECT COUNT(*) FROM matches WHERE over = 0 AND abandoned = 0").fetchone()[0]
         return count
 
-    async def open_with_bots(self) -> list[str]:
-        """Ids of the active matches some of whose seats the server plays."""
+    async def open_with_bots(self, quiet_before: float | None = None) -> list[str]:
+        """Ids of the active matches some of whose seats the server plays (`quiet_before` is for
+        shared stores: one server has no other server's stalled bots to take over)."""
         with self._lock:
             rows = self._db.execute(
                 "SELECT match_id FROM matches WHERE over = 0 AND abandoned = 0 AND bots = 1 ORDER BY seq"

@@ -128,8 +128,9 @@ class MatchStore(abc.ABC):
         """Active matches: neither over nor abandoned."""
 
     @abc.abstractmethod
-    async def open_with_bots(self) -> list[str]:
-        """Ids of the active matches some of whose seats the server plays."""
+    async def open_with_bots(self, quiet_before: float | None = None) -> list[str]:
+        """Ids of the active matches some of whose seats the server plays; with `quiet_before`, only
+        those with no move since then (a shared store: its moves keep the match's last activity)."""
 
     @abc.abstractmethod
     async def abandon_idle(self, idle_before: float) -> list[str]:

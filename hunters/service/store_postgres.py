@@ -300,8 +300,11 @@ class PostgresStore(MatchStore):
         rows = await self._fetch("SELECT count(*) FROM matches WHERE NOT over AND NOT abandoned")
         return int(rows[0][0])
 
-    async def open_with_bots(self) -> list[str]:
-        rows = await self._fetch("SELECT match_id FROM matches WHERE bots AND NOT over AND NOT abandoned ORDER BY seq")
+    async def open_with_bots(self, quiet_before: float | None = None) -> list[str]:
+        rows = await self._fetch(
+            "SELECT match_id FROM matches WHERE bots AND NOT over AND NOT abandoned AND last_active < %s ORDER BY seq",
+            (float("inf") if quiet_before is None else quiet_before,),
+        )
         return [r[0] for r in rows]
 
     async def abandon_idle(self, idle_before: float) -> list[str]:

@@ -272,6 +272,34 @@ def test_bot_seats_make_one_move_each_with_two_replicas(replicas):
         assert [s for _, s in stored] == [i % 2 for i in range(len(stored))]
 
 
+def test_a_stalled_bot_seat_is_taken_over_by_another_replica(postgres_cluster):
+    """A's bot never plays (as if A died while its bot was to move): B takes the seat over once the
+    match has had no move for its bot_takeover_seconds."""
+    db = postgres_cluster.new_database()
+    a = create_server(ServerConfig(address="127.0.0.1:0", db=db, bot_takeover_seconds=0))
+    b = create_server(ServerConfig(address="127.0.0.1:0", db=db, bot_takeover_seconds=0.5))
+    try:
+        with Client(f"127.0.0.1:{a.port}") as ca, Client(f"127.0.0.1:{b.port}") as cb:
+            a.manager.closing = True  # A starts no bot
+            m = ca.create_match("carcassonne_hg", players=2, seed=4, bots={0: "random"})
+            a.manager.closing = False
+            assert a.call(lambda: a.manager.cached(m.match_id).bot_task) is None
+            t0 = time.monotonic()
+            assert wait_for(lambda: ca.get_match(m.match_id).version == 1, 10)  # played by B's bot
+            assert time.monotonic() - t0 < 5
+            assert a.call(lambda: a.manager.cached(m.match_id).bot_task) is None
+            stored = sql(a, f"SELECT idx, seat FROM moves WHERE match_id = '{m.match_id}'")
+            assert stored == [(0, 0)]
+            local = Game.new(players=2, seed=4)
+            local.play(local.move_from_json(cb.record(m.match_id, m.admin_token)["moves"][0]))
+            move = nth_move(local)  # seat 1 answers on A, which then plays its bot seat: the game goes on
+            ca.play(m.match_id, move, token=m.seat_tokens[1], expected_version=1)
+            assert wait_for(lambda: cb.get_match(m.match_id).version == 3, 10)
+    finally:
+        a.stop(0)
+        b.stop(0)
+
+
 def test_replicas_ride_out_lost_database_connections(replicas):
     """Every connection to the database is cut (as by a restart of PostgreSQL): calls that hit a dead
     connection answer UNAVAILABLE / DATABASE_UNAVAILABLE, the pools reconnect, and each replica's
