@@ -21,11 +21,13 @@ WORKDIR /src
 # Build tools and runtime packages first, from pyproject.toml (pinned by the constraints): a change to
 # the sources reuses these layers. Everything the server imports goes to /opt/hunters, copied alone into
 # the final stage (no wheels, compiler or pip cache there); shared objects lose their debugging symbols.
+# The `postgres` extra (psycopg with its bundled libpq) comes too: HUNTERS_DB=postgresql://... runs the
+# image as one of several replicas on one database (deploy/compose/replicas.yaml, docs/replicas.md).
 COPY deploy/constraints.txt ./deploy/
 COPY pyproject.toml ./
 RUN python -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb')); \
         open('build.txt', 'w').write('\n'.join(p['build-system']['requires'])); \
-        open('run.txt', 'w').write('\n'.join(p['project']['dependencies']))" \
+        open('run.txt', 'w').write('\n'.join(p['project']['dependencies'] + p['project']['optional-dependencies']['postgres']))" \
     && pip install -r build.txt \
     && pip install --target /opt/hunters -r run.txt \
     && find /opt/hunters -name '*.so' -exec strip --strip-unneeded {} + \
@@ -41,7 +43,8 @@ FROM ${BASE_IMAGE}
 RUN groupadd --system --gid 10001 hunters \
     && useradd --system --uid 10001 --gid 10001 --home-dir /data --create-home --shell /usr/sbin/nologin hunters
 COPY --from=build /opt/hunters /opt/hunters
-ENV PYTHONPATH=/opt/hunters PATH=/opt/hunters/bin:$PATH PYTHONUNBUFFERED=1
+# HUNTERS_DB: the SQLite file in the volume, or a postgresql:// URL for replicas on one database.
+ENV PYTHONPATH=/opt/hunters PATH=/opt/hunters/bin:$PATH PYTHONUNBUFFERED=1 HUNTERS_DB=/data/hunters.db
 USER 10001:10001
 WORKDIR /data
 VOLUME ["/data"]
@@ -50,4 +53,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
     CMD ["python", "-m", "hunters.service.healthcheck", "--address", "localhost:50051"]
 STOPSIGNAL SIGTERM
 # `[::]` binds IPv6 and, dual-stack, IPv4 too (gRPC falls back to IPv4 alone where IPv6 is off).
-ENTRYPOINT ["python", "-m", "hunters.cli", "serve", "--host", "[::]", "--port", "50051", "--db", "/data/hunters.db"]
+ENTRYPOINT ["python", "-m", "hunters.cli", "serve", "--host", "[::]", "--port", "50051"]

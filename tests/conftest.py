@@ -4,7 +4,9 @@ the Docker image (marked `container`, tests/container/, run by `.ci/container`),
 TypeScript and Go clients' bots in the arena (marked `clients`, tests/bots/test_client_bots.py: they need
 the clients built, so `.ci/run` runs them at its end), `--ray` the runs on a local Ray cluster (marked
 `ray`, tests/scale/: they need hunters[ray]); without them those tests are deselected (not
-collected as skips), so the plain run stays fast and prints no rows of `s`."""
+collected as skips), so the plain run stays fast and prints no rows of `s`. `--postgres` also runs the
+service tests against PostgreSQL (tests/service/conftest.py parametrizes their servers by store) and
+the replica tests (marked `postgres`)."""
 
 OPTIONAL = {
     "slow": "also run the long cross-checks",
@@ -12,6 +14,8 @@ OPTIONAL = {
     "container": "also build and test the Docker image (needs dockerd)",
     "clients": "also run the TypeScript and Go clients' bots in the arena (needs the clients built)",
     "ray": "also run simulations, arenas and SimulateGames on a local Ray cluster (tests/scale, needs hunters[ray])",
+    "postgres": "also run the service tests on PostgreSQL, and the replica tests (marked postgres; needs "
+    "Debian's postgresql package, the tests start a throwaway cluster)",
 }
 
 

@@ -89,7 +89,17 @@ class CoreGame:
     def learn_turn(self, code: int, C: int, K: int) -> tuple[int, int | None]: ...
     def learn_code(self, turn: int, C: int, K: int) -> int: ...
     def observe(
-        self, seat: int, C: int, K: int, open_: bool, board: Any, chars: Any, coll: Any, tiles: Any, pool: Any, status: Any
+        self,
+        seat: int,
+        C: int,
+        K: int,
+        open_: bool,
+        board: Any,
+        chars: Any,
+        coll: Any,
+        tiles: Any,
+        pool: Any,
+        status: Any,
     ) -> None: ...
 
 class LearnCore:

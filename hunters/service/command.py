@@ -58,7 +58,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--port", type=int, default=int(_env("HUNTERS_PORT", "50051") or 50051))
     parser.add_argument(
-        "--db", default=_env("HUNTERS_DB", "hunters.db"), help="SQLite file of the matches (created if missing)"
+        "--db",
+        default=_env("HUNTERS_DB", "hunters.db"),
+        help="SQLite file of the matches (created if missing), or a postgresql://user@host/db URL: any number of "
+        "servers (replicas) on one PostgreSQL database serve the same matches (needs the `postgres` extra)",
     )
     parser.add_argument("--tls-cert", default=_env("HUNTERS_TLS_CERT"), help="PEM certificate chain: serve TLS")
     parser.add_argument("--tls-key", default=_env("HUNTERS_TLS_KEY"), help="PEM private key for --tls-cert")
@@ -152,6 +155,13 @@ def run(args: argparse.Namespace) -> int:
     """Serve until SIGTERM/SIGINT; an unusable setting is one line on stderr and exit status 2."""
     from .server import ServerConfig, serve
 
+    refusals: tuple[type[BaseException], ...] = (
+        OSError,
+        ValueError,
+        sqlite3.Error,
+        ScaleError,
+        *_postgres_errors(args.db),
+    )
     try:
         if not 0 <= args.port <= 65535:
             raise ValueError(f"--port must be 0 to 65535, not {args.port}")
@@ -178,7 +188,7 @@ def run(args: argparse.Namespace) -> int:
             ray_address=args.ray,
         )
         return serve(config, log_level=args.log_level)
-    except (OSError, ValueError, sqlite3.Error, ScaleError) as exc:
+    except refusals as exc:
         logging.getLogger("hunters.service").handlers.clear()
         print(f"hunters serve: error: {_describe(exc, args.db)}", file=sys.stderr)
         return 2
@@ -186,7 +196,25 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
 
+def _postgres_errors(db: str) -> tuple[type[BaseException], ...]:
+    """What an unusable PostgreSQL database raises (nothing to catch when --db is a SQLite file)."""
+    from .store_base import is_postgres
+
+    if not is_postgres(db):
+        return ()
+    try:
+        import psycopg
+        import psycopg_pool
+    except ImportError:
+        return ()
+    return (psycopg.Error, psycopg_pool.PoolTimeout)
+
+
 def _describe(exc: BaseException, db: str) -> str:
+    from .store_base import is_postgres, without_password
+
+    if is_postgres(db) and not isinstance(exc, (OSError, ValueError)):
+        return f"cannot use the database {without_password(db)}: {str(exc).strip().splitlines()[0]}"
     if isinstance(exc, FileNotFoundError):
         return f"no such file: {exc.filename}"
     if isinstance(exc, PermissionError):

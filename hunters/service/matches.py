@@ -1,16 +1,22 @@
 """Live matches: the games in memory, their locks and watchers, backed by the Store.
 
 Every operation here speaks game-API objects; servicer.py translates to and from protobuf. The
-manager lives on the server's event loop: its methods run there and never block on a client."""
+manager lives on the server's event loop: its methods run there and never block on a client.
+
+On a store shared by replicas (PostgreSQL) the memory is a cache the database keeps honest: a move
+is accepted only if the store finds its version free (`VersionConflict` otherwise: the match is
+brought up to date and the move judged again on it, as a move queued behind another is on one
+server, so an expected_version gets STALE_VERSION), and the changes other replicas make arrive as
+`Change`s that bring cached matches and their watchers up to date."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import hashlib
 import logging
 import secrets
-import sqlite3
 import time
 import uuid
 from collections import OrderedDict
@@ -29,7 +35,7 @@ from .botseats import bot_seats, choose
 from .engine import Engine
 from .errors import ServiceError, invalid, not_found
 from .games import GameAdapter, adapter
-from .store import Store
+from .store_base import Change, MatchStore, StoreUnavailable, VersionConflict
 
 log = logging.getLogger("hunters.service")
 RECENT_EVENTS = 16  # encoded watch events kept per match, so live watchers share one encoding
@@ -56,6 +62,7 @@ class LiveMatch:
     recent: dict[int, bytes] = field(default_factory=dict)  # version -> encoded watch event
     bots: dict[int, Bot] = field(default_factory=dict)  # seats the server plays (GameConfig.bots)
     bot_task: asyncio.Task[None] | None = None  # the bots' moves in progress
+    heard: int = 0  # the latest version another replica announced (shared stores)
 
     @property
     def version(self) -> int:
@@ -103,7 +110,7 @@ class MatchManager:
 
     def __init__(
         self,
-        store: Store,
+        store: MatchStore,
         encode: EventEncoder,
         max_live_matches: int = 10_000,
         cache_size: int = 4096,
@@ -119,13 +126,24 @@ class MatchManager:
         self._open: dict[str, LiveMatch] = {}
         self._closed: OrderedDict[str, LiveMatch] = OrderedDict()
         self.cache_size = cache_size
-        self._open_count = store.live_count()
-        self._pages = validate.PageTokens(store.secret("page_token_key"))
+        self._open_count = 0  # active matches, kept here when this server is the store's only writer
+        self._pages: validate.PageTokens | None = None
         self.closing = False
         self.engine = engine  # where bots think (None: on the loop, for tools that drive the manager)
+        self._tasks: set[asyncio.Task[None]] = set()  # catch-ups under way (held against collection)
+        self.lost_races = 0  # moves whose version another server took first (decided by the database)
+
+    async def start(self) -> None:
+        """Read what the store holds (the page-token key, the count of active matches) and, on a
+        shared store, start hearing the other replicas' changes."""
+        self._pages = validate.PageTokens(await self.store.secret("page_token_key"))
+        if self.store.shared:
+            await self.store.listen(self._on_change, self._resync)
+        else:
+            self._open_count = await self.store.live_count()
 
     # -- creation and lookup ----------------------------------------------------------------
-    def create(self, config: matches_pb2.GameConfig, token: str | None) -> tuple[LiveMatch, list[str], str]:
+    async def create(self, config: matches_pb2.GameConfig, token: str | None) -> tuple[LiveMatch, list[str], str]:
         if self._create_hash is not None and not auth.matches(auth.require_token(token), self._create_hash):
             raise ServiceError(
                 grpc.StatusCode.PERMISSION_DENIED,
@@ -133,12 +151,8 @@ class MatchManager:
                 "this server creates matches only for its operator's token",
             )
         ad = adapter(config.game)
-        if self._open_count >= self.max_live_matches:
-            raise ServiceError(
-                grpc.StatusCode.RESOURCE_EXHAUSTED,
-                "TOO_MANY_MATCHES",
-                f"the server holds its limit of {self.max_live_matches} unfinished matches",
-            )
+        if not self.store.shared and self._open_count >= self.max_live_matches:
+            raise self._too_many()
         seed = config.seed if config.HasField("seed") else secrets.randbits(63)
         game = ad.new_game(config, seed)
         bots = bot_seats(config.bots, game.players, seed)
@@ -150,7 +164,7 @@ class MatchManager:
         seat_hashes = [auth.hash_token(t) for t in tokens]
         match_id = uuid.uuid4().hex
         record = game.to_record()
-        seq, created = self.store.create(
+        made = await self.store.create(
             match_id,
             config.game,
             record,
@@ -159,7 +173,11 @@ class MatchManager:
             auth.hash_token(admin),
             game.is_over,
             has_bots=bool(bots),
+            limit=self.max_live_matches if self.store.shared else None,  # counted by the database
         )
+        if made is None:
+            raise self._too_many()
+        seq, created = made
         live = LiveMatch(
             match_id,
             seq,
@@ -180,6 +198,13 @@ class MatchManager:
         self._wake_bots(live)
         return live, tokens, admin
 
+    def _too_many(self) -> ServiceError:
+        return ServiceError(
+            grpc.StatusCode.RESOURCE_EXHAUSTED,
+            "TOO_MANY_MATCHES",
+            f"the server holds its limit of {self.max_live_matches} unfinished matches",
+        )
+
     def _keep(self, live: LiveMatch) -> None:
         """Hold `live` in memory: open matches always (they must stay the one object that players and
         watchers share), closed ones in a bounded LRU cache."""
@@ -192,18 +217,27 @@ class MatchManager:
         while len(self._closed) > self.cache_size:
             self._closed.popitem(last=False)
 
-    def get(self, match_id: str) -> LiveMatch:
-        """The live match (loaded from the store and replayed if it is not in memory)."""
+    def cached(self, match_id: str) -> LiveMatch | None:
+        """The match if it is in memory."""
         live = self._open.get(match_id)
         if live is not None:
             return live
-        live = self._closed.get(validate.match_id(match_id))
+        live = self._closed.get(match_id)
         if live is not None:
             self._closed.move_to_end(match_id)
+        return live
+
+    async def get(self, match_id: str) -> LiveMatch:
+        """The live match (loaded from the store and replayed if it is not in memory)."""
+        live = self.cached(match_id)
+        if live is not None:
             return live
-        stored = self.store.load(match_id)
+        stored = await self.store.load(validate.match_id(match_id))
         if stored is None:
             raise not_found(match_id)
+        live = self.cached(match_id)
+        if live is not None:  # loaded by another call meanwhile: one object per match
+            return live
         ad = adapter(stored.game)
         game = ad.from_record(dict(stored.record, moves=[m for _, m in stored.moves]))
         config = matches_pb2.GameConfig.FromString(stored.config)
@@ -223,6 +257,9 @@ class MatchManager:
             bots=bot_seats(config.bots, game.players, config.seed),
         )
         self._keep(live)
+        if self.store.shared and live.is_open:
+            # A change heard while the match was loading found nothing in memory to bring up to date.
+            self._schedule_catch_up(live)
         self._wake_bots(live)
         return live
 
@@ -233,32 +270,37 @@ class MatchManager:
             raise invalid("BAD_PAGE_SIZE", "page_size must not be negative")
         game = validate.game_filter(game)
         size = min(page_size or 50, 500)
+        assert self._pages is not None, "MatchManager.start() first"
         after = self._pages.read(page_token, game)
-        rows = self.store.page(after, size + 1, game or None)
+        rows = await self.store.page(after, size + 1, game or None)
         matches = []
         for _, match_id in rows[:size]:
-            if match_id not in self._open and match_id not in self._closed:
-                await asyncio.sleep(0)
             try:
-                matches.append(self.get(match_id))
+                matches.append(await self.get(match_id))
             except ServiceError:  # deleted meanwhile
                 continue
         token = self._pages.make(rows[size - 1][0], game) if len(rows) > size else ""
         return matches, token
 
-    def delete(self, match_id: str, token: str | None) -> None:
-        live = self.get(match_id)
+    async def delete(self, match_id: str, token: str | None) -> None:
+        live = await self.get(match_id)
         self._check_admin(live, token)
-        self.store.delete(match_id)
+        await self.store.delete(match_id)
+        self._forget(live)
+
+    def _forget(self, live: LiveMatch) -> None:
+        """`live` was deleted (here or by another replica): out of memory, its watchers told."""
+        if live.deleted:
+            return
         if live.is_open:
             self._open_count -= 1
         live.deleted = True
-        self._open.pop(match_id, None)
-        self._closed.pop(match_id, None)
+        self._open.pop(live.match_id, None)
+        self._closed.pop(live.match_id, None)
         live.publish()
 
-    def record(self, match_id: str, token: str | None) -> dict[str, Any]:
-        live = self.get(match_id)
+    async def record(self, match_id: str, token: str | None) -> dict[str, Any]:
+        live = await self.get(match_id)
         if not live.game.is_over:
             self._check_admin(
                 live, token, why="before the end the record (it holds the draw order) needs the admin token"
@@ -271,24 +313,30 @@ class MatchManager:
         the version to resume from), instead of holding the stop for its whole grace period; bots
         stop (their seats play on after the next start)."""
         self.closing = True
+        for task in self._tasks:
+            task.cancel()
         for live in self._open.values():
             if live.bot_task is not None:
                 live.bot_task.cancel()
             live.publish()
 
-    def expire(self, now: float | None = None) -> list[str]:
-        """Abandon every open match idle for longer than `idle_seconds`; their watchers are told."""
+    async def expire(self, now: float | None = None) -> list[str]:
+        """Abandon every open match idle for longer than `idle_seconds`; their watchers are told.
+        Every replica sweeps; the database abandons each match once, and tells the others."""
         if not self.idle_seconds:
             return []
-        ids = self.store.abandon_idle((time.time() if now is None else now) - self.idle_seconds)
+        ids = await self.store.abandon_idle((time.time() if now is None else now) - self.idle_seconds)
         self._open_count -= len(ids)
         for match_id in ids:
             live = self._open.get(match_id)
             if live is not None:
-                live.abandoned = True
-                self._keep(live)
-                live.publish()
+                self._abandoned(live)
         return ids
+
+    def _abandoned(self, live: LiveMatch) -> None:
+        live.abandoned = True
+        self._keep(live)
+        live.publish()
 
     # -- play ---------------------------------------------------------------------------------
     def seat_of(self, live: LiveMatch, token: str | None) -> int:
@@ -326,7 +374,7 @@ class MatchManager:
         """Apply one move for the token's seat. `to_move(game)` builds the game-API move (it may raise);
         `respond(game after, played)` builds the reply, stored with `request_id` for retries. The
         move is durable before the match changes in memory."""
-        live = self.get(match_id)
+        live = await self.get(match_id)
         seat = self.seat_of(live, token)
         validate.request_id(request_id)
         if seat in live.bots:
@@ -337,29 +385,69 @@ class MatchManager:
                 seat=seat,
             )
         digest = hashlib.sha256(bytes([seat]) + fingerprint).hexdigest() if request_id else ""
-        async with live.lock:
-            if request_id and not live.deleted:
-                earlier = self.store.request(match_id, request_id)
-                if earlier is not None:
-                    if earlier[0] != digest:
-                        raise invalid(
-                            "REQUEST_ID_REUSED",
-                            "this request_id was used for a different request",
-                            request_id=request_id,
+        async with self._locked(live):
+            # On a shared store the cached match may be behind the database: a move refused by the
+            # cache, or one that lost at the database, is checked once more against the match brought
+            # up to date, which is how a move queued behind another one is judged on one server.
+            for last_try in (False, True):
+                seen = (live.version, live.abandoned, live.deleted)
+                try:
+                    earlier = await self._earlier(live, request_id, digest)
+                    if earlier is not None:
+                        return live, Played(-1, seat, [], earlier)
+                    if expected_version is not None and expected_version != live.version and not live.deleted:
+                        raise ServiceError(
+                            grpc.StatusCode.ABORTED,
+                            "STALE_VERSION",
+                            f"expected version {expected_version}, the match is at {live.version}",
+                            current_version=live.version,
                         )
-                    return live, Played(-1, seat, [], earlier[1])
-            if expected_version is not None and expected_version != live.version and not live.deleted:
-                raise ServiceError(
-                    grpc.StatusCode.ABORTED,
-                    "STALE_VERSION",
-                    f"expected version {expected_version}, the match is at {live.version}",
-                    current_version=live.version,
-                )
-            played = self._commit(live, seat, to_move, respond, request_id, digest)
+                    played = await self._commit(live, seat, to_move, respond, request_id, digest)
+                    break
+                except VersionConflict:  # lost at the database; `live` caught up already
+                    if last_try:
+                        raise self._lost(live) from None
+                except ServiceError:
+                    if last_try or not self.store.shared:
+                        raise
+                    await self._catch_up(live)
+                    if (live.version, live.abandoned, live.deleted) == seen:
+                        raise  # the database agrees with the cache
         self._wake_bots(live)
         return live, played
 
-    def _commit(
+    async def _earlier(self, live: LiveMatch, request_id: str, digest: str) -> bytes | None:
+        """The reply already sent for `request_id` (a retry), or None."""
+        if not request_id or live.deleted:
+            return None
+        earlier = await self.store.request(live.match_id, request_id)
+        if earlier is None:
+            return None
+        if earlier[0] != digest:
+            raise invalid(
+                "REQUEST_ID_REUSED", "this request_id was used for a different request", request_id=request_id
+            )
+        return earlier[1]
+
+    def _lost(self, live: LiveMatch) -> ServiceError:
+        """The answer to a move that lost its version at the database (another server was first)."""
+        if live.deleted:
+            return not_found(live.match_id)
+        return ServiceError(
+            grpc.StatusCode.ABORTED, "STALE_VERSION", "the match moved on in the database", match_id=live.match_id
+        )
+
+    @contextlib.asynccontextmanager
+    async def _locked(self, live: LiveMatch) -> AsyncIterator[None]:
+        """Hold the match's lock; changes heard meanwhile are caught up with once it is released."""
+        async with live.lock:
+            try:
+                yield
+            finally:
+                if live.heard > live.version and not live.deleted:
+                    self._schedule_catch_up(live)
+
+    async def _commit(
         self,
         live: LiveMatch,
         seat: int,
@@ -369,7 +457,8 @@ class MatchManager:
         digest: str = "",
     ) -> Played:
         """Check and apply `seat`'s move on `live` (its lock held): durable in the store before the
-        match changes in memory, then shown to the watchers."""
+        match changes in memory, then shown to the watchers. A move that loses its version at the
+        database raises VersionConflict, `live` brought up to date."""
         match_id = live.match_id
         if live.deleted:
             raise not_found(match_id)
@@ -399,7 +488,7 @@ class MatchManager:
         played = Played(live.version + 1, seat, events)
         response = respond(after, played) if respond is not None else None
         try:
-            self.store.append_move(
+            await self.store.append_move(
                 match_id,
                 live.version,
                 seat,
@@ -407,10 +496,15 @@ class MatchManager:
                 after.is_over,
                 (request_id, digest, response.SerializeToString()) if request_id and response is not None else None,
             )
-        except sqlite3.IntegrityError:  # another server process on this database got there first
-            raise ServiceError(
-                grpc.StatusCode.ABORTED, "STALE_VERSION", "the match moved on in the database", match_id=match_id
-            ) from None
+        except VersionConflict:  # another server (a replica) on this database got there first
+            self.lost_races += 1
+            await self._catch_up(live)
+            raise
+        self._apply(live, seat, move, after, events, getattr(response, "state", None))
+        return Played(played.version, seat, events, response)
+
+    def _apply(self, live: LiveMatch, seat: int, move: Any, after: Any, events: list[Any], state: Any) -> None:
+        """A stored move into memory: the match moves on, its watchers are shown the move."""
         live.game = after
         live.moves.append(move)
         live.seats.append(seat)
@@ -418,12 +512,74 @@ class MatchManager:
             self._open_count -= 1
             self._keep(live)
         if live.watchers:
-            live.remember(
-                played.version,
-                self.encode(live, played.version, after, seat, move, events, getattr(response, "state", None)),
-            )
+            live.remember(live.version, self.encode(live, live.version, after, seat, move, events, state))
         live.publish()
-        return Played(played.version, seat, events, response)
+
+    # -- the other replicas' changes ------------------------------------------------------------
+    async def _catch_up(self, live: LiveMatch) -> None:
+        """Bring `live` (its lock held) up to the store: the moves stored since its version, and
+        whether it was abandoned or deleted meanwhile."""
+        if live.deleted:
+            return
+        found = await self.store.moves_from(live.match_id, live.version)
+        if found is None:
+            self._forget(live)
+            return
+        moves, abandoned = found
+        for seat, data in moves:
+            move = live.adapter.Game.move_from_json(data)
+            after = live.game.clone()
+            events = after.play(move)
+            self._apply(live, seat, move, after, events, None)
+        if abandoned and not live.abandoned:
+            if live.is_open:
+                self._open_count -= 1
+            self._abandoned(live)
+
+    def _schedule_catch_up(self, live: LiveMatch) -> None:
+        async def run() -> None:
+            delay = 0.05
+            while not self.closing:
+                try:
+                    async with self._locked(live):
+                        await self._catch_up(live)
+                    return
+                except StoreUnavailable as exc:  # the database is away: try again, ever more slowly
+                    log.warning(
+                        "catching up: database unavailable", extra={"match_id": live.match_id, "error": str(exc)}
+                    )
+                    await asyncio.sleep(delay)
+                    delay = min(2 * delay, 2.0)
+                except Exception:
+                    log.exception("catching up failed", extra={"match_id": live.match_id})
+                    return
+
+        task = asyncio.get_running_loop().create_task(run())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _on_change(self, change: Change) -> None:
+        """A change heard from the store (this replica's own ones included): matches not in memory
+        are read fresh when asked for; a cached one catches up unless it knows the change already."""
+        live = self.cached(change.match_id)
+        if live is None or live.deleted:
+            return
+        if change.deleted:
+            self._forget(live)
+        elif change.abandoned:
+            if not live.abandoned:
+                self._schedule_catch_up(live)
+        elif change.version > live.version:
+            live.heard = max(live.heard, change.version)
+            if not live.lock.locked():  # else once the lock is released (_locked)
+                self._schedule_catch_up(live)
+
+    async def _resync(self) -> None:
+        """Changes may have been missed (the store's listening connection was down): every open
+        match in memory catches up, closed ones are read again when asked for."""
+        self._closed.clear()
+        for live in list(self._open.values()):
+            self._schedule_catch_up(live)
 
     # -- the server's own seats -----------------------------------------------------------------
     def _wake_bots(self, live: LiveMatch) -> None:
@@ -444,10 +600,13 @@ class MatchManager:
                     move = bot(game)
                 else:
                     move = await self.engine.run(choose, bot, game)
-                async with live.lock:
+                async with self._locked(live):
                     if live.game is not game:  # the match changed meanwhile (deleted, abandoned)
                         continue
-                    self._commit(live, seat, functools.partial(_chosen, move), None)
+                    try:
+                        await self._commit(live, seat, functools.partial(_chosen, move), None)
+                    except VersionConflict:  # another replica's bot played this seat: it goes on
+                        raise self._lost(live) from None
             except ServiceError as exc:  # the match was deleted or closed while the bot thought
                 log.info("bot stopped", extra={"match_id": live.match_id, "seat": seat, "reason": exc.reason})
                 return
@@ -456,12 +615,21 @@ class MatchManager:
                 return
             log.info("bot played", extra={"match_id": live.match_id, "version": live.version, "seat": seat})
 
-    def resume_bots(self) -> int:
-        """After a start: load every open match whose next move is a bot's, so that it plays on."""
+    async def resume_bots(self, quiet_for: float | None = None) -> int:
+        """After a start: load every open match whose next move is a bot's, so that it plays on.
+        Replicas all do, and (`quiet_for`) now and then take over the bot matches with no move for
+        that long, whose replica may have died; when two play one seat, the store's version check
+        keeps one move and the other replica's bot stops (STALE_VERSION) and follows the match as a
+        cache. Returns how many matches' bots are playing here."""
+        quiet_before = None if quiet_for is None else time.time() - quiet_for
         count = 0
-        for match_id in self.store.open_with_bots():
-            live = self.get(match_id)
-            count += live.bot_task is not None
+        for match_id in await self.store.open_with_bots(quiet_before):
+            try:
+                live = await self.get(match_id)
+            except ServiceError:  # deleted meanwhile
+                continue
+            self._wake_bots(live)
+            count += live.bot_task is not None and not live.bot_task.done()
         return count
 
     # -- watching -------------------------------------------------------------------------------
@@ -471,7 +639,7 @@ class MatchManager:
         a watcher further behind replays the moves on its own copy of the game."""
         if from_version < 0:
             raise invalid("BAD_VERSION", "from_version must not be negative")
-        live = self.get(match_id)
+        live = await self.get(match_id)
         version = from_version
         cursor: Any = None
         cursor_events: list[Any] = []

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import logging
 import signal
@@ -27,7 +28,7 @@ from .games import adapter
 from .handlers import add_service
 from .matches import MatchManager
 from .servicer import GameInfoServicer, MatchServicer, OracleServicer, encode_watch_event
-from .store import Store
+from .store_base import MatchStore, open_store, without_password
 from .web import Viewer
 
 SERVICE_NAMES = (
@@ -42,7 +43,7 @@ log = logging.getLogger("hunters.service")
 @dataclass
 class ServerConfig:
     address: str = "127.0.0.1:50051"
-    db: str = "hunters.db"
+    db: str = "hunters.db"  # a SQLite file, or a postgresql:// URL (replicas share that database)
     tls_cert: str | None = None
     tls_key: str | None = None
     engine_threads: int = 2  # threads for long engine work (Evaluate, SimulateGames)
@@ -55,6 +56,9 @@ class ServerConfig:
     create_token: str | None = None  # when set, CreateMatch needs it as its bearer token
     http_port: int | None = None  # the live viewer (web.py) on this port of the same host; None: off
     ray_address: str | None = None  # SimulateGames plays its blocks on this Ray cluster (hunters.scale)
+    # Replicas (a shared store): how often each one takes over the bot matches with no move for as long
+    # (their replica may have died; the database keeps one move per version if two play).
+    bot_takeover_seconds: float = 30.0
 
 
 @dataclass
@@ -65,12 +69,13 @@ class Started:
     port: int
     manager: MatchManager
     health: HealthServicer
-    store: Store
+    store: MatchStore
     engine: Engine
     sweeper: asyncio.Task[None] | None
     viewer: Viewer | None = None
     http_port: int | None = None
     scale: Executor | None = None
+    bot_keeper: asyncio.Task[None] | None = None
 
     async def stop(self, grace: float | None) -> None:
         """NOT_SERVING, finish calls in flight (up to `grace` s, then cancel them), close the database."""
@@ -78,13 +83,14 @@ class Started:
         self.manager.close()
         if self.viewer is not None:
             await self.viewer.stop()
-        if self.sweeper is not None:
-            self.sweeper.cancel()
+        for task in (self.sweeper, self.bot_keeper):
+            if task is not None:
+                task.cancel()
         await self.server.stop(grace)
         self.engine.shutdown()
         if self.scale is not None:
             self.scale.close()
-        self.store.close()
+        await self.store.close()
 
 
 def _credentials(config: ServerConfig) -> grpc.ServerCredentials | None:
@@ -101,12 +107,22 @@ async def _sweep(manager: MatchManager, every: float) -> None:
     while True:
         await asyncio.sleep(every)
         try:
-            ids = manager.expire()
+            ids = await manager.expire()
         except Exception:  # a locked or failing database must not end the sweeper
             log.exception("expiry sweep failed")
             continue
         if ids:
             log.info("matches abandoned", extra={"count": len(ids)})
+
+
+async def _keep_bots(manager: MatchManager, every: float) -> None:
+    """Replicas: take over the bot matches no replica has moved for `every` seconds."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            await manager.resume_bots(quiet_for=every)
+        except Exception:  # an unreachable database must not end the task
+            log.exception("taking over bot seats failed")
 
 
 async def start_server(config: ServerConfig) -> Started:
@@ -117,12 +133,13 @@ async def start_server(config: ServerConfig) -> Started:
     credentials = _credentials(config)
     scale = connect_ray(config.ray_address) if config.ray_address is not None else None
     try:
-        store = Store(config.db, synchronous=config.sqlite_sync)
+        store = open_store(config.db, sqlite_sync=config.sqlite_sync)
     except BaseException:
         if scale is not None:
             scale.close()
         raise
     try:
+        await store.open()
         engine = Engine(config.engine_threads)
         manager = MatchManager(
             store,
@@ -132,6 +149,7 @@ async def start_server(config: ServerConfig) -> Started:
             create_token=config.create_token,
             engine=engine,
         )
+        await manager.start()
         options = [
             ("grpc.max_receive_message_length", config.max_message_bytes),
             ("grpc.max_send_message_length", config.max_message_bytes),
@@ -169,19 +187,22 @@ async def start_server(config: ServerConfig) -> Started:
                 await server.stop(None)
                 raise
     except BaseException:
-        store.close()
+        await store.close()
         if scale is not None:
             scale.close()
         raise
     for name in ("", *SERVICE_NAMES):
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
-    resumed = manager.resume_bots()
+    resumed = await manager.resume_bots()
     if resumed:
         log.info("bots resumed", extra={"matches": resumed})
     sweeper = None
     if config.idle_seconds:
         sweeper = asyncio.get_running_loop().create_task(_sweep(manager, min(60.0, config.idle_seconds / 4)))
-    return Started(server, port, manager, health, store, engine, sweeper, viewer, http_port, scale)
+    bot_keeper = None
+    if store.shared and config.bot_takeover_seconds:
+        bot_keeper = asyncio.get_running_loop().create_task(_keep_bots(manager, config.bot_takeover_seconds))
+    return Started(server, port, manager, health, store, engine, sweeper, viewer, http_port, scale, bot_keeper)
 
 
 class RunningServer:
@@ -203,12 +224,14 @@ class RunningServer:
         self.engine = self._started.engine
 
     def call(self, what: Any) -> Any:
-        """Run a coroutine, or a plain function of no arguments, on the server's loop; return its result."""
+        """Run a coroutine, or a plain function of no arguments, on the server's loop; return its
+        result (awaited, when the function returns an awaitable)."""
         if asyncio.iscoroutine(what):
             return asyncio.run_coroutine_threadsafe(what, self._loop).result()
 
         async def run() -> Any:
-            return what()
+            result = what()
+            return await result if inspect.isawaitable(result) else result
 
         return asyncio.run_coroutine_threadsafe(run(), self._loop).result()
 
@@ -266,7 +289,7 @@ async def _serve(config: ServerConfig, ready: Callable[[Started], None] | None =
         extra={
             "address": config.address,
             "port": started.port,
-            "db": config.db,
+            "db": without_password(config.db),
             "tls": bool(config.tls_cert),
             "games": games.ids(),
             "create_token": bool(config.create_token),

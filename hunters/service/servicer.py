@@ -30,6 +30,7 @@ from .errors import ServiceError, invalid
 from .gameinfo import game_info, list_games
 from .games import GameAdapter, adapter, config_for, watch_response
 from .matches import LiveMatch, MatchManager, Played
+from .store_base import StoreUnavailable
 
 log = logging.getLogger("hunters.service")
 MAX_SIMULATED_GAMES = 10_000_000
@@ -45,6 +46,11 @@ _Response = TypeVar("_Response")
 
 async def _abort(name: str, context: grpc.aio.ServicerContext, exc: Exception) -> None:
     """End the call with the status of a ServiceError, or INTERNAL (logged) for anything else."""
+    if isinstance(exc, StoreUnavailable):
+        log.warning("database unavailable", extra={"rpc": name, "error": str(exc)})
+        exc = ServiceError(
+            grpc.StatusCode.UNAVAILABLE, "DATABASE_UNAVAILABLE", "the database cannot be reached now: try again"
+        )
     if isinstance(exc, ServiceError):
         log.info("rpc refused", extra={"rpc": name, "reason": exc.reason, "code": exc.code.name})
         error = exc
@@ -172,7 +178,7 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
     ) -> matches_pb2.CreateMatchResponse:
         if not request.HasField("config"):
             raise invalid("INVALID_CONFIG", "config is required")
-        live, tokens, admin = self.manager.create(request.config, _token(context))
+        live, tokens, admin = await self.manager.create(request.config, _token(context))
         log.info("match created", extra={"match_id": live.match_id, "game": request.config.game})
         return matches_pb2.CreateMatchResponse(match=self.match_pb(live), seat_tokens=tokens, admin_token=admin)
 
@@ -180,7 +186,7 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
     async def GetMatch(
         self, request: matches_pb2.GetMatchRequest, context: grpc.aio.ServicerContext
     ) -> matches_pb2.GetMatchResponse:
-        return matches_pb2.GetMatchResponse(match=self.match_pb(self.manager.get(request.match_id)))
+        return matches_pb2.GetMatchResponse(match=self.match_pb(await self.manager.get(request.match_id)))
 
     @rpc
     async def ListMatches(
@@ -193,7 +199,7 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
     async def DeleteMatch(
         self, request: matches_pb2.DeleteMatchRequest, context: grpc.aio.ServicerContext
     ) -> matches_pb2.DeleteMatchResponse:
-        self.manager.delete(request.match_id, _token(context))
+        await self.manager.delete(request.match_id, _token(context))
         log.info("match deleted", extra={"match_id": request.match_id})
         return matches_pb2.DeleteMatchResponse()
 
@@ -201,7 +207,7 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
     async def ListLegalMoves(
         self, request: matches_pb2.ListLegalMovesRequest, context: grpc.aio.ServicerContext
     ) -> matches_pb2.ListLegalMovesResponse:
-        live = self.manager.get(request.match_id)
+        live = await self.manager.get(request.match_id)
         game = live.game
         response = matches_pb2.ListLegalMovesResponse(version=live.version, player=game.player)
         add_legal_moves(response, "moves", live.adapter, game)
@@ -211,7 +217,7 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
     async def PlayMove(
         self, request: matches_pb2.PlayMoveRequest, context: grpc.aio.ServicerContext
     ) -> matches_pb2.PlayMoveResponse | bytes:
-        live = self.manager.get(request.match_id)
+        live = await self.manager.get(request.match_id)
         to_move = _move_builder(live.adapter, request)
         ad = live.adapter
 
@@ -245,7 +251,7 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
     async def GetRecord(
         self, request: matches_pb2.GetRecordRequest, context: grpc.aio.ServicerContext
     ) -> matches_pb2.GetRecordResponse:
-        record = self.manager.record(request.match_id, _token(context))
+        record = await self.manager.record(request.match_id, _token(context))
         return matches_pb2.GetRecordResponse(record_json=json.dumps(record, separators=(",", ":")))
 
 

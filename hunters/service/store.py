@@ -12,8 +12,11 @@ import secrets
 import sqlite3
 import threading
 import time
-from dataclasses import dataclass
 from typing import Any
+
+from .store_base import MatchStore, StoredMatch, VersionConflict
+
+__all__ = ["SQLiteStore", "Store", "StoredMatch"]
 
 # one SQL statement and its parameters
 _Statement = tuple[str, tuple[Any, ...]]
@@ -63,24 +66,11 @@ _INDEXES = (
 )
 
 
-@dataclass
-class StoredMatch:
-    seq: int
-    match_id: str
-    game: str
-    record: dict[str, Any]
-    config: bytes
-    seat_hashes: list[str]
-    admin_hash: str
-    created_at: float
-    over: bool
-    abandoned: bool
-    last_active: float
-    moves: list[tuple[int, dict[str, Any]]]  # (seat, move json) in order
+class SQLiteStore(MatchStore):
+    """All database access; thread-safe (one connection behind a lock). Its calls are local and short,
+    so they run on the event loop itself (the async methods never wait)."""
 
-
-class Store:
-    """All database access; thread-safe (one connection behind a lock)."""
+    shared = False
 
     def __init__(self, path: str, synchronous: str = "NORMAL"):
         self.path = path
@@ -103,7 +93,7 @@ class Store:
             self._db.close()
             raise
 
-    def close(self) -> None:
+    async def close(self) -> None:
         with self._lock:
             self._db.close()
 
@@ -122,11 +112,11 @@ class Store:
                 raise
             self._db.execute("COMMIT")
 
-    def secret(self, key: str) -> bytes:
+    async def secret(self, key: str) -> bytes:
         with self._lock:
             return bytes(self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()[0])
 
-    def create(
+    async def create(
         self,
         match_id: str,
         game: str,
@@ -136,9 +126,12 @@ class Store:
         admin_hash: str,
         over: bool,
         has_bots: bool = False,
-    ) -> tuple[int, float]:
+        limit: int | None = None,
+    ) -> tuple[int, float] | None:
         created = time.time()
         with self._lock:
+            if limit is not None and self._live_count() >= limit:
+                return None
             cur = self._db.execute(
                 "INSERT INTO matches (match_id, game, record, config, seat_hashes, admin_hash, created_at, over,"
                 " last_active, bots) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -159,7 +152,7 @@ class Store:
         assert seq is not None  # set by every successful INSERT
         return seq, created
 
-    def append_move(
+    async def append_move(
         self,
         match_id: str,
         idx: int,
@@ -187,10 +180,13 @@ class Store:
                     (match_id, request_id, fingerprint, response),
                 )
             )
-        self._tx(statements)
+        try:
+            self._tx(statements)
+        except sqlite3.IntegrityError:  # another server process on this database got there first
+            raise VersionConflict(match_id) from None
         return now
 
-    def request(self, match_id: str, request_id: str) -> tuple[str, bytes] | None:
+    async def request(self, match_id: str, request_id: str) -> tuple[str, bytes] | None:
         with self._lock:
             row = self._db.execute(
                 "SELECT fingerprint, response FROM requests WHERE match_id = ? AND request_id = ?",
@@ -198,7 +194,7 @@ class Store:
             ).fetchone()
         return None if row is None else (row[0], bytes(row[1]))
 
-    def load(self, match_id: str) -> StoredMatch | None:
+    async def load(self, match_id: str) -> StoredMatch | None:
         with self._lock:
             row = self._db.execute(
                 "SELECT seq, match_id, game, record, config, seat_hashes, admin_hash, created_at, over, abandoned,"
@@ -226,7 +222,17 @@ class Store:
             [(s, json.loads(m)) for s, m in moves],
         )
 
-    def page(self, after_seq: int, limit: int, game: str | None) -> list[tuple[int, str]]:
+    async def moves_from(self, match_id: str, idx: int) -> tuple[list[tuple[int, dict[str, Any]]], bool] | None:
+        with self._lock:
+            row = self._db.execute("SELECT abandoned FROM matches WHERE match_id = ?", (match_id,)).fetchone()
+            if row is None:
+                return None
+            moves = self._db.execute(
+                "SELECT seat, move FROM moves WHERE match_id = ? AND idx >= ? ORDER BY idx", (match_id, idx)
+            ).fetchall()
+        return [(s, json.loads(m)) for s, m in moves], bool(row[0])
+
+    async def page(self, after_seq: int, limit: int, game: str | None) -> list[tuple[int, str]]:
         """(seq, match_id) of up to `limit` matches after position `after_seq`, in creation order."""
         sql = (
             "SELECT seq, match_id FROM matches WHERE seq > ?"
@@ -237,21 +243,25 @@ class Store:
         with self._lock:
             return [(r[0], r[1]) for r in self._db.execute(sql, args).fetchall()]
 
-    def live_count(self) -> int:
+    async def live_count(self) -> int:
         """Active matches: neither over nor abandoned (answered from the index)."""
         with self._lock:
-            count: int = self._db.execute("SELECT COUNT(*) FROM matches WHERE over = 0 AND abandoned = 0").fetchone()[0]
+            return self._live_count()
+
+    def _live_count(self) -> int:
+        count: int = self._db.execute("SELECT COUNT(*) FROM matches WHERE over = 0 AND abandoned = 0").fetchone()[0]
         return count
 
-    def open_with_bots(self) -> list[str]:
-        """Ids of the active matches some of whose seats the server plays."""
+    async def open_with_bots(self, quiet_before: float | None = None) -> list[str]:
+        """Ids of the active matches some of whose seats the server plays (`quiet_before` is for
+        shared stores: one server has no other server's stalled bots to take over)."""
         with self._lock:
             rows = self._db.execute(
                 "SELECT match_id FROM matches WHERE over = 0 AND abandoned = 0 AND bots = 1 ORDER BY seq"
             ).fetchall()
         return [r[0] for r in rows]
 
-    def abandon_idle(self, idle_before: float) -> list[str]:
+    async def abandon_idle(self, idle_before: float) -> list[str]:
         """Mark every active match with no move since `idle_before` abandoned; return their ids.
 
         Moves carry their time, so playing never updates the match row; the sweep first brings the
@@ -277,7 +287,7 @@ class Store:
             self._db.execute("COMMIT")
         return [r[0] for r in rows]
 
-    def delete(self, match_id: str) -> None:
+    async def delete(self, match_id: str) -> None:
         self._tx(
             [
                 ("DELETE FROM moves WHERE match_id = ?", (match_id,)),
@@ -285,3 +295,6 @@ class Store:
                 ("DELETE FROM matches WHERE match_id = ?", (match_id,)),
             ]
         )
+
+
+Store = SQLiteStore  # the name before there were two stores

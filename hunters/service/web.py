@@ -181,15 +181,15 @@ class Viewer:
         if path.startswith("/api/matches/"):
             rest = path[len("/api/matches/") :]
             if rest.endswith("/picture.svg"):
-                state = self.state(rest[: -len("/picture.svg")], query.get("at"))
+                state = await self.state(rest[: -len("/picture.svg")], query.get("at"))
                 return 200, "image/svg+xml; charset=utf-8", state["svg"].encode()
             if "/" not in rest:
-                return 200, "application/json", json.dumps(self.state(rest, query.get("at"))).encode()
+                return 200, "application/json", json.dumps(await self.state(rest, query.get("at"))).encode()
         raise HttpError(404, f"nothing at {path}")
 
-    def _live(self, match_id: str) -> LiveMatch:
+    async def _live(self, match_id: str) -> LiveMatch:
         try:
-            return self.manager.get(match_id)
+            return await self.manager.get(match_id)
         except ServiceError as exc:
             raise HttpError(404 if exc.reason == "MATCH_NOT_FOUND" else 400, exc.message) from None
 
@@ -216,9 +216,9 @@ class Viewer:
             "next_page_token": token,
         }
 
-    def state(self, match_id: str, at: str | None) -> dict[str, Any]:
+    async def state(self, match_id: str, at: str | None) -> dict[str, Any]:
         """The public state after `at` moves (default: the latest) with its picture and the log."""
-        live = self._live(match_id)
+        live = await self._live(match_id)
         latest = live.version
         if at is None or at == "":
             version = latest
@@ -287,7 +287,7 @@ class Viewer:
         """Server-sent events: the match's version now and after every change, until it closes or
         the browser goes away (noticed at once: a read that ends when the connection does)."""
         try:
-            live = self._live(match_id)
+            live = await self._live(match_id)
         except HttpError as exc:
             await self._send(writer, exc.status, "application/json", json.dumps({"error": exc.message}).encode())
             return

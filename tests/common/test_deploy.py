@@ -17,6 +17,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 K8S = DEPLOY / "kubernetes"
+REPLICAS = K8S / "replicas"  # hunters replicas on PostgreSQL
 DOCKERFILE = (ROOT / "Dockerfile").read_text()
 PORT = 50051
 
@@ -34,17 +35,38 @@ def manifests() -> dict[str, dict]:
     return by_kind
 
 
+def resources(folder: Path) -> list[dict]:
+    """Every resource of the files a kustomization lists."""
+    kustomization = yaml.safe_load((folder / "kustomization.yaml").read_text())
+    return [d for f in kustomization["resources"] for d in yaml.safe_load_all((folder / f).read_text()) if d]
+
+
+def named(folder: Path) -> dict[tuple[str, str], dict]:
+    """(kind, name) -> the resource, for the kustomization in `folder`."""
+    docs = resources(folder)
+    by_name = {(d["kind"], d["metadata"]["name"]): d for d in docs}
+    assert len(by_name) == len(docs), "one resource of each kind and name expected"
+    return by_name
+
+
 def test_the_kustomization_lists_every_manifest():
-    listed = yaml.safe_load((K8S / "kustomization.yaml").read_text())["resources"]
-    assert sorted(listed) == sorted(p.name for p in K8S.glob("*.yaml") if p.name != "kustomization.yaml")
+    for folder in (K8S, REPLICAS):
+        listed = yaml.safe_load((folder / "kustomization.yaml").read_text())["resources"]
+        assert sorted(listed) == sorted(p.name for p in folder.glob("*.yaml") if p.name != "kustomization.yaml")
     assert set(manifests()) == {"PersistentVolumeClaim", "Deployment", "Service"}
+    assert set(named(REPLICAS)) == {
+        ("Deployment", "hunters"),
+        ("Service", "hunters"),
+        ("StatefulSet", "hunters-postgres"),
+        ("Service", "hunters-postgres"),
+    }
 
 
 @pytest.mark.parametrize("version", ["1.27.0", "latest"])
 def test_the_kubernetes_manifests_pass_the_api_schemas(version):
     kv = pytest.importorskip("kubernetes_validate", reason="pip install kubernetes-validate (the test extra)")
     version = kv.latest_version() if version == "latest" else version  # 1.27: gRPC probes are GA
-    for resource in manifests().values():
+    for resource in [*manifests().values(), *resources(REPLICAS)]:
         kv.validate(resource, version, strict=True)  # raises ValidationError with the path
 
 
@@ -86,12 +108,52 @@ def test_the_manifests_agree_with_each_other_and_the_image():
     assert pod["spec"]["terminationGracePeriodSeconds"] > 5
 
 
+def test_the_replicas_share_the_postgres_database_the_manifests_define():
+    m = named(REPLICAS)
+    dep, svc = m[("Deployment", "hunters")], m[("Service", "hunters")]
+    pg, pg_svc = m[("StatefulSet", "hunters-postgres")], m[("Service", "hunters-postgres")]
+    pod = dep["spec"]["template"]
+    # Several replicas, rolled one at a time with none missing; no volume: the matches are in PostgreSQL.
+    assert dep["spec"]["replicas"] >= 2
+    assert dep["spec"]["strategy"]["rollingUpdate"]["maxUnavailable"] == 0
+    assert "volumes" not in pod["spec"]
+    (container,) = pod["spec"]["containers"]
+    assert "volumeMounts" not in container and container["securityContext"]["readOnlyRootFilesystem"]
+    assert svc["spec"]["selector"].items() <= pod["metadata"]["labels"].items()
+    assert svc["spec"]["ports"][0]["port"] == PORT and {p["containerPort"] for p in container["ports"]} == {PORT}
+    for probe in ("livenessProbe", "readinessProbe"):
+        assert container[probe]["grpc"]["port"] == PORT
+    sc = pod["spec"]["securityContext"]
+    assert sc["runAsNonRoot"] and sc["runAsUser"] == sc["runAsGroup"] == image_uid()
+    # The database URL comes from the secret whose password the StatefulSet's PostgreSQL is given.
+    env = {e["name"]: e for e in container["env"]}
+    url_ref = env["HUNTERS_DB"]["valueFrom"]["secretKeyRef"]
+    pg_container = pg["spec"]["template"]["spec"]["containers"][0]
+    pg_env = {e["name"]: e for e in pg_container["env"]}
+    assert pg_env["POSTGRES_PASSWORD"]["valueFrom"]["secretKeyRef"]["name"] == url_ref["name"]
+    # PostgreSQL: reached through its Service (the host in the documented URL), its data on a claim.
+    assert pg["spec"]["serviceName"] == pg_svc["metadata"]["name"] == "hunters-postgres"
+    assert pg_svc["spec"]["selector"].items() <= pg["spec"]["template"]["metadata"]["labels"].items()
+    assert pg_svc["spec"]["ports"][0]["port"] == 5432
+    assert "@hunters-postgres:5432/hunters" in (REPLICAS / "kustomization.yaml").read_text()
+    claims = {c["metadata"]["name"] for c in pg["spec"]["volumeClaimTemplates"]}
+    assert {v["name"] for v in pg_container["volumeMounts"]} - {"run"} <= claims
+
+
 @pytest.mark.skipif(shutil.which("kubectl") is None, reason="kubectl is not installed")
 def test_kubectl_renders_the_kustomization():
     out = subprocess.run(["kubectl", "kustomize", str(K8S)], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     kinds = sorted(d["kind"] for d in yaml.safe_load_all(out.stdout))
     assert kinds == ["Deployment", "PersistentVolumeClaim", "Service"]
+    out = subprocess.run(["kubectl", "kustomize", str(REPLICAS)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert sorted(d["kind"] for d in yaml.safe_load_all(out.stdout)) == [
+        "Deployment",
+        "Service",
+        "Service",
+        "StatefulSet",
+    ]
 
 
 def test_the_compose_file_wires_the_game_server_to_the_sidecar():
@@ -106,6 +168,41 @@ def test_the_compose_file_wires_the_game_server_to_the_sidecar():
     assert (DEPLOY / "compose" / script).is_file()
 
 
+def test_the_compose_replicas_share_one_postgres():
+    compose = yaml.safe_load((DEPLOY / "compose" / "replicas.yaml").read_text())
+    services = compose["services"]
+    replicas = {name: s for name, s in services.items() if name.startswith("hunters")}
+    assert len(replicas) >= 2
+    (built,) = [s for s in replicas.values() if "build" in s]  # one build, the same image for all
+    assert (DEPLOY / "compose" / built["build"]["context"] / "Dockerfile").resolve() == ROOT / "Dockerfile"
+    assert len({s["image"] for s in replicas.values()}) == 1
+    postgres = services["postgres"]
+    assert "pg_isready" in " ".join(postgres["healthcheck"]["test"])
+    password = postgres["environment"]["POSTGRES_PASSWORD"]
+    for service in replicas.values():
+        url = service["environment"]["HUNTERS_DB"]
+        user, database = postgres["environment"]["POSTGRES_USER"], postgres["environment"]["POSTGRES_DB"]
+        assert url == f"postgresql://{user}:{password}@postgres:5432/{database}"
+        assert service["depends_on"]["postgres"]["condition"] == "service_healthy"
+    published = [p.rsplit(":", 2)[-2] for s in replicas.values() for p in s["ports"]]
+    assert len(set(published)) == len(published)  # each replica on a port of its own
+    # The image honours HUNTERS_DB (its entrypoint names no --db that would override it).
+    assert "ENV " in DOCKERFILE and "HUNTERS_DB=/data/hunters.db" in DOCKERFILE
+    assert '"--db"' not in DOCKERFILE.split("ENTRYPOINT", 1)[1]
+
+
+@pytest.mark.skipif(shutil.which("docker-compose") is None, reason="docker-compose is not installed")
+def test_docker_compose_accepts_the_compose_files():
+    for name in ("compose.yaml", "replicas.yaml"):
+        out = subprocess.run(
+            ["docker-compose", "-f", str(DEPLOY / "compose" / name), "config", "-q"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert out.returncode == 0, out.stderr
+
+
 def test_the_dockerfile_pins_its_base_and_python_packages():
     base = re.search(r"^ARG BASE_IMAGE=(\S+)", DOCKERFILE, re.M).group(1)
     assert re.fullmatch(r"python:3\.11\.\d+-slim-bookworm(@sha256:[0-9a-f]{64})?", base), base
@@ -118,7 +215,9 @@ def test_the_dockerfile_pins_its_base_and_python_packages():
             assert re.fullmatch(r"\d+(\.\d+)*", version), f"not an exact pin: {line}"
             pins[re.sub(r"[-_.]+", "-", name).lower()] = version
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    wanted = project["project"]["dependencies"] + project["build-system"]["requires"]
+    postgres = project["project"]["optional-dependencies"]["postgres"]  # in the image too
+    assert "['optional-dependencies']['postgres']" in DOCKERFILE
+    wanted = project["project"]["dependencies"] + postgres + project["build-system"]["requires"]
     for requirement in wanted:
         name = re.sub(r"[-_.]+", "-", re.match(r"[A-Za-z0-9_.-]+", requirement).group(0)).lower()
         assert name in pins, f"{name} (pyproject.toml) has no pin in deploy/constraints.txt"

@@ -3,6 +3,7 @@ observations and what they hide, the batch stepped in the core, external chance 
 
 import random
 from collections import Counter
+from typing import Any
 
 import numpy as np
 import pytest
@@ -147,7 +148,7 @@ def test_malformed_codes_are_refused(bad, reason):
 
 
 def test_every_illegal_code_is_refused_with_a_reason_and_changes_nothing():
-    reasons = Counter()
+    reasons: Counter[str] = Counter()
     for seed, turns in [(1, 0), (2, 15), (3, 40)]:
         g = play_random(Game.new(players=3, seed=seed), turns, seed)
         legal = set(g.learn_actions())
@@ -165,12 +166,12 @@ def test_every_illegal_code_is_refused_with_a_reason_and_changes_nothing():
 def test_numpy_codes_and_mask_buffer():
     g = Game.new(players=2, seed=4)
     code = np.int64(g.learn_actions()[3])
-    move = g.learn_to_move(code)
+    move = g.learn_to_move(code)  # type: ignore[arg-type]
     out = np.full(2928, 7, dtype=np.uint8)
     assert g.learn_mask(out) is out and set(np.unique(out)) == {0, 1}
     with pytest.raises(ValueError):
         g.learn_mask(np.zeros(10, dtype=np.uint8))
-    g.play_learn(code)
+    g.play_learn(code)  # type: ignore[arg-type]
     assert g.moves == [move]
 
 
@@ -181,7 +182,7 @@ def _twins(seed=5):
     for s in range(seed, seed + 200):
         a = Game.new(players=3, seed=s)
         rng = random.Random(s)
-        takes = {}
+        takes: dict[int, tuple[Any, Any]] = {}
         while not a.is_over and a.season == "summer" and a.turns < 30:
             for e in a.play(rng.choice(a.legal_moves())):
                 if e.kind == "take" and e.seat in (1, 2) and e.tile in FACE_DOWN:
@@ -246,7 +247,7 @@ def test_observation_fields_follow_the_state():
             kind = None if t is None else ("mammoth" if t.startswith("mammoth") else t)
             assert row[4:15].tolist() == [kind == k for k in KINDS]
             assert row[3] == (kinds[v] == "tile" and t is None)
-            assert row[15] == (int(t[7:]) if kind == "mammoth" else 0)
+            assert row[15] == (int(str(t)[7:]) if kind == "mammoth" else 0)
             assert row[16:19].tolist() == [sum(1 for p, w in g.characters if p == q and w == v) for q in rel]
             assert row[19:22].tolist() == [int((v, q) in g.supply_packs) for q in rel]
         own = sorted({v for p, v in g.characters if p == seat})
@@ -413,7 +414,7 @@ def test_summer_layout_is_chance_with_the_decks_probabilities():
         outs = g.chance_outcomes()
         assert sum(p for _, p in outs) == pytest.approx(1.0)
         g.apply_chance(rng.choices([c for c, _ in outs], [p for _, p in outs])[0])
-    assert g.player == 0 and g.season == "summer" and len(g.legal_moves()) > 0
+    assert g.player == 0 and g.season == "summer" and len(g.legal_moves()) > 0  # type: ignore[unreachable]
     assert Counter(code_of(t) for t in g.tiles if t) == summer
 
 

@@ -10,6 +10,25 @@ from hunters.v1 import matches_pb2, matches_pb2_grpc, oracle_pb2_grpc, state_pb2
 from hunters.wire import adapter
 
 
+def sql(running, statement):
+    """Run one SQL statement on a running server's database (SQLite or PostgreSQL) from outside the
+    server; the rows it returns."""
+    if "://" in running.store.path:
+        import psycopg
+
+        with psycopg.connect(running.store.path, autocommit=True) as conn:
+            cur = conn.execute(statement)
+            return cur.fetchall() if cur.description else []
+    import sqlite3
+
+    db = sqlite3.connect(running.store.path)
+    try:
+        with db:
+            return db.execute(statement).fetchall()
+    finally:
+        db.close()
+
+
 def stubs(port):
     channel = grpc.insecure_channel(f"127.0.0.1:{port}")
     return channel, matches_pb2_grpc.MatchServiceStub(channel), oracle_pb2_grpc.OracleServiceStub(channel)

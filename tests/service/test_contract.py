@@ -140,7 +140,7 @@ def test_each_bad_jaeger_option_is_invalid_config(server, case):
     assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_CONFIG")
     code, reason, _ = rpc_error(oracle.Evaluate, oracle_pb2.EvaluateRequest(config=cfg))
     assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_CONFIG")
-    assert list(server.store.page(0, 10, None)) == []
+    assert list(server.call(server.store.page(0, 10, None))) == []
 
 
 def test_bad_carcassonne_options_are_invalid_config(server):

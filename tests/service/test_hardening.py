@@ -13,7 +13,7 @@ from hunters.carcassonne import Game
 from hunters.client import Client, ServiceError
 from hunters.v1 import matches_pb2, matches_pb2_grpc, oracle_pb2
 
-from .helpers import bearer, create, over, rpc_error, stubs
+from .helpers import bearer, create, over, rpc_error, sql, stubs
 
 
 def health_ok(port, timeout=5):
@@ -210,15 +210,11 @@ def test_idle_matches_are_abandoned_and_free_the_limit(server_factory, tmp_path)
 
 
 def test_a_move_keeps_a_match_alive(server_factory):
-    import sqlite3
-
     running = server_factory(idle_seconds=3600)
     _, stub, _ = stubs(running.port)
     quiet, busy = create(stub, seed=1), create(stub, seed=2)
-    db = sqlite3.connect(running.store.path)
-    with db:  # both created two hours ago
-        db.execute("UPDATE matches SET created_at = created_at - 7200, last_active = last_active - 7200")
-    db.close()
+    # both created two hours ago
+    sql(running, "UPDATE matches SET created_at = created_at - 7200, last_active = last_active - 7200")
     local = Game.new(players=2, seed=2)
     stub.PlayMove(
         matches_pb2.PlayMoveRequest(match_id=busy.match.match_id, action=local.legal_actions()[0]),

@@ -58,6 +58,9 @@ def test_ordinary_mistakes_are_one_line_and_exit_2(tmp_path):
     assert "--port" in refused(["--port", "70000", "--db", db])
     assert "--idle-timeout" in refused(["--idle-timeout", "nan"])
     assert "no such file" in refused(["--port", "0", "--db", db, "--create-token-file", str(tmp_path / "none")])
+    # a PostgreSQL nobody answers at (port 1): the URL in the line, its password hidden
+    line = refused(["--port", "0", "--db", "postgresql://hunters:s3cret@127.0.0.1:1/hunters"])
+    assert "cannot use the database postgresql://hunters:***@127.0.0.1:1/hunters" in line and "s3cret" not in line
 
 
 def start(args, port, env=None):

@@ -1,5 +1,6 @@
-"""The service tests' fixtures (a real server on a free loopback port per test), shared."""
+"""The service tests' fixtures (a real server on a free loopback port per test), shared (SQLite here:
+the store does not matter to the viewer)."""
 
-from tests.service.conftest import client, server, server_factory
+from tests.service.conftest import client, database, server, server_factory, store_kind
 
-__all__ = ["client", "server", "server_factory"]
+__all__ = ["client", "database", "server", "server_factory", "store_kind"]

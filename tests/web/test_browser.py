@@ -70,8 +70,8 @@ def wait_version(page, version, timeout_ms=1000):
 def placed_at(running, match_id, version):
     """(tiles or characters, occupants or packs) of the match after `version` moves, from the server's game."""
 
-    def count():
-        live = running.manager.get(match_id)
+    async def count():
+        live = await running.manager.get(match_id)
         game = live.adapter.from_record(dict(live.record, moves=[m.to_json() for m in live.moves[:version]]))
         if live.adapter.game_id == "carcassonne_hg":
             return len(game.board), len(game.occupants)

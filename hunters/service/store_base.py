@@ -1,0 +1,173 @@
+"""The interface of the match store, which two databases implement: SQLite (store.py, embedded, one
+server) and PostgreSQL (store_postgres.py, any number of replicas on one database).
+
+A match is a record: its configuration and its moves, numbered from 0; the version of a match is
+its number of moves. The store, not the server's memory, decides which move becomes version n+1:
+`append_move` raises `VersionConflict` when move `idx` exists already (another server, or another
+replica, got there first) or the match closed meanwhile. A store shared by replicas tells every
+replica about each change (`listen`), so that each one's cache and watchers follow."""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+
+class VersionConflict(Exception):
+    """The move's version is taken, or the match is over, abandoned or gone: the caller lost a race."""
+
+
+class StoreUnavailable(Exception):
+    """The database cannot be reached now (a shared store's server is down or unreachable): the call
+    may be retried. A move whose commit was cut off may or may not be stored: retry it with its
+    request_id."""
+
+
+@dataclass
+class StoredMatch:
+    seq: int
+    match_id: str
+    game: str
+    record: dict[str, Any]
+    config: bytes
+    seat_hashes: list[str]
+    admin_hash: str
+    created_at: float
+    over: bool
+    abandoned: bool
+    last_active: float
+    moves: list[tuple[int, dict[str, Any]]]  # (seat, move json) in order
+
+
+@dataclass(frozen=True)
+class Change:
+    """What another replica did to a match: moved it to `version`, or `abandoned` / `deleted` it."""
+
+    match_id: str
+    version: int = -1
+    abandoned: bool = False
+    deleted: bool = False
+
+
+# Called for every change the store hears of (its own included); runs on the server's event loop.
+ChangeHandler = Callable[[Change], Awaitable[None]]
+# Called when the store may have missed changes (its listening connection was lost and is back).
+ResyncHandler = Callable[[], Awaitable[None]]
+
+
+class MatchStore(abc.ABC):
+    """All database access of the server. Every method runs on the server's event loop: an
+    implementation that talks to a network must not block it."""
+
+    # True: other servers share this database, so counts (the limit of active matches) come from it
+    # and changes made elsewhere arrive through `listen`. False: this server is the only writer.
+    shared: bool = False
+    path: str  # what the server was given (`--db`): a file name or a connection URL
+
+    async def open(self) -> None:  # noqa: B027 (optional: a store may connect in its constructor)
+        """Connect and create the schema (idempotent). Raises on an unusable database."""
+
+    @abc.abstractmethod
+    async def close(self) -> None: ...
+
+    @abc.abstractmethod
+    async def secret(self, key: str) -> bytes:
+        """A random secret made once per database (the key that signs page tokens): every replica
+        on one database reads the same one."""
+
+    @abc.abstractmethod
+    async def create(
+        self,
+        match_id: str,
+        game: str,
+        record: dict[str, Any],
+        config: bytes,
+        seat_hashes: list[str],
+        admin_hash: str,
+        over: bool,
+        has_bots: bool = False,
+        limit: int | None = None,
+    ) -> tuple[int, float] | None:
+        """Store a new match; (seq, creation time). With `limit`, None instead when that many active
+        matches exist already (checked and inserted atomically, for every replica at once)."""
+
+    @abc.abstractmethod
+    async def append_move(
+        self,
+        match_id: str,
+        idx: int,
+        seat: int,
+        move: dict[str, Any],
+        over: bool,
+        request: tuple[str, str, bytes] | None,
+    ) -> float:
+        """Move number `idx` (0-based), the end of the match and the idempotency entry
+        (request_id, fingerprint, response), atomically; durable when it returns. Returns the time of
+        the move. Raises VersionConflict when move `idx` exists already."""
+
+    @abc.abstractmethod
+    async def request(self, match_id: str, request_id: str) -> tuple[str, bytes] | None:
+        """(fingerprint, response) stored with a request id, or None."""
+
+    @abc.abstractmethod
+    async def load(self, match_id: str) -> StoredMatch | None: ...
+
+    @abc.abstractmethod
+    async def moves_from(self, match_id: str, idx: int) -> tuple[list[tuple[int, dict[str, Any]]], bool] | None:
+        """(seat, move json) of the moves from number `idx` on, and whether the match is abandoned;
+        None when the match is gone. What a replica reads to catch up with a change."""
+
+    @abc.abstractmethod
+    async def page(self, after_seq: int, limit: int, game: str | None) -> list[tuple[int, str]]:
+        """(seq, match_id) of up to `limit` matches after position `after_seq`, in creation order."""
+
+    @abc.abstractmethod
+    async def live_count(self) -> int:
+        """Active matches: neither over nor abandoned."""
+
+    @abc.abstractmethod
+    async def open_with_bots(self, quiet_before: float | None = None) -> list[str]:
+        """Ids of the active matches some of whose seats the server plays; with `quiet_before`, only
+        those with no move since then (a shared store: its moves keep the match's last activity)."""
+
+    @abc.abstractmethod
+    async def abandon_idle(self, idle_before: float) -> list[str]:
+        """Mark every active match with no move since `idle_before` abandoned; return their ids."""
+
+    @abc.abstractmethod
+    async def delete(self, match_id: str) -> None: ...
+
+    async def listen(self, on_change: ChangeHandler, on_resync: ResyncHandler) -> None:  # noqa: B027 (optional)
+        """Start hearing the changes other replicas make (a shared store); nothing otherwise."""
+
+
+def open_store(db: str, sqlite_sync: str = "NORMAL") -> MatchStore:
+    """The store for `--db`: a postgresql:// (or postgres://) URL selects PostgreSQL, anything else is
+    a SQLite file. Call `await store.open()` before use."""
+    if is_postgres(db):
+        try:
+            from .store_postgres import PostgresStore
+        except ImportError as exc:
+            raise ValueError(
+                f"a postgresql:// database needs psycopg 3 and psycopg_pool (pip install 'hunters[postgres]'): {exc}"
+            ) from None
+
+        return PostgresStore(db)
+    from .store import SQLiteStore
+
+    return SQLiteStore(db, synchronous=sqlite_sync)
+
+
+def is_postgres(db: str) -> bool:
+    return db.startswith(("postgresql://", "postgres://"))
+
+
+def without_password(url: str) -> str:
+    """`--db` fit for a log line: the password of a connection URL hidden."""
+    head, sep, tail = url.partition("://")
+    credentials, at, rest = tail.rpartition("@")
+    if not sep or not at or ":" not in credentials:
+        return url
+    return f"{head}{sep}{credentials.split(':', 1)[0]}:***@{rest}"
