@@ -1000,6 +1000,8 @@ cdef int deal_apply(State* s, int code, Event* ev) noexcept nogil:
     """Lay winter tile `code` (one with count > 0 in deal_left) on deal_space; when the deal is
     complete, finish the winter set-up. Return the event count."""
     cdef int v = deal_space(s), nev
+    if v < 0:  # no deal pending (callers check first; this keeps the write provably in bounds)
+        return 0
     s.tile[v] = code
     s.laid[code & 15] += 1
     s.dealt += 1
