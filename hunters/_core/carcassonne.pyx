@@ -14,6 +14,8 @@ from libc.string cimport memcpy, memmove, memset
 from libc.stdlib cimport free
 from cpython.bytearray cimport PyByteArray_FromStringAndSize, PyByteArray_AS_STRING
 
+from cython.parallel cimport prange, threadid
+
 from hunters._core.mem cimport checked_malloc
 from hunters._core.pylist cimport uint32_list
 from hunters._core.rng cimport rng_next, rng_below, rng_shuffle
@@ -95,6 +97,8 @@ cdef uint8_t T_code[NTILES][4]    # by rotation: 2 bits per facing direction, th
 cdef uint8_t T_fit[NTILES][256]   # by a position's requirement `val`: bit r set when rotation r fits
 cdef uint8_t T_twin[NTILES][5]    # by zone type: 1 when the tile has two or more zones of that type
 cdef uint8_t T_lakefish[32]
+cdef uint8_t T_slots[NTILES][OCC_SLOTS]  # occupant slots a piece may ever take on the tile, ascending
+cdef uint8_t T_nslots[NTILES]
 cdef uint8_t ALL_NORMAL[NTILES]   # the normal tiles, ascending (what a seeded shuffle starts from)
 cdef uint8_t ALL_MENHIR[NTILES]
 cdef int N_NORMAL = 0
@@ -179,6 +183,14 @@ def load_tables(list tiles):
                 T_lakez[local2dz[zone["local"]]] = local2dz[zone["lake"]]
         for i in range(5):
             T_twin[t][i] = counts[i] >= 2
+        T_nslots[t] = 0
+        for i in range(1, OCC_SLOTS):  # meeples on forests, meadows and rivers; huts on rivers and lakes
+            local = i - MEEPLE_SLOT if i < HUT_SLOT else i - HUT_SLOT
+            if local not in local2dz:
+                continue
+            if (T_type[local2dz[local]] != LAKE) if i < HUT_SLOT else (T_type[local2dz[local]] >= RIVER):
+                T_slots[t][T_nslots[t]] = i
+                T_nslots[t] += 1
         for s, side in enumerate(tile["sides"]):
             T_stype[t][s] = _TYPES[side["type"]]
             if side["type"] == "river":
@@ -597,26 +609,57 @@ cdef int own_meeples(State* s, int16_t* out) noexcept nogil:
 
 
 cdef int emit_placement(State* s, uint16_t key, int rot, uint32_t* out) noexcept nogil:
-    """Write every legal move code of one legal placement, in code order; return the count."""
+    """Write every legal move code of one legal placement, in code order; return the count.
+    Without a retake (every tile but the shaman), a slot is legal when the seat has the piece and
+    the feature (system) it would join holds none: counted once per joined group of tile zones."""
     cdef Analysis an
-    cdef int t = s.tile, n = 0, slot, local, dz, k, nret = 0
+    cdef int t = s.tile, n = 0, slot, dz, k, nret = 0, j, g, p = s.player
+    cdef int8_t gm[10]
+    cdef int8_t gh[10]
     cdef int16_t rets[MAXP * NMEEPLES]
     cdef uint32_t base = (<uint32_t>key << 16) | (<uint32_t>rot << 14)
     analyze(s, t, key_x(key), key_y(key), rot, &an)
+    out[0] = base
+    n = 1
     if t == SHAMAN:
         nret = own_meeples(s, rets)
-    for slot in range(OCC_SLOTS):
-        if slot > 0:
-            local = slot - MEEPLE_SLOT if slot < HUT_SLOT else slot - HUT_SLOT
-            if T_gid2dz[t * 10 + local] < 0:
-                continue
-        if occupant_error(s, &an, slot, -1) == OK:
-            out[n] = base | (<uint32_t>slot << 9)
-            n += 1
         for k in range(nret):
-            if occupant_error(s, &an, slot, rets[k]) == OK:
-                out[n] = base | (<uint32_t>slot << 9) | <uint32_t>(rets[k] + 1)
+            out[n] = base | <uint32_t>(rets[k] + 1)     # slot 0 with a retake: always legal
+            n += 1
+        for j in range(T_nslots[t]):
+            slot = T_slots[t][j]
+            if occupant_error(s, &an, slot, -1) == OK:
+                out[n] = base | (<uint32_t>slot << 9)
                 n += 1
+            for k in range(nret):
+                if occupant_error(s, &an, slot, rets[k]) == OK:
+                    out[n] = base | (<uint32_t>slot << 9) | <uint32_t>(rets[k] + 1)
+                    n += 1
+        return n
+    memset(gm, -1, 10)
+    memset(gh, -1, 10)
+    for j in range(T_nslots[t]):
+        slot = T_slots[t][j]
+        if slot < HUT_SLOT:
+            if s.meeples[p] == 0:
+                continue
+            dz = T_gid2dz[t * 10 + slot - MEEPLE_SLOT] - an.first
+            g = lfind(an.lpar, dz)
+            if gm[g] < 0:
+                gm[g] = group_meeples(s, &an, dz, -1) > 0
+            if gm[g]:
+                continue
+        else:
+            if s.huts[p] == 0:
+                continue
+            dz = T_gid2dz[t * 10 + slot - HUT_SLOT] - an.first
+            g = lfind(an.spar, dz)
+            if gh[g] < 0:
+                gh[g] = group_huts(s, &an, dz) > 0
+            if gh[g]:
+                continue
+        out[n] = base | (<uint32_t>slot << 9)
+        n += 1
     return n
 
 
@@ -1799,14 +1842,15 @@ cdef class LearnCore:
     """`games` H&G games stepped together in C (the engine of hunters.carcassonne.learn.Batch).
     Buffers are the caller's (numpy arrays passed as memoryviews once, at bind())."""
     cdef State* states
-    cdef int n, players, nwork
+    cdef int n, players, nthreads
     cdef uint64_t seed
     cdef uint64_t* epochs         # games started so far in each slot
     cdef uint32_t[:, ::1] prev    # per slot: the mask entries set last time (PREV_CAP each): the legal codes
     cdef int32_t[::1] nprev       # per slot: how many (-1: more than PREV_CAP, clear the row)
-    cdef uint32_t* work           # MAXMOVES codes
+    cdef uint32_t* work           # per thread: MAXMOVES codes
     cdef uint32_t* todo           # per slot: the internal code to play
-    cdef Event* ev
+    cdef int32_t* errs            # per slot: the refusal of its action
+    cdef Event* ev                # per thread: MAXEV events
     cdef uint8_t[:, ::1] mask
     cdef uint8_t[:, ::1] board
     cdef int16_t[:, ::1] tiles
@@ -1821,22 +1865,25 @@ cdef class LearnCore:
     cdef uint8_t[::1] done
     cdef int32_t[:, ::1] finals
 
-    def __cinit__(self, int games, int players):
-        if games < 1 or not MINP <= players <= MAXP:
-            raise ValueError(f"games must be >= 1 and players {MINP}..{MAXP}")
+    def __cinit__(self, int games, int players, int threads=1):
+        if games < 1 or not MINP <= players <= MAXP or threads < 1:
+            raise ValueError(f"games and threads must be >= 1 and players {MINP}..{MAXP}")
         self.n = games
         self.players = players
+        self.nthreads = threads
         self.states = <State*>checked_malloc(games * sizeof(State))
         self.epochs = <uint64_t*>checked_malloc(games * sizeof(uint64_t))
-        self.work = <uint32_t*>checked_malloc(MAXMOVES * sizeof(uint32_t))
+        self.work = <uint32_t*>checked_malloc(threads * MAXMOVES * sizeof(uint32_t))
         self.todo = <uint32_t*>checked_malloc(games * sizeof(uint32_t))
-        self.ev = <Event*>checked_malloc(MAXEV * sizeof(Event))
+        self.errs = <int32_t*>checked_malloc(games * sizeof(int32_t))
+        self.ev = <Event*>checked_malloc(threads * MAXEV * sizeof(Event))
 
     def __dealloc__(self):
         free(self.states)
         free(self.epochs)
         free(self.work)
         free(self.todo)
+        free(self.errs)
         free(self.ev)
 
     def bind(self, mask, board, tiles, frontier, pieces, status, supplies, scores, remaining,
@@ -1862,8 +1909,9 @@ cdef class LearnCore:
         self.done = done
         self.finals = finals
 
-    cdef void refill(self, int i) noexcept nogil:
-        """Mask (clearing only last time's entries), observation and player of slot i."""
+    cdef void refill(self, int i, int tid) noexcept nogil:
+        """Mask (clearing only last time's entries), observation and player of slot i (thread tid's
+        work buffer)."""
         cdef State* s = &self.states[i]
         cdef uint8_t* row = &self.mask[i, 0]
         cdef uint32_t* prev = &self.prev[i, 0]
@@ -1874,11 +1922,12 @@ cdef class LearnCore:
         else:
             for k in range(self.nprev[i]):
                 row[prev[k]] = 0
-        m = learn_codes(s, self.work)
+        cdef uint32_t* work = self.work + <Py_ssize_t>tid * MAXMOVES
+        m = learn_codes(s, work)
         for k in range(m):
-            row[self.work[k]] = 1
+            row[work[k]] = 1
         if m <= PREV_CAP:
-            memcpy(prev, self.work, m * sizeof(uint32_t))
+            memcpy(prev, work, m * sizeof(uint32_t))
             self.nprev[i] = m
         else:
             self.nprev[i] = -1
@@ -1893,9 +1942,25 @@ cdef class LearnCore:
         observe_into(s, s.player, &o)
         self.player[i] = s.player
 
-    cdef void restart(self, int i) noexcept nogil:
-        new_game(&self.states[i], self.players, self.seed + self.epochs[i] * <uint64_t>self.n + <uint64_t>i, self.ev)
+    cdef void restart(self, int i, int tid) noexcept nogil:
+        new_game(&self.states[i], self.players, self.seed + self.epochs[i] * <uint64_t>self.n + <uint64_t>i,
+                 self.ev + <Py_ssize_t>tid * MAXEV)
         self.epochs[i] += 1
+
+    cdef void advance_one(self, int i, int tid) noexcept nogil:
+        """Play slot i's checked move; a finished game gives its rewards and restarts; refill."""
+        cdef State* s = &self.states[i]
+        apply_move(s, self.todo[i], self.ev + <Py_ssize_t>tid * MAXEV)
+        if s.over:
+            winners_rewards(s, &self.rewards[i, 0], &self.finals[i, 0])
+            self.done[i] = 1
+            self.restart(i, tid)
+        else:
+            if self.done[i]:
+                memset(&self.rewards[i, 0], 0, self.players * sizeof(float))
+                memset(&self.finals[i, 0], 0, self.players * sizeof(int32_t))
+            self.done[i] = 0
+        self.refill(i, tid)
 
     def reset(self, uint64_t seed):
         cdef int i
@@ -1904,43 +1969,30 @@ cdef class LearnCore:
             for i in range(self.n):
                 self.epochs[i] = 0
                 self.nprev[i] = -1
-                self.restart(i)
+                self.restart(i, 0)
                 self.done[i] = 0
                 memset(&self.rewards[i, 0], 0, self.players * sizeof(float))
                 memset(&self.finals[i, 0], 0, self.players * sizeof(int32_t))
-                self.refill(i)
+                self.refill(i, 0)
 
     def step(self, const int64_t[::1] actions):
         """Play actions[i] in game i. Returns (-1, 0) after playing them all, or (slot, refusal)
-        of the first illegal one, having played none."""
-        cdef int i, err = OK
-        cdef State* s
-        if actions.shape[0] != self.n:
-            raise ValueError(f"expected {self.n} actions, got {actions.shape[0]}")
+        of the first illegal one, having played none (every action is checked first)."""
+        cdef int i, n = self.n
+        if actions.shape[0] != n:
+            raise ValueError(f"expected {n} actions, got {actions.shape[0]}")
         with nogil:
-            for i in range(self.n):
+            for i in prange(n, num_threads=self.nthreads, schedule="static"):
                 if actions[i] < 0 or actions[i] >= LEARN_FRONT * 4 * OCC_SLOTS * RETAKE_SLOTS:
-                    err = E_NO_POSITION
+                    self.errs[i] = E_NO_POSITION
                 else:
-                    err = learn_decode(&self.states[i], <uint32_t>actions[i], &self.todo[i])
-                if err != OK:
-                    break
-        if err != OK:
-            return i, err
+                    self.errs[i] = learn_decode(&self.states[i], <uint32_t>actions[i], &self.todo[i])
+        for i in range(n):
+            if self.errs[i] != OK:
+                return i, self.errs[i]
         with nogil:
-            for i in range(self.n):
-                s = &self.states[i]
-                apply_move(s, self.todo[i], self.ev)
-                if s.over:
-                    winners_rewards(s, &self.rewards[i, 0], &self.finals[i, 0])
-                    self.done[i] = 1
-                    self.restart(i)
-                else:
-                    if self.done[i]:
-                        memset(&self.rewards[i, 0], 0, self.players * sizeof(float))
-                        memset(&self.finals[i, 0], 0, self.players * sizeof(int32_t))
-                    self.done[i] = 0
-                self.refill(i)
+            for i in prange(n, num_threads=self.nthreads, schedule="dynamic", chunksize=4):
+                self.advance_one(i, threadid())
         return -1, 0
 
     def game_state(self, int i):

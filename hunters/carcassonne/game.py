@@ -428,11 +428,13 @@ class Game(GameBase):
 
     @classmethod
     def learn_batch(cls, games: int, players: int = 2, seed: int = 0, **options: Any) -> LearnBatch:
+        """See GameBase.learn_batch; option ``threads`` (default 1): OpenMP threads stepping the games."""
+        threads = options.pop("threads", 1)
         if options:
             raise TypeError(f"unknown options: {sorted(options)}")
         from . import learn
 
-        return learn.Batch(games, players, seed)
+        return learn.Batch(games, players, seed, threads)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The pending draw's outcomes: (tile id, probability), each undrawn tile of that pile

@@ -211,13 +211,16 @@ class Batch:
     """`games` games of `players` seats stepped together in the core (`hunters.learn.LearnBatch`).
 
     Slot i's e-th game is ``Game.new(players, seed=seed + e * games + i)``; observations are those
-    of the seat to move. Buffers are refilled in place by `reset` and `step`."""
+    of the seat to move. Buffers are refilled in place by `reset` and `step`. `threads` > 1 steps
+    the games on that many OpenMP threads (the results do not depend on it)."""
 
-    def __init__(self, games: int, players: int = 2, seed: int = 0):
+    def __init__(self, games: int, players: int = 2, seed: int = 0, threads: int = 1):
         from .game import INFO
 
         if type(games) is not int or games < 1:
             raise ValueError("games must be an int >= 1")
+        if type(threads) is not int or not 1 <= threads <= 64:
+            raise ValueError("threads must be an int from 1 to 64")
         INFO.check_players(players)
         self.games = games
         self.players = players
@@ -233,7 +236,7 @@ class Batch:
         legal codes, ascending (what the mask holds), for a cheap pick without scanning the mask."""
         self.legal_count = np.zeros(games, dtype=np.int32)
         """Legal codes of each game in `legal`; -1 when more than fit (then use the mask)."""
-        self._core = _core.LearnCore(games, players)
+        self._core = _core.LearnCore(games, players, threads)
         self._core.bind(
             self.mask,
             *(self.obs[name].reshape(games, -1) for name in _SPECS),
