@@ -482,9 +482,43 @@ cdef inline void lunion(int8_t* par, int a, int b) noexcept nogil:
             par[a] = b
 
 
-cdef void analyze(State* s, int t, int x, int y, int rot, Analysis* an) noexcept nogil:
-    cdef int i, j, d, su, nsu, nt, first = T_first[t], k
+ctypedef struct Neigh:
+    # what the placed neighbours of one position offer, whatever the rotation of the tile placed there
+    int8_t has[4]           # by direction: a tile is placed there
+    int16_t fr[4][3]        # feature roots of its facing side: river side [m2, river, m1] (our clockwise
+                            # order), else [zone]
+    int16_t sr[4]           # river side: the river system root
+
+
+cdef void neighbours(State* s, int x, int y, Neigh* nb) noexcept nogil:
+    cdef int d, k, nt, nsu
     cdef Cell* nc
+    for d in range(4):
+        nc = cell_at(s, pkey(x + DX[d], y + DY[d]))
+        if nc.key == 0 or nc.tile < 0:
+            nb.has[d] = 0
+            continue
+        nb.has[d] = 1
+        nt = nc.tile
+        nsu = (d + 2 - nc.rot) & 3
+        if T_stype[nt][nsu] == RIVER:
+            for k in range(3):
+                nb.fr[d][k] = ffind(s, T_sz[nt][nsu][2 - k])
+            nb.sr[d] = sfind(s, T_sz[nt][nsu][1])
+        else:
+            nb.fr[d][0] = ffind(s, T_sz[nt][nsu][0])
+
+
+cdef void analyze(State* s, int t, int x, int y, int rot, Analysis* an) noexcept nogil:
+    cdef Neigh nb
+    neighbours(s, x, y, &nb)
+    analyze_with(s, t, rot, &nb, an)
+
+
+cdef void analyze_with(State* s, int t, int rot, Neigh* nb, Analysis* an) noexcept nogil:
+    """The analysis of tile t turned `rot` on a position whose neighbours are `nb` (a legal fit:
+    each placed neighbour's facing side has the type of ours)."""
+    cdef int i, j, d, su, first = T_first[t], k
     an.first = first
     an.nz = T_nz[t]
     an.nf = 0
@@ -496,22 +530,19 @@ cdef void analyze(State* s, int t, int x, int y, int rot, Analysis* an) noexcept
         if T_type[first + i] == RIVER and T_lakez[first + i] >= 0:
             lunion(an.spar, i, T_lakez[first + i] - first)
     for d in range(4):
-        nc = cell_at(s, pkey(x + DX[d], y + DY[d]))
-        if nc.key == 0 or nc.tile < 0:
+        if not nb.has[d]:
             continue
-        nt = nc.tile
         su = (d - rot) & 3
-        nsu = (d + 2 - nc.rot) & 3
         if T_stype[t][su] == RIVER:
             for k in range(3):
-                an.froot[an.nf] = ffind(s, T_sz[nt][nsu][2 - k])
+                an.froot[an.nf] = nb.fr[d][k]
                 an.fzone[an.nf] = T_sz[t][su][k] - first
                 an.nf += 1
-            an.sroot[an.ns] = sfind(s, T_sz[nt][nsu][1])
+            an.sroot[an.ns] = nb.sr[d]
             an.szone[an.ns] = T_sz[t][su][1] - first
             an.ns += 1
         else:
-            an.froot[an.nf] = ffind(s, T_sz[nt][nsu][0])
+            an.froot[an.nf] = nb.fr[d][0]
             an.fzone[an.nf] = T_sz[t][su][0] - first
             an.nf += 1
     for i in range(an.nf):
@@ -612,13 +643,20 @@ cdef int emit_placement(State* s, uint16_t key, int rot, uint32_t* out) noexcept
     """Write every legal move code of one legal placement, in code order; return the count.
     Without a retake (every tile but the shaman), a slot is legal when the seat has the piece and
     the feature (system) it would join holds none: counted once per joined group of tile zones."""
+    cdef Neigh nb
+    neighbours(s, key_x(key), key_y(key), &nb)
+    return emit_with(s, key, rot, &nb, out)
+
+
+cdef int emit_with(State* s, uint16_t key, int rot, Neigh* nb, uint32_t* out) noexcept nogil:
+    """emit_placement with the position's neighbours already looked up."""
     cdef Analysis an
     cdef int t = s.tile, n = 0, slot, dz, k, nret = 0, j, g, p = s.player
     cdef int8_t gm[10]
     cdef int8_t gh[10]
     cdef int16_t rets[MAXP * NMEEPLES]
     cdef uint32_t base = (<uint32_t>key << 16) | (<uint32_t>rot << 14)
-    analyze(s, t, key_x(key), key_y(key), rot, &an)
+    analyze_with(s, t, rot, nb, &an)
     out[0] = base
     n = 1
     if t == SHAMAN:
@@ -666,14 +704,20 @@ cdef int emit_placement(State* s, uint16_t key, int rot, uint32_t* out) noexcept
 cdef int gen_moves(State* s, uint32_t* out) noexcept nogil:
     """Every legal move code of the current decision, sorted; return the count."""
     cdef int i, r, n = 0, t = s.tile
+    cdef uint8_t fits
     cdef Cell* c
+    cdef Neigh nb
     if s.over or t < 0:
         return 0
     for i in range(s.nfront):
         c = &s.cells[s.fsort[i]]
+        fits = T_fit[t][c.val]
+        if not fits:
+            continue
+        neighbours(s, key_x(c.key), key_y(c.key), &nb)
         for r in range(4):
-            if T_fit[t][c.val] & (1 << r):
-                n += emit_placement(s, c.key, r, out + n)
+            if fits & (1 << r):
+                n += emit_with(s, c.key, r, &nb, out + n)
     return n
 
 
