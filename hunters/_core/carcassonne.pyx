@@ -1348,18 +1348,39 @@ cdef inline int rel_seat(State* s, int seat, int observer) noexcept nogil:
     return (seat - observer + s.nplayers) % s.nplayers
 
 
-cdef void observe_into(State* s, int seat, ObsBufs* o) noexcept nogil:
+cdef void observe_into(State* s, int seat, ObsBufs* o, int16_t* mem) noexcept nogil:
     """Fill every observation field of `seat` (public information only: the pile order is never
-    read, only which tiles remain)."""
+    read, only which tiles remain). `mem` NULL: from scratch. Else the buffers hold this game's
+    previous observation, described by mem = (tiles placed then, frontier rows, piece rows; 0 tiles:
+    nothing yet, start from scratch), and only what changed is rewritten; mem is updated."""
     cdef int P = s.nplayers, W = LEARN_W, R = LEARN_RADIUS, WW = LEARN_W * LEARN_W
-    cdef int i, t, x, y, d, cellix, z, p, row = 0, code
+    cdef int i, t, x, y, d, cellix, z, p, row = 0, code, first = 0
     cdef Cell* c
-    memset(o.board, 0, (LEARN_CH + 2 * P) * WW)
-    memset(o.tiles, 0, NTILES * 4 * sizeof(int16_t))
-    memset(o.frontier, 0, LEARN_FRONT * LEARN_FCOLS * sizeof(int16_t))
-    memset(o.pieces, 0, P * LEARN_PIECES * LEARN_PCOLS * sizeof(int16_t))
+    cdef int16_t* r
+    if mem == NULL or mem[0] == 0 or mem[0] > s.nplaced:
+        memset(o.board, 0, (LEARN_CH + 2 * P) * WW)
+        memset(o.tiles, 0, NTILES * 4 * sizeof(int16_t))
+        memset(o.frontier, 0, LEARN_FRONT * LEARN_FCOLS * sizeof(int16_t))
+        memset(o.pieces, 0, P * LEARN_PIECES * LEARN_PCOLS * sizeof(int16_t))
+    else:
+        first = mem[0]
+        for i in range(mem[1]):         # last time's frontier marks and rows
+            r = o.frontier + i * LEARN_FCOLS
+            x = r[1]
+            y = r[2]
+            if -R <= x <= R and -R <= y <= R:
+                o.board[6 * WW + (y + R) * W + x + R] = 0
+        if mem[1] > s.nfront:
+            memset(o.frontier + s.nfront * LEARN_FCOLS, 0, (mem[1] - s.nfront) * LEARN_FCOLS * sizeof(int16_t))
+        for i in range(mem[2]):         # last time's pieces
+            r = o.pieces + i * LEARN_PCOLS
+            x = r[1]
+            y = r[2]
+            if -R <= x <= R and -R <= y <= R:
+                o.board[(LEARN_CH + (r[4] if r[0] == 1 else P + r[4])) * WW + (y + R) * W + x + R] = 0
+        memset(o.pieces, 0, mem[2] * LEARN_PCOLS * sizeof(int16_t))
     memset(o.remaining, 0, NTILES)
-    for i in range(s.nplaced):
+    for i in range(first, s.nplaced):
         t = s.order[i]
         x = s.tx[t]
         y = s.ty[t]
@@ -1399,6 +1420,10 @@ cdef void observe_into(State* s, int seat, ObsBufs* o) noexcept nogil:
         row += 1
         if -R <= x <= R and -R <= y <= R:
             o.board[(LEARN_CH + (p if i < s.nonboard else P + p)) * WW + (y + R) * W + x + R] += 1
+    if mem != NULL:
+        mem[0] = s.nplaced
+        mem[1] = s.nfront
+        mem[2] = row
     o.status[0] = s.tile
     o.status[1] = s.extra
     o.status[2] = -1 if (s.over or s.pending) else rel_seat(s, s.player, seat)
@@ -1611,7 +1636,7 @@ cdef class CoreGame:
         o.scores = &scores[0]
         o.remaining = &remaining[0]
         with nogil:
-            observe_into(self.s, seat, &o)
+            observe_into(self.s, seat, &o, NULL)
 
     @property
     def nmoves(self):
@@ -1894,6 +1919,7 @@ cdef class LearnCore:
     cdef uint32_t* work           # per thread: MAXMOVES codes
     cdef uint32_t* todo           # per slot: the internal code to play
     cdef int32_t* errs            # per slot: the refusal of its action
+    cdef int16_t* omem            # per slot: what its observation buffers hold (see observe_into)
     cdef Event* ev                # per thread: MAXEV events
     cdef uint8_t[:, ::1] mask
     cdef uint8_t[:, ::1] board
@@ -1920,6 +1946,8 @@ cdef class LearnCore:
         self.work = <uint32_t*>checked_malloc(threads * MAXMOVES * sizeof(uint32_t))
         self.todo = <uint32_t*>checked_malloc(games * sizeof(uint32_t))
         self.errs = <int32_t*>checked_malloc(games * sizeof(int32_t))
+        self.omem = <int16_t*>checked_malloc(3 * games * sizeof(int16_t))
+        memset(self.omem, 0, 3 * games * sizeof(int16_t))
         self.ev = <Event*>checked_malloc(threads * MAXEV * sizeof(Event))
 
     def __dealloc__(self):
@@ -1928,6 +1956,7 @@ cdef class LearnCore:
         free(self.work)
         free(self.todo)
         free(self.errs)
+        free(self.omem)
         free(self.ev)
 
     def bind(self, mask, board, tiles, frontier, pieces, status, supplies, scores, remaining,
@@ -1983,10 +2012,11 @@ cdef class LearnCore:
         o.supplies = &self.supplies[i, 0]
         o.scores = &self.scores[i, 0]
         o.remaining = &self.remaining[i, 0]
-        observe_into(s, s.player, &o)
+        observe_into(s, s.player, &o, &self.omem[3 * i])
         self.player[i] = s.player
 
     cdef void restart(self, int i, int tid) noexcept nogil:
+        self.omem[3 * i] = 0        # a new game: its first observation starts from scratch
         new_game(&self.states[i], self.players, self.seed + self.epochs[i] * <uint64_t>self.n + <uint64_t>i,
                  self.ev + <Py_ssize_t>tid * MAXEV)
         self.epochs[i] += 1
