@@ -365,7 +365,7 @@ class Game(GameBase):
         if not (isinstance(record, dict) and record.get("chance") == "external"):
             return super().from_record(record)  # type: ignore[return-value]
         moves, draws = record.get("moves", []), record.get("draws")
-        if not isinstance(moves, list) or not _is_int(draws) or draws < 0:
+        if not isinstance(moves, list) or not isinstance(draws, int) or draws < 0:
             raise InvalidRecordError("an external chance record needs a moves list and a draws count")
         game = super().from_record({**record, "moves": []})
         assert isinstance(game, Game)

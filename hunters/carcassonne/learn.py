@@ -148,10 +148,10 @@ def code_parts(code: int) -> tuple[int, int, int, int]:
 def _check_code(code: Any) -> int:
     if type(code) is not int and not isinstance(code, np.integer):
         raise IllegalMoveError("MALFORMED", f"a compact code must be an int in [0, {ACTIONS})", code)
-    code = int(code)
-    if not 0 <= code < ACTIONS:
-        raise IllegalMoveError("MALFORMED", f"a compact code must be an int in [0, {ACTIONS})", code)
-    return code
+    value = int(code)
+    if not 0 <= value < ACTIONS:
+        raise IllegalMoveError("MALFORMED", f"a compact code must be an int in [0, {ACTIONS})", value)
+    return value
 
 
 # -- one game (Game's learning methods call these) -----------------------------------------------
@@ -163,17 +163,22 @@ def internal_code(game: Game, code: Any) -> int:
     err, internal = game._core.learn_decode(code)
     if err:
         raise core_error(err, code)
-    return internal  # type: ignore[no-any-return]
+    return internal
 
 
 def learn_to_move(game: Game, code: Any) -> Move:
     from .game import _move_of
 
-    return _move_of(game._core.tile, internal_code(game, code))
+    internal = internal_code(game, code)
+    tile = game._core.tile
+    assert tile is not None  # internal_code refused a code when no tile is in hand
+    return _move_of(tile, internal)
 
 
 def move_to_learn(game: Game, move: Any) -> int:
-    return game._core.learn_code_of(game._code(move))  # type: ignore[no-any-return]
+    code = game._core.learn_code_of(game._code(move))
+    assert code is not None  # _code accepted the move: it is one of the legal moves
+    return code
 
 
 def learn_mask(game: Game, out: Any = None) -> Any:
@@ -211,8 +216,10 @@ class Batch:
     """`games` games of `players` seats stepped together in the core (`hunters.learn.LearnBatch`).
 
     Slot i's e-th game is ``Game.new(players, seed=seed + e * games + i)``; observations are those
-    of the seat to move. Buffers are refilled in place by `reset` and `step`. `threads` > 1 steps
-    the games on that many OpenMP threads (the results do not depend on it)."""
+    of the seat to move. Buffers are refilled in place by `reset` and `step`: read them, copy what
+    you keep, never write into them (observations are updated incrementally, from what the buffers
+    held). `threads` > 1 steps the games on that many OpenMP threads (the results do not depend on
+    it; on a busy machine one thread is faster)."""
 
     def __init__(self, games: int, players: int = 2, seed: int = 0, threads: int = 1):
         from .game import INFO
