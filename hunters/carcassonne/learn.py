@@ -232,8 +232,9 @@ def empty_observation(players: int) -> dict[str, Any]:
 
 def observe(game: Game, seat: int, out: dict[str, Any] | None = None) -> dict[str, Any]:
     players = game.players
-    if type(seat) is not int or not 0 <= seat < players:
+    if not isinstance(seat, (int, np.integer)) or isinstance(seat, bool) or not 0 <= seat < players:
         raise ValueError(f"seat must be an int from 0 to {players - 1}")
+    seat = int(seat)
     if out is None:
         out = empty_observation(players)
     else:
