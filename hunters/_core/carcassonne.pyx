@@ -715,12 +715,21 @@ cdef int gen_moves(State* s, uint32_t* out) noexcept nogil:
     cdef uint8_t fits
     cdef Cell* c
     cdef Neigh nb
+    cdef bint bare
     if s.over or t < 0:
         return 0
+    # no piece in supply and no retake: every legal placement is one move, without occupant
+    bare = s.meeples[s.player] == 0 and s.huts[s.player] == 0 and t != SHAMAN
     for i in range(s.nfront):
         c = &s.cells[s.fsort[i]]
         fits = T_fit[t][c.val]
         if not fits:
+            continue
+        if bare:
+            for r in range(4):
+                if fits & (1 << r):
+                    out[n] = (<uint32_t>c.key << 16) | (<uint32_t>r << 14)
+                    n += 1
             continue
         neighbours(s, key_x(c.key), key_y(c.key), c.val, &nb)
         for r in range(4):
