@@ -477,7 +477,10 @@ class Game(GameBase):
             f"  {len(self.board)} tiles placed (x {min(xs)}..{max(xs)}, y {min(ys)}..{max(ys)}), "
             f"{len(self.discards)} discarded; piles left: {normal} normal, {menhir} menhir"
         ]
-        if not self.is_over:
+        if self._core.pending:
+            pile = "normal" if self._core.pending == 1 else "menhir"
+            lines.append(f"  a draw from the {pile} pile is pending (external chance)")
+        elif not self.is_over:
             lines.append(f"  tile to place: {self.tile}" + (" (menhir extra turn)" if self.extra_turn else ""))
         supply = [f"{m}m {h}h" for m, h in zip(self.meeples, self.huts, strict=True)]
         lines.append(f"  {'in supply':<14}" + "".join(f"{v:>9}" for v in supply))

@@ -449,6 +449,7 @@ def test_bad_chance_outcomes_change_nothing():
     assert err.value.reason == "CHANCE_PENDING"
     with pytest.raises(IllegalMoveError):
         g.play_learn(0)
+    assert "a draw from the normal pile is pending" in g.summary()
     g.apply_chance(np.int64(g.chance_outcomes()[0][0]))
     assert g.player == 0 and obs_equal(g.observe(np.int32(1)), g.observe(1))
     with pytest.raises(IllegalMoveError) as err:
