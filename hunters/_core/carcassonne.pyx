@@ -8,11 +8,18 @@ Internal move code (uint32): `key << 16 | rotation << 14 | occupant slot << 9 | 
 key = (y + 128) << 8 | (x + 128); occupant slot 0 = none, MEEPLE_SLOT + local = meeple, HUT_SLOT +
 local = hut (the slots of the dense action layout too, see carcassonne.pxd);
 retake slot 0 = none, 1 + dense zone. Numeric order of codes is the order of the legal-move list.
+
+Learning (#14): compact codes, masks and observations are filled here into caller-owned buffers
+(`learn_codes`, `observe_into`), `LearnCore` steps many games in one call, and `State.chance`
+turns every draw into an external chance node (`resolve_chance`). hunters.carcassonne.learn
+documents the layout.
 """
-from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, uint64_t
-from libc.string cimport memcpy, memset
+from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t
+from libc.string cimport memcpy, memmove, memset
 from libc.stdlib cimport free
 from cpython.bytearray cimport PyByteArray_FromStringAndSize, PyByteArray_AS_STRING
+
+from cython.parallel cimport prange, threadid
 
 from hunters._core.mem cimport checked_malloc
 from hunters._core.pylist cimport uint32_list
@@ -32,6 +39,14 @@ HUT_ZONE_LOCALS = HUT_LOCALS
 ACTION_RETAKE_SLOTS = RETAKE_SLOTS
 ACTION_POSITIONS = ACTION_SIDE
 ACTION_SPACE_SIZE = ACTION_SIDE * ACTION_SIDE * 4 * OCC_SLOTS * RETAKE_SLOTS
+LEARN_FRONTIER = LEARN_FRONT
+LEARN_ACTIONS = LEARN_FRONT * 4 * OCC_SLOTS * RETAKE_SLOTS
+LEARN_BOARD_RADIUS = LEARN_RADIUS
+LEARN_BOARD_CHANNELS = LEARN_CH
+LEARN_STATUS_SIZE = LEARN_STATUS
+LEARN_FRONTIER_COLUMNS = LEARN_FCOLS
+LEARN_PIECE_COLUMNS = LEARN_PCOLS
+LEARN_PIECES_PER_PLAYER = LEARN_PIECES
 REFUSALS = {
     E_GAME_OVER: "GAME_OVER",
     E_BAD_ROTATION: "BAD_ROTATION",
@@ -47,6 +62,8 @@ REFUSALS = {
     E_FEATURE_OCCUPIED: "FEATURE_OCCUPIED",
     E_SYSTEM_OCCUPIED: "SYSTEM_OCCUPIED",
     E_UNKNOWN_ZONE: "UNKNOWN_ZONE",
+    E_CHANCE_PENDING: "CHANCE_PENDING",
+    E_NO_POSITION: "NO_POSITION",
 }
 """Refusal code of the core (the E_* enum of carcassonne.pxd) -> its reason name."""
 
@@ -85,6 +102,12 @@ cdef uint8_t T_code[NTILES][4]    # by rotation: 2 bits per facing direction, th
 cdef uint8_t T_fit[NTILES][256]   # by a position's requirement `val`: bit r set when rotation r fits
 cdef uint8_t T_twin[NTILES][5]    # by zone type: 1 when the tile has two or more zones of that type
 cdef uint8_t T_lakefish[32]
+cdef uint8_t T_slots[NTILES][OCC_SLOTS]  # occupant slots a piece may ever take on the tile, ascending
+cdef uint8_t T_nslots[NTILES]
+cdef uint8_t ALL_NORMAL[NTILES]   # the normal tiles, ascending (what a seeded shuffle starts from)
+cdef uint8_t ALL_MENHIR[NTILES]
+cdef int N_NORMAL = 0
+cdef int N_MENHIR = 0
 
 cdef int[4] DX = [0, 1, 0, -1]
 cdef int[4] DY = [-1, 0, 1, 0]
@@ -165,6 +188,14 @@ def load_tables(list tiles):
                 T_lakez[local2dz[zone["local"]]] = local2dz[zone["lake"]]
         for i in range(5):
             T_twin[t][i] = counts[i] >= 2
+        T_nslots[t] = 0
+        for i in range(1, OCC_SLOTS):  # meeples on forests, meadows and rivers; huts on rivers and lakes
+            local = i - MEEPLE_SLOT if i < HUT_SLOT else i - HUT_SLOT
+            if local not in local2dz:
+                continue
+            if (T_type[local2dz[local]] != LAKE) if i < HUT_SLOT else (T_type[local2dz[local]] >= RIVER):
+                T_slots[t][T_nslots[t]] = i
+                T_nslots[t] += 1
         for s, side in enumerate(tile["sides"]):
             T_stype[t][s] = _TYPES[side["type"]]
             if side["type"] == "river":
@@ -191,6 +222,9 @@ def load_tables(list tiles):
     NZ = dz
     NORMAL_TILES = tuple(normal)
     MENHIR_TILES = tuple(menhir)
+    global N_NORMAL, N_MENHIR
+    N_NORMAL = tile_array(NORMAL_TILES, ALL_NORMAL)
+    N_MENHIR = tile_array(MENHIR_TILES, ALL_MENHIR)
     ZONE_TYPES.clear()
     names = {FOREST: "forest", MEADOW: "meadow", RIVER: "river", LAKE: "lake"}
     for i in range(NZ):
@@ -310,6 +344,19 @@ cdef bint placeable(State* s, int t) noexcept nogil:
     return False
 
 
+cdef inline int fsort_find(State* s, uint16_t key) noexcept nogil:
+    """Index in State.fsort of the first frontier cell whose key is >= `key` (binary search,
+    branch-free: which half is taken is random, branches mispredict)."""
+    cdef int base = 0, n = s.nfront, half
+    if n == 0:
+        return 0
+    while n > 1:
+        half = n >> 1
+        base = base + half if s.cells[s.fsort[base + half]].key < key else base
+        n -= half
+    return base + (s.cells[s.fsort[base]].key < key)
+
+
 cdef void place(State* s, int t, int x, int y, int rot) noexcept nogil:
     """Put tile t on the board (assumed legal): new zones, merges across sides, frontier upkeep."""
     cdef int i, dz, d, su, nsu, nt, r, od, last
@@ -321,6 +368,8 @@ cdef void place(State* s, int t, int x, int y, int rot) noexcept nogil:
         c.key = key
         c.fidx = -1
     if c.fidx >= 0:
+        i = fsort_find(s, key)
+        memmove(&s.fsort[i], &s.fsort[i + 1], (s.nfront - i - 1) * sizeof(uint16_t))
         last = s.nfront - 1
         s.frontier[c.fidx] = s.frontier[last]
         s.fval[c.fidx] = s.fval[last]
@@ -397,6 +446,9 @@ cdef void place(State* s, int t, int x, int y, int rot) noexcept nogil:
                 nc.val = 0
                 nc.fidx = s.nfront
                 s.frontier[s.nfront] = <uint16_t>(nc - s.cells)
+                i = fsort_find(s, nkey)
+                memmove(&s.fsort[i + 1], &s.fsort[i], (s.nfront - i) * sizeof(uint16_t))
+                s.fsort[i] = <uint16_t>(nc - s.cells)
                 s.nfront += 1
             od = (d + 2) & 3
             nc.val |= T_stype[t][su] << (2 * od)
@@ -436,9 +488,46 @@ cdef inline void lunion(int8_t* par, int a, int b) noexcept nogil:
             par[a] = b
 
 
-cdef void analyze(State* s, int t, int x, int y, int rot, Analysis* an) noexcept nogil:
-    cdef int i, j, d, su, nsu, nt, first = T_first[t], k
+ctypedef struct Neigh:
+    # what the placed neighbours of one position offer, whatever the rotation of the tile placed there
+    int8_t has[4]           # by direction: a tile is placed there
+    int16_t fr[4][3]        # feature roots of its facing side: river side [m2, river, m1] (our clockwise
+                            # order), else [zone]
+    int16_t sr[4]           # river side: the river system root
+
+
+cdef void neighbours(State* s, int x, int y, uint8_t val, Neigh* nb) noexcept nogil:
+    """The neighbours of the open position (x, y) whose requirement is `val` (it says which
+    directions hold a tile, and their side types: only those are looked up)."""
+    cdef int d, k, nt, nsu
     cdef Cell* nc
+    for d in range(4):
+        if not (val >> (2 * d)) & 3:
+            nb.has[d] = 0
+            continue
+        nc = cell_at(s, pkey(x + DX[d], y + DY[d]))
+        nb.has[d] = 1
+        nt = nc.tile
+        nsu = (d + 2 - nc.rot) & 3
+        if ((val >> (2 * d)) & 3) == RIVER:
+            for k in range(3):
+                nb.fr[d][k] = ffind(s, T_sz[nt][nsu][2 - k])
+            nb.sr[d] = sfind(s, T_sz[nt][nsu][1])
+        else:
+            nb.fr[d][0] = ffind(s, T_sz[nt][nsu][0])
+
+
+cdef void analyze(State* s, int t, int x, int y, int rot, Analysis* an) noexcept nogil:
+    """The analysis of tile t turned `rot` on the open position (x, y), a legal fit."""
+    cdef Neigh nb
+    neighbours(s, x, y, cell_at(s, pkey(x, y)).val, &nb)
+    analyze_with(s, t, rot, &nb, an)
+
+
+cdef void analyze_with(State* s, int t, int rot, Neigh* nb, Analysis* an) noexcept nogil:
+    """The analysis of tile t turned `rot` on a position whose neighbours are `nb` (a legal fit:
+    each placed neighbour's facing side has the type of ours)."""
+    cdef int i, j, d, su, first = T_first[t], k
     an.first = first
     an.nz = T_nz[t]
     an.nf = 0
@@ -450,22 +539,19 @@ cdef void analyze(State* s, int t, int x, int y, int rot, Analysis* an) noexcept
         if T_type[first + i] == RIVER and T_lakez[first + i] >= 0:
             lunion(an.spar, i, T_lakez[first + i] - first)
     for d in range(4):
-        nc = cell_at(s, pkey(x + DX[d], y + DY[d]))
-        if nc.key == 0 or nc.tile < 0:
+        if not nb.has[d]:
             continue
-        nt = nc.tile
         su = (d - rot) & 3
-        nsu = (d + 2 - nc.rot) & 3
         if T_stype[t][su] == RIVER:
             for k in range(3):
-                an.froot[an.nf] = ffind(s, T_sz[nt][nsu][2 - k])
+                an.froot[an.nf] = nb.fr[d][k]
                 an.fzone[an.nf] = T_sz[t][su][k] - first
                 an.nf += 1
-            an.sroot[an.ns] = sfind(s, T_sz[nt][nsu][1])
+            an.sroot[an.ns] = nb.sr[d]
             an.szone[an.ns] = T_sz[t][su][1] - first
             an.ns += 1
         else:
-            an.froot[an.nf] = ffind(s, T_sz[nt][nsu][0])
+            an.froot[an.nf] = nb.fr[d][0]
             an.fzone[an.nf] = T_sz[t][su][0] - first
             an.nf += 1
     for i in range(an.nf):
@@ -563,56 +649,98 @@ cdef int own_meeples(State* s, int16_t* out) noexcept nogil:
 
 
 cdef int emit_placement(State* s, uint16_t key, int rot, uint32_t* out) noexcept nogil:
-    """Write every legal move code of one legal placement, in code order; return the count."""
+    """Write every legal move code of one legal placement, in code order; return the count.
+    Without a retake (every tile but the shaman), a slot is legal when the seat has the piece and
+    the feature (system) it would join holds none: counted once per joined group of tile zones."""
+    cdef Neigh nb
+    neighbours(s, key_x(key), key_y(key), cell_at(s, key).val, &nb)
+    return emit_with(s, key, rot, &nb, out)
+
+
+cdef int emit_with(State* s, uint16_t key, int rot, Neigh* nb, uint32_t* out) noexcept nogil:
+    """emit_placement with the position's neighbours already looked up."""
     cdef Analysis an
-    cdef int t = s.tile, n = 0, slot, local, dz, k, nret = 0
+    cdef int t = s.tile, n = 0, slot, dz, k, nret = 0, j, g, p = s.player
+    cdef int8_t gm[10]
+    cdef int8_t gh[10]
     cdef int16_t rets[MAXP * NMEEPLES]
     cdef uint32_t base = (<uint32_t>key << 16) | (<uint32_t>rot << 14)
-    analyze(s, t, key_x(key), key_y(key), rot, &an)
+    analyze_with(s, t, rot, nb, &an)
+    out[0] = base
+    n = 1
     if t == SHAMAN:
         nret = own_meeples(s, rets)
-    for slot in range(OCC_SLOTS):
-        if slot > 0:
-            local = slot - MEEPLE_SLOT if slot < HUT_SLOT else slot - HUT_SLOT
-            if T_gid2dz[t * 10 + local] < 0:
-                continue
-        if occupant_error(s, &an, slot, -1) == OK:
-            out[n] = base | (<uint32_t>slot << 9)
-            n += 1
         for k in range(nret):
-            if occupant_error(s, &an, slot, rets[k]) == OK:
-                out[n] = base | (<uint32_t>slot << 9) | <uint32_t>(rets[k] + 1)
+            out[n] = base | <uint32_t>(rets[k] + 1)     # slot 0 with a retake: always legal
+            n += 1
+        for j in range(T_nslots[t]):
+            slot = T_slots[t][j]
+            if occupant_error(s, &an, slot, -1) == OK:
+                out[n] = base | (<uint32_t>slot << 9)
                 n += 1
+            for k in range(nret):
+                if occupant_error(s, &an, slot, rets[k]) == OK:
+                    out[n] = base | (<uint32_t>slot << 9) | <uint32_t>(rets[k] + 1)
+                    n += 1
+        return n
+    memset(gm, -1, 10)
+    memset(gh, -1, 10)
+    for j in range(T_nslots[t]):
+        slot = T_slots[t][j]
+        if slot < HUT_SLOT:
+            if s.meeples[p] == 0:
+                continue
+            dz = T_gid2dz[t * 10 + slot - MEEPLE_SLOT] - an.first
+            g = lfind(an.lpar, dz)
+            if gm[g] < 0:
+                gm[g] = group_meeples(s, &an, dz, -1) > 0
+            if gm[g]:
+                continue
+        else:
+            if s.huts[p] == 0:
+                continue
+            dz = T_gid2dz[t * 10 + slot - HUT_SLOT] - an.first
+            g = lfind(an.spar, dz)
+            if gh[g] < 0:
+                gh[g] = group_huts(s, &an, dz) > 0
+            if gh[g]:
+                continue
+        out[n] = base | (<uint32_t>slot << 9)
+        n += 1
     return n
 
 
-cdef int sorted_frontier(State* s, uint16_t* keys) noexcept nogil:
-    """The frontier's position keys in ascending order (y, then x)."""
-    cdef int i, j, n = s.nfront
-    cdef uint16_t k
-    for i in range(n):
-        k = s.cells[s.frontier[i]].key
-        j = i
-        while j > 0 and keys[j - 1] > k:
-            keys[j] = keys[j - 1]
-            j -= 1
-        keys[j] = k
-    return n
+cdef inline bint bare_moves(State* s) noexcept nogil:
+    """No piece in supply and no retake (not the shaman): every legal placement is exactly one
+    move, without occupant, and needs no analysis."""
+    return s.meeples[s.player] == 0 and s.huts[s.player] == 0 and s.tile != SHAMAN
 
 
 cdef int gen_moves(State* s, uint32_t* out) noexcept nogil:
     """Every legal move code of the current decision, sorted; return the count."""
-    cdef uint16_t keys[MAXFRONT]
-    cdef int nk, i, r, n = 0, t = s.tile
+    cdef int i, r, n = 0, t = s.tile
+    cdef uint8_t fits
     cdef Cell* c
-    if s.over:
+    cdef Neigh nb
+    cdef bint bare
+    if s.over or t < 0:
         return 0
-    nk = sorted_frontier(s, keys)
-    for i in range(nk):
-        c = cell_at(s, keys[i])
+    bare = bare_moves(s)
+    for i in range(s.nfront):
+        c = &s.cells[s.fsort[i]]
+        fits = T_fit[t][c.val]
+        if not fits:
+            continue
+        if bare:
+            for r in range(4):
+                if fits & (1 << r):
+                    out[n] = (<uint32_t>c.key << 16) | (<uint32_t>r << 14)
+                    n += 1
+            continue
+        neighbours(s, key_x(c.key), key_y(c.key), c.val, &nb)
         for r in range(4):
-            if T_fit[t][c.val] & (1 << r):
-                n += emit_placement(s, keys[i], r, out + n)
+            if fits & (1 << r):
+                n += emit_with(s, c.key, r, &nb, out + n)
     return n
 
 
@@ -622,6 +750,8 @@ cdef int validate(State* s, int x, int y, int rot, int occslot, int retake) noex
     cdef Cell* c
     if s.over:
         return E_GAME_OVER
+    if s.tile < 0:
+        return E_CHANCE_PENDING
     if rot < 0 or rot > 3:
         return E_BAD_ROTATION
     if x < -COORD_BOUND or x > COORD_BOUND or y < -COORD_BOUND or y > COORD_BOUND:
@@ -818,8 +948,15 @@ cdef int final_scoring(State* s, Event* ev) noexcept nogil:
 # Game flow.
 
 cdef bint draw(State* s, bint menhir_pile) noexcept nogil:
-    """Draw the next placeable tile of a pile into s.tile, discarding unplaceable ones."""
+    """Draw the next placeable tile of a pile into s.tile, discarding unplaceable ones. With
+    external chance, only mark the draw pending (resolve_chance makes it), when the pile has a tile."""
     cdef int t
+    if s.chance:
+        if (s.imenhir >= s.nmenhir) if menhir_pile else (s.inormal >= s.nnormal):
+            return False
+        s.pending = 2 if menhir_pile else 1
+        s.tile = -1
+        return True
     while True:
         if menhir_pile:
             if s.imenhir >= s.nmenhir:
@@ -847,6 +984,52 @@ cdef int advance(State* s, bint menhir_closed, Event* ev) noexcept nogil:
     s.player = (s.player + 1) % s.nplayers
     if draw(s, False):
         return 0
+    s.over = 1
+    s.tile = -1
+    return final_scoring(s, ev)
+
+
+cdef int resolve_chance(State* s, int t, Event* ev) noexcept nogil:
+    """External chance: the pending draw turns up tile `t` (any undrawn tile of that pile; it
+    swaps places with the pile's next tile, so the drawn prefix stays the draw history). Then what
+    the rules do on a draw: keep a placeable tile, else discard it and draw again (another pending
+    draw), and when the pile runs out, the menhir extra turn lapses or the game ends. Returns the
+    number of events (final scoring), or -1 when `t` is no undrawn tile of that pile."""
+    cdef uint8_t* pile
+    cdef int16_t* idx
+    cdef int n, j
+    if s.pending == 2:
+        pile = s.menhir
+        idx = &s.imenhir
+        n = s.nmenhir
+    elif s.pending == 1:
+        pile = s.normal
+        idx = &s.inormal
+        n = s.nnormal
+    else:
+        return -1
+    for j in range(idx[0], n):
+        if pile[j] == t:
+            break
+    else:
+        return -1
+    pile[j] = pile[idx[0]]
+    pile[idx[0]] = t
+    idx[0] += 1
+    if placeable(s, t):
+        s.tile = t
+        s.pending = 0
+        return 0
+    s.discards[s.ndiscards] = t
+    s.ndiscards += 1
+    if idx[0] < n:
+        return 0                     # still pending: draw again from the same pile
+    s.pending = 0
+    if pile == s.menhir:             # no placeable menhir tile: no extra turn
+        s.extra = 0
+        s.player = (s.player + 1) % s.nplayers
+        if draw(s, False):
+            return 0
     s.over = 1
     s.tile = -1
     return final_scoring(s, ev)
@@ -930,6 +1113,8 @@ cdef int apply_move(State* s, uint32_t code, Event* ev) noexcept nogil:
             s.huts[p] -= 1
             s.agg[r].huts[p] += 1
             s.agg[r].nhuts += 1
+            s.hutzones[s.nhutzones] = dz
+            s.nhutzones += 1
     for dz in range(T_first[t], T_first[t] + T_nz[t]):
         if T_type[dz] == FOREST or T_type[dz] == RIVER:
             r = ffind(s, dz)
@@ -995,7 +1180,13 @@ cdef int random_placement(State* s, uint64_t* rng, uint32_t* opts) noexcept nogi
             rots[n] = r
             n += (rotset >> r) & 1
     k = <int>rng_below(rng, n)
-    return emit_placement(s, s.cells[cells[k]].key, rots[k], opts)
+    cdef Cell* c = &s.cells[cells[k]]
+    cdef Neigh nb
+    if bare_moves(s):
+        opts[0] = (<uint32_t>c.key << 16) | (<uint32_t>rots[k] << 14)
+        return 1
+    neighbours(s, key_x(c.key), key_y(c.key), c.val, &nb)
+    return emit_with(s, c.key, rots[k], &nb, opts)
 
 
 cdef uint32_t random_move(State* s, uint64_t* rng) noexcept nogil:
@@ -1107,6 +1298,207 @@ cdef void sort_bytes(uint8_t* a, int n) noexcept nogil:
 include "mcts.pxi"
 
 
+
+# ---------------------------------------------------------------------------------------------
+# Learning (hunters.carcassonne.learn): compact codes, masks and observations, filled in C.
+#
+# Compact code = ((frontier index * 4 + rotation) * OCC_SLOTS + occupant slot) * RETAKE_SLOTS + retake
+# slot, where the frontier index is the rank of the position among the open positions (State.fsort,
+# ascending by (y, x)) and the retake slot is the dense layout's (1 + rank among own meeples by zone).
+# Ascending internal move codes give ascending compact codes (the same order as legal_moves()).
+
+ctypedef struct ObsBufs:
+    uint8_t* board       # [LEARN_CH + 2 * players, LEARN_W, LEARN_W]
+    int16_t* tiles       # [NTILES, 4]
+    int16_t* frontier    # [LEARN_FRONT, LEARN_FCOLS]
+    int16_t* pieces      # [players * LEARN_PIECES, LEARN_PCOLS]
+    int16_t* status      # [LEARN_STATUS]
+    int16_t* supplies    # [players, 2]
+    int32_t* scores      # [players]
+    uint8_t* remaining   # [NTILES]
+
+
+cdef int learn_codes(State* s, uint32_t* buf) noexcept nogil:
+    """The compact code of every legal move, ascending, into buf (MAXMOVES); return the count."""
+    cdef int16_t own[MAXP * NMEEPLES]
+    cdef int n = gen_moves(s, buf), nown, i, k = 0, j, rdz, ret
+    cdef uint32_t code
+    cdef uint16_t key
+    if n == 0:
+        return 0
+    nown = own_meeples(s, own)
+    for i in range(n):
+        code = buf[i]
+        key = code >> 16
+        while s.cells[s.fsort[k]].key != key:
+            k += 1
+        rdz = <int>(code & 511) - 1
+        ret = 0
+        if rdz >= 0:
+            for j in range(nown):
+                if own[j] == rdz:
+                    ret = j + 1
+                    break
+        buf[i] = ((<uint32_t>k * 4 + ((code >> 14) & 3)) * OCC_SLOTS + ((code >> 9) & 31)) * RETAKE_SLOTS + ret
+    return n
+
+
+cdef int learn_decode(State* s, uint32_t code, uint32_t* out) noexcept nogil:
+    """The internal move code of a compact code into out, or the refusal (OK = legal)."""
+    cdef int16_t own[MAXP * NMEEPLES]
+    cdef int ret = code % RETAKE_SLOTS, slot, rot, k, rdz = -1, nown, err
+    cdef uint16_t key
+    if s.over:
+        return E_GAME_OVER
+    if s.tile < 0:
+        return E_CHANCE_PENDING
+    code //= RETAKE_SLOTS
+    slot = code % OCC_SLOTS
+    code //= OCC_SLOTS
+    rot = code & 3
+    k = code >> 2
+    if k >= s.nfront:
+        return E_NO_POSITION
+    key = s.cells[s.fsort[k]].key
+    if ret:
+        if s.tile != SHAMAN:
+            return E_RETAKE_NOT_ALLOWED
+        nown = own_meeples(s, own)
+        if ret > nown:
+            return E_NOT_YOUR_MEEPLE
+        rdz = own[ret - 1]
+    err = validate(s, key_x(key), key_y(key), rot, slot, rdz)
+    if err == OK:
+        out[0] = (<uint32_t>key << 16) | (<uint32_t>rot << 14) | (<uint32_t>slot << 9) | <uint32_t>(rdz + 1)
+    return err
+
+
+cdef inline int rel_seat(State* s, int seat, int observer) noexcept nogil:
+    return (seat - observer + s.nplayers) % s.nplayers
+
+
+cdef void observe_into(State* s, int seat, ObsBufs* o, int16_t* mem) noexcept nogil:
+    """Fill every observation field of `seat` (public information only: the pile order is never
+    read, only which tiles remain). `mem` NULL: from scratch. Else the buffers hold this game's
+    previous observation, described by mem = (tiles placed then, frontier rows, piece rows; 0 tiles:
+    nothing yet, start from scratch), and only what changed is rewritten; mem is updated."""
+    cdef int P = s.nplayers, W = LEARN_W, R = LEARN_RADIUS, WW = LEARN_W * LEARN_W
+    cdef int i, t, x, y, d, cellix, z, p, row = 0, code, first = 0
+    cdef Cell* c
+    cdef int16_t* r
+    if mem == NULL or mem[0] == 0 or mem[0] > s.nplaced:
+        memset(o.board, 0, (LEARN_CH + 2 * P) * WW)
+        memset(o.tiles, 0, NTILES * 4 * sizeof(int16_t))
+        memset(o.frontier, 0, LEARN_FRONT * LEARN_FCOLS * sizeof(int16_t))
+        memset(o.pieces, 0, P * LEARN_PIECES * LEARN_PCOLS * sizeof(int16_t))
+    else:
+        first = mem[0]
+        for i in range(mem[1]):         # last time's frontier marks and rows
+            r = o.frontier + i * LEARN_FCOLS
+            x = r[1]
+            y = r[2]
+            if -R <= x <= R and -R <= y <= R:
+                o.board[6 * WW + (y + R) * W + x + R] = 0
+        if mem[1] > s.nfront:
+            memset(o.frontier + s.nfront * LEARN_FCOLS, 0, (mem[1] - s.nfront) * LEARN_FCOLS * sizeof(int16_t))
+        for i in range(mem[2]):         # last time's pieces
+            r = o.pieces + i * LEARN_PCOLS
+            x = r[1]
+            y = r[2]
+            if -R <= x <= R and -R <= y <= R:
+                o.board[(LEARN_CH + (r[4] if r[0] == 1 else P + r[4])) * WW + (y + R) * W + x + R] = 0
+        memset(o.pieces, 0, mem[2] * LEARN_PCOLS * sizeof(int16_t))
+    memset(o.remaining, 0, NTILES)
+    for i in range(first, s.nplaced):
+        t = s.order[i]
+        x = s.tx[t]
+        y = s.ty[t]
+        o.tiles[t * 4] = 1
+        o.tiles[t * 4 + 1] = x
+        o.tiles[t * 4 + 2] = y
+        o.tiles[t * 4 + 3] = s.trot[t]
+        if -R <= x <= R and -R <= y <= R:
+            cellix = (y + R) * W + x + R
+            o.board[cellix] = t + 1
+            o.board[WW + cellix] = s.trot[t]
+            code = T_code[t][s.trot[t]]
+            for d in range(4):
+                o.board[(2 + d) * WW + cellix] = (code >> (2 * d)) & 3
+    for i in range(s.nfront):
+        c = &s.cells[s.fsort[i]]
+        x = key_x(c.key)
+        y = key_y(c.key)
+        o.frontier[i * LEARN_FCOLS] = 1
+        o.frontier[i * LEARN_FCOLS + 1] = x
+        o.frontier[i * LEARN_FCOLS + 2] = y
+        for d in range(4):
+            o.frontier[i * LEARN_FCOLS + 3 + d] = (c.val >> (2 * d)) & 3
+        if -R <= x <= R and -R <= y <= R:
+            o.board[6 * WW + (y + R) * W + x + R] = i + 1
+    for i in range(s.nonboard + s.nhutzones):
+        z = s.onboard[i] if i < s.nonboard else s.hutzones[i - s.nonboard]
+        t = T_tile[z]
+        p = rel_seat(s, (s.occ[z] - 1) % MAXP, seat)
+        x = s.tx[t]
+        y = s.ty[t]
+        o.pieces[row * LEARN_PCOLS] = 1 if i < s.nonboard else 2
+        o.pieces[row * LEARN_PCOLS + 1] = x
+        o.pieces[row * LEARN_PCOLS + 2] = y
+        o.pieces[row * LEARN_PCOLS + 3] = T_gid[z]
+        o.pieces[row * LEARN_PCOLS + 4] = p
+        row += 1
+        if -R <= x <= R and -R <= y <= R:
+            o.board[(LEARN_CH + (p if i < s.nonboard else P + p)) * WW + (y + R) * W + x + R] += 1
+    if mem != NULL:
+        mem[0] = s.nplaced
+        mem[1] = s.nfront
+        mem[2] = row
+    o.status[0] = s.tile
+    o.status[1] = s.extra
+    o.status[2] = -1 if (s.over or s.pending) else rel_seat(s, s.player, seat)
+    o.status[3] = s.nnormal - s.inormal
+    o.status[4] = s.nmenhir - s.imenhir
+    o.status[5] = s.over
+    o.status[6] = s.nmoves
+    o.status[7] = s.pending
+    for p in range(P):
+        i = (seat + p) % P
+        o.supplies[2 * p] = s.meeples[i]
+        o.supplies[2 * p + 1] = s.huts[i]
+        o.scores[p] = s.score[i]
+    for i in range(s.inormal, s.nnormal):
+        o.remaining[s.normal[i]] = 1
+    for i in range(s.imenhir, s.nmenhir):
+        o.remaining[s.menhir[i]] = 1
+
+
+cdef inline void winners_rewards(State* s, float* rewards, int32_t* finals) noexcept nogil:
+    """hunters.learn.terminal_rewards of a finished game, and its final scores."""
+    cdef int p, best = s.score[0], leaders = 0
+    for p in range(s.nplayers):
+        if s.score[p] > best:
+            best = s.score[p]
+    for p in range(s.nplayers):
+        leaders += s.score[p] == best
+    for p in range(s.nplayers):
+        finals[p] = s.score[p]
+        rewards[p] = ((1.0 if leaders == 1 else 0.0) if s.score[p] == best else -1.0)
+
+
+cdef void new_game(State* s, int players, uint64_t seed, Event* ev) noexcept nogil:
+    """The game Game.new(players, seed) starts (shuffled_decks' order, internal chance)."""
+    cdef uint8_t normal[NTILES]
+    cdef uint8_t menhir[NTILES]
+    cdef uint64_t rng = seed
+    memcpy(normal, ALL_NORMAL, N_NORMAL)
+    rng_shuffle(&rng, normal, N_NORMAL)
+    memcpy(menhir, ALL_MENHIR, N_MENHIR)
+    rng_shuffle(&rng, menhir, N_MENHIR)
+    init_state(s, players, normal, N_NORMAL, menhir, N_MENHIR)
+    start(s, ev)
+
+
+
 # ---------------------------------------------------------------------------------------------
 # The Python handle.
 
@@ -1130,8 +1522,9 @@ cdef class CoreGame:
         free(self.s)
 
     @staticmethod
-    def create(int players, normal, menhir):
-        """A new game; returns (game, events of an immediate end)."""
+    def create(int players, normal, menhir, bint chance=False):
+        """A new game; returns (game, events of an immediate end). `chance`: external chance (every
+        draw waits for apply_chance)."""
         cdef CoreGame g = CoreGame.__new__(CoreGame)
         cdef uint8_t nbuf[NTILES]
         cdef uint8_t mbuf[NTILES]
@@ -1146,6 +1539,7 @@ cdef class CoreGame:
         for i, t in enumerate(menhir):
             mbuf[i] = t
         init_state(g.s, players, nbuf, len(normal), mbuf, len(menhir))
+        g.s.chance = chance
         n = start(g.s, ev)
         return g, _events_list(ev, n, 0)
 
@@ -1173,6 +1567,105 @@ cdef class CoreGame:
     @property
     def extra(self):
         return bool(self.s.extra)
+
+    @property
+    def chance(self):
+        """Whether draws are external chance nodes."""
+        return bool(self.s.chance)
+
+    @property
+    def pending(self):
+        """External chance: 0 no draw pending, 1 a normal-pile draw, 2 a menhir-pile draw."""
+        return self.s.pending
+
+    def chance_tiles(self):
+        """The tiles the pending draw may turn up (the pile's undrawn tiles, ascending), or []."""
+        if self.s.pending == 1:
+            return sorted([self.s.normal[i] for i in range(self.s.inormal, self.s.nnormal)])
+        if self.s.pending == 2:
+            return sorted([self.s.menhir[i] for i in range(self.s.imenhir, self.s.nmenhir)])
+        return []
+
+    def apply_chance(self, int tile):
+        """Resolve the pending draw with `tile`; return its events as play_code does (final
+        scoring when the pile ran out), or None when `tile` is no outcome of it."""
+        cdef Event ev[MAXEV]
+        cdef int n
+        if tile < 0 or tile >= NTILES:
+            return None
+        n = resolve_chance(self.s, tile, ev)
+        if n < 0:
+            return None
+        return _events_list(ev, n, self.s.nmoves)
+
+    # -- learning (hunters.carcassonne.learn) -------------------------------------------------
+    def learn_codes(self):
+        """The compact code of every legal move, ascending."""
+        cdef uint32_t* buf = <uint32_t*>checked_malloc(MAXMOVES * sizeof(uint32_t))
+        cdef int n
+        with nogil:
+            n = learn_codes(self.s, buf)
+        out = uint32_list(buf, n)
+        free(buf)
+        return out
+
+    def learn_mask(self, uint8_t[::1] out):
+        """Zero `out` (LEARN_ACTIONS bytes) and set 1 at every legal compact code."""
+        cdef uint32_t* buf = <uint32_t*>checked_malloc(MAXMOVES * sizeof(uint32_t))
+        cdef int n, i
+        if out.shape[0] != LEARN_FRONT * 4 * OCC_SLOTS * RETAKE_SLOTS:
+            free(buf)
+            raise ValueError("the mask must have LEARN_ACTIONS entries")
+        with nogil:
+            n = learn_codes(self.s, buf)
+            memset(&out[0], 0, out.shape[0])
+            for i in range(n):
+                out[buf[i]] = 1
+        free(buf)
+
+    def learn_decode(self, uint32_t code):
+        """(refusal, internal move code) of a compact code below LEARN_ACTIONS (refusal 0: legal)."""
+        cdef uint32_t out = 0
+        cdef int err = learn_decode(self.s, code, &out)
+        return err, out
+
+    def learn_code_of(self, uint32_t code):
+        """The compact code of a legal internal move code."""
+        cdef uint32_t* buf = <uint32_t*>checked_malloc(MAXMOVES * sizeof(uint32_t))
+        cdef int n, i
+        cdef uint32_t res = 0xFFFFFFFF
+        n = gen_moves(self.s, buf)
+        for i in range(n):
+            if buf[i] == code:
+                n = learn_codes(self.s, buf)
+                res = buf[i]
+                break
+        free(buf)
+        return None if res == 0xFFFFFFFF else res
+
+    def observe(self, int seat, uint8_t[::1] board, int16_t[::1] tiles, int16_t[::1] frontier,
+                int16_t[::1] pieces, int16_t[::1] status, int16_t[::1] supplies, int32_t[::1] scores,
+                uint8_t[::1] remaining):
+        """Fill the observation of `seat` into flat buffers of the layout's sizes."""
+        cdef ObsBufs o
+        cdef int P = self.s.nplayers
+        if not 0 <= seat < P:
+            raise ValueError(f"seat must be in [0, {P})")
+        if (board.shape[0] != (LEARN_CH + 2 * P) * LEARN_W * LEARN_W or tiles.shape[0] != NTILES * 4
+                or frontier.shape[0] != LEARN_FRONT * LEARN_FCOLS or pieces.shape[0] != P * LEARN_PIECES * LEARN_PCOLS
+                or status.shape[0] != LEARN_STATUS or supplies.shape[0] != 2 * P or scores.shape[0] != P
+                or remaining.shape[0] != NTILES):
+            raise ValueError("observation buffers of the wrong size")
+        o.board = &board[0]
+        o.tiles = &tiles[0]
+        o.frontier = &frontier[0]
+        o.pieces = &pieces[0]
+        o.status = &status[0]
+        o.supplies = &supplies[0]
+        o.scores = &scores[0]
+        o.remaining = &remaining[0]
+        with nogil:
+            observe_into(self.s, seat, &o, NULL)
 
     @property
     def nmoves(self):
@@ -1288,6 +1781,8 @@ cdef class CoreGame:
         cdef int rdz = -1
         if self.s.over:
             return E_GAME_OVER
+        if self.s.tile < 0:
+            return E_CHANCE_PENDING
         if occslot < 0 or occslot >= OCC_SLOTS:
             return E_BAD_ZONE_TYPE
         if retake_gid >= 0:
@@ -1317,7 +1812,7 @@ cdef class CoreGame:
     def random_code(self, uint64_t seed):
         """A random legal move code (uniform placement, then uniform occupant), from `seed`."""
         cdef uint64_t rng = seed
-        if self.s.over:
+        if self.s.over or self.s.tile < 0:
             return None
         return random_move(self.s, &rng)
 
@@ -1363,6 +1858,8 @@ cdef class CoreGame:
         cdef Det d
         if self.s.over:
             raise ValueError("the game is over")
+        if self.s.tile < 0:
+            raise ValueError("a chance draw is pending")
         if iterations <= 0 and seconds <= 0:
             raise ValueError("give iterations or seconds")
         if not 0.0 <= bare <= 1.0:
@@ -1432,3 +1929,183 @@ def random_games(int n, int players, uint64_t seed):
 def state_size():
     """Bytes copied by clone()."""
     return sizeof(State)
+
+
+cdef enum:
+    PREV_CAP = 2048       # mask entries a slot remembers to clear (more: the row is zeroed whole)
+LEARN_LEGAL_CAP = PREV_CAP
+
+
+cdef class LearnCore:
+    """`games` H&G games stepped together in C (the engine of hunters.carcassonne.learn.Batch).
+    Buffers are the caller's (numpy arrays passed as memoryviews once, at bind())."""
+    cdef State* states
+    cdef int n, players, nthreads
+    cdef uint64_t seed
+    cdef uint64_t* epochs         # games started so far in each slot
+    cdef uint32_t[:, ::1] prev    # per slot: the mask entries set last time (PREV_CAP each): the legal codes
+    cdef int32_t[::1] nprev       # per slot: how many (-1: more than PREV_CAP, clear the row)
+    cdef uint32_t* work           # per thread: MAXMOVES codes
+    cdef uint32_t* todo           # per slot: the internal code to play
+    cdef int32_t* errs            # per slot: the refusal of its action
+    cdef int16_t* omem            # per slot: what its observation buffers hold (see observe_into)
+    cdef Event* ev                # per thread: MAXEV events
+    cdef uint8_t[:, ::1] mask
+    cdef uint8_t[:, ::1] board
+    cdef int16_t[:, ::1] tiles
+    cdef int16_t[:, ::1] frontier
+    cdef int16_t[:, ::1] pieces
+    cdef int16_t[:, ::1] status
+    cdef int16_t[:, ::1] supplies
+    cdef int32_t[:, ::1] scores
+    cdef uint8_t[:, ::1] remaining
+    cdef int32_t[::1] player
+    cdef float[:, ::1] rewards
+    cdef uint8_t[::1] done
+    cdef int32_t[:, ::1] finals
+
+    def __cinit__(self, int games, int players, int threads=1):
+        if games < 1 or not MINP <= players <= MAXP or threads < 1:
+            raise ValueError(f"games and threads must be >= 1 and players {MINP}..{MAXP}")
+        self.n = games
+        self.players = players
+        self.nthreads = threads
+        self.states = <State*>checked_malloc(games * sizeof(State))
+        self.epochs = <uint64_t*>checked_malloc(games * sizeof(uint64_t))
+        self.work = <uint32_t*>checked_malloc(threads * MAXMOVES * sizeof(uint32_t))
+        self.todo = <uint32_t*>checked_malloc(games * sizeof(uint32_t))
+        self.errs = <int32_t*>checked_malloc(games * sizeof(int32_t))
+        self.omem = <int16_t*>checked_malloc(3 * games * sizeof(int16_t))
+        memset(self.omem, 0, 3 * games * sizeof(int16_t))
+        self.ev = <Event*>checked_malloc(threads * MAXEV * sizeof(Event))
+
+    def __dealloc__(self):
+        free(self.states)
+        free(self.epochs)
+        free(self.work)
+        free(self.todo)
+        free(self.errs)
+        free(self.omem)
+        free(self.ev)
+
+    def bind(self, mask, board, tiles, frontier, pieces, status, supplies, scores, remaining,
+             player, rewards, done, finals, legal, nlegal):
+        """Take the output buffers (2-D: one row per game; shapes checked by the caller). `legal`
+        [games, PREV_CAP] receives each game's legal codes, ascending, and `nlegal` their count
+        (-1 when there are more than PREV_CAP: then only the mask has them)."""
+        if legal.shape[1] != PREV_CAP:
+            raise ValueError(f"legal must have {PREV_CAP} columns")
+        self.prev = legal
+        self.nprev = nlegal
+        self.mask = mask
+        self.board = board
+        self.tiles = tiles
+        self.frontier = frontier
+        self.pieces = pieces
+        self.status = status
+        self.supplies = supplies
+        self.scores = scores
+        self.remaining = remaining
+        self.player = player
+        self.rewards = rewards
+        self.done = done
+        self.finals = finals
+
+    cdef void refill(self, int i, int tid) noexcept nogil:
+        """Mask (clearing only last time's entries), observation and player of slot i (thread tid's
+        work buffer)."""
+        cdef State* s = &self.states[i]
+        cdef uint8_t* row = &self.mask[i, 0]
+        cdef uint32_t* prev = &self.prev[i, 0]
+        cdef int k, m
+        cdef ObsBufs o
+        if self.nprev[i] < 0:
+            memset(row, 0, LEARN_FRONT * 4 * OCC_SLOTS * RETAKE_SLOTS)
+        else:
+            for k in range(self.nprev[i]):
+                row[prev[k]] = 0
+        cdef uint32_t* work = self.work + <Py_ssize_t>tid * MAXMOVES
+        m = learn_codes(s, work)
+        for k in range(m):
+            row[work[k]] = 1
+        if m <= PREV_CAP:
+            memcpy(prev, work, m * sizeof(uint32_t))
+            self.nprev[i] = m
+        else:
+            self.nprev[i] = -1
+        o.board = &self.board[i, 0]
+        o.tiles = &self.tiles[i, 0]
+        o.frontier = &self.frontier[i, 0]
+        o.pieces = &self.pieces[i, 0]
+        o.status = &self.status[i, 0]
+        o.supplies = &self.supplies[i, 0]
+        o.scores = &self.scores[i, 0]
+        o.remaining = &self.remaining[i, 0]
+        observe_into(s, s.player, &o, &self.omem[3 * i])
+        self.player[i] = s.player
+
+    cdef void restart(self, int i, int tid) noexcept nogil:
+        self.omem[3 * i] = 0        # a new game: its first observation starts from scratch
+        new_game(&self.states[i], self.players, self.seed + self.epochs[i] * <uint64_t>self.n + <uint64_t>i,
+                 self.ev + <Py_ssize_t>tid * MAXEV)
+        self.epochs[i] += 1
+
+    cdef void advance_one(self, int i, int tid) noexcept nogil:
+        """Play slot i's checked move; a finished game gives its rewards and restarts; refill."""
+        cdef State* s = &self.states[i]
+        apply_move(s, self.todo[i], self.ev + <Py_ssize_t>tid * MAXEV)
+        if s.over:
+            winners_rewards(s, &self.rewards[i, 0], &self.finals[i, 0])
+            self.done[i] = 1
+            self.restart(i, tid)
+        else:
+            if self.done[i]:
+                memset(&self.rewards[i, 0], 0, self.players * sizeof(float))
+                memset(&self.finals[i, 0], 0, self.players * sizeof(int32_t))
+            self.done[i] = 0
+        self.refill(i, tid)
+
+    def reset(self, uint64_t seed):
+        cdef int i
+        self.seed = seed
+        with nogil:
+            for i in range(self.n):
+                self.epochs[i] = 0
+                self.nprev[i] = -1
+                self.restart(i, 0)
+                self.done[i] = 0
+                memset(&self.rewards[i, 0], 0, self.players * sizeof(float))
+                memset(&self.finals[i, 0], 0, self.players * sizeof(int32_t))
+                self.refill(i, 0)
+
+    def step(self, const int64_t[::1] actions):
+        """Play actions[i] in game i. Returns (-1, 0) after playing them all, or (slot, refusal)
+        of the first illegal one, having played none (every action is checked first)."""
+        cdef int i, n = self.n
+        if actions.shape[0] != n:
+            raise ValueError(f"expected {n} actions, got {actions.shape[0]}")
+        with nogil:
+            for i in prange(n, num_threads=self.nthreads, schedule="static"):
+                if actions[i] < 0 or actions[i] >= LEARN_FRONT * 4 * OCC_SLOTS * RETAKE_SLOTS:
+                    self.errs[i] = E_NO_POSITION
+                else:
+                    self.errs[i] = learn_decode(&self.states[i], <uint32_t>actions[i], &self.todo[i])
+        for i in range(n):
+            if self.errs[i] != OK:
+                return i, self.errs[i]
+        with nogil:
+            for i in prange(n, num_threads=self.nthreads, schedule="dynamic", chunksize=4):
+                self.advance_one(i, threadid())
+        return -1, 0
+
+    def game_state(self, int i):
+        """A CoreGame copy of slot i."""
+        if not 0 <= i < self.n:
+            raise IndexError(f"slot must be in [0, {self.n})")
+        cdef CoreGame g = CoreGame.__new__(CoreGame)
+        memcpy(g.s, &self.states[i], sizeof(State))
+        return g
+
+    def slot_seed(self, int i):
+        """The seed of the game now in slot i."""
+        return self.seed + (self.epochs[i] - 1) * <uint64_t>self.n + <uint64_t>i
