@@ -40,7 +40,9 @@ RUN pip wheel --no-build-isolation --no-deps --wheel-dir /wheels . \
     && find /opt/hunters/hunters -name '*.so' -exec strip --strip-unneeded {} +
 
 FROM ${BASE_IMAGE}
-RUN groupadd --system --gid 10001 hunters \
+# libgomp1: the Carcassonne core is built with OpenMP (the learning batch's threads)
+RUN apt-get update && apt-get install -y --no-install-recommends libgomp1 && rm -rf /var/lib/apt/lists/* \
+    && groupadd --system --gid 10001 hunters \
     && useradd --system --uid 10001 --gid 10001 --home-dir /data --create-home --shell /usr/sbin/nologin hunters
 COPY --from=build /opt/hunters /opt/hunters
 # HUNTERS_DB: the SQLite file in the volume, or a postgresql:// URL for replicas on one database.
