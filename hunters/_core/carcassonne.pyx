@@ -648,17 +648,11 @@ cdef int own_meeples(State* s, int16_t* out) noexcept nogil:
     return n
 
 
-cdef int emit_placement(State* s, uint16_t key, int rot, uint32_t* out) noexcept nogil:
-    """Write every legal move code of one legal placement, in code order; return the count.
-    Without a retake (every tile but the shaman), a slot is legal when the seat has the piece and
-    the feature (system) it would join holds none: counted once per joined group of tile zones."""
-    cdef Neigh nb
-    neighbours(s, key_x(key), key_y(key), cell_at(s, key).val, &nb)
-    return emit_with(s, key, rot, &nb, out)
-
-
 cdef int emit_with(State* s, uint16_t key, int rot, Neigh* nb, uint32_t* out) noexcept nogil:
-    """emit_placement with the position's neighbours already looked up."""
+    """Write every legal move code of one legal placement (whose neighbours `nb` are looked up), in
+    code order; return the count. Without a retake (every tile but the shaman), a slot is legal when
+    the seat has the piece and the feature (system) it would join holds none: counted once per joined
+    group of tile zones."""
     cdef Analysis an
     cdef int t = s.tile, n = 0, slot, dz, k, nret = 0, j, g, p = s.player
     cdef int8_t gm[10]

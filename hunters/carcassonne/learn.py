@@ -255,9 +255,8 @@ class Batch:
     of the seat to move. Buffers are refilled in place by `reset` and `step`: read them, copy what
     you keep, never write into them (observations are updated incrementally, from what the buffers
     held). `threads` > 1 steps the games on that many OpenMP threads (the results do not depend on
-    it). On a machine whose cores are busy with other work, set ``OMP_WAIT_POLICY=PASSIVE`` in the
-    environment before starting Python: spinning OpenMP threads then cost far more than they gain
-    (measured: 2 threads, 256 games, load 5 on 2 cores: 167,000 steps/s passive, 7,000 spinning)."""
+    it). Their threads wait passively unless ``OMP_WAIT_POLICY`` says otherwise (`hunters._core`):
+    spinning OpenMP threads cost far more than they gain on a machine whose cores are busy."""
 
     def __init__(self, games: int, players: int = 2, seed: int = 0, threads: int = 1):
         from .game import INFO
