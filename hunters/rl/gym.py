@@ -28,7 +28,7 @@ Ids (registered when this module is imported): ``hunters/CarcassonneHG-v0`` and
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -46,13 +46,13 @@ from ._common import MASK, ObservationBuffers, draw_seed, game_class, gym_name, 
 __all__ = ["HuntersEnv", "HuntersVectorEnv", "register_envs"]
 
 
-class HuntersEnv(gymnasium.Env[dict[str, Any], int]):
+class HuntersEnv(gymnasium.Env[dict[str, Any], Any]):
     """One seat of a game against built-in bots (see the module docstring).
 
     ``seat``: the learner's seat, or ``"random"`` (drawn at each reset from the env's generator).
     Bots are seeded from the reset seed, so the same seed and actions give the same episode."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "svg"]}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "svg"]}  # noqa: RUF012 (gymnasium's)
 
     def __init__(
         self,
@@ -113,7 +113,7 @@ class HuntersEnv(gymnasium.Env[dict[str, Any], int]):
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         game = self.game
-        if game.is_over:
+        if self.game.is_over:  # (not `game.is_over`: mypy would keep it narrowed below)
             raise RuntimeError("the episode is over: call reset()")
         try:
             game.play_learn(int(action))
@@ -128,7 +128,7 @@ class HuntersEnv(gymnasium.Env[dict[str, Any], int]):
             return self._observe(), reward, True, False, {"scores": scores}
         return self._observe(), 0.0, False, False, {}
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         if self.render_mode is None:
             return None
         if self.render_mode == "svg":
@@ -141,7 +141,7 @@ class HuntersEnv(gymnasium.Env[dict[str, Any], int]):
 class HuntersVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
     """`num_envs` games in one core batch, every seat played by the caller (module docstring)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": AutoresetMode.SAME_STEP}
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012 (gymnasium's)
 
     def __init__(self, game: str | type[GameBase], num_envs: int = 256, players: int = 2, **options: Any):
         if type(num_envs) is not int or num_envs < 1:

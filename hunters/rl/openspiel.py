@@ -89,7 +89,7 @@ def register(game: str | type[GameBase], perfect_information: bool | None = None
     return name
 
 
-class HuntersGame(pyspiel.Game):  # type: ignore[misc]
+class HuntersGame(pyspiel.Game):
     """One configuration (``players``) of a hunters game, as an OpenSpiel game."""
 
     GAME_TYPE: Any
@@ -148,7 +148,7 @@ class _Holder:
         return _Holder(self.game.clone())
 
 
-class HuntersState(pyspiel.State):  # type: ignore[misc]
+class HuntersState(pyspiel.State):
     """A position: the hunters game (with external chance) behind OpenSpiel's State API."""
 
     def __init__(self, game: HuntersGame, hunters_game: GameBase):

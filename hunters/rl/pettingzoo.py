@@ -19,7 +19,7 @@ you keep). Render modes: ``"ansi"`` (the game's text summary) and ``"svg"`` (`hu
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -42,7 +42,7 @@ def aec_env(game: str | type[GameBase], players: int = 2, **kwargs: Any) -> Hunt
 class HuntersAECEnv(AECEnv[str, dict[str, Any], int]):
     """One game as a PettingZoo AEC environment (see the module docstring)."""
 
-    metadata: ClassVar[dict[str, Any]] = {
+    metadata: dict[str, Any] = {  # noqa: RUF012 (pettingzoo's)
         "render_modes": ["ansi", "svg"],
         "is_parallelizable": False,
         "name": "hunters_v0",
@@ -81,7 +81,7 @@ class HuntersAECEnv(AECEnv[str, dict[str, Any], int]):
         }
         self._buffers = ObservationBuffers(self.layout)
         self._rng = np.random.default_rng()
-        self.agents = []
+        self.agents: list[str] = []
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
