@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("pyspiel")
 
-from .tinygame import TinyGame  # noqa: E402
+from .tinygame import TinyGame
 
 PATH = Path(__file__).resolve().parents[2] / "examples" / "openspiel_mcts.py"
 
