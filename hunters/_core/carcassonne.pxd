@@ -89,6 +89,19 @@ cdef enum:
     E_FEATURE_OCCUPIED = 12
     E_SYSTEM_OCCUPIED = 13
     E_UNKNOWN_ZONE = 14
+    E_CHANCE_PENDING = 15   # external chance: a draw is pending, no seat decides now
+    E_NO_POSITION = 16      # compact code: no open position has that frontier index
+
+# the compact learning layout (hunters.carcassonne.learn)
+cdef enum:
+    LEARN_FRONT = 192       # frontier indices: an open position count never exceeds 2 * 94 + 2
+    LEARN_RADIUS = 15       # board planes: positions with |x|, |y| <= LEARN_RADIUS
+    LEARN_W = 31            # 2 * LEARN_RADIUS + 1
+    LEARN_CH = 7            # board channels before the 2 * players occupant channels
+    LEARN_STATUS = 8        # entries of the status field
+    LEARN_FCOLS = 7         # columns of the frontier field
+    LEARN_PCOLS = 5         # columns of the pieces field
+    LEARN_PIECES = 8        # piece rows per player (NMEEPLES + NHUTS)
 
 ctypedef struct Agg:
     int16_t minz        # feature root: smallest global zone id (the canonical feature id)
@@ -154,6 +167,11 @@ ctypedef struct State:
     int16_t nonboard
     uint32_t moves[MAXDEC]   # decisions played, as internal move codes
     int16_t nmoves
+    uint16_t fsort[MAXFRONT] # cells (slots of State.cells) of the frontier, ascending by key (y, x)
+    int16_t hutzones[MAXP * NHUTS]  # dense zones holding a hut, in placement order
+    int16_t nhutzones
+    uint8_t chance           # 1: external chance (every draw waits for apply_chance)
+    uint8_t pending          # external chance: 0 none, 1 a normal-pile draw, 2 a menhir-pile draw
 
 ctypedef struct Event:
     uint8_t reason

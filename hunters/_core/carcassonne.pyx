@@ -9,8 +9,8 @@ key = (y + 128) << 8 | (x + 128); occupant slot 0 = none, MEEPLE_SLOT + local = 
 local = hut (the slots of the dense action layout too, see carcassonne.pxd);
 retake slot 0 = none, 1 + dense zone. Numeric order of codes is the order of the legal-move list.
 """
-from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, uint64_t
-from libc.string cimport memcpy, memset
+from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t
+from libc.string cimport memcpy, memmove, memset
 from libc.stdlib cimport free
 from cpython.bytearray cimport PyByteArray_FromStringAndSize, PyByteArray_AS_STRING
 
@@ -32,6 +32,14 @@ HUT_ZONE_LOCALS = HUT_LOCALS
 ACTION_RETAKE_SLOTS = RETAKE_SLOTS
 ACTION_POSITIONS = ACTION_SIDE
 ACTION_SPACE_SIZE = ACTION_SIDE * ACTION_SIDE * 4 * OCC_SLOTS * RETAKE_SLOTS
+LEARN_FRONTIER = LEARN_FRONT
+LEARN_ACTIONS = LEARN_FRONT * 4 * OCC_SLOTS * RETAKE_SLOTS
+LEARN_BOARD_RADIUS = LEARN_RADIUS
+LEARN_BOARD_CHANNELS = LEARN_CH
+LEARN_STATUS_SIZE = LEARN_STATUS
+LEARN_FRONTIER_COLUMNS = LEARN_FCOLS
+LEARN_PIECE_COLUMNS = LEARN_PCOLS
+LEARN_PIECES_PER_PLAYER = LEARN_PIECES
 REFUSALS = {
     E_GAME_OVER: "GAME_OVER",
     E_BAD_ROTATION: "BAD_ROTATION",
@@ -47,6 +55,8 @@ REFUSALS = {
     E_FEATURE_OCCUPIED: "FEATURE_OCCUPIED",
     E_SYSTEM_OCCUPIED: "SYSTEM_OCCUPIED",
     E_UNKNOWN_ZONE: "UNKNOWN_ZONE",
+    E_CHANCE_PENDING: "CHANCE_PENDING",
+    E_NO_POSITION: "NO_POSITION",
 }
 """Refusal code of the core (the E_* enum of carcassonne.pxd) -> its reason name."""
 
@@ -85,6 +95,10 @@ cdef uint8_t T_code[NTILES][4]    # by rotation: 2 bits per facing direction, th
 cdef uint8_t T_fit[NTILES][256]   # by a position's requirement `val`: bit r set when rotation r fits
 cdef uint8_t T_twin[NTILES][5]    # by zone type: 1 when the tile has two or more zones of that type
 cdef uint8_t T_lakefish[32]
+cdef uint8_t ALL_NORMAL[NTILES]   # the normal tiles, ascending (what a seeded shuffle starts from)
+cdef uint8_t ALL_MENHIR[NTILES]
+cdef int N_NORMAL = 0
+cdef int N_MENHIR = 0
 
 cdef int[4] DX = [0, 1, 0, -1]
 cdef int[4] DY = [-1, 0, 1, 0]
@@ -191,6 +205,9 @@ def load_tables(list tiles):
     NZ = dz
     NORMAL_TILES = tuple(normal)
     MENHIR_TILES = tuple(menhir)
+    global N_NORMAL, N_MENHIR
+    N_NORMAL = tile_array(NORMAL_TILES, ALL_NORMAL)
+    N_MENHIR = tile_array(MENHIR_TILES, ALL_MENHIR)
     ZONE_TYPES.clear()
     names = {FOREST: "forest", MEADOW: "meadow", RIVER: "river", LAKE: "lake"}
     for i in range(NZ):
@@ -310,6 +327,18 @@ cdef bint placeable(State* s, int t) noexcept nogil:
     return False
 
 
+cdef inline int fsort_find(State* s, uint16_t key) noexcept nogil:
+    """Index in State.fsort of the first frontier cell whose key is >= `key` (binary search)."""
+    cdef int lo = 0, hi = s.nfront, mid
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if s.cells[s.fsort[mid]].key < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
 cdef void place(State* s, int t, int x, int y, int rot) noexcept nogil:
     """Put tile t on the board (assumed legal): new zones, merges across sides, frontier upkeep."""
     cdef int i, dz, d, su, nsu, nt, r, od, last
@@ -321,6 +350,8 @@ cdef void place(State* s, int t, int x, int y, int rot) noexcept nogil:
         c.key = key
         c.fidx = -1
     if c.fidx >= 0:
+        i = fsort_find(s, key)
+        memmove(&s.fsort[i], &s.fsort[i + 1], (s.nfront - i - 1) * sizeof(uint16_t))
         last = s.nfront - 1
         s.frontier[c.fidx] = s.frontier[last]
         s.fval[c.fidx] = s.fval[last]
@@ -397,6 +428,9 @@ cdef void place(State* s, int t, int x, int y, int rot) noexcept nogil:
                 nc.val = 0
                 nc.fidx = s.nfront
                 s.frontier[s.nfront] = <uint16_t>(nc - s.cells)
+                i = fsort_find(s, nkey)
+                memmove(&s.fsort[i + 1], &s.fsort[i], (s.nfront - i) * sizeof(uint16_t))
+                s.fsort[i] = <uint16_t>(nc - s.cells)
                 s.nfront += 1
             od = (d + 2) & 3
             nc.val |= T_stype[t][su] << (2 * od)
@@ -586,33 +620,17 @@ cdef int emit_placement(State* s, uint16_t key, int rot, uint32_t* out) noexcept
     return n
 
 
-cdef int sorted_frontier(State* s, uint16_t* keys) noexcept nogil:
-    """The frontier's position keys in ascending order (y, then x)."""
-    cdef int i, j, n = s.nfront
-    cdef uint16_t k
-    for i in range(n):
-        k = s.cells[s.frontier[i]].key
-        j = i
-        while j > 0 and keys[j - 1] > k:
-            keys[j] = keys[j - 1]
-            j -= 1
-        keys[j] = k
-    return n
-
-
 cdef int gen_moves(State* s, uint32_t* out) noexcept nogil:
     """Every legal move code of the current decision, sorted; return the count."""
-    cdef uint16_t keys[MAXFRONT]
-    cdef int nk, i, r, n = 0, t = s.tile
+    cdef int i, r, n = 0, t = s.tile
     cdef Cell* c
-    if s.over:
+    if s.over or t < 0:
         return 0
-    nk = sorted_frontier(s, keys)
-    for i in range(nk):
-        c = cell_at(s, keys[i])
+    for i in range(s.nfront):
+        c = &s.cells[s.fsort[i]]
         for r in range(4):
             if T_fit[t][c.val] & (1 << r):
-                n += emit_placement(s, keys[i], r, out + n)
+                n += emit_placement(s, c.key, r, out + n)
     return n
 
 
@@ -622,6 +640,8 @@ cdef int validate(State* s, int x, int y, int rot, int occslot, int retake) noex
     cdef Cell* c
     if s.over:
         return E_GAME_OVER
+    if s.tile < 0:
+        return E_CHANCE_PENDING
     if rot < 0 or rot > 3:
         return E_BAD_ROTATION
     if x < -COORD_BOUND or x > COORD_BOUND or y < -COORD_BOUND or y > COORD_BOUND:
@@ -818,8 +838,15 @@ cdef int final_scoring(State* s, Event* ev) noexcept nogil:
 # Game flow.
 
 cdef bint draw(State* s, bint menhir_pile) noexcept nogil:
-    """Draw the next placeable tile of a pile into s.tile, discarding unplaceable ones."""
+    """Draw the next placeable tile of a pile into s.tile, discarding unplaceable ones. With
+    external chance, only mark the draw pending (resolve_chance makes it), when the pile has a tile."""
     cdef int t
+    if s.chance:
+        if (s.imenhir >= s.nmenhir) if menhir_pile else (s.inormal >= s.nnormal):
+            return False
+        s.pending = 2 if menhir_pile else 1
+        s.tile = -1
+        return True
     while True:
         if menhir_pile:
             if s.imenhir >= s.nmenhir:
@@ -847,6 +874,52 @@ cdef int advance(State* s, bint menhir_closed, Event* ev) noexcept nogil:
     s.player = (s.player + 1) % s.nplayers
     if draw(s, False):
         return 0
+    s.over = 1
+    s.tile = -1
+    return final_scoring(s, ev)
+
+
+cdef int resolve_chance(State* s, int t, Event* ev) noexcept nogil:
+    """External chance: the pending draw turns up tile `t` (any undrawn tile of that pile; it
+    swaps places with the pile's next tile, so the drawn prefix stays the draw history). Then what
+    the rules do on a draw: keep a placeable tile, else discard it and draw again (another pending
+    draw), and when the pile runs out, the menhir extra turn lapses or the game ends. Returns the
+    number of events (final scoring), or -1 when `t` is no undrawn tile of that pile."""
+    cdef uint8_t* pile
+    cdef int16_t* idx
+    cdef int n, j
+    if s.pending == 2:
+        pile = s.menhir
+        idx = &s.imenhir
+        n = s.nmenhir
+    elif s.pending == 1:
+        pile = s.normal
+        idx = &s.inormal
+        n = s.nnormal
+    else:
+        return -1
+    for j in range(idx[0], n):
+        if pile[j] == t:
+            break
+    else:
+        return -1
+    pile[j] = pile[idx[0]]
+    pile[idx[0]] = t
+    idx[0] += 1
+    if placeable(s, t):
+        s.tile = t
+        s.pending = 0
+        return 0
+    s.discards[s.ndiscards] = t
+    s.ndiscards += 1
+    if idx[0] < n:
+        return 0                     # still pending: draw again from the same pile
+    s.pending = 0
+    if pile == s.menhir:             # no placeable menhir tile: no extra turn
+        s.extra = 0
+        s.player = (s.player + 1) % s.nplayers
+        if draw(s, False):
+            return 0
     s.over = 1
     s.tile = -1
     return final_scoring(s, ev)
@@ -930,6 +1003,8 @@ cdef int apply_move(State* s, uint32_t code, Event* ev) noexcept nogil:
             s.huts[p] -= 1
             s.agg[r].huts[p] += 1
             s.agg[r].nhuts += 1
+            s.hutzones[s.nhutzones] = dz
+            s.nhutzones += 1
     for dz in range(T_first[t], T_first[t] + T_nz[t]):
         if T_type[dz] == FOREST or T_type[dz] == RIVER:
             r = ffind(s, dz)
@@ -1107,6 +1182,182 @@ cdef void sort_bytes(uint8_t* a, int n) noexcept nogil:
 include "mcts.pxi"
 
 
+
+# ---------------------------------------------------------------------------------------------
+# Learning (hunters.carcassonne.learn): compact codes, masks and observations, filled in C.
+#
+# Compact code = ((frontier index * 4 + rotation) * OCC_SLOTS + occupant slot) * RETAKE_SLOTS + retake
+# slot, where the frontier index is the rank of the position among the open positions (State.fsort,
+# ascending by (y, x)) and the retake slot is the dense layout's (1 + rank among own meeples by zone).
+# Ascending internal move codes give ascending compact codes (the same order as legal_moves()).
+
+ctypedef struct ObsBufs:
+    uint8_t* board       # [LEARN_CH + 2 * players, LEARN_W, LEARN_W]
+    int16_t* tiles       # [NTILES, 4]
+    int16_t* frontier    # [LEARN_FRONT, LEARN_FCOLS]
+    int16_t* pieces      # [players * LEARN_PIECES, LEARN_PCOLS]
+    int16_t* status      # [LEARN_STATUS]
+    int16_t* supplies    # [players, 2]
+    int32_t* scores      # [players]
+    uint8_t* remaining   # [NTILES]
+
+
+cdef int learn_codes(State* s, uint32_t* buf) noexcept nogil:
+    """The compact code of every legal move, ascending, into buf (MAXMOVES); return the count."""
+    cdef int16_t own[MAXP * NMEEPLES]
+    cdef int n = gen_moves(s, buf), nown, i, k = 0, j, rdz, ret
+    cdef uint32_t code
+    cdef uint16_t key
+    if n == 0:
+        return 0
+    nown = own_meeples(s, own)
+    for i in range(n):
+        code = buf[i]
+        key = code >> 16
+        while s.cells[s.fsort[k]].key != key:
+            k += 1
+        rdz = <int>(code & 511) - 1
+        ret = 0
+        if rdz >= 0:
+            for j in range(nown):
+                if own[j] == rdz:
+                    ret = j + 1
+                    break
+        buf[i] = ((<uint32_t>k * 4 + ((code >> 14) & 3)) * OCC_SLOTS + ((code >> 9) & 31)) * RETAKE_SLOTS + ret
+    return n
+
+
+cdef int learn_decode(State* s, uint32_t code, uint32_t* out) noexcept nogil:
+    """The internal move code of a compact code into out, or the refusal (OK = legal)."""
+    cdef int16_t own[MAXP * NMEEPLES]
+    cdef int ret = code % RETAKE_SLOTS, slot, rot, k, rdz = -1, nown, err
+    cdef uint16_t key
+    if s.over:
+        return E_GAME_OVER
+    if s.tile < 0:
+        return E_CHANCE_PENDING
+    code //= RETAKE_SLOTS
+    slot = code % OCC_SLOTS
+    code //= OCC_SLOTS
+    rot = code & 3
+    k = code >> 2
+    if k >= s.nfront:
+        return E_NO_POSITION
+    key = s.cells[s.fsort[k]].key
+    if ret:
+        if s.tile != SHAMAN:
+            return E_RETAKE_NOT_ALLOWED
+        nown = own_meeples(s, own)
+        if ret > nown:
+            return E_NOT_YOUR_MEEPLE
+        rdz = own[ret - 1]
+    err = validate(s, key_x(key), key_y(key), rot, slot, rdz)
+    if err == OK:
+        out[0] = (<uint32_t>key << 16) | (<uint32_t>rot << 14) | (<uint32_t>slot << 9) | <uint32_t>(rdz + 1)
+    return err
+
+
+cdef inline int rel_seat(State* s, int seat, int observer) noexcept nogil:
+    return (seat - observer + s.nplayers) % s.nplayers
+
+
+cdef void observe_into(State* s, int seat, ObsBufs* o) noexcept nogil:
+    """Fill every observation field of `seat` (public information only: the pile order is never
+    read, only which tiles remain)."""
+    cdef int P = s.nplayers, W = LEARN_W, R = LEARN_RADIUS, WW = LEARN_W * LEARN_W
+    cdef int i, t, x, y, d, cellix, z, p, row = 0, code
+    cdef Cell* c
+    memset(o.board, 0, (LEARN_CH + 2 * P) * WW)
+    memset(o.tiles, 0, NTILES * 4 * sizeof(int16_t))
+    memset(o.frontier, 0, LEARN_FRONT * LEARN_FCOLS * sizeof(int16_t))
+    memset(o.pieces, 0, P * LEARN_PIECES * LEARN_PCOLS * sizeof(int16_t))
+    memset(o.remaining, 0, NTILES)
+    for i in range(s.nplaced):
+        t = s.order[i]
+        x = s.tx[t]
+        y = s.ty[t]
+        o.tiles[t * 4] = 1
+        o.tiles[t * 4 + 1] = x
+        o.tiles[t * 4 + 2] = y
+        o.tiles[t * 4 + 3] = s.trot[t]
+        if -R <= x <= R and -R <= y <= R:
+            cellix = (y + R) * W + x + R
+            o.board[cellix] = t + 1
+            o.board[WW + cellix] = s.trot[t]
+            code = T_code[t][s.trot[t]]
+            for d in range(4):
+                o.board[(2 + d) * WW + cellix] = (code >> (2 * d)) & 3
+    for i in range(s.nfront):
+        c = &s.cells[s.fsort[i]]
+        x = key_x(c.key)
+        y = key_y(c.key)
+        o.frontier[i * LEARN_FCOLS] = 1
+        o.frontier[i * LEARN_FCOLS + 1] = x
+        o.frontier[i * LEARN_FCOLS + 2] = y
+        for d in range(4):
+            o.frontier[i * LEARN_FCOLS + 3 + d] = (c.val >> (2 * d)) & 3
+        if -R <= x <= R and -R <= y <= R:
+            o.board[6 * WW + (y + R) * W + x + R] = i + 1
+    for i in range(s.nonboard + s.nhutzones):
+        z = s.onboard[i] if i < s.nonboard else s.hutzones[i - s.nonboard]
+        t = T_tile[z]
+        p = rel_seat(s, (s.occ[z] - 1) % MAXP, seat)
+        x = s.tx[t]
+        y = s.ty[t]
+        o.pieces[row * LEARN_PCOLS] = 1 if i < s.nonboard else 2
+        o.pieces[row * LEARN_PCOLS + 1] = x
+        o.pieces[row * LEARN_PCOLS + 2] = y
+        o.pieces[row * LEARN_PCOLS + 3] = T_gid[z]
+        o.pieces[row * LEARN_PCOLS + 4] = p
+        row += 1
+        if -R <= x <= R and -R <= y <= R:
+            o.board[(LEARN_CH + (p if i < s.nonboard else P + p)) * WW + (y + R) * W + x + R] += 1
+    o.status[0] = s.tile
+    o.status[1] = s.extra
+    o.status[2] = -1 if (s.over or s.pending) else rel_seat(s, s.player, seat)
+    o.status[3] = s.nnormal - s.inormal
+    o.status[4] = s.nmenhir - s.imenhir
+    o.status[5] = s.over
+    o.status[6] = s.nmoves
+    o.status[7] = s.pending
+    for p in range(P):
+        i = (seat + p) % P
+        o.supplies[2 * p] = s.meeples[i]
+        o.supplies[2 * p + 1] = s.huts[i]
+        o.scores[p] = s.score[i]
+    for i in range(s.inormal, s.nnormal):
+        o.remaining[s.normal[i]] = 1
+    for i in range(s.imenhir, s.nmenhir):
+        o.remaining[s.menhir[i]] = 1
+
+
+cdef inline void winners_rewards(State* s, float* rewards, int32_t* finals) noexcept nogil:
+    """hunters.learn.terminal_rewards of a finished game, and its final scores."""
+    cdef int p, best = s.score[0], leaders = 0
+    for p in range(s.nplayers):
+        if s.score[p] > best:
+            best = s.score[p]
+    for p in range(s.nplayers):
+        leaders += s.score[p] == best
+    for p in range(s.nplayers):
+        finals[p] = s.score[p]
+        rewards[p] = ((1.0 if leaders == 1 else 0.0) if s.score[p] == best else -1.0)
+
+
+cdef void new_game(State* s, int players, uint64_t seed, Event* ev) noexcept nogil:
+    """The game Game.new(players, seed) starts (shuffled_decks' order, internal chance)."""
+    cdef uint8_t normal[NTILES]
+    cdef uint8_t menhir[NTILES]
+    cdef uint64_t rng = seed
+    memcpy(normal, ALL_NORMAL, N_NORMAL)
+    rng_shuffle(&rng, normal, N_NORMAL)
+    memcpy(menhir, ALL_MENHIR, N_MENHIR)
+    rng_shuffle(&rng, menhir, N_MENHIR)
+    init_state(s, players, normal, N_NORMAL, menhir, N_MENHIR)
+    start(s, ev)
+
+
+
 # ---------------------------------------------------------------------------------------------
 # The Python handle.
 
@@ -1130,8 +1381,9 @@ cdef class CoreGame:
         free(self.s)
 
     @staticmethod
-    def create(int players, normal, menhir):
-        """A new game; returns (game, events of an immediate end)."""
+    def create(int players, normal, menhir, bint chance=False):
+        """A new game; returns (game, events of an immediate end). `chance`: external chance (every
+        draw waits for apply_chance)."""
         cdef CoreGame g = CoreGame.__new__(CoreGame)
         cdef uint8_t nbuf[NTILES]
         cdef uint8_t mbuf[NTILES]
@@ -1146,6 +1398,7 @@ cdef class CoreGame:
         for i, t in enumerate(menhir):
             mbuf[i] = t
         init_state(g.s, players, nbuf, len(normal), mbuf, len(menhir))
+        g.s.chance = chance
         n = start(g.s, ev)
         return g, _events_list(ev, n, 0)
 
@@ -1173,6 +1426,105 @@ cdef class CoreGame:
     @property
     def extra(self):
         return bool(self.s.extra)
+
+    @property
+    def chance(self):
+        """Whether draws are external chance nodes."""
+        return bool(self.s.chance)
+
+    @property
+    def pending(self):
+        """External chance: 0 no draw pending, 1 a normal-pile draw, 2 a menhir-pile draw."""
+        return self.s.pending
+
+    def chance_tiles(self):
+        """The tiles the pending draw may turn up (the pile's undrawn tiles, ascending), or []."""
+        if self.s.pending == 1:
+            return sorted([self.s.normal[i] for i in range(self.s.inormal, self.s.nnormal)])
+        if self.s.pending == 2:
+            return sorted([self.s.menhir[i] for i in range(self.s.imenhir, self.s.nmenhir)])
+        return []
+
+    def apply_chance(self, int tile):
+        """Resolve the pending draw with `tile`; return its events as play_code does (final
+        scoring when the pile ran out), or None when `tile` is no outcome of it."""
+        cdef Event ev[MAXEV]
+        cdef int n
+        if tile < 0 or tile >= NTILES:
+            return None
+        n = resolve_chance(self.s, tile, ev)
+        if n < 0:
+            return None
+        return _events_list(ev, n, self.s.nmoves)
+
+    # -- learning (hunters.carcassonne.learn) -------------------------------------------------
+    def learn_codes(self):
+        """The compact code of every legal move, ascending."""
+        cdef uint32_t* buf = <uint32_t*>checked_malloc(MAXMOVES * sizeof(uint32_t))
+        cdef int n
+        with nogil:
+            n = learn_codes(self.s, buf)
+        out = uint32_list(buf, n)
+        free(buf)
+        return out
+
+    def learn_mask(self, uint8_t[::1] out):
+        """Zero `out` (LEARN_ACTIONS bytes) and set 1 at every legal compact code."""
+        cdef uint32_t* buf = <uint32_t*>checked_malloc(MAXMOVES * sizeof(uint32_t))
+        cdef int n, i
+        if out.shape[0] != LEARN_FRONT * 4 * OCC_SLOTS * RETAKE_SLOTS:
+            free(buf)
+            raise ValueError("the mask must have LEARN_ACTIONS entries")
+        with nogil:
+            n = learn_codes(self.s, buf)
+            memset(&out[0], 0, out.shape[0])
+            for i in range(n):
+                out[buf[i]] = 1
+        free(buf)
+
+    def learn_decode(self, uint32_t code):
+        """(refusal, internal move code) of a compact code below LEARN_ACTIONS (refusal 0: legal)."""
+        cdef uint32_t out = 0
+        cdef int err = learn_decode(self.s, code, &out)
+        return err, out
+
+    def learn_code_of(self, uint32_t code):
+        """The compact code of a legal internal move code."""
+        cdef uint32_t* buf = <uint32_t*>checked_malloc(MAXMOVES * sizeof(uint32_t))
+        cdef int n, i
+        cdef uint32_t res = 0xFFFFFFFF
+        n = gen_moves(self.s, buf)
+        for i in range(n):
+            if buf[i] == code:
+                n = learn_codes(self.s, buf)
+                res = buf[i]
+                break
+        free(buf)
+        return None if res == 0xFFFFFFFF else res
+
+    def observe(self, int seat, uint8_t[::1] board, int16_t[::1] tiles, int16_t[::1] frontier,
+                int16_t[::1] pieces, int16_t[::1] status, int16_t[::1] supplies, int32_t[::1] scores,
+                uint8_t[::1] remaining):
+        """Fill the observation of `seat` into flat buffers of the layout's sizes."""
+        cdef ObsBufs o
+        cdef int P = self.s.nplayers
+        if not 0 <= seat < P:
+            raise ValueError(f"seat must be in [0, {P})")
+        if (board.shape[0] != (LEARN_CH + 2 * P) * LEARN_W * LEARN_W or tiles.shape[0] != NTILES * 4
+                or frontier.shape[0] != LEARN_FRONT * LEARN_FCOLS or pieces.shape[0] != P * LEARN_PIECES * LEARN_PCOLS
+                or status.shape[0] != LEARN_STATUS or supplies.shape[0] != 2 * P or scores.shape[0] != P
+                or remaining.shape[0] != NTILES):
+            raise ValueError("observation buffers of the wrong size")
+        o.board = &board[0]
+        o.tiles = &tiles[0]
+        o.frontier = &frontier[0]
+        o.pieces = &pieces[0]
+        o.status = &status[0]
+        o.supplies = &supplies[0]
+        o.scores = &scores[0]
+        o.remaining = &remaining[0]
+        with nogil:
+            observe_into(self.s, seat, &o)
 
     @property
     def nmoves(self):
@@ -1288,6 +1640,8 @@ cdef class CoreGame:
         cdef int rdz = -1
         if self.s.over:
             return E_GAME_OVER
+        if self.s.tile < 0:
+            return E_CHANCE_PENDING
         if occslot < 0 or occslot >= OCC_SLOTS:
             return E_BAD_ZONE_TYPE
         if retake_gid >= 0:
@@ -1317,7 +1671,7 @@ cdef class CoreGame:
     def random_code(self, uint64_t seed):
         """A random legal move code (uniform placement, then uniform occupant), from `seed`."""
         cdef uint64_t rng = seed
-        if self.s.over:
+        if self.s.over or self.s.tile < 0:
             return None
         return random_move(self.s, &rng)
 
@@ -1363,6 +1717,8 @@ cdef class CoreGame:
         cdef Det d
         if self.s.over:
             raise ValueError("the game is over")
+        if self.s.tile < 0:
+            raise ValueError("a chance draw is pending")
         if iterations <= 0 and seconds <= 0:
             raise ValueError("give iterations or seconds")
         if not 0.0 <= bare <= 1.0:
@@ -1432,3 +1788,166 @@ def random_games(int n, int players, uint64_t seed):
 def state_size():
     """Bytes copied by clone()."""
     return sizeof(State)
+
+
+cdef enum:
+    PREV_CAP = 2048       # mask entries a slot remembers to clear (more: the row is zeroed whole)
+
+
+cdef class LearnCore:
+    """`games` H&G games stepped together in C (the engine of hunters.carcassonne.learn.Batch).
+    Buffers are the caller's (numpy arrays passed as memoryviews once, at bind())."""
+    cdef State* states
+    cdef int n, players, nwork
+    cdef uint64_t seed
+    cdef uint64_t* epochs         # games started so far in each slot
+    cdef uint32_t* prev           # per slot: the mask entries set last time (PREV_CAP each)
+    cdef int32_t* nprev           # per slot: how many (-1: more than PREV_CAP, clear the row)
+    cdef uint32_t* work           # MAXMOVES codes
+    cdef uint32_t* todo           # per slot: the internal code to play
+    cdef Event* ev
+    cdef uint8_t[:, ::1] mask
+    cdef uint8_t[:, ::1] board
+    cdef int16_t[:, ::1] tiles
+    cdef int16_t[:, ::1] frontier
+    cdef int16_t[:, ::1] pieces
+    cdef int16_t[:, ::1] status
+    cdef int16_t[:, ::1] supplies
+    cdef int32_t[:, ::1] scores
+    cdef uint8_t[:, ::1] remaining
+    cdef int32_t[::1] player
+    cdef float[:, ::1] rewards
+    cdef uint8_t[::1] done
+    cdef int32_t[:, ::1] finals
+
+    def __cinit__(self, int games, int players):
+        if games < 1 or not MINP <= players <= MAXP:
+            raise ValueError(f"games must be >= 1 and players {MINP}..{MAXP}")
+        self.n = games
+        self.players = players
+        self.states = <State*>checked_malloc(games * sizeof(State))
+        self.epochs = <uint64_t*>checked_malloc(games * sizeof(uint64_t))
+        self.prev = <uint32_t*>checked_malloc(games * PREV_CAP * sizeof(uint32_t))
+        self.nprev = <int32_t*>checked_malloc(games * sizeof(int32_t))
+        self.work = <uint32_t*>checked_malloc(MAXMOVES * sizeof(uint32_t))
+        self.todo = <uint32_t*>checked_malloc(games * sizeof(uint32_t))
+        self.ev = <Event*>checked_malloc(MAXEV * sizeof(Event))
+
+    def __dealloc__(self):
+        free(self.states)
+        free(self.epochs)
+        free(self.prev)
+        free(self.nprev)
+        free(self.work)
+        free(self.todo)
+        free(self.ev)
+
+    def bind(self, mask, board, tiles, frontier, pieces, status, supplies, scores, remaining,
+             player, rewards, done, finals):
+        """Take the output buffers (2-D: one row per game; shapes checked by the caller)."""
+        self.mask = mask
+        self.board = board
+        self.tiles = tiles
+        self.frontier = frontier
+        self.pieces = pieces
+        self.status = status
+        self.supplies = supplies
+        self.scores = scores
+        self.remaining = remaining
+        self.player = player
+        self.rewards = rewards
+        self.done = done
+        self.finals = finals
+
+    cdef void refill(self, int i) noexcept nogil:
+        """Mask (clearing only last time's entries), observation and player of slot i."""
+        cdef State* s = &self.states[i]
+        cdef uint8_t* row = &self.mask[i, 0]
+        cdef uint32_t* prev = self.prev + <Py_ssize_t>i * PREV_CAP
+        cdef int k, m
+        cdef ObsBufs o
+        if self.nprev[i] < 0:
+            memset(row, 0, LEARN_FRONT * 4 * OCC_SLOTS * RETAKE_SLOTS)
+        else:
+            for k in range(self.nprev[i]):
+                row[prev[k]] = 0
+        m = learn_codes(s, self.work)
+        for k in range(m):
+            row[self.work[k]] = 1
+        if m <= PREV_CAP:
+            memcpy(prev, self.work, m * sizeof(uint32_t))
+            self.nprev[i] = m
+        else:
+            self.nprev[i] = -1
+        o.board = &self.board[i, 0]
+        o.tiles = &self.tiles[i, 0]
+        o.frontier = &self.frontier[i, 0]
+        o.pieces = &self.pieces[i, 0]
+        o.status = &self.status[i, 0]
+        o.supplies = &self.supplies[i, 0]
+        o.scores = &self.scores[i, 0]
+        o.remaining = &self.remaining[i, 0]
+        observe_into(s, s.player, &o)
+        self.player[i] = s.player
+
+    cdef void restart(self, int i) noexcept nogil:
+        new_game(&self.states[i], self.players, self.seed + self.epochs[i] * <uint64_t>self.n + <uint64_t>i, self.ev)
+        self.epochs[i] += 1
+
+    def reset(self, uint64_t seed):
+        cdef int i
+        self.seed = seed
+        with nogil:
+            for i in range(self.n):
+                self.epochs[i] = 0
+                self.nprev[i] = -1
+                self.restart(i)
+                self.done[i] = 0
+                memset(&self.rewards[i, 0], 0, self.players * sizeof(float))
+                memset(&self.finals[i, 0], 0, self.players * sizeof(int32_t))
+                self.refill(i)
+
+    def step(self, const int64_t[::1] actions):
+        """Play actions[i] in game i. Returns (-1, 0) after playing them all, or (slot, refusal)
+        of the first illegal one, having played none."""
+        cdef int i, err = OK
+        cdef State* s
+        if actions.shape[0] != self.n:
+            raise ValueError(f"expected {self.n} actions, got {actions.shape[0]}")
+        with nogil:
+            for i in range(self.n):
+                if actions[i] < 0 or actions[i] >= LEARN_FRONT * 4 * OCC_SLOTS * RETAKE_SLOTS:
+                    err = E_NO_POSITION
+                else:
+                    err = learn_decode(&self.states[i], <uint32_t>actions[i], &self.todo[i])
+                if err != OK:
+                    break
+        if err != OK:
+            return i, err
+        with nogil:
+            for i in range(self.n):
+                s = &self.states[i]
+                apply_move(s, self.todo[i], self.ev)
+                if s.over:
+                    winners_rewards(s, &self.rewards[i, 0], &self.finals[i, 0])
+                    self.done[i] = 1
+                    self.restart(i)
+                else:
+                    if self.done[i]:
+                        memset(&self.rewards[i, 0], 0, self.players * sizeof(float))
+                        memset(&self.finals[i, 0], 0, self.players * sizeof(int32_t))
+                    self.done[i] = 0
+                self.refill(i)
+        return -1, 0
+
+    def game_state(self, int i):
+        """A CoreGame copy of slot i."""
+        if not 0 <= i < self.n:
+            raise IndexError(f"slot must be in [0, {self.n})")
+        cdef CoreGame g = CoreGame.__new__(CoreGame)
+        memcpy(g.s, &self.states[i], sizeof(State))
+        return g
+
+    def slot_seed(self, int i):
+        """The seed of the game now in slot i."""
+        return self.seed + (self.epochs[i] - 1) * <uint64_t>self.n + <uint64_t>i

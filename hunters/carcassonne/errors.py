@@ -27,6 +27,8 @@ MESSAGES: dict[str, str] = {
     "FEATURE_OCCUPIED": "that feature already holds a meeple",
     "SYSTEM_OCCUPIED": "that river system already holds a hut",
     "UNKNOWN_ZONE": "no such zone",
+    "CHANCE_PENDING": "a tile draw is pending (external chance): resolve it with apply_chance first",
+    "NO_POSITION": "no open position has that frontier index (compact action code)",
 }
 """Reason -> message, for every reason of the core."""
 

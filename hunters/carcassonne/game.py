@@ -9,9 +9,10 @@ from typing import Any, ClassVar
 from hunters._core import carcassonne as _core
 from hunters._core.carcassonne import CoreGame
 from hunters.game_base import GameBase, GameInfo, LegalMoves, SimulationResult, check_seed, remember
+from hunters.learn import LearnBatch, LearnLayout
 
 from . import actions as _actions
-from .errors import IllegalMoveError, core_error, refusal
+from .errors import IllegalMoveError, InvalidRecordError, core_error, refusal
 from .moves import Move, Occupant, ScoreEvent
 from .tiles import MENHIR_TILES, NORMAL_TILES, ZONE_TYPES
 
@@ -100,19 +101,26 @@ class Game(GameBase):
         seed: int | None = 0,
         normal_deck: Iterable[int] | None = None,
         menhir_deck: Iterable[int] | None = None,
+        chance: str = "internal",
         **options: Any,
     ) -> Game:
         """A new game for 2-5 players. Piles not given explicitly (draw order, first drawn first;
-        a subset of the tiles is allowed) are the full sets shuffled from `seed`."""
+        a subset of the tiles is allowed) are the full sets shuffled from `seed`.
+
+        `chance="external"` (OpenSpiel): every tile draw is a chance node; while one is pending,
+        `player` is -1, `legal_moves()` is empty and `chance_outcomes()` lists the tiles it may turn
+        up; `apply_chance(tile)` draws it (the piles' own order is the default outcome)."""
         if options:
             raise TypeError(f"unknown options: {sorted(options)}")
+        if chance not in ("internal", "external"):
+            raise ValueError('chance must be "internal" or "external"')
         INFO.check_players(players)
         check_seed(seed)
         shuffled_normal, shuffled_menhir = _core.shuffled_decks(seed or 0)
         normal = shuffled_normal if normal_deck is None else _check_deck(normal_deck, NORMAL_TILES, "normal_deck")
         menhir = shuffled_menhir if menhir_deck is None else _check_deck(menhir_deck, MENHIR_TILES, "menhir_deck")
         self = object.__new__(cls)
-        self._core, raw = _core.CoreGame.create(players, normal, menhir)
+        self._core, raw = _core.CoreGame.create(players, normal, menhir, chance == "external")
         self._events = _events(raw)
         self._seed = seed
         self._normal = tuple(normal)
@@ -131,8 +139,8 @@ class Game(GameBase):
 
     @property
     def player(self) -> int:
-        """Seat (0-based) whose decision it is."""
-        return self._core.player
+        """Seat (0-based) whose decision it is; -1 while an external chance draw is pending."""
+        return -1 if self._core.pending else self._core.player
 
     @property
     def extra_turn(self) -> bool:
@@ -261,6 +269,8 @@ class Game(GameBase):
         """The core code of a legal move, or IllegalMoveError saying why not."""
         if self._core.over:
             raise IllegalMoveError("GAME_OVER", "the game is over", move)
+        if self._core.pending:
+            raise refusal("CHANCE_PENDING", move)
         if not isinstance(move, Move):
             raise IllegalMoveError("MALFORMED", "expected a Move", move)
         x, y, rot, occ, retake = move
@@ -315,8 +325,10 @@ class Game(GameBase):
         return g
 
     def to_record(self) -> dict[str, Any]:
-        """The game as plain JSON-ready data: configuration, both piles and the moves."""
-        return {
+        """The game as plain JSON-ready data: configuration, both piles and the moves. An external
+        chance game records its piles as drawn so far (the outcomes applied, then the rest) and
+        ``chance``/``draws`` (draws made), so that its replay makes the same draws."""
+        record = {
             "game": GAME_ID,
             "format": RECORD_FORMAT,
             "players": self.players,
@@ -325,6 +337,12 @@ class Game(GameBase):
             "menhir_deck": list(self._menhir),
             "moves": [m.to_json() for m in self.moves],
         }
+        if self._core.chance:
+            normal, menhir = self._decks()
+            drawn = self._core.drawn()
+            record.update(normal_deck=list(normal), menhir_deck=list(menhir), chance="external",
+                          draws=len(drawn[0]) + len(drawn[1]))
+        return record
 
     @classmethod
     def _new_from_record(cls, record: dict[str, Any]) -> Game:
@@ -333,11 +351,101 @@ class Game(GameBase):
             seed=record.get("seed"),
             normal_deck=record.get("normal_deck"),
             menhir_deck=record.get("menhir_deck"),
+            chance=record.get("chance", "internal"),
         )
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> Game:
+        """See GameBase.from_record; an external chance record resolves each pending draw with
+        its piles' next tile, before each move and up to its ``draws``."""
+        if not (isinstance(record, dict) and record.get("chance") == "external"):
+            return super().from_record(record)  # type: ignore[return-value]
+        moves, draws = record.get("moves", []), record.get("draws")
+        if not isinstance(moves, list) or not _is_int(draws) or draws < 0:
+            raise InvalidRecordError("an external chance record needs a moves list and a draws count")
+        game = super().from_record({**record, "moves": []})
+        assert isinstance(game, Game)
+        for i, data in enumerate([*moves, None]):
+            while game._core.pending and sum(map(len, game._core.drawn())) < draws:
+                normal, menhir = game._core.undrawn()
+                game.apply_chance((normal if game._core.pending == 1 else menhir)[0])
+            if data is None:
+                break
+            try:
+                game.play(cls.move_from_json(data))
+            except (KeyError, TypeError, AttributeError, ValueError) as exc:
+                raise InvalidRecordError(f"move {i} does not replay: {exc!r}") from None
+        if sum(map(len, game._core.drawn())) != draws:
+            raise InvalidRecordError("the record's draws do not replay")
+        return game
 
     @classmethod
     def move_from_json(cls, data: Any) -> Move:
         return Move.from_json(data)
+
+    # -- learning (hunters.carcassonne.learn; numpy is imported only there) -----------------
+    def learn_layout(self) -> LearnLayout:
+        """The compact action space and observation fields (see hunters.carcassonne.learn)."""
+        from . import learn
+
+        return learn.layout(self.players)
+
+    def learn_actions(self) -> list[int]:
+        """Compact codes of every legal move, ascending (legal_moves() order)."""
+        return self._core.learn_codes()
+
+    def learn_mask(self, out: Any = None) -> Any:
+        from . import learn
+
+        return learn.learn_mask(self, out)
+
+    def learn_to_move(self, code: int) -> Move:
+        from . import learn
+
+        return learn.learn_to_move(self, code)
+
+    def move_to_learn(self, move: Any) -> int:
+        from . import learn
+
+        return learn.move_to_learn(self, move)
+
+    def play_learn(self, code: int) -> list[ScoreEvent]:
+        """Play the move of a compact code; an illegal code raises IllegalMoveError, changes nothing."""
+        from . import learn
+
+        events = _events(self._core.play_code(learn.internal_code(self, code)))
+        self._events.extend(events)
+        return events
+
+    def observe(self, seat: int, out: dict[str, Any] | None = None) -> dict[str, Any]:
+        from . import learn
+
+        return learn.observe(self, seat, out)
+
+    @classmethod
+    def learn_batch(cls, games: int, players: int = 2, seed: int = 0, **options: Any) -> LearnBatch:
+        if options:
+            raise TypeError(f"unknown options: {sorted(options)}")
+        from . import learn
+
+        return learn.Batch(games, players, seed)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The pending draw's outcomes: (tile id, probability), each undrawn tile of that pile
+        equally likely (every tile is unique); [] when no draw is pending (always, unless the
+        game was made with chance="external")."""
+        tiles = self._core.chance_tiles()
+        return [(t, 1.0 / len(tiles)) for t in tiles]
+
+    def apply_chance(self, outcome: int) -> None:
+        """Draw tile `outcome` for the pending draw (one of chance_outcomes()); an unplaceable tile is
+        discarded and another draw is pending. Anything else raises IllegalMoveError, changes nothing."""
+        if not self._core.pending:
+            raise IllegalMoveError("NO_CHANCE_PENDING", "no tile draw is pending", outcome)
+        raw = self._core.apply_chance(outcome) if _is_int(outcome) else None
+        if raw is None:
+            raise IllegalMoveError("NOT_AN_OUTCOME", "that tile is not in the pile being drawn from", outcome)
+        self._events.extend(_events(raw))
 
     @classmethod
     def random_games(cls, n: int, players: int = 2, seed: int = 0) -> SimulationResult:

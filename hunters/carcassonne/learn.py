@@ -1,0 +1,271 @@
+"""Carcassonne: Hunters & Gatherers for learning (#14): compact action codes, masks, observations
+and a batch of games stepped inside the core. Everything is computed by the core
+(`hunters._core.carcassonne`); this module allocates the numpy arrays and names things.
+
+Action codes
+------------
+A compact code stands for one whole decision (placement, occupant, retake) of the tile in hand::
+
+    code = ((frontier_index * 4 + rotation) * 19 + occupant_slot) * 6 + retake_slot
+
+- ``frontier_index``: rank of the target position among the *open positions* (empty positions
+  next to a placed tile, whether or not the tile in hand fits there), sorted by (y, x). There are
+  never more than 2 * 94 + 2 of them, so indices run 0..191. The ``frontier`` observation field
+  lists them in this order (row k: position of index k), and the ``board`` field's channel 6
+  marks index + 1 on the board.
+- ``rotation``: quarter turns clockwise, 0..3.
+- ``occupant_slot`` (as in the dense layout): 0 none, 1 + local for a meeple on the tile's local
+  zone 0..7, 9 + local for a hut on local zone 0..9 (global zone id = tile * 10 + local).
+- ``retake_slot``: 0 none, 1 + k to take back the k-th (0-based) of the mover's own meeples on the
+  board, ordered by global zone id (shaman tile only; the ``pieces`` field lists the meeples).
+
+That makes ``ACTIONS`` = 192 * 4 * 19 * 6 = 87,552 codes. Legal codes ascend in the order of
+`Game.legal_moves()`. The service's stable dense codes (`hunters.carcassonne.actions`) are unchanged.
+
+Observation fields
+------------------
+Seats are *relative* to the observer: relative seat r is absolute seat (observer + r) % players,
+so the observer is always 0 and one policy serves every seat. Nothing depends on the hidden order
+of the piles: only which tiles remain (their multiset is public) is shown. See `FIELD_DOCS` for each
+field; `layout(players).fields` gives the shapes, dtypes and bounds.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from hunters._core import carcassonne as _core
+from hunters.learn import LearnLayout, ObservationField
+
+from .errors import IllegalMoveError, core_error
+from .moves import Move
+
+if TYPE_CHECKING:
+    from .game import Game
+
+__all__ = ["ACTIONS", "FIELD_DOCS", "Batch", "code_parts", "layout"]
+
+FRONTIER: int = _core.LEARN_FRONTIER
+OCCUPANT_SLOTS: int = _core.OCCUPANT_SLOTS
+RETAKE_SLOTS: int = _core.ACTION_RETAKE_SLOTS
+ACTIONS: int = _core.LEARN_ACTIONS
+RADIUS: int = _core.LEARN_BOARD_RADIUS
+WIDTH: int = 2 * RADIUS + 1
+BASE_CHANNELS: int = _core.LEARN_BOARD_CHANNELS
+PIECES_PER_PLAYER: int = _core.LEARN_PIECES_PER_PLAYER
+NTILES = 95
+
+ACTION_DOC = (
+    "code = ((frontier_index * 4 + rotation) * 19 + occupant_slot) * 6 + retake_slot; frontier_index: rank "
+    "of the position among the open positions sorted by (y, x) (the `frontier` field), 0..191; "
+    "occupant_slot: 0 none, 1 + local meeple (local 0..7), 9 + local hut (local 0..9); retake_slot: 0 none, "
+    "1 + k for the k-th own meeple on the board by global zone id (shaman tile only). 87,552 codes."
+)
+
+FIELD_DOCS: dict[str, str] = {
+    "board": (
+        f"uint8 [7 + 2 * players, {WIDTH}, {WIDTH}]: planes of the positions |x|, |y| <= {RADIUS} around the "
+        f"start tile (index [c, y + {RADIUS}, x + {RADIUS}]); tiles further out are only in `tiles`. Channels: "
+        "0 tile id + 1 (0 empty); 1 rotation; 2..5 side type facing north, east, south, west (0 none, "
+        "1 forest, 2 meadow, 3 river); 6 frontier index + 1 of an open position (0 otherwise: the cell "
+        "of compact codes with that frontier index); 7 + r meeples of relative seat r on the tile; "
+        "7 + players + r huts of relative seat r on the tile."
+    ),
+    "tiles": (
+        "int16 [95, 4]: row t = tile id t: (placed 0/1, x, y, rotation); exact, never clipped; "
+        "0 rows for tiles not on the board."
+    ),
+    "frontier": (
+        "int16 [192, 7]: row k = open position of frontier index k (sorted by (y, x)): (present 0/1, x, y, "
+        "side type a placed neighbour requires on the north, east, south, west side: 0 open (no neighbour), "
+        "1 forest, 2 meadow, 3 river). Rows past the open positions are 0."
+    ),
+    "pieces": (
+        "int16 [8 * players, 5]: every piece on the board: (kind 1 meeple / 2 hut, x, y of its tile, global "
+        "zone id, relative seat); meeples first, then huts; unused rows 0."
+    ),
+    "status": (
+        "int16 [8]: (tile in hand or -1, 1 during a menhir extra turn, relative seat to move or -1 (game "
+        "over or a chance draw pending), tiles left in the normal pile, tiles left in the menhir pile, "
+        "1 when the game is over, moves played, pending chance draw: 0 none, 1 normal pile, 2 menhir pile)."
+    ),
+    "supplies": "int16 [players, 2]: (meeples, huts) in the supply of each relative seat.",
+    "scores": "int32 [players]: points of each relative seat so far.",
+    "remaining": (
+        "uint8 [95]: 1 for each tile still undrawn in either pile (the contents of the piles are public, "
+        "their order is not and is never shown); the tile in hand, placed and discarded tiles are 0."
+    ),
+}
+
+_SPECS: dict[str, tuple[str, float, float]] = {
+    "board": ("uint8", 0, FRONTIER),
+    "tiles": ("int16", -_core.POSITION_BOUND, _core.POSITION_BOUND),
+    "frontier": ("int16", -_core.POSITION_BOUND - 1, _core.POSITION_BOUND + 1),
+    "pieces": ("int16", -_core.POSITION_BOUND, 949),
+    "status": ("int16", -1, 95),
+    "supplies": ("int16", 0, 5),
+    "scores": ("int32", 0, 10_000),
+    "remaining": ("uint8", 0, 1),
+}
+_layouts: dict[int, LearnLayout] = {}
+
+
+def _shapes(players: int) -> dict[str, tuple[int, ...]]:
+    return {
+        "board": (BASE_CHANNELS + 2 * players, WIDTH, WIDTH),
+        "tiles": (NTILES, 4),
+        "frontier": (FRONTIER, _core.LEARN_FRONTIER_COLUMNS),
+        "pieces": (PIECES_PER_PLAYER * players, _core.LEARN_PIECE_COLUMNS),
+        "status": (_core.LEARN_STATUS_SIZE,),
+        "supplies": (players, 2),
+        "scores": (players,),
+        "remaining": (NTILES,),
+    }
+
+
+def layout(players: int) -> LearnLayout:
+    """The compact action space and observation fields for `players` seats."""
+    lay = _layouts.get(players)
+    if lay is None:
+        fields = tuple(
+            ObservationField(name, shape, _SPECS[name][0], _SPECS[name][1], _SPECS[name][2], FIELD_DOCS[name])
+            for name, shape in _shapes(players).items()
+        )
+        lay = _layouts[players] = LearnLayout(ACTIONS, fields, ACTION_DOC)
+    return lay
+
+
+def code_parts(code: int) -> tuple[int, int, int, int]:
+    """(frontier index, rotation, occupant slot, retake slot) of a compact code."""
+    rest, ret = divmod(code, RETAKE_SLOTS)
+    rest, slot = divmod(rest, OCCUPANT_SLOTS)
+    k, rot = divmod(rest, 4)
+    return k, rot, slot, ret
+
+
+def _check_code(code: Any) -> int:
+    if type(code) is not int and not isinstance(code, np.integer):
+        raise IllegalMoveError("MALFORMED", f"a compact code must be an int in [0, {ACTIONS})", code)
+    code = int(code)
+    if not 0 <= code < ACTIONS:
+        raise IllegalMoveError("MALFORMED", f"a compact code must be an int in [0, {ACTIONS})", code)
+    return code
+
+
+# -- one game (Game's learning methods call these) -----------------------------------------------
+def internal_code(game: Game, code: Any) -> int:
+    """The core's move code of a legal compact code (IllegalMoveError saying why not)."""
+    code = _check_code(code)
+    if game._core.over:
+        raise IllegalMoveError("GAME_OVER", "the game is over", code)
+    err, internal = game._core.learn_decode(code)
+    if err:
+        raise core_error(err, code)
+    return internal  # type: ignore[no-any-return]
+
+
+def learn_to_move(game: Game, code: Any) -> Move:
+    from .game import _move_of
+
+    return _move_of(game._core.tile, internal_code(game, code))
+
+
+def move_to_learn(game: Game, move: Any) -> int:
+    return game._core.learn_code_of(game._code(move))  # type: ignore[no-any-return]
+
+
+def learn_mask(game: Game, out: Any = None) -> Any:
+    if out is None:
+        out = np.zeros(ACTIONS, dtype=np.uint8)
+    elif not (isinstance(out, np.ndarray) and out.dtype == np.uint8 and out.shape == (ACTIONS,)):
+        raise ValueError(f"out must be a uint8 numpy array of shape ({ACTIONS},)")
+    game._core.learn_mask(out)
+    return out
+
+
+def empty_observation(players: int) -> dict[str, Any]:
+    """Zeroed arrays of every field (for `observe(out=...)`)."""
+    return {f.name: np.zeros(f.shape, dtype=f.dtype) for f in layout(players).fields}
+
+
+def observe(game: Game, seat: int, out: dict[str, Any] | None = None) -> dict[str, Any]:
+    players = game.players
+    if type(seat) is not int or not 0 <= seat < players:
+        raise ValueError(f"seat must be an int from 0 to {players - 1}")
+    if out is None:
+        out = empty_observation(players)
+    else:
+        for f in layout(players).fields:
+            a = out.get(f.name)
+            if not (isinstance(a, np.ndarray) and a.shape == f.shape and a.dtype == f.dtype and a.flags.c_contiguous):
+                raise ValueError(f"out[{f.name!r}] must be a C-contiguous {f.dtype} array of shape {f.shape}")
+    flat = [out[name].reshape(-1) for name in _SPECS]
+    game._core.observe(seat, *flat)
+    return out
+
+
+# -- many games ------------------------------------------------------------------------------------
+class Batch:
+    """`games` games of `players` seats stepped together in the core (`hunters.learn.LearnBatch`).
+
+    Slot i's e-th game is ``Game.new(players, seed=seed + e * games + i)``; observations are those
+    of the seat to move. Buffers are refilled in place by `reset` and `step`."""
+
+    def __init__(self, games: int, players: int = 2, seed: int = 0):
+        from .game import INFO
+
+        if type(games) is not int or games < 1:
+            raise ValueError("games must be an int >= 1")
+        INFO.check_players(players)
+        self.games = games
+        self.players = players
+        self.layout = layout(players)
+        self.mask = np.zeros((games, ACTIONS), dtype=np.uint8)
+        self.obs = {f.name: np.zeros((games, *f.shape), dtype=f.dtype) for f in self.layout.fields}
+        self.player = np.zeros(games, dtype=np.int32)
+        self.rewards = np.zeros((games, players), dtype=np.float32)
+        self.done = np.zeros(games, dtype=np.bool_)
+        self.final_scores = np.zeros((games, players), dtype=np.int32)
+        self._core = _core.LearnCore(games, players)
+        self._core.bind(
+            self.mask,
+            *(self.obs[name].reshape(games, -1) for name in _SPECS),
+            self.player,
+            self.rewards,
+            self.done.view(np.uint8),
+            self.final_scores,
+        )
+        self.reset(seed)
+
+    def reset(self, seed: int = 0) -> None:
+        """Start a new game in every slot (slot i: seed + i) and fill the buffers."""
+        if type(seed) is not int or not 0 <= seed < 2**64:
+            raise ValueError("seed must be an int from 0 to 2**64 - 1")
+        self._core.reset(seed)
+
+    def step(self, actions: Any) -> None:
+        """Play `actions[i]` (a compact code) in every game i; an illegal code raises
+        IllegalMoveError naming the slot, and no game changes."""
+        acts = np.ascontiguousarray(actions, dtype=np.int64)
+        if acts.shape != (self.games,):
+            raise ValueError(f"actions must have shape ({self.games},)")
+        bad = np.flatnonzero((acts < 0) | (acts >= ACTIONS))
+        if bad.size:
+            slot = int(bad[0])
+            raise IllegalMoveError("MALFORMED", f"slot {slot}: a compact code must be in [0, {ACTIONS})", int(acts[slot]))
+        slot, err = self._core.step(acts)
+        if slot >= 0:
+            e = core_error(err, int(acts[slot]))
+            raise IllegalMoveError(e.reason, f"slot {slot}: {e.message}", int(acts[slot]))
+
+    def game(self, index: int) -> Game:
+        """A copy of the game in slot `index` (replayed from its seed and moves: events included)."""
+        from .game import Game, _events
+
+        state = self._core.game_state(index)
+        g = Game.new(self.players, seed=self._core.slot_seed(index))
+        for code in state.moves():
+            g._events.extend(_events(g._core.play_code(code)))
+        return g
