@@ -34,10 +34,13 @@ from hunters.learn import LearnLayout, terminal_rewards
 
 from ._common import game_class
 
-__all__ = ["PERFECT_INFORMATION", "game_name", "register"]
+__all__ = ["CHANCE_OUTCOMES", "PERFECT_INFORMATION", "game_name", "register"]
 
 PERFECT_INFORMATION = {"carcassonne_hg": True, "jaeger_sammler": False}
 """Whether a built-in game, with external chance, hides nothing from any seat."""
+
+CHANCE_OUTCOMES = {"carcassonne_hg": 95}
+"""Bound on chance outcome ids of built-in games whose layout does not give one (H&G: tile ids)."""
 
 _MAX_GAME_LENGTH = 10_000
 """Bound on a game's length (decisions + chance nodes) when its layout does not give one."""
@@ -126,18 +129,17 @@ class HuntersGame(pyspiel.Game):
 
 
 def _chance_bound(cls: type[GameBase], layout: LearnLayout) -> int:
-    """Outcome ids of chance nodes are below this: the layout's `chance_outcomes`, else the
-    game's own bound (a `learn_chance_outcomes()` classmethod), else the action count."""
+    """Outcome ids of chance nodes are below this: the layout's `chance_outcomes`, else
+    `CHANCE_OUTCOMES`, else the action count."""
     bound = getattr(layout, "chance_outcomes", 0)
     if bound:
         return int(bound)
-    hook = getattr(cls, "learn_chance_outcomes", None)
-    return int(hook()) if hook is not None else layout.actions
+    return CHANCE_OUTCOMES.get(cls.INFO.id, layout.actions)
 
 
 class _Holder:
     """Holds the hunters game of a state; `copy.deepcopy` (OpenSpiel's clone of Python states)
-    copies it with the game's own fast `clone()`."""
+    copies it with the game's own fast `clone()`, pickling goes through its record."""
 
     __slots__ = ("game",)
 
@@ -146,6 +148,14 @@ class _Holder:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Holder:
         return _Holder(self.game.clone())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # OpenSpiel serialises a Python state by pickling it: the game travels as its record
+        return (_from_record, (type(self.game), self.game.to_record()))
+
+
+def _from_record(cls: type[GameBase], record: dict[str, Any]) -> _Holder:
+    return _Holder(cls.from_record(record))
 
 
 class HuntersState(pyspiel.State):
