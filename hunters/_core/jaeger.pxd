@@ -129,6 +129,9 @@ ctypedef struct State:
     int8_t best_seat                # who killed it first (entered it spending a weapon), -1 none
     int32_t idle                    # turns in a row without a taken tile (this season)
     int32_t turns                   # turns played
+    int16_t deal_next               # external chance: a winter deal is pending from this space on; -1 none
+    int16_t dealt                   # external chance: winter tiles dealt so far by chance outcomes
+    uint8_t ext_chance              # external chance: the winter deal waits for chance outcomes
 
 ctypedef struct Event:
     uint8_t kind                    # EV_*

@@ -16,9 +16,9 @@ Turn code (uint32) = the dense action code of the public API:
 A step onto a neighbouring cave uses the neighbour slot, never the cave slot, so every turn has
 exactly one code. Numeric order of codes is the order of the legal-turn list.
 """
-from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, uint64_t
+from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t
 from libc.string cimport memcpy, memset
-from libc.stdlib cimport free
+from libc.stdlib cimport free, realloc
 
 from hunters._core.mem cimport checked_malloc
 from hunters._core.pylist cimport uint32_list
@@ -331,17 +331,22 @@ cdef int next_active(State* s, int start, bint inclusive) noexcept nogil:
     return start
 
 
-cdef int winter_setup(State* s, Event* ev) noexcept nogil:
-    """Deal the winter deck on the empty tile spaces (ascending), put characters on the winter camps
-    holding their supply packs, return the packs, choose the start player. Return the event count."""
+cdef void deal_winter(State* s) noexcept nogil:
+    """Deal the winter deck on the empty tile spaces (ascending)."""
     cdef Config* c = s.cfg
-    cdef int nev = 0, v, k = 0, p, i, w, start, rule
-    s.season = WINTER
+    cdef int v, k = 0
     for v in range(c.n):
         if c.kind[v] == SP_TILE and s.tile[v] == 0 and k < c.nwdeck:
             s.tile[v] = c.wdeck[k]
             s.laid[c.wdeck[k] & 15] += 1
             k += 1
+
+
+cdef int winter_place(State* s, Event* ev) noexcept nogil:
+    """Winter set-up once the tiles lie: put characters on the winter camps holding their supply
+    packs, return the packs, choose the start player. Return the event count."""
+    cdef Config* c = s.cfg
+    cdef int nev = 0, p, i, w, start, rule
     for p in range(s.nplayers):
         s.nch[p] = 0
         s.onb[p] = 0
@@ -373,6 +378,23 @@ cdef int winter_setup(State* s, Event* ev) noexcept nogil:
     return nev + 1
 
 
+cdef int winter_setup(State* s, Event* ev) noexcept nogil:
+    """Deal the winter deck on the empty tile spaces (ascending), put characters on the winter camps
+    holding their supply packs, return the packs, choose the start player. Return the event count."""
+    s.season = WINTER
+    deal_winter(s)
+    return winter_place(s, ev)
+
+
+cdef int after_setup(State* s, Event* ev) noexcept nogil:
+    """After the winter set-up: winter may end at once, else its first seat with a character plays."""
+    cdef int r = end_reason(s)
+    if r:
+        return end_season(s, r, ev)
+    s.player = next_active(s, s.player, True)
+    return 0
+
+
 cdef int end_season(State* s, int reason, Event* ev) noexcept nogil:
     """Remove the leftover tiles (paths and caves stay), send the characters home, then set up
     winter or end the game. Return the event count."""
@@ -396,12 +418,17 @@ cdef int end_season(State* s, int reason, Event* ev) noexcept nogil:
         s.season = OVER
         put_event(&ev[nev], EV_GAME_END, -1, OVER, -1, -1, 0, 0)
         return nev + 1
+    if s.ext_chance:                # the winter tiles come from chance outcomes (chance_apply)
+        s.season = WINTER
+        s.deal_next = 0
+        s.dealt = 0
+        if deal_space(s) >= 0:
+            return nev
+        s.deal_next = -1
+        nev += winter_place(s, ev + nev)
+        return nev + after_setup(s, ev + nev)
     nev += winter_setup(s, ev + nev)
-    r = end_reason(s)
-    if r:
-        return nev + end_season(s, r, ev + nev)
-    s.player = next_active(s, s.player, True)
-    return nev
+    return nev + after_setup(s, ev + nev)
 
 
 cdef int after_turn(State* s, Event* ev) noexcept nogil:
@@ -426,6 +453,7 @@ cdef void init_state(State* s, Config* c, int players, uint8_t* summer, int16_t*
     s.last_player = -1
     s.best_seat = -1
     s.season = SUMMER
+    s.deal_next = -1
     for v in range(c.n):
         if c.kind[v] == SP_TILE and summer[v]:
             s.tile[v] = summer[v]
@@ -934,6 +962,311 @@ include "mcts.pxi"
 
 
 # ---------------------------------------------------------------------------------------------
+# External chance (OpenSpiel, hunters.jaeger.learn): with `ext_chance` set, a summer that ends
+# leaves the winter deal pending; each tile space to deal (ascending, as winter_setup deals) is one
+# chance node whose outcome is the tile code laid there. The probabilities are the counts of the
+# undealt rest of the winter deck (its contents are public: the options fix them).
+
+cdef int deal_space(State* s) noexcept nogil:
+    """The space the next winter tile goes to while a deal is pending; -1 when none is."""
+    cdef Config* c = s.cfg
+    cdef int v
+    if s.deal_next < 0 or s.dealt >= c.nwdeck:
+        return -1
+    for v in range(s.deal_next, c.n):
+        if c.kind[v] == SP_TILE and s.tile[v] == 0:
+            return v
+    return -1
+
+
+cdef void deal_left(State* s, int* count) noexcept nogil:
+    """count[code] (256 entries) = tiles of the winter deck not dealt yet: the deck's contents minus
+    the tiles dealt so far (while a deal is pending, the takeable tiles before deal_next: every
+    summer leftover was removed). Without a pending deal: the whole deck in summer, none later."""
+    cdef Config* c = s.cfg
+    cdef int k, v, t
+    memset(count, 0, 256 * sizeof(int))
+    if s.season == SUMMER or s.deal_next >= 0:
+        for k in range(c.nwdeck):
+            count[c.wdeck[k]] += 1
+    if s.deal_next >= 0:
+        for v in range(s.deal_next if s.deal_next < c.n else c.n):
+            t = s.tile[v]
+            if c.kind[v] == SP_TILE and G_takeable[t & 15]:
+                count[t] -= 1
+
+
+cdef int deal_apply(State* s, int code, Event* ev) noexcept nogil:
+    """Lay winter tile `code` (one with count > 0 in deal_left) on deal_space; when the deal is
+    complete, finish the winter set-up. Return the event count."""
+    cdef int v = deal_space(s), nev
+    s.tile[v] = code
+    s.laid[code & 15] += 1
+    s.dealt += 1
+    s.deal_next = v + 1
+    if deal_space(s) >= 0:
+        return 0
+    s.deal_next = -1
+    nev = winter_place(s, ev)
+    return nev + after_setup(s, ev + nev)
+
+
+# ---------------------------------------------------------------------------------------------
+# Learning (hunters.jaeger.learn): compact action codes, masks, observations, batches.
+#
+# Compact code (see hunters/jaeger/learn.py for the documentation users read):
+#   character index i = rank of a space among the mover's occupied spaces (distinct, ascending)
+#   learn slot  = core slot, except "leave" which is always slot S - 1 (S = ndir + K + 1, K >= caves)
+#   first       = i * S + slot1
+#   second      = 0 (no second step) or 1 + k * S + slot2, k = C: the character that made the first
+#                 step (from where it stands now), k < C: the k-th space of the pre-turn list
+#   code        = first * W2 + second,   W2 = (C + 1) * S + 1,   A = C * S * W2 codes
+# A second step from the space the first step ended on always uses k = C (one code per move).
+
+ctypedef struct LearnSpec:
+    int C           # character indices
+    int K           # cave slots (>= caves of the layout)
+    int S           # slots per step: ndir + K + 1
+    int W2          # second-step part: (C + 1) * S + 1
+    int A           # compact codes: C * S * W2
+    int P           # players (observation rows)
+    int F           # board channels: 17 + 2 P
+
+cdef enum:
+    LE_RANGE = 20           # the code is outside 0 .. A - 1
+    LE_NO_CHARACTER = 21    # the character index names no character
+    LE_NOWHERE = 22         # the slot leads nowhere from there
+    LE_NOT_CANONICAL = 23   # the move has another code (second step from where the first ended: k = C)
+
+LEARN_REASONS = {LE_RANGE: "UNKNOWN_CODE", LE_NO_CHARACTER: "NO_CHARACTER", LE_NOWHERE: "NOWHERE",
+                 LE_NOT_CANONICAL: "NOT_CANONICAL"}
+
+# board channels
+cdef enum:
+    B_KIND = 0      # 3: tile space, summer camp, winter camp
+    B_EMPTY = 3     # tile space without a tile
+    B_TILE = 4      # 11: kinds berries .. cave
+    B_MVAL = 15     # mammoth value
+    B_CHARS = 16    # P: characters by relative seat; then P: supply packs; then own character index
+
+cdef enum:
+    NCOL = 18       # collection columns
+    NSTATUS = 10    # status entries
+    NFACE = 7       # face-down kinds: berries .. skull
+
+LEARN_SIZES = {"collection": NCOL, "status": NSTATUS, "face_down": NFACE, "kinds": NKINDS - 1}
+
+
+cdef int learn_spec(LearnSpec* L, Config* c, int C, int K, int P) noexcept nogil:
+    L.C = C
+    L.K = K
+    L.S = c.ndir + K + 1
+    L.W2 = (C + 1) * L.S + 1
+    L.A = C * L.S * L.W2
+    L.P = P
+    L.F = B_CHARS + 2 * P + 1
+    return L.A
+
+
+cdef inline int learn_slot(Config* c, LearnSpec* L, int slot) noexcept nogil:
+    return L.S - 1 if slot == c.nslots - 1 else slot
+
+
+cdef inline int core_slot(Config* c, LearnSpec* L, int ls) noexcept nogil:
+    if ls == L.S - 1:
+        return c.nslots - 1
+    if ls < c.ndir + c.ncaves:
+        return ls
+    return -1
+
+
+cdef inline int rank_of(int16_t* a, int n, int v) noexcept nogil:
+    cdef int i
+    for i in range(n):
+        if a[i] == v:
+            return i
+    return -1
+
+
+cdef int compact_of(State* s, LearnSpec* L, uint32_t code, int16_t* srcs, int nsrc) noexcept nogil:
+    """The compact code of a legal turn code (srcs: the mover's occupied spaces before the turn)."""
+    cdef Config* c = s.cfg
+    cdef uint32_t W = c.nstep + 1
+    cdef int c1 = <int>(code // W), c2 = <int>(code % W) - 1, src1, sl1, first, src2, k
+    src1 = c1 // c.nslots
+    sl1 = c1 % c.nslots
+    first = rank_of(srcs, nsrc, src1) * L.S + learn_slot(c, L, sl1)
+    if c2 < 0:
+        return first * L.W2
+    src2 = c2 // c.nslots
+    k = L.C if src2 == slot_dst(c, src1, sl1) else rank_of(srcs, nsrc, src2)
+    return first * L.W2 + 1 + k * L.S + learn_slot(c, L, c2 % c.nslots)
+
+
+cdef int compact_turn(State* s, LearnSpec* L, int64_t code, uint32_t* out) noexcept nogil:
+    """The turn code of a compact code now, in *out; return OK, or why not (LE_* or E_*)."""
+    cdef Config* c = s.cfg
+    cdef int16_t srcs[MAXCH]
+    cdef int nsrc, first, second, i, k, sl1, sl2 = 0, src1, dst1, src2 = 0, dst2 = 0, err
+    cdef bint has2
+    if s.season == OVER:
+        return E_GAME_OVER
+    if code < 0 or code >= L.A:
+        return LE_RANGE
+    nsrc = own_spaces(s, s.player, srcs)
+    first = <int>(code // L.W2)
+    second = <int>(code % L.W2)
+    i = first // L.S
+    if i >= nsrc:
+        return LE_NO_CHARACTER
+    src1 = srcs[i]
+    sl1 = core_slot(c, L, first % L.S)
+    if sl1 < 0:
+        return LE_NOWHERE
+    dst1 = slot_dst(c, src1, sl1)
+    if dst1 == NOWHERE:
+        return LE_NOWHERE
+    has2 = second > 0
+    if has2:
+        k = (second - 1) // L.S
+        if k == L.C:
+            if dst1 == LEAVE:
+                return LE_NO_CHARACTER
+            src2 = dst1
+        elif k >= nsrc:
+            return LE_NO_CHARACTER
+        else:
+            src2 = srcs[k]
+            if src2 == dst1:
+                return LE_NOT_CANONICAL
+        sl2 = core_slot(c, L, (second - 1) % L.S)
+        if sl2 < 0:
+            return LE_NOWHERE
+        dst2 = slot_dst(c, src2, sl2)
+        if dst2 == NOWHERE:
+            return LE_NOWHERE
+    err = turn_error(s, src1, dst1, has2, src2, dst2)
+    if err:
+        return err
+    out[0] = <uint32_t>(src1 * c.nslots + sl1) * (c.nstep + 1)
+    if has2:
+        out[0] += <uint32_t>(src2 * c.nslots + sl2 + 1)
+    return OK
+
+
+cdef int learn_gen(State* s, LearnSpec* L, uint32_t* buf) noexcept nogil:
+    """Every legal compact code now into buf (in turn-code order, not sorted); return the count.
+    buf holds max_turns(s) entries."""
+    cdef int16_t srcs[MAXCH]
+    cdef int n, j, nsrc
+    n = gen_turns(s, buf)
+    nsrc = own_spaces(s, s.player, srcs)
+    for j in range(n):
+        buf[j] = compact_of(s, L, buf[j], srcs, nsrc)
+    return n
+
+
+cdef inline int16_t clamp16(long v) noexcept nogil:
+    return <int16_t>(32767 if v > 32767 else (-32768 if v < -32768 else v))
+
+
+cdef void learn_observe(State* s, LearnSpec* L, int seat, bint open_, uint8_t* board, int16_t* chars,
+                        int16_t* coll, int16_t* tiles, int16_t* pool, int16_t* status) noexcept nogil:
+    """Fill one observation of `seat` (see hunters/jaeger/learn.py for the fields). `open_`: every
+    collection is shown in full (option open_collections, or the game is over)."""
+    cdef Config* c = s.cfg
+    cdef int P = s.nplayers, F = L.F, v, p, r, i, k, t, n, fd, mp, sc, pks, pkw, vis
+    cdef int16_t srcs[MAXCH]
+    cdef int left[256]
+    cdef uint8_t* row
+    cdef int16_t* col
+    memset(board, 0, c.n * F)
+    for v in range(c.n):
+        row = board + v * F
+        row[B_KIND + c.kind[v]] = 1
+        t = s.tile[v]
+        if c.kind[v] == SP_TILE:
+            if t == 0:
+                row[B_EMPTY] = 1
+            else:
+                row[B_TILE + (t & 15) - 1] = 1
+                if (t & 15) == K_MAMMOTH:
+                    row[B_MVAL] = t >> 4
+        elif s.packs_at[v]:
+            for p in range(P):
+                if (s.packs_at[v] >> p) & 1:
+                    row[B_CHARS + P + (p - seat + P) % P] = 1
+    for p in range(P):
+        r = (p - seat + P) % P
+        for i in range(s.nch[p]):
+            v = s.pos[p][i]
+            if v >= 0:
+                board[v * F + B_CHARS + r] += 1
+        n = own_spaces(s, p, srcs)
+        for i in range(L.C):
+            chars[r * L.C + i] = srcs[i] if i < n else -1
+        if p == seat:
+            for i in range(n):
+                board[srcs[i] * F + B_CHARS + 2 * P] = i + 1
+        # collection
+        col = coll + r * NCOL
+        fd = 0
+        for k in range(NFACE):
+            fd += s.taken[p][K_BERRIES + k]
+            col[k] = s.taken[p][K_BERRIES + k] if (open_ or p == seat) else 0
+        mp = 0
+        for k in range(MAXMV):
+            mp += k * s.mcount[p][k]
+        pks = 0
+        pkw = 0
+        for i in range(c.ncamps[SUMMER]):
+            pks += (s.packs_at[c.camps[SUMMER][i]] >> p) & 1
+        for i in range(c.ncamps[WINTER]):
+            pkw += (s.packs_at[c.camps[WINTER][i]] >> p) & 1
+        col[7] = fd
+        col[8] = s.weapons[p]
+        col[9] = s.spent[p]
+        col[10] = s.taken[p][K_MAMMOTH]
+        col[11] = mp
+        col[12] = s.packs[p]
+        col[13] = pks
+        col[14] = pkw
+        col[15] = s.onb[p]
+        col[16] = s.nch[p]
+        col[17] = clamp16(score_of(s, p) if (open_ or p == seat) else mp + pks * G_pack_points)
+    # tiles by kind: on the board, still to be laid, removed
+    memset(tiles, 0, 3 * (NKINDS - 1) * sizeof(int16_t))
+    for v in range(c.n):
+        t = s.tile[v] & 15
+        if t and c.kind[v] == SP_TILE:
+            tiles[t - 1] += 1
+    deal_left(s, left)
+    for t in range(256):
+        if left[t] and (t & 15):
+            tiles[(NKINDS - 1) + (t & 15) - 1] += left[t]
+    for k in range(1, NKINDS):
+        tiles[2 * (NKINDS - 1) + k - 1] = s.removed[k]
+    # the other seats' face-down tiles together, by kind
+    for k in range(NFACE):
+        n = 0
+        for p in range(P):
+            if p != seat:
+                n += s.taken[p][K_BERRIES + k]
+        pool[k] = n
+    status[0] = s.season
+    status[1] = -1 if (s.season == OVER or s.deal_next >= 0) else (s.player - seat + P) % P
+    status[2] = clamp16(s.turns)
+    status[3] = clamp16(s.idle)
+    status[4] = c.stall_rounds
+    status[5] = s.best_val
+    status[6] = -1 if s.best_seat < 0 else (s.best_seat - seat + P) % P
+    status[7] = open_
+    status[8] = P
+    status[9] = (c.nwdeck - s.dealt) if s.deal_next >= 0 else 0
+
+
+
+# ---------------------------------------------------------------------------------------------
 # The Python handle.
 
 cdef list _events_list(Event* ev, int n, object turn):
@@ -957,9 +1290,11 @@ cdef class CoreGame:
         free(self.s)
 
     @staticmethod
-    def create(CoreConfig config, int players, list summer, start):
+    def create(CoreConfig config, int players, list summer, start, bint begin_now=True, bint external=False):
         """A new game: summer tile codes by space; start = None (the rules) or a list of (seat, space).
-        Returns (game, events of an immediate season end)."""
+        Returns (game, events of an immediate season end). `begin_now` False: the game waits before
+        its first turn (the external summer deal lays its tiles, then a new game is made);
+        `external`: a winter deal waits for chance outcomes."""
         cdef CoreGame g = CoreGame.__new__(CoreGame)
         cdef Config* c = config.c
         cdef uint8_t sbuf[MAXS]
@@ -985,7 +1320,8 @@ cdef class CoreGame:
                 spaces[v] = sp
         g.config = config
         init_state(g.s, c, players, sbuf, seats, spaces, nstart)
-        n = begin(g.s, ev)
+        g.s.ext_chance = external
+        n = begin(g.s, ev) if begin_now else 0
         return g, _events_list(ev, n, None)
 
     def clone(self):
@@ -1096,6 +1432,111 @@ cdef class CoreGame:
         if self.s.season == OVER:
             return None
         return random_code(self.s, &rng, stay)
+
+    # -- external chance and learning (hunters.jaeger.learn) ---------------------------------
+    def set_external(self):
+        """Make a later winter deal wait for chance outcomes (`deal_outcomes`, `deal_apply`)."""
+        self.s.ext_chance = 1
+
+    def lay(self, int v, int code):
+        """Put summer tile `code` on the empty tile space v (the external summer deal, before `begin`)."""
+        if not 0 <= v < self.s.cfg.n or self.s.cfg.kind[v] != SP_TILE or self.s.tile[v] or not 0 < code < 256:
+            raise ValueError("a summer tile goes on an empty tile space")
+        self.s.tile[v] = code
+        self.s.laid[code & 15] += 1
+
+    @property
+    def deal_space(self):
+        """The space the next winter tile of a pending external deal goes to, or None."""
+        cdef int v = deal_space(self.s)
+        return None if v < 0 else v
+
+    def deal_outcomes(self):
+        """[(tile code, count)] of the undealt winter tiles (count > 0), by code."""
+        cdef int count[256]
+        cdef int t
+        deal_left(self.s, count)
+        return [(t, count[t]) for t in range(256) if count[t] > 0]
+
+    def deal_apply(self, int code):
+        """Lay winter tile `code` on `deal_space` (ValueError if no deal is pending or no such tile
+        is left); return the events (those of the winter set-up once the deal is complete, dated
+        like the internal deal's: the turn that ended summer)."""
+        cdef int count[256]
+        cdef Event ev[MAXEV]
+        cdef int n
+        if deal_space(self.s) < 0:
+            raise ValueError("no chance node is pending")
+        deal_left(self.s, count)
+        if not 0 <= code < 256 or count[code] <= 0:
+            raise ValueError(f"tile code {code} is not among the chance outcomes")
+        n = deal_apply(self.s, code, ev)
+        return _events_list(ev, n, self.s.turns - 1 if self.s.turns > 0 else None)
+
+    def learn_actions(self, int C, int K):
+        """Every legal compact code now (unsorted)."""
+        cdef LearnSpec L
+        cdef int n
+        cdef uint32_t* buf
+        if self.s.season == OVER or deal_space(self.s) >= 0:
+            return []
+        learn_spec(&L, self.s.cfg, C, K, self.s.nplayers)
+        buf = <uint32_t*>checked_malloc(max_turns(self.s) * sizeof(uint32_t))
+        with nogil:
+            n = learn_gen(self.s, &L, buf)
+        out = uint32_list(buf, n)
+        free(buf)
+        return out
+
+    def learn_mask(self, uint8_t[::1] out, int C, int K):
+        """Fill `out` (A entries) with 1 at each legal compact code, 0 elsewhere."""
+        cdef LearnSpec L
+        cdef int n, j
+        cdef uint32_t* buf
+        learn_spec(&L, self.s.cfg, C, K, self.s.nplayers)
+        if out.shape[0] != L.A:
+            raise ValueError(f"the mask needs {L.A} entries")
+        memset(&out[0], 0, L.A)
+        if self.s.season == OVER or deal_space(self.s) >= 0:
+            return
+        buf = <uint32_t*>checked_malloc(max_turns(self.s) * sizeof(uint32_t))
+        with nogil:
+            n = learn_gen(self.s, &L, buf)
+            for j in range(n):
+                out[buf[j]] = 1
+        free(buf)
+
+    def learn_turn(self, int64_t code, int C, int K):
+        """(0, turn code) of a compact code that is legal now, else (reason code, None)."""
+        cdef LearnSpec L
+        cdef uint32_t turn = 0
+        cdef int err
+        learn_spec(&L, self.s.cfg, C, K, self.s.nplayers)
+        err = compact_turn(self.s, &L, code, &turn)
+        return (0, turn) if err == OK else (err, None)
+
+    def learn_code(self, uint32_t turn, int C, int K):
+        """The compact code of a legal turn code."""
+        cdef LearnSpec L
+        cdef int16_t srcs[MAXCH]
+        cdef int nsrc = own_spaces(self.s, self.s.player, srcs)
+        learn_spec(&L, self.s.cfg, C, K, self.s.nplayers)
+        return compact_of(self.s, &L, turn, srcs, nsrc)
+
+    def observe(self, int seat, int C, int K, bint open_, uint8_t[:, ::1] board, int16_t[:, ::1] chars,
+                int16_t[:, ::1] coll, int16_t[:, ::1] tiles, int16_t[::1] pool, int16_t[::1] status):
+        """Fill the observation of `seat` into the buffers (shapes from hunters.jaeger.learn)."""
+        cdef LearnSpec L
+        learn_spec(&L, self.s.cfg, C, K, self.s.nplayers)
+        if not 0 <= seat < self.s.nplayers:
+            raise ValueError("no such seat")
+        if (board.shape[0] != self.s.cfg.n or board.shape[1] != L.F or chars.shape[0] != L.P
+                or chars.shape[1] != C or coll.shape[0] != L.P or coll.shape[1] != NCOL
+                or tiles.shape[0] != 3 or tiles.shape[1] != NKINDS - 1 or pool.shape[0] != NFACE
+                or status.shape[0] != NSTATUS):
+            raise ValueError("buffer shapes do not match the game")
+        learn_observe(self.s, &L, seat, open_, &board[0, 0], &chars[0, 0], &coll[0, 0], &tiles[0, 0],
+                      &pool[0], &status[0])
 
     # -- search (hunters.bots) ---------------------------------------------------------------
     def masked(self, CoreConfig config, int seat, seed=None, bint deal=True):
@@ -1240,3 +1681,236 @@ def random_games(int n, int players, uint64_t seed, CoreConfig board, list summe
 def state_size():
     """Bytes copied by clone()."""
     return sizeof(State)
+
+
+# ---------------------------------------------------------------------------------------------
+# The learning batch.
+
+ctypedef struct BGame:              # one slot of a LearnCore: a game and its own configuration
+    State s
+    Config c
+
+
+cdef class LearnCore:
+    """`games` random games of one configuration stepped together (hunters.jaeger.learn.LearnBatch
+    wraps it with numpy buffers, bound once by `bind`). Slot i's e-th game is the game of
+    Game.new(players, seed=seed + e * games + i, **options)."""
+    cdef BGame* g
+    cdef int N, P
+    cdef LearnSpec L
+    cdef Config tmpl
+    cdef uint8_t sdeck[MAXS]
+    cdef uint8_t wdeck[MAXS]
+    cdef int ns, nw, cap
+    cdef bint open_
+    cdef uint64_t seed
+    cdef uint64_t* episode
+    cdef uint32_t* buf              # legal turns of one game
+    cdef int32_t* prev              # N * A: the mask entries set last time, per game
+    cdef int32_t* nprev
+    cdef uint32_t* todo             # N: turn codes of the step being played
+    cdef uint32_t** hist            # per slot: turn codes of the current game
+    cdef int32_t* hlen
+    cdef int32_t* hcap
+    cdef Event* ev
+    cdef uint8_t[:, ::1] mask
+    cdef uint8_t[:, :, ::1] board
+    cdef int16_t[:, :, ::1] chars
+    cdef int16_t[:, :, ::1] coll
+    cdef int16_t[:, :, ::1] tiles
+    cdef int16_t[:, ::1] pool
+    cdef int16_t[:, ::1] status
+    cdef int32_t[::1] player
+    cdef float[:, ::1] rewards
+    cdef uint8_t[::1] done
+    cdef int32_t[:, ::1] final
+
+    def __cinit__(self, int games, int players, CoreConfig board, list summer_tiles, list winter_tiles,
+                  int stall_rounds, bint straight, int winter_start, bint shared_ties, bint open_collections,
+                  int C, int K):
+        cdef int i
+        if games < 1 or not 1 <= players <= MAXP or not 1 <= C <= MAXCH:
+            raise ValueError("bad batch size")
+        self.N = games
+        self.P = players
+        self.ns = tile_codes(summer_tiles, self.sdeck)
+        self.nw = tile_codes(winter_tiles, self.wdeck)
+        random_config(&self.tmpl, board, stall_rounds, straight, winter_start, shared_ties)
+        self.open_ = open_collections
+        learn_spec(&self.L, &self.tmpl, C, K, players)
+        self.cap = (C * (self.tmpl.ndir + MAXCAVES + 1)) * (C * (self.tmpl.ndir + MAXCAVES + 1) + 1) + 1
+        self.g = <BGame*>checked_malloc(games * sizeof(BGame))
+        self.episode = <uint64_t*>checked_malloc(games * sizeof(uint64_t))
+        self.buf = <uint32_t*>checked_malloc(self.cap * sizeof(uint32_t))
+        self.prev = <int32_t*>checked_malloc(<size_t>games * self.L.A * sizeof(int32_t))
+        self.nprev = <int32_t*>checked_malloc(games * sizeof(int32_t))
+        self.todo = <uint32_t*>checked_malloc(games * sizeof(uint32_t))
+        self.hist = <uint32_t**>checked_malloc(games * sizeof(uint32_t*))
+        self.hlen = <int32_t*>checked_malloc(games * sizeof(int32_t))
+        self.hcap = <int32_t*>checked_malloc(games * sizeof(int32_t))
+        self.ev = <Event*>checked_malloc(MAXEV * sizeof(Event))
+        for i in range(games):
+            self.hist[i] = NULL
+            self.hlen[i] = 0
+            self.hcap[i] = 0
+            self.nprev[i] = 0
+
+    def __dealloc__(self):
+        cdef int i
+        if self.hist != NULL:
+            for i in range(self.N):
+                free(self.hist[i])
+        free(self.hist)
+        free(self.hlen)
+        free(self.hcap)
+        free(self.g)
+        free(self.episode)
+        free(self.buf)
+        free(self.prev)
+        free(self.nprev)
+        free(self.todo)
+        free(self.ev)
+
+    @property
+    def actions(self):
+        return self.L.A
+
+    def bind(self, uint8_t[:, ::1] mask, uint8_t[:, :, ::1] board, int16_t[:, :, ::1] chars,
+             int16_t[:, :, ::1] coll, int16_t[:, :, ::1] tiles, int16_t[:, ::1] pool, int16_t[:, ::1] status,
+             int32_t[::1] player, float[:, ::1] rewards, uint8_t[::1] done, int32_t[:, ::1] final):
+        """The buffers the batch fills (shapes as hunters.jaeger.learn lays them out)."""
+        cdef int N = self.N, P = self.P
+        cdef int C = self.L.C, T = NKINDS - 1
+        if (mask.shape[0] != N or mask.shape[1] != self.L.A or board.shape[0] != N
+                or board.shape[1] != self.tmpl.n or board.shape[2] != self.L.F
+                or chars.shape[0] != N or chars.shape[1] != P or chars.shape[2] != C
+                or coll.shape[0] != N or coll.shape[1] != P or coll.shape[2] != NCOL
+                or tiles.shape[0] != N or tiles.shape[1] != 3 or tiles.shape[2] != T
+                or pool.shape[0] != N or pool.shape[1] != NFACE or status.shape[0] != N
+                or status.shape[1] != NSTATUS or player.shape[0] != N or rewards.shape[0] != N
+                or rewards.shape[1] != P or done.shape[0] != N or final.shape[0] != N or final.shape[1] != P):
+            raise ValueError("buffer shapes do not match the batch")
+        self.mask = mask
+        self.board = board
+        self.chars = chars
+        self.coll = coll
+        self.tiles = tiles
+        self.pool = pool
+        self.status = status
+        self.player = player
+        self.rewards = rewards
+        self.done = done
+        self.final = final
+
+    cdef void start(self, int i) noexcept nogil:
+        """Deal slot i's current episode (a game over at set-up is skipped: next episode)."""
+        cdef BGame* b = &self.g[i]
+        cdef uint8_t sd[MAXS]
+        cdef uint8_t wd[MAXS]
+        cdef uint8_t by_space[MAXS]
+        cdef uint64_t rng
+        while True:
+            rng = self.seed + self.episode[i] * <uint64_t>self.N + <uint64_t>i
+            memcpy(&b.c, &self.tmpl, sizeof(Config))
+            memcpy(sd, self.sdeck, self.ns)
+            memcpy(wd, self.wdeck, self.nw)
+            rng_shuffle(&rng, sd, self.ns)
+            rng_shuffle(&rng, wd, self.nw)
+            deal_summer(&b.c, sd, self.ns, by_space)
+            set_layout(&b.c, by_space, wd, self.nw)
+            init_state(&b.s, &b.c, self.P, by_space, NULL, NULL, -1)
+            begin(&b.s, self.ev)
+            self.hlen[i] = 0
+            if b.s.season != OVER:
+                return
+            self.episode[i] += 1
+
+    cdef void fill(self, int i) noexcept nogil:
+        """Mask (clearing only last time's entries), observation and seat to move of slot i."""
+        cdef State* s = &self.g[i].s
+        cdef int j, n
+        cdef int32_t* pv = self.prev + <size_t>i * self.L.A
+        cdef uint8_t* m = &self.mask[i, 0]
+        for j in range(self.nprev[i]):
+            m[pv[j]] = 0
+        n = learn_gen(s, &self.L, self.buf)
+        for j in range(n):
+            m[self.buf[j]] = 1
+            pv[j] = self.buf[j]
+        self.nprev[i] = n
+        learn_observe(s, &self.L, s.player, self.open_, &self.board[i, 0, 0], &self.chars[i, 0, 0],
+                      &self.coll[i, 0, 0], &self.tiles[i, 0, 0], &self.pool[i, 0], &self.status[i, 0])
+        self.player[i] = s.player
+
+    def reset(self, uint64_t seed):
+        cdef int i
+        if self.mask is None:
+            raise ValueError("bind the buffers first")
+        self.seed = seed
+        with nogil:
+            for i in range(self.N):
+                self.episode[i] = 0
+                self.nprev[i] = 0
+                memset(&self.mask[i, 0], 0, self.L.A)
+                self.done[i] = 0
+                memset(&self.rewards[i, 0], 0, self.P * sizeof(float))
+                self.start(i)
+                self.fill(i)
+
+    def step(self, int64_t[::1] actions):
+        """Play actions[i] in every slot. Returns None, or (slot, reason code) of the first illegal
+        code, in which case no game changed."""
+        cdef int i, p, err = 0, bad = -1, best, nbest
+        cdef int sc[MAXP]
+        cdef State* s
+        cdef uint32_t* h
+        if actions.shape[0] != self.N:
+            raise ValueError(f"actions must hold {self.N} codes")
+        if self.mask is None:
+            raise ValueError("bind the buffers first")
+        with nogil:
+            for i in range(self.N):
+                err = compact_turn(&self.g[i].s, &self.L, actions[i], &self.todo[i])
+                if err:
+                    bad = i
+                    break
+        if bad >= 0:
+            return bad, err
+        with nogil:
+            for i in range(self.N):
+                s = &self.g[i].s
+                apply_turn(s, self.todo[i], self.ev)
+                if self.hlen[i] == self.hcap[i]:
+                    h = <uint32_t*>realloc(self.hist[i], (2 * self.hcap[i] + 64) * sizeof(uint32_t))
+                    if h != NULL:
+                        self.hist[i] = h
+                        self.hcap[i] = 2 * self.hcap[i] + 64
+                if self.hlen[i] < self.hcap[i]:
+                    self.hist[i][self.hlen[i]] = self.todo[i]
+                    self.hlen[i] += 1
+                memset(&self.rewards[i, 0], 0, self.P * sizeof(float))
+                self.done[i] = 0
+                if s.season == OVER:
+                    best = -1
+                    for p in range(self.P):
+                        sc[p] = score_of(s, p)
+                        self.final[i, p] = sc[p]
+                        if sc[p] > best:
+                            best = sc[p]
+                    nbest = 0
+                    for p in range(self.P):
+                        nbest += sc[p] == best
+                    for p in range(self.P):
+                        self.rewards[i, p] = (1.0 if nbest == 1 else 0.0) if sc[p] == best else -1.0
+                    self.done[i] = 1
+                    self.episode[i] += 1
+                    self.start(i)
+                self.fill(i)
+        return None
+
+    def slot(self, int i):
+        """(seed, turn codes so far) of the game in slot i."""
+        if not 0 <= i < self.N:
+            raise IndexError("no such slot")
+        return (self.seed + self.episode[i] * <uint64_t>self.N + <uint64_t>i) & 0xFFFFFFFFFFFFFFFF, \
+            [self.hist[i][j] for j in range(self.hlen[i])]

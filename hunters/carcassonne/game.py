@@ -340,8 +340,12 @@ class Game(GameBase):
         if self._core.chance:
             normal, menhir = self._decks()
             drawn = self._core.drawn()
-            record.update(normal_deck=list(normal), menhir_deck=list(menhir), chance="external",
-                          draws=len(drawn[0]) + len(drawn[1]))
+            record.update(
+                normal_deck=list(normal),
+                menhir_deck=list(menhir),
+                chance="external",
+                draws=len(drawn[0]) + len(drawn[1]),
+            )
         return record
 
     @classmethod

@@ -254,7 +254,9 @@ class Batch:
         bad = np.flatnonzero((acts < 0) | (acts >= ACTIONS))
         if bad.size:
             slot = int(bad[0])
-            raise IllegalMoveError("MALFORMED", f"slot {slot}: a compact code must be in [0, {ACTIONS})", int(acts[slot]))
+            raise IllegalMoveError(
+                "MALFORMED", f"slot {slot}: a compact code must be in [0, {ACTIONS})", int(acts[slot])
+            )
         slot, err = self._core.step(acts)
         if slot >= 0:
             e = core_error(err, int(acts[slot]))

@@ -20,6 +20,7 @@ MESSAGES = {
     "NO_WEAPON": "entering an unoccupied mammoth needs a weapon (held, or taken earlier this turn)",
     "NOT_STRAIGHT": "with straight_jumps a jump must continue in a straight line",
     "STEP_COUNT": "a turn is two steps, or one step that takes the player's last character off the board",
+    "CHANCE_PENDING": "a chance node is pending (chance='external'): apply_chance first",
     "MALFORMED": "expected Move(Step(src, dst), Step(src, dst) or None) with int spaces (dst None = leave)",
 }
 _BY_CODE = {code: name for code, name in _core.REASONS.items()}

@@ -9,7 +9,9 @@ from typing import Any, ClassVar
 
 from hunters._core import jaeger as _core
 from hunters._core.jaeger import CoreConfig, CoreGame
+from hunters.errors import InvalidRecordError
 from hunters.game_base import GameBase, GameInfo, LegalMoves, SimulationResult, check_seed, remember
+from hunters.learn import LearnBatch, LearnLayout
 
 from . import actions as _actions
 from .board import Board
@@ -78,7 +80,21 @@ class Game(GameBase):
     INFO = INFO
     GAME_ID = GAME_ID
     _ACTIONS: ClassVar[ModuleType] = _actions
-    __slots__ = ("_board", "_cfg", "_core", "_events", "_moves", "_options", "_seed", "_start", "_summer", "_winter")
+    __slots__ = (
+        "_board",
+        "_cfg",
+        "_core",
+        "_events",
+        "_external",
+        "_moves",
+        "_options",
+        "_outcomes",
+        "_seed",
+        "_start",
+        "_summer",
+        "_summer_left",
+        "_winter",
+    )
     _core: CoreGame
     _cfg: CoreConfig
     _board: Board
@@ -89,6 +105,9 @@ class Game(GameBase):
     _summer: list[str | None]
     _winter: list[str]
     _start: list[list[int]] | None
+    _external: bool
+    _outcomes: list[int]
+    _summer_left: list[int] | None
 
     def __init__(self) -> None:
         raise TypeError("use Game.new(...) or Game.from_record(...)")
@@ -102,6 +121,7 @@ class Game(GameBase):
         summer: Any = None,
         winter: Any = None,
         start: Any = None,
+        chance: str | None = None,
         **options: Any,
     ) -> Game:
         """A new game for 2-4 players.
@@ -112,7 +132,18 @@ class Game(GameBase):
         `summer` = {space: tile} or a list by space (spaces not given are empty); `winter` = the
         winter deck, dealt in ascending order on the empty tile spaces at winter set-up; `start` =
         each seat's list of spaces for its summer characters (default: one on each summer camp).
-        `options`: see DEFAULT_OPTIONS (unknown names and bad values are a ValueError)."""
+        `options`: see DEFAULT_OPTIONS (unknown names and bad values are a ValueError).
+
+        `chance="external"` (OpenSpiel): the layouts are not dealt from the seed but by chance
+        outcomes (`chance_outcomes`, `apply_chance`): first the summer tile of every tile space in
+        ascending order, then, when summer ends, the winter tile of every empty tile space in
+        ascending order; `player` is -1 while a chance node is pending. Not with `summer`/`winter`.
+        The default (None or "internal") deals from the seed."""
+        if chance not in (None, "internal", "external"):
+            raise ValueError('chance must be None, "internal" or "external"')
+        external = chance == "external"
+        if external and (summer is not None or winter is not None):
+            raise ValueError('chance="external" deals the layouts itself: give no summer or winter layout')
         INFO.check_players(players)
         check_seed(seed)
         for name, value in (("summer", summer), ("winter", winter), ("start", start)):
@@ -121,7 +152,9 @@ class Game(GameBase):
         sdeck = [code_of(t) for t in deck("summer", tuple(opts["mammoths_summer"]))]
         wdeck = [code_of(t) for t in deck("winter", tuple(opts["mammoths_winter"]))]
         shuffled_s, shuffled_w = _core.shuffled_decks(seed or 0, sdeck, wdeck)
-        if summer is None:
+        if external:
+            layout = [None] * b.n
+        elif summer is None:
             tiles = iter(shuffled_s)
             layout = [token_of(next(tiles, 0)) if k == "tile" else None for k in b.kinds]
         else:
@@ -137,20 +170,31 @@ class Game(GameBase):
         self._summer = layout
         self._winter = winter_tokens
         self._start = start_pos
-        summer_codes = [0 if t is None else code_of(t) for t in layout]
-        self._cfg = b.core.derive(
+        self._external = external
+        self._outcomes = []
+        self._summer_left = sorted(sdeck) if external else None
+        self._moves = []
+        self._events = []
+        self._lay_out(players, not external)
+        return self
+
+    def _lay_out(self, players: int, begin: bool) -> None:
+        """Make the core game of the summer layout (`begin` False: the external summer deal is under
+        way: the tiles so far lie, no turn is played until the deal is complete)."""
+        opts = self._options
+        summer_codes = [0 if t is None else code_of(t) for t in self._summer]
+        self._cfg = self._board.core.derive(
             summer_codes,
-            [code_of(t) for t in winter_tokens],
+            [code_of(t) for t in self._winter],
             opts["stall_rounds"],
             opts["straight_jumps"],
             WINTER_START[opts["winter_start"]],
             opts["ties"] == "shared",
         )
-        pairs = None if start_pos is None else [(p, v) for p, spaces in enumerate(start_pos) for v in spaces]
-        self._core, raw = _core.CoreGame.create(self._cfg, players, summer_codes, pairs)
-        self._events = self._events_of(raw)
-        self._moves = []
-        return self
+        start = self._start
+        pairs = None if start is None else [(p, v) for p, spaces in enumerate(start) for v in spaces]
+        self._core, raw = _core.CoreGame.create(self._cfg, players, summer_codes, pairs, begin, self._external)
+        self._events.extend(self._events_of(raw))
 
     # -- state -------------------------------------------------------------------------------
     @property
@@ -159,8 +203,9 @@ class Game(GameBase):
 
     @property
     def player(self) -> int:
-        """Seat (0-based) to play now (once the game is over: the seat that would have been next)."""
-        return self._core.player
+        """Seat (0-based) to play now (once the game is over: the seat that would have been next;
+        -1 while a chance node is pending, as OpenSpiel's CHANCE)."""
+        return -1 if self.chance_pending else self._core.player
 
     @property
     def season(self) -> str:
@@ -318,13 +363,16 @@ class Game(GameBase):
     def legal_moves(self) -> LegalMoves[Move]:
         """Every legal move of the player to move, in action-code order (by first step's space, then
         slot: neighbour directions, cave jumps, leave; then likewise the second step; a one-step move
-        before the two-step moves sharing its first step). Empty once the game is over."""
-        return LegalMoves(self, self._core.legal_codes(), self._decode)
+        before the two-step moves sharing its first step). Empty once the game is over and while a
+        chance node is pending."""
+        return LegalMoves(self, [] if self.chance_pending else self._core.legal_codes(), self._decode)
 
     def _code(self, move: Any) -> int:
         """The turn code of a legal move, or IllegalMoveError saying why not."""
         if self._core.over:
             raise refusal("GAME_OVER", move)
+        if self.chance_pending:
+            raise refusal("CHANCE_PENDING", move)
         if not isinstance(move, Move):
             raise refusal("MALFORMED", move, "expected a Move")
         first = _step_parts(move.first)
@@ -376,7 +424,10 @@ class Game(GameBase):
     def play(self, move: Move) -> list[Event]:
         """Play one whole turn; return what it caused (with a season end, the removals and the winter
         set-up or game end). An illegal move raises IllegalMoveError and changes nothing."""
-        code = self._code(move)
+        return self._play_code(self._code(move))
+
+    def _play_code(self, code: int) -> list[Event]:
+        """Play a legal turn code (checked by the caller)."""
         events = self._events_of(self._core.play_code(code))
         self._moves.append(code)
         self._events.extend(events)
@@ -430,6 +481,112 @@ class Game(GameBase):
         """(move, action code) of every legal move, in legal_moves() order (= ascending codes)."""
         cfg = self._cfg
         return [(_decode(cfg, c), c) for c in self._core.legal_codes()]
+
+    # -- learning (hunters.learn; see hunters.jaeger.learn for the codes and fields) -----------
+    def learn_layout(self) -> LearnLayout:
+        from . import learn
+
+        return learn.layout_of(self)
+
+    def learn_actions(self) -> list[int]:
+        from . import learn
+
+        return learn.learn_actions(self)
+
+    def learn_mask(self, out: Any = None) -> Any:
+        from . import learn
+
+        return learn.learn_mask(self, out)
+
+    def learn_to_move(self, code: int) -> Move:
+        from . import learn
+
+        return learn.learn_to_move(self, code)
+
+    def move_to_learn(self, move: Any) -> int:
+        from . import learn
+
+        return learn.move_to_learn(self, move)
+
+    def play_learn(self, code: int) -> list[Event]:
+        from . import learn
+
+        return self._play_code(learn.learn_turn(self, code))
+
+    def observe(self, seat: int, out: dict[str, Any] | None = None) -> dict[str, Any]:
+        from . import learn
+
+        return learn.observe(self, seat, out)
+
+    @classmethod
+    def learn_batch(cls, games: int, players: int = 2, seed: int = 0, **options: Any) -> LearnBatch:
+        from . import learn
+
+        return learn.learn_batch(games, players, seed, **options)
+
+    # -- external chance (OpenSpiel) ---------------------------------------------------------
+    @property
+    def chance_pending(self) -> bool:
+        """Whether a chance node is pending (only with chance="external")."""
+        return self._summer_left is not None or (self._external and self._core.deal_space is not None)
+
+    def _summer_spaces_left(self) -> int:
+        return len(self._summer_deal_spaces()) if self._summer_left is not None else 0
+
+    def _summer_deal_spaces(self) -> list[int]:
+        """Tile spaces still to receive a summer tile in the external deal (ascending; the deal
+        stops when the deck or the tile spaces run out, as the seeded deal does)."""
+        left = self._summer_left or []
+        dealt = len(self._outcomes)
+        spaces = [v for v, k in enumerate(self._board.kinds) if k == "tile"]
+        return spaces[dealt : dealt + len(left)]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The pending chance node's outcomes: (tile code laid on the next space, probability = how
+        many such tiles are not laid yet / how many tiles are not laid yet), by code; [] when no
+        chance node is pending. The tile code is `kind | value << 4` (see hunters.jaeger.learn)."""
+        if self._summer_left is not None:
+            counts: dict[int, int] = {}
+            for c in self._summer_left:
+                counts[c] = counts.get(c, 0) + 1
+        elif self.chance_pending:
+            counts = dict(self._core.deal_outcomes())
+        else:
+            return []
+        total = sum(counts.values())
+        return [(c, n / total) for c, n in sorted(counts.items())]
+
+    def apply_chance(self, outcome: int) -> list[Event]:
+        """Resolve the pending chance node: lay tile code `outcome` (one of `chance_outcomes()`) on
+        the next space; return the events (the winter set-up or a season end the deal completes).
+        ValueError when no chance node is pending or the outcome is not among them."""
+        if type(outcome) is not int:
+            raise ValueError("a chance outcome is an int tile code")
+        left = self._summer_left
+        if left is not None:
+            if outcome not in left:
+                raise ValueError(f"tile code {outcome} is not among the chance outcomes")
+            v = self._summer_deal_spaces()[0]
+            self._core.lay(v, outcome)
+            left.remove(outcome)
+            self._summer = self._summer.copy()
+            self._summer[v] = token_of(outcome)
+            self._outcomes.append(outcome)
+            if left and self._summer_deal_spaces():
+                return []
+            self._summer_left = None
+            n = len(self._events)
+            self._lay_out(self._core.nplayers, True)
+            return self._events[n:]
+        if not self.chance_pending:
+            raise ValueError("no chance node is pending")
+        events = self._events_of(self._core.deal_apply(outcome))
+        self._outcomes.append(outcome)
+        if self._core.deal_space is None:  # the winter deck as dealt (observed_by)
+            summer = sum(1 for t in self._summer if t is not None)
+            self._winter = [t for t in map(token_of, self._outcomes[summer:]) if t is not None]
+        self._events.extend(events)
+        return events
 
     # -- what a seat may know (bots) ---------------------------------------------------------
     def observed_by(self, seat: int) -> Game:
@@ -487,10 +644,27 @@ class Game(GameBase):
         g._summer = self._summer
         g._winter = self._winter
         g._start = self._start
+        g._external = self._external
+        g._outcomes = self._outcomes.copy()
+        g._summer_left = None if self._summer_left is None else self._summer_left.copy()
         return g
 
     def to_record(self) -> dict[str, Any]:
-        """The game as plain JSON-ready data: configuration, both layouts and the moves."""
+        """The game as plain JSON-ready data: configuration, both layouts and the moves. A game with
+        external chance records its chance outcomes in order instead of the layouts (replayed at
+        the chance nodes, wherever they fall between the moves)."""
+        if self._external:
+            return {
+                "game": GAME_ID,
+                "format": RECORD_FORMAT,
+                "players": self.players,
+                "seed": self._seed,
+                "options": self.options,
+                "chance": "external",
+                "outcomes": list(self._outcomes),
+                "start": None if self._start is None else [list(s) for s in self._start],
+                "moves": [m.to_json() for m in self.moves],
+            }
         return {
             "game": GAME_ID,
             "format": RECORD_FORMAT,
@@ -507,8 +681,52 @@ class Game(GameBase):
     def from_record(cls, record: dict[str, Any]) -> Game:
         """Replay a record made by `to_record` (or by hand) to the identical game (the base's replay
         loop, typed as a Jäger game); a malformed record raises InvalidRecordError."""
+        if isinstance(record, dict) and record.get("chance") == "external":
+            return cls._from_external_record(record)
         game = super().from_record(record)
         assert isinstance(game, Game)
+        return game
+
+    @classmethod
+    def _from_external_record(cls, record: dict[str, Any]) -> Game:
+        """Replay a record of a game with external chance: its outcomes at the chance nodes, its
+        moves at the decisions, in the one order the game allows."""
+        cls._check_record_header(record)
+        outcomes, moves = record.get("outcomes"), record.get("moves", [])
+        if not isinstance(outcomes, list) or not isinstance(moves, list):
+            raise InvalidRecordError("outcomes and moves must be lists")
+        try:
+            options = record.get("options") or {}
+            if not isinstance(options, dict) or not set(options) <= set(DEFAULT_OPTIONS):
+                raise ValueError("options must be an object of known options")
+            game = cls.new(
+                players=record["players"],
+                seed=record.get("seed"),
+                start=record.get("start"),
+                chance="external",
+                **options,
+            )
+        except (KeyError, ValueError, TypeError) as exc:
+            raise InvalidRecordError(f"bad configuration: {exc}") from None
+        o = m = 0
+        while o < len(outcomes) or m < len(moves):
+            if game.chance_pending:
+                if o == len(outcomes):
+                    break
+                try:
+                    game.apply_chance(outcomes[o])
+                except (ValueError, TypeError) as exc:
+                    raise InvalidRecordError(f"outcome {o} is not a chance outcome: {exc}") from None
+                o += 1
+                continue
+            if m == len(moves):
+                raise InvalidRecordError(f"outcome {o} comes where no chance node is pending")
+            try:
+                move = cls.move_from_json(moves[m])
+                game.play(move)
+            except (KeyError, TypeError, AttributeError, ValueError) as exc:
+                raise InvalidRecordError(f"move {m} does not replay: {exc}") from None
+            m += 1
         return game
 
     @classmethod

@@ -1,0 +1,396 @@
+"""Jäger und Sammler for learning (#14): compact action codes, masks, observations, a batch stepped
+in the core. The rules live in the core (`hunters._core.jaeger`); this module lays out the numpy
+buffers and names things. numpy is imported here only (never by `import hunters`).
+
+Action codes
+------------
+A turn is two steps (or one step that takes the mover's last character off the board). Characters
+of a seat are alike, so a step starts from a *character index*: ``i`` is the rank of a space among
+the spaces the mover's characters occupy before the turn (distinct spaces, ascending space index;
+the board plane ``own_index`` shows ``i + 1`` on each). A step goes through a *slot*, the vocabulary
+of `hunters.jaeger.actions`: slot ``0 .. D-1`` a step to the neighbour in that direction (default
+grid: W, E, NW, NE, SW, SE), slot ``D + k`` a cave jump to the k-th cave (caves by ascending space;
+a step onto a *neighbouring* cave uses the direction slot), slot ``S - 1`` leaving the board, where
+``S = D + K + 1`` and K is the number of cave tiles in the summer deck (5). With C character indices
+(4, the characters per player; more if an explicit `start` gives more)::
+
+    first  = i * S + slot1
+    second = 0                      the turn has one step (it took the last character off)
+           = 1 + C * S + slot2      the character of the first step steps again, from where it is
+                                    now (the second half of a jump; any second step from the
+                                    space the first step ended on)
+           = 1 + k * S + slot2      k < C: a character on the k-th space of the pre-turn list
+    code   = first * W2 + second,   W2 = (C + 1) * S + 1
+
+Default board: D = 6, K = 5, S = 12, C = 4, W2 = 61: 2,928 codes (`LearnLayout.actions`). Every
+legal move has exactly one code (`move_to_learn`); a code that names no character, a slot leading
+nowhere, a second step from the first step's end written with k < C, or an illegal move raises
+IllegalMoveError (reasons UNKNOWN_CODE, NO_CHARACTER, NOWHERE, NOT_CANONICAL, or the rules' own).
+
+Observation fields
+------------------
+Seats are relative: row r is seat ``(observer + r) % players`` (r = 0: the observer). A seat sees
+what the rules let it see (spec §5): the board (tiles lie face up), everyone's characters, supply
+packs, weapons and mammoths (face up), its own face-down tiles (it saw them when it took them: the
+bots' model, `Game.observed_by`), the *number* of face-down tiles of each other seat, and the pool
+of the other seats' face-down tiles together by kind (every tile lay face up on the board before it
+was taken, so the pool is public; who holds which is not recorded). Hidden and never observed: the
+order of the winter deck before winter (its contents are public: the options fix them) and the
+split of the other seats' face-down tiles. With the option `open_collections`, and once the game is
+over, every collection is shown in full. Shapes below are for P players on a board of n spaces
+(default 120 = 10 rows x 12 columns, space = row * 12 + col, so ``board.reshape(10, 12, F)`` is the
+odd-r hex grid). See `FIELD_DOCS` (the `ObservationField.doc` of each field).
+
+External chance
+---------------
+`Game.new(..., chance="external")` makes every random element a chance node (`Game.chance_outcomes`,
+`Game.apply_chance`, player -1): the summer layout, one node per tile space in ascending order, then,
+when summer ends, the winter layout, one node per empty tile space in ascending order. The outcome
+is the tile code laid there (`kind | value << 4`, kinds as `hunters._core.jaeger.KINDS`: berries 1,
+... cave 11; a mammoth's value in the high bits); its probability is the number of such tiles not
+yet laid over the number of tiles not yet laid (the decks' contents are public). Nothing else in
+the game is random, and no seat holds private random information: the one thing a seat knows that
+others do not is which face-down tiles it took itself, so OpenSpiel should treat the game as
+imperfect information with per-seat information states built from `observe`.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from hunters._core import jaeger as _core
+from hunters.errors import IllegalMoveError
+from hunters.learn import MAX_LEARN_ACTIONS, LearnLayout, ObservationField
+
+from .errors import core_error
+from .moves import Move
+from .tiles import KINDS, data
+
+if TYPE_CHECKING:
+    from .game import Game
+
+__all__ = [
+    "COLLECTION_COLUMNS",
+    "FIELD_DOCS",
+    "STATUS_ENTRIES",
+    "JaegerLearnBatch",
+    "board_channels",
+    "layout",
+    "learn_batch",
+]
+
+_SIZES = _core.LEARN_SIZES
+NCOL = _SIZES["collection"]
+NSTATUS = _SIZES["status"]
+NFACE = _SIZES["face_down"]
+NKIND = _SIZES["kinds"]  # tile kinds berries .. cave
+FACE_DOWN = KINDS[:NFACE]  # berries, tubers, herbs, jug, necklace, pelt, skull
+
+LEARN_MESSAGES = {
+    "UNKNOWN_CODE": "a compact code is an int from 0 to LearnLayout.actions - 1",
+    "NO_CHARACTER": "the character index names no space holding a character of the player to move",
+    "NOWHERE": "that slot leads nowhere from the character's space (no neighbour there, no such "
+    "cave, a cave slot to a neighbouring cave, or a second step after leaving)",
+    "NOT_CANONICAL": "a second step from the space the first step ended on is written with character "
+    "index C (the character that just stepped)",
+}
+_LEARN_REASONS = _core.LEARN_REASONS
+
+
+def board_channels(players: int) -> tuple[str, ...]:
+    """Names of the board channels (last axis of ``board``) for `players` seats."""
+    return (
+        ("tile_space", "summer_camp", "winter_camp", "empty")
+        + tuple(f"tile_{k}" for k in KINDS)
+        + ("mammoth_value",)
+        + tuple(f"characters_r{r}" for r in range(players))
+        + tuple(f"supply_pack_r{r}" for r in range(players))
+        + ("own_index",)
+    )
+
+
+COLLECTION_COLUMNS: tuple[str, ...] = FACE_DOWN + (
+    "face_down",
+    "weapons",
+    "weapons_spent",
+    "mammoths",
+    "mammoth_points",
+    "supply_packs",
+    "packs_on_summer_camps",
+    "packs_on_winter_camps",
+    "characters_on_board",
+    "characters_this_season",
+    "score",
+)
+STATUS_ENTRIES = (
+    "season",
+    "to_move",
+    "turns",
+    "idle_turns",
+    "stall_rounds",
+    "summer_mammoth_value",
+    "summer_mammoth_seat",
+    "collections_open",
+    "players",
+    "chance_pending",
+)
+assert len(COLLECTION_COLUMNS) == NCOL and len(STATUS_ENTRIES) == NSTATUS
+
+FIELD_DOCS = {
+    "board": "uint8 [n, F] per space (default board: space = row * 12 + col, reshape to (10, 12, F) for "
+    "the odd-r hex grid), F = 17 + 2 P channels: 0-2 one-hot space kind (tile space, summer camp, "
+    "winter camp); 3 empty tile space (a hole: its tile was taken or removed, or not laid yet); 4-14 "
+    "one-hot tile kind lying face up there (berries, tubers, herbs, jug, necklace, pelt, skull, weapon, "
+    "mammoth, path, cave); 15 the mammoth's value (0 if none); 16 .. 16+P-1 number of characters of "
+    "relative seat r on the space; 16+P .. 16+2P-1 1 if relative seat r has a supply pack on this camp; "
+    "16+2P own_index: i + 1 on the observer's i-th occupied space (the character index of the action "
+    "codes when the observer is to move), else 0.",
+    "characters": "int16 [P, C] the spaces relative seat r's characters occupy, distinct and ascending "
+    "(entry i of row 0 is the space of character index i of the action codes), -1 padding.",
+    "collections": "int16 [P, 18] relative seat r's pieces: 0-6 face-down tiles taken by kind (berries, "
+    "tubers, herbs, jug, necklace, pelt, skull): exact for the observer, 0 for the other seats unless "
+    "collections are open (status collections_open); 7 face-down tiles taken in all (always shown); "
+    "8 weapons held; 9 weapons spent; 10 mammoths taken; 11 their points; 12 supply packs in hand; "
+    "13 packs on summer camps (5 points each at the end); 14 packs on winter camps; 15 characters on "
+    "the board; 16 characters this season; 17 score: the full current total for the observer (and "
+    "everyone when open), else only the visible part (mammoth points + 5 per pack on a summer camp).",
+    "tiles": "int16 [3, 11] tiles by kind (berries .. cave): row 0 lying on the board now; row 1 still "
+    "to be laid (in summer the whole winter deck, during a chance deal the undealt rest; 0 later); "
+    "row 2 removed as leftovers at season ends.",
+    "pool": "int16 [7] the other seats' face-down tiles together, by kind (berries, tubers, herbs, jug, "
+    "necklace, pelt, skull): public, since each lay face up before it was taken; who holds which is "
+    "not shown.",
+    "status": "int16 [10]: 0 season (0 summer, 1 winter, 2 over); 1 relative seat to move (-1 when the "
+    "game is over or a chance node is pending); 2 turns played; 3 turns in a row without a taken tile; "
+    "4 the stall_rounds option (0 off); 5 value of the most valuable summer mammoth killed (0 none: "
+    "its killer starts winter); 6 relative seat of that killer (-1 none); 7 collections open (1: option "
+    "open_collections or the game is over); 8 players; 9 tiles still to be dealt by pending chance nodes.",
+}
+
+
+def _deck_caves() -> int:
+    return int(data()["tiles"]["summer"].get("cave", 0))
+
+
+def spec_of(game: Game) -> tuple[int, int]:
+    """(C, K) of a game: character indices and cave slots of its compact codes."""
+    start = game._start
+    c = max([int(data()["characters_per_player"])] + ([len(s) for s in start] if start else []))
+    k = max(_deck_caves(), len(game._cfg.caves))
+    return c, k
+
+
+@lru_cache(maxsize=64)
+def layout(players: int, spaces: int, ndir: int, chars: int, caves: int) -> LearnLayout:
+    """The LearnLayout of a configuration: `spaces` and `ndir` of the board, `chars` character
+    indices (C), `caves` cave slots (K)."""
+    s = ndir + caves + 1
+    actions = chars * s * ((chars + 1) * s + 1)
+    if actions > MAX_LEARN_ACTIONS:
+        raise ValueError(f"{actions} compact codes exceed {MAX_LEARN_ACTIONS}")
+    f = 17 + 2 * players
+    hi = 32767.0
+    fields = (
+        ObservationField("board", (spaces, f), "uint8", 0.0, float(max(15, chars)), FIELD_DOCS["board"]),
+        ObservationField("characters", (players, chars), "int16", -1.0, float(spaces - 1), FIELD_DOCS["characters"]),
+        ObservationField("collections", (players, NCOL), "int16", 0.0, hi, FIELD_DOCS["collections"]),
+        ObservationField("tiles", (3, NKIND), "int16", 0.0, 255.0, FIELD_DOCS["tiles"]),
+        ObservationField("pool", (NFACE,), "int16", 0.0, 255.0, FIELD_DOCS["pool"]),
+        ObservationField("status", (NSTATUS,), "int16", -1.0, hi, FIELD_DOCS["status"]),
+    )
+    doc = (
+        f"code = (i * S + slot1) * W2 + second; S = {s} slots (0..{ndir - 1} directions, "
+        f"{ndir}..{ndir + caves - 1} cave jumps by cave rank, {s - 1} leave), C = {chars} character "
+        f"indices (rank of the mover's occupied spaces, ascending), W2 = (C + 1) * S + 1 = "
+        f"{(chars + 1) * s + 1}; second = 0 (one step), 1 + C * S + slot2 (the same character again), "
+        f"1 + k * S + slot2 (k < C: a character on the k-th pre-turn space). See hunters.jaeger.learn."
+    )
+    return LearnLayout(actions, fields, doc)
+
+
+def layout_of(game: Game) -> LearnLayout:
+    c, k = spec_of(game)
+    return layout(game.players, game.board.n, game.board.ndir, c, k)
+
+
+def _empty_obs(lay: LearnLayout, lead: tuple[int, ...] = ()) -> dict[str, Any]:
+    return {f.name: np.zeros(lead + f.shape, dtype=f.dtype) for f in lay.fields}
+
+
+# -- one game ----------------------------------------------------------------------------------
+def learn_refusal(err: int, code: Any) -> IllegalMoveError:
+    """The IllegalMoveError of a core refusal of a compact code."""
+    reason = _LEARN_REASONS.get(err)
+    if reason is not None:
+        return IllegalMoveError(reason, LEARN_MESSAGES[reason], code)
+    return core_error(err, code)
+
+
+def learn_actions(game: Game) -> list[int]:
+    if game.chance_pending:
+        return []
+    c, k = spec_of(game)
+    return sorted(game._core.learn_actions(c, k))
+
+
+def learn_mask(game: Game, out: Any = None) -> Any:
+    lay = layout_of(game)
+    if out is None:
+        out = np.zeros(lay.actions, dtype=np.uint8)
+    elif not (isinstance(out, np.ndarray) and out.dtype == np.uint8 and out.shape == (lay.actions,)):
+        raise ValueError(f"out must be a C-contiguous uint8 array of {lay.actions} entries")
+    if game.chance_pending:
+        out[:] = 0
+        return out
+    c, k = spec_of(game)
+    game._core.learn_mask(out, c, k)
+    return out
+
+
+def learn_turn(game: Game, code: Any) -> int:
+    """The core turn code of a compact code that is legal now (IllegalMoveError otherwise)."""
+    if type(code) is not int and not isinstance(code, np.integer):
+        raise IllegalMoveError("UNKNOWN_CODE", LEARN_MESSAGES["UNKNOWN_CODE"], code)
+    if game.chance_pending:
+        raise IllegalMoveError("CHANCE_PENDING", "a chance node is pending: apply_chance first", code)
+    c, k = spec_of(game)
+    code = int(code)
+    if not -(2**63) <= code < 2**63:
+        raise IllegalMoveError("UNKNOWN_CODE", LEARN_MESSAGES["UNKNOWN_CODE"], code)
+    err, turn = game._core.learn_turn(code, c, k)
+    if err:
+        raise learn_refusal(err, code)
+    return int(turn)
+
+
+def learn_to_move(game: Game, code: Any) -> Move:
+    return game._decode(learn_turn(game, code))
+
+
+def move_to_learn(game: Game, move: Move) -> int:
+    turn = game._code(move)
+    c, k = spec_of(game)
+    return int(game._core.learn_code(turn, c, k))
+
+
+def observe(game: Game, seat: int, out: dict[str, Any] | None = None) -> dict[str, Any]:
+    if type(seat) is not int or not 0 <= seat < game.players:
+        raise ValueError("no such seat")
+    lay = layout_of(game)
+    if out is None:
+        out = _empty_obs(lay)
+    c, k = spec_of(game)
+    game._core.observe(
+        seat,
+        c,
+        k,
+        not game.collections_hidden,
+        out["board"],
+        out["characters"],
+        out["collections"],
+        out["tiles"],
+        out["pool"],
+        out["status"],
+    )
+    left = game._summer_left
+    if left is not None:  # the external summer deal is under way: its undealt rest is still to come
+        for code in left:
+            out["tiles"][1, (code & 15) - 1] += 1
+        out["status"][1] = -1
+        out["status"][9] += game._summer_spaces_left()
+    return out
+
+
+# -- the batch -----------------------------------------------------------------------------------
+class JaegerLearnBatch:
+    """`hunters.learn.LearnBatch` for Jäger und Sammler: `games` random games of one configuration
+    stepped together inside the core (`hunters._core.jaeger.LearnCore`), the GIL released. Slot i's
+    e-th game is ``Game.new(players, seed=seed + e * games + i, **options)``; `game(i)` rebuilds it
+    (replaying its turns). Buffers are refilled in place; the mask is updated by clearing only the
+    entries set the step before."""
+
+    def __init__(self, games: int, players: int = 2, seed: int = 0, **options: Any) -> None:
+        from hunters.game_base import check_seed
+
+        from .game import INFO, WINTER_START, Game
+        from .options import validate_options
+        from .tiles import code_of, deck
+
+        if type(games) is not int or games < 1:
+            raise ValueError("games must be an int >= 1")
+        INFO.check_players(players)
+        check_seed(seed, optional=False)
+        board, o = validate_options(options)
+        self._options = dict(options)
+        self._game_cls = Game
+        probe = Game.new(players, 0, **options)
+        c, k = spec_of(probe)
+        self.games = games
+        self.players = players
+        self.layout = layout(players, board.n, board.ndir, c, k)
+        self._core = _core.LearnCore(
+            games,
+            players,
+            board.core,
+            [code_of(t) for t in deck("summer", tuple(o["mammoths_summer"]))],
+            [code_of(t) for t in deck("winter", tuple(o["mammoths_winter"]))],
+            o["stall_rounds"],
+            o["straight_jumps"],
+            WINTER_START[o["winter_start"]],
+            o["ties"] == "shared",
+            o["open_collections"],
+            c,
+            k,
+        )
+        self.mask = np.zeros((games, self.layout.actions), dtype=np.uint8)
+        self.obs = _empty_obs(self.layout, (games,))
+        self.player = np.zeros(games, dtype=np.int32)
+        self.rewards = np.zeros((games, players), dtype=np.float32)
+        self.done = np.zeros(games, dtype=np.bool_)
+        self.final_scores = np.zeros((games, players), dtype=np.int32)
+        ob = self.obs
+        self._core.bind(
+            self.mask,
+            ob["board"],
+            ob["characters"],
+            ob["collections"],
+            ob["tiles"],
+            ob["pool"],
+            ob["status"],
+            self.player,
+            self.rewards,
+            self.done.view(np.uint8),
+            self.final_scores,
+        )
+        self.reset(seed)
+
+    def reset(self, seed: int = 0) -> None:
+        from hunters.game_base import check_seed
+
+        check_seed(seed, optional=False)
+        self._core.reset(seed)
+
+    def step(self, actions: Any) -> None:
+        a = np.ascontiguousarray(actions, dtype=np.int64)
+        if a.shape != (self.games,):
+            raise ValueError(f"actions must be {self.games} compact codes")
+        bad = self._core.step(a)
+        if bad is not None:
+            slot, err = bad
+            e = learn_refusal(err, int(a[slot]))
+            raise IllegalMoveError(e.reason, f"slot {slot}: {e.message}", int(a[slot]))
+
+    def game(self, index: int) -> Game:
+        seed, turns = self._core.slot(index)
+        g = self._game_cls.new(self.players, seed, **self._options)
+        for t in turns:
+            g.play(g._decode(t))
+        return g
+
+
+def learn_batch(games: int, players: int = 2, seed: int = 0, **options: Any) -> JaegerLearnBatch:
+    return JaegerLearnBatch(games, players, seed, **options)
+
