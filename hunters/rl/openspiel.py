@@ -257,14 +257,26 @@ def _observation_string(game: GameBase, player: int, buffers: dict[str, Any]) ->
 
 
 def _recall_string(game: HuntersGame, state: HuntersState, player: int, buffers: dict[str, Any]) -> str:
-    """The seat's observations after each step, and its own actions: its information state."""
-    replay = game.new_initial_state()
-    steps = [_observation_string(replay.hunters_game, player, buffers)]
-    for action in state.history():
-        actor = replay.current_player()
-        replay.apply_action(action)
+    """The seat's observations after each step, and its own actions: its information state. A
+    state keeps a replay per seat (a history only grows), so walking a game costs one observation
+    per step, not one replay per call."""
+    cache: dict[int, list[Any]] = state.__dict__.setdefault("_recall", {})
+    history = state.history()
+    entry = cache.get(player)
+    if entry is None or entry[1] > len(history):
+        replay = game.cls.new(players=game.players, seed=0, chance="external")
+        entry = cache[player] = [_Holder(replay), 0, [_observation_string(replay, player, buffers)]]
+    holder, done, steps = entry
+    g = holder.game
+    for action in history[done:]:
+        actor = g.player
+        if actor < 0:
+            g.apply_chance(action)
+        else:
+            g.play_learn(action)
         mine = f"a{action} " if actor == player else ""
-        steps.append(mine + _observation_string(replay.hunters_game, player, buffers))
+        steps.append(mine + _observation_string(g, player, buffers))
+    entry[1] = len(history)
     return "\n".join(steps)
 
 

@@ -44,12 +44,16 @@ def test_chance_nodes_are_the_games_draws(chance_cls):
             assert outcomes == state.hunters_game.chance_outcomes()
             state.apply_action(int(rng.choice(actions, p=probs)))
         else:
+            state.information_state_string(0)  # (builds the per-seat replay cache as it goes)
             legal = state.legal_actions()
             assert legal == state.hunters_game.learn_actions()
             state.apply_action(int(rng.choice(legal)))
     assert chance_nodes > 0
     again = game.deserialize_state(state.serialize())
     assert str(again) == str(state)
+    for seat in (0, 1):  # the cached information state equals one built afresh
+        assert again.information_state_string(seat) == state.information_state_string(seat)
+        assert again.observation_string(seat) == state.observation_string(seat)
     clone = state.clone()
     assert clone.history() == state.history() and clone.hunters_game is not state.hunters_game
 
