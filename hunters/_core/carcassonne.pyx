@@ -1792,6 +1792,7 @@ def state_size():
 
 cdef enum:
     PREV_CAP = 2048       # mask entries a slot remembers to clear (more: the row is zeroed whole)
+LEARN_LEGAL_CAP = PREV_CAP
 
 
 cdef class LearnCore:
@@ -1801,8 +1802,8 @@ cdef class LearnCore:
     cdef int n, players, nwork
     cdef uint64_t seed
     cdef uint64_t* epochs         # games started so far in each slot
-    cdef uint32_t* prev           # per slot: the mask entries set last time (PREV_CAP each)
-    cdef int32_t* nprev           # per slot: how many (-1: more than PREV_CAP, clear the row)
+    cdef uint32_t[:, ::1] prev    # per slot: the mask entries set last time (PREV_CAP each): the legal codes
+    cdef int32_t[::1] nprev       # per slot: how many (-1: more than PREV_CAP, clear the row)
     cdef uint32_t* work           # MAXMOVES codes
     cdef uint32_t* todo           # per slot: the internal code to play
     cdef Event* ev
@@ -1827,8 +1828,6 @@ cdef class LearnCore:
         self.players = players
         self.states = <State*>checked_malloc(games * sizeof(State))
         self.epochs = <uint64_t*>checked_malloc(games * sizeof(uint64_t))
-        self.prev = <uint32_t*>checked_malloc(games * PREV_CAP * sizeof(uint32_t))
-        self.nprev = <int32_t*>checked_malloc(games * sizeof(int32_t))
         self.work = <uint32_t*>checked_malloc(MAXMOVES * sizeof(uint32_t))
         self.todo = <uint32_t*>checked_malloc(games * sizeof(uint32_t))
         self.ev = <Event*>checked_malloc(MAXEV * sizeof(Event))
@@ -1836,15 +1835,19 @@ cdef class LearnCore:
     def __dealloc__(self):
         free(self.states)
         free(self.epochs)
-        free(self.prev)
-        free(self.nprev)
         free(self.work)
         free(self.todo)
         free(self.ev)
 
     def bind(self, mask, board, tiles, frontier, pieces, status, supplies, scores, remaining,
-             player, rewards, done, finals):
-        """Take the output buffers (2-D: one row per game; shapes checked by the caller)."""
+             player, rewards, done, finals, legal, nlegal):
+        """Take the output buffers (2-D: one row per game; shapes checked by the caller). `legal`
+        [games, PREV_CAP] receives each game's legal codes, ascending, and `nlegal` their count
+        (-1 when there are more than PREV_CAP: then only the mask has them)."""
+        if legal.shape[1] != PREV_CAP:
+            raise ValueError(f"legal must have {PREV_CAP} columns")
+        self.prev = legal
+        self.nprev = nlegal
         self.mask = mask
         self.board = board
         self.tiles = tiles
@@ -1863,7 +1866,7 @@ cdef class LearnCore:
         """Mask (clearing only last time's entries), observation and player of slot i."""
         cdef State* s = &self.states[i]
         cdef uint8_t* row = &self.mask[i, 0]
-        cdef uint32_t* prev = self.prev + <Py_ssize_t>i * PREV_CAP
+        cdef uint32_t* prev = &self.prev[i, 0]
         cdef int k, m
         cdef ObsBufs o
         if self.nprev[i] < 0:

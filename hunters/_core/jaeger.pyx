@@ -1154,15 +1154,53 @@ cdef int compact_turn(State* s, LearnSpec* L, int64_t code, uint32_t* out) noexc
     return OK
 
 
-cdef int learn_gen(State* s, LearnSpec* L, uint32_t* buf) noexcept nogil:
-    """Every legal compact code now into buf (in turn-code order, not sorted); return the count.
-    buf holds max_turns(s) entries."""
-    cdef int16_t srcs[MAXCH]
-    cdef int n, j, nsrc
-    n = gen_turns(s, buf)
-    nsrc = own_spaces(s, s.player, srcs)
-    for j in range(n):
-        buf[j] = compact_of(s, L, buf[j], srcs, nsrc)
+cdef int learn_gen(State* s, LearnSpec* L, uint32_t* out) noexcept nogil:
+    """Every legal compact code now into out (max_turns(s) entries; in gen_turns' order, which is
+    not ascending for compact codes); return the count. The legal-turn search of gen_turns, writing
+    compact codes directly (compact_of of each turn code; the tests hold the two to each other)."""
+    cdef Config* c = s.cfg
+    cdef int16_t srcs1[MAXCH]
+    cdef int16_t srcs2[MAXCH]
+    cdef int n = 0, n1, n2, i, j, k, p = s.player, src1, slot1, dst1, src2, slot2, dst2, jump, j2
+    cdef uint32_t base, kb
+    cdef Undo u
+    if s.season == OVER:
+        return 0
+    n1 = own_spaces(s, p, srcs1)
+    for i in range(n1):
+        src1 = srcs1[i]
+        for slot1 in range(c.nslots):
+            dst1 = slot_dst(c, src1, slot1)
+            if dst1 == NOWHERE or check_step(s, p, src1, dst1, False, True, &jump) != OK:
+                continue
+            base = <uint32_t>(i * L.S + learn_slot(c, L, slot1)) * L.W2
+            light_step(s, p, src1, dst1, False, &u)
+            if jump:
+                kb = base + 1 + <uint32_t>(L.C * L.S)
+                for slot2 in range(c.ndir):
+                    dst2 = c.nb[dst1][slot2]
+                    if dst2 < 0 or (c.straight and dst2 != c.beyond[src1][slot1]):
+                        continue
+                    if check_step(s, p, dst1, dst2, True, True, &j2) == OK and not j2:
+                        out[n] = kb + slot2
+                        n += 1
+            elif s.onb[p] == 0:
+                out[n] = base
+                n += 1
+            else:
+                n2 = own_spaces(s, p, srcs2)
+                for j in range(n2):
+                    src2 = srcs2[j]
+                    k = L.C if src2 == dst1 else rank_of(srcs1, n1, src2)
+                    kb = base + 1 + <uint32_t>(k * L.S)
+                    for slot2 in range(c.nslots):
+                        dst2 = slot_dst(c, src2, slot2)
+                        if dst2 == NOWHERE:
+                            continue
+                        if check_step(s, p, src2, dst2, False, True, &j2) == OK and not j2:
+                            out[n] = kb + learn_slot(c, L, slot2)
+                            n += 1
+            light_undo(s, p, &u)
     return n
 
 

@@ -228,6 +228,11 @@ class Batch:
         self.rewards = np.zeros((games, players), dtype=np.float32)
         self.done = np.zeros(games, dtype=np.bool_)
         self.final_scores = np.zeros((games, players), dtype=np.int32)
+        self.legal = np.zeros((games, _core.LEARN_LEGAL_CAP), dtype=np.uint32)
+        """Extra (not in hunters.learn.LearnBatch): row i's first legal_count[i] entries are game i's
+        legal codes, ascending (what the mask holds), for a cheap pick without scanning the mask."""
+        self.legal_count = np.zeros(games, dtype=np.int32)
+        """Legal codes of each game in `legal`; -1 when more than fit (then use the mask)."""
         self._core = _core.LearnCore(games, players)
         self._core.bind(
             self.mask,
@@ -236,6 +241,8 @@ class Batch:
             self.rewards,
             self.done.view(np.uint8),
             self.final_scores,
+            self.legal,
+            self.legal_count,
         )
         self.reset(seed)
 
