@@ -17,7 +17,9 @@
   from it) and ``info["final_scores"]`` the final scores. A game that ends is reset at once
   (same-step autoreset): the returned observation is already the next game's first; the final
   observation is not kept (the rewards are terminal). Arrays returned are the batch's own buffers,
-  refilled in place by the next call: copy what you keep.
+  refilled in place by the next call: copy what you keep. `HuntersVectorEnv.sample_legal(rng)`
+  draws a random legal code per slot (from the batch's lists of legal codes, ``info["legal"]`` and
+  ``info["legal_count"]``, where the game's batch keeps them, as H&G's does; else from the masks).
 
 Ids (registered when this module is imported): ``hunters/CarcassonneHG-v0`` and
 ``hunters/JaegerSammler-v0`` (`HuntersEnv`; kwargs such as ``players``, ``opponents``, ``seat``), and
@@ -165,6 +167,8 @@ class HuntersVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
         self._obs = dict(b.obs)
         self._obs[MASK] = b.mask.view(np.int8)
         self._info = {"player": b.player, "rewards": b.rewards, "final_scores": b.final_scores}
+        if hasattr(b, "legal") and hasattr(b, "legal_count"):  # a batch that lists legal codes (H&G)
+            self._info["legal"], self._info["legal_count"] = b.legal, b.legal_count
 
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
@@ -184,6 +188,20 @@ class HuntersVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
         # the acting seat's terminal reward (0 where the game goes on)
         self._reward[:] = b.rewards[self._rows, self._actor]
         return self._obs, self._reward, b.done, self._truncated, self._info
+
+    def sample_legal(self, rng: np.random.Generator | None = None) -> Any:
+        """A uniformly random legal code for every slot (int64 [num_envs]), from the batch's lists
+        of legal codes where it keeps them (``info["legal"]``), else from the masks."""
+        rng = self.np_random if rng is None else rng
+        b, n = self.batch, self.num_envs
+        counts = self._info.get("legal_count")
+        if counts is not None and counts.min() > 0:
+            picks = (rng.random(n) * counts).astype(np.int64)
+            return self._info["legal"][self._rows, picks].astype(np.int64)
+        rows, cols = b.mask.view(np.bool_).nonzero()
+        per_row = np.bincount(rows, minlength=n)
+        starts = np.cumsum(per_row) - per_row
+        return cols[starts + (rng.random(n) * per_row).astype(np.int64)].astype(np.int64)
 
     def render(self) -> tuple[Any, ...] | None:
         return None

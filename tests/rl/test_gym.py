@@ -123,3 +123,16 @@ def test_make_vec_and_illegal_batch_action(batch_cls):
     with pytest.raises(IllegalMoveError, match="slot 1"):
         env.step(bad)
     assert [env.batch.game(i).to_record() for i in range(2)] == before
+
+
+def test_sample_legal_draws_legal_codes(batch_cls):
+    env = vector_env(batch_cls, num_envs=6)
+    obs, _ = env.reset(seed=5)
+    rng = np.random.default_rng(0)
+    seen = set()
+    for _ in range(30):
+        codes = env.sample_legal(rng)
+        assert all(obs["action_mask"][i, c] == 1 for i, c in enumerate(codes))
+        seen.add(int(codes[0]))
+        obs, *_ = env.step(codes)
+    assert len(seen) > 1
