@@ -12,6 +12,9 @@ from hunters.learn import terminal_rewards
 from hunters.rl import gym_env, vector_env
 from hunters.rl.gym import register_envs
 
+from .conftest import LEARN_GAMES
+from .tinygame import TinyGame
+
 
 def run_episode(env, seed):
     obs, info = env.reset(seed=seed)
@@ -136,3 +139,15 @@ def test_sample_legal_draws_legal_codes(batch_cls):
         seen.add(int(codes[0]))
         obs, *_ = env.step(codes)
     assert len(seen) > 1
+
+
+@pytest.mark.parametrize("game_id", [c.INFO.id for c in LEARN_GAMES if c is not TinyGame])
+def test_mcts_opponents_and_svg(game_id):
+    env = gym_env(game_id, opponents="mcts:iterations=20", seat=1, render_mode="svg")
+    obs, _ = env.reset(seed=1)
+    assert env.game.moves_played >= 1  # the bot at seat 0 moved first
+    for _ in range(3):
+        obs, reward, term, _trunc, _info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        if term:
+            break
+    assert env.render().lstrip().startswith("<svg")
