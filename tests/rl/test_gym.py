@@ -147,7 +147,7 @@ def test_mcts_opponents_and_svg(game_id):
     obs, _ = env.reset(seed=1)
     assert env.game.moves_played >= 1  # the bot at seat 0 moved first
     for _ in range(3):
-        obs, reward, term, _trunc, _info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        obs, _reward, term, _trunc, _info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
         if term:
             break
     assert env.render().lstrip().startswith("<svg")
