@@ -28,8 +28,18 @@ def generate_protos() -> None:
 generate_protos()
 
 extensions = [
-    Extension("hunters._core.carcassonne", ["hunters/_core/carcassonne.pyx"], extra_compile_args=["-O3"]),
-    Extension("hunters._core.jaeger", ["hunters/_core/jaeger.pyx"], extra_compile_args=["-O3"]),
+    Extension(  # OpenMP: the learning batch steps its games on several threads (LearnCore)
+        "hunters._core.carcassonne",
+        ["hunters/_core/carcassonne.pyx"],
+        extra_compile_args=["-O3", "-fopenmp"],
+        extra_link_args=["-fopenmp"],
+    ),
+    Extension(
+        "hunters._core.jaeger",
+        ["hunters/_core/jaeger.pyx"],
+        extra_compile_args=["-O3", "-fopenmp"],
+        extra_link_args=["-fopenmp"],
+    ),
 ]
 
 setup(ext_modules=cythonize(extensions, compiler_directives={"language_level": "3"}))

@@ -14,6 +14,8 @@ from libc.string cimport memcpy, memmove, memset
 from libc.stdlib cimport free
 from cpython.bytearray cimport PyByteArray_FromStringAndSize, PyByteArray_AS_STRING
 
+from cython.parallel cimport prange, threadid
+
 from hunters._core.mem cimport checked_malloc
 from hunters._core.pylist cimport uint32_list
 from hunters._core.rng cimport rng_next, rng_below, rng_shuffle
@@ -95,6 +97,8 @@ cdef uint8_t T_code[NTILES][4]    # by rotation: 2 bits per facing direction, th
 cdef uint8_t T_fit[NTILES][256]   # by a position's requirement `val`: bit r set when rotation r fits
 cdef uint8_t T_twin[NTILES][5]    # by zone type: 1 when the tile has two or more zones of that type
 cdef uint8_t T_lakefish[32]
+cdef uint8_t T_slots[NTILES][OCC_SLOTS]  # occupant slots a piece may ever take on the tile, ascending
+cdef uint8_t T_nslots[NTILES]
 cdef uint8_t ALL_NORMAL[NTILES]   # the normal tiles, ascending (what a seeded shuffle starts from)
 cdef uint8_t ALL_MENHIR[NTILES]
 cdef int N_NORMAL = 0
@@ -179,6 +183,14 @@ def load_tables(list tiles):
                 T_lakez[local2dz[zone["local"]]] = local2dz[zone["lake"]]
         for i in range(5):
             T_twin[t][i] = counts[i] >= 2
+        T_nslots[t] = 0
+        for i in range(1, OCC_SLOTS):  # meeples on forests, meadows and rivers; huts on rivers and lakes
+            local = i - MEEPLE_SLOT if i < HUT_SLOT else i - HUT_SLOT
+            if local not in local2dz:
+                continue
+            if (T_type[local2dz[local]] != LAKE) if i < HUT_SLOT else (T_type[local2dz[local]] >= RIVER):
+                T_slots[t][T_nslots[t]] = i
+                T_nslots[t] += 1
         for s, side in enumerate(tile["sides"]):
             T_stype[t][s] = _TYPES[side["type"]]
             if side["type"] == "river":
@@ -470,9 +482,43 @@ cdef inline void lunion(int8_t* par, int a, int b) noexcept nogil:
             par[a] = b
 
 
-cdef void analyze(State* s, int t, int x, int y, int rot, Analysis* an) noexcept nogil:
-    cdef int i, j, d, su, nsu, nt, first = T_first[t], k
+ctypedef struct Neigh:
+    # what the placed neighbours of one position offer, whatever the rotation of the tile placed there
+    int8_t has[4]           # by direction: a tile is placed there
+    int16_t fr[4][3]        # feature roots of its facing side: river side [m2, river, m1] (our clockwise
+                            # order), else [zone]
+    int16_t sr[4]           # river side: the river system root
+
+
+cdef void neighbours(State* s, int x, int y, Neigh* nb) noexcept nogil:
+    cdef int d, k, nt, nsu
     cdef Cell* nc
+    for d in range(4):
+        nc = cell_at(s, pkey(x + DX[d], y + DY[d]))
+        if nc.key == 0 or nc.tile < 0:
+            nb.has[d] = 0
+            continue
+        nb.has[d] = 1
+        nt = nc.tile
+        nsu = (d + 2 - nc.rot) & 3
+        if T_stype[nt][nsu] == RIVER:
+            for k in range(3):
+                nb.fr[d][k] = ffind(s, T_sz[nt][nsu][2 - k])
+            nb.sr[d] = sfind(s, T_sz[nt][nsu][1])
+        else:
+            nb.fr[d][0] = ffind(s, T_sz[nt][nsu][0])
+
+
+cdef void analyze(State* s, int t, int x, int y, int rot, Analysis* an) noexcept nogil:
+    cdef Neigh nb
+    neighbours(s, x, y, &nb)
+    analyze_with(s, t, rot, &nb, an)
+
+
+cdef void analyze_with(State* s, int t, int rot, Neigh* nb, Analysis* an) noexcept nogil:
+    """The analysis of tile t turned `rot` on a position whose neighbours are `nb` (a legal fit:
+    each placed neighbour's facing side has the type of ours)."""
+    cdef int i, j, d, su, first = T_first[t], k
     an.first = first
     an.nz = T_nz[t]
     an.nf = 0
@@ -484,22 +530,19 @@ cdef void analyze(State* s, int t, int x, int y, int rot, Analysis* an) noexcept
         if T_type[first + i] == RIVER and T_lakez[first + i] >= 0:
             lunion(an.spar, i, T_lakez[first + i] - first)
     for d in range(4):
-        nc = cell_at(s, pkey(x + DX[d], y + DY[d]))
-        if nc.key == 0 or nc.tile < 0:
+        if not nb.has[d]:
             continue
-        nt = nc.tile
         su = (d - rot) & 3
-        nsu = (d + 2 - nc.rot) & 3
         if T_stype[t][su] == RIVER:
             for k in range(3):
-                an.froot[an.nf] = ffind(s, T_sz[nt][nsu][2 - k])
+                an.froot[an.nf] = nb.fr[d][k]
                 an.fzone[an.nf] = T_sz[t][su][k] - first
                 an.nf += 1
-            an.sroot[an.ns] = sfind(s, T_sz[nt][nsu][1])
+            an.sroot[an.ns] = nb.sr[d]
             an.szone[an.ns] = T_sz[t][su][1] - first
             an.ns += 1
         else:
-            an.froot[an.nf] = ffind(s, T_sz[nt][nsu][0])
+            an.froot[an.nf] = nb.fr[d][0]
             an.fzone[an.nf] = T_sz[t][su][0] - first
             an.nf += 1
     for i in range(an.nf):
@@ -597,40 +640,84 @@ cdef int own_meeples(State* s, int16_t* out) noexcept nogil:
 
 
 cdef int emit_placement(State* s, uint16_t key, int rot, uint32_t* out) noexcept nogil:
-    """Write every legal move code of one legal placement, in code order; return the count."""
+    """Write every legal move code of one legal placement, in code order; return the count.
+    Without a retake (every tile but the shaman), a slot is legal when the seat has the piece and
+    the feature (system) it would join holds none: counted once per joined group of tile zones."""
+    cdef Neigh nb
+    neighbours(s, key_x(key), key_y(key), &nb)
+    return emit_with(s, key, rot, &nb, out)
+
+
+cdef int emit_with(State* s, uint16_t key, int rot, Neigh* nb, uint32_t* out) noexcept nogil:
+    """emit_placement with the position's neighbours already looked up."""
     cdef Analysis an
-    cdef int t = s.tile, n = 0, slot, local, dz, k, nret = 0
+    cdef int t = s.tile, n = 0, slot, dz, k, nret = 0, j, g, p = s.player
+    cdef int8_t gm[10]
+    cdef int8_t gh[10]
     cdef int16_t rets[MAXP * NMEEPLES]
     cdef uint32_t base = (<uint32_t>key << 16) | (<uint32_t>rot << 14)
-    analyze(s, t, key_x(key), key_y(key), rot, &an)
+    analyze_with(s, t, rot, nb, &an)
+    out[0] = base
+    n = 1
     if t == SHAMAN:
         nret = own_meeples(s, rets)
-    for slot in range(OCC_SLOTS):
-        if slot > 0:
-            local = slot - MEEPLE_SLOT if slot < HUT_SLOT else slot - HUT_SLOT
-            if T_gid2dz[t * 10 + local] < 0:
-                continue
-        if occupant_error(s, &an, slot, -1) == OK:
-            out[n] = base | (<uint32_t>slot << 9)
-            n += 1
         for k in range(nret):
-            if occupant_error(s, &an, slot, rets[k]) == OK:
-                out[n] = base | (<uint32_t>slot << 9) | <uint32_t>(rets[k] + 1)
+            out[n] = base | <uint32_t>(rets[k] + 1)     # slot 0 with a retake: always legal
+            n += 1
+        for j in range(T_nslots[t]):
+            slot = T_slots[t][j]
+            if occupant_error(s, &an, slot, -1) == OK:
+                out[n] = base | (<uint32_t>slot << 9)
                 n += 1
+            for k in range(nret):
+                if occupant_error(s, &an, slot, rets[k]) == OK:
+                    out[n] = base | (<uint32_t>slot << 9) | <uint32_t>(rets[k] + 1)
+                    n += 1
+        return n
+    memset(gm, -1, 10)
+    memset(gh, -1, 10)
+    for j in range(T_nslots[t]):
+        slot = T_slots[t][j]
+        if slot < HUT_SLOT:
+            if s.meeples[p] == 0:
+                continue
+            dz = T_gid2dz[t * 10 + slot - MEEPLE_SLOT] - an.first
+            g = lfind(an.lpar, dz)
+            if gm[g] < 0:
+                gm[g] = group_meeples(s, &an, dz, -1) > 0
+            if gm[g]:
+                continue
+        else:
+            if s.huts[p] == 0:
+                continue
+            dz = T_gid2dz[t * 10 + slot - HUT_SLOT] - an.first
+            g = lfind(an.spar, dz)
+            if gh[g] < 0:
+                gh[g] = group_huts(s, &an, dz) > 0
+            if gh[g]:
+                continue
+        out[n] = base | (<uint32_t>slot << 9)
+        n += 1
     return n
 
 
 cdef int gen_moves(State* s, uint32_t* out) noexcept nogil:
     """Every legal move code of the current decision, sorted; return the count."""
     cdef int i, r, n = 0, t = s.tile
+    cdef uint8_t fits
     cdef Cell* c
+    cdef Neigh nb
     if s.over or t < 0:
         return 0
     for i in range(s.nfront):
         c = &s.cells[s.fsort[i]]
+        fits = T_fit[t][c.val]
+        if not fits:
+            continue
+        neighbours(s, key_x(c.key), key_y(c.key), &nb)
         for r in range(4):
-            if T_fit[t][c.val] & (1 << r):
-                n += emit_placement(s, c.key, r, out + n)
+            if fits & (1 << r):
+                n += emit_with(s, c.key, r, &nb, out + n)
     return n
 
 
@@ -1261,18 +1348,39 @@ cdef inline int rel_seat(State* s, int seat, int observer) noexcept nogil:
     return (seat - observer + s.nplayers) % s.nplayers
 
 
-cdef void observe_into(State* s, int seat, ObsBufs* o) noexcept nogil:
+cdef void observe_into(State* s, int seat, ObsBufs* o, int16_t* mem) noexcept nogil:
     """Fill every observation field of `seat` (public information only: the pile order is never
-    read, only which tiles remain)."""
+    read, only which tiles remain). `mem` NULL: from scratch. Else the buffers hold this game's
+    previous observation, described by mem = (tiles placed then, frontier rows, piece rows; 0 tiles:
+    nothing yet, start from scratch), and only what changed is rewritten; mem is updated."""
     cdef int P = s.nplayers, W = LEARN_W, R = LEARN_RADIUS, WW = LEARN_W * LEARN_W
-    cdef int i, t, x, y, d, cellix, z, p, row = 0, code
+    cdef int i, t, x, y, d, cellix, z, p, row = 0, code, first = 0
     cdef Cell* c
-    memset(o.board, 0, (LEARN_CH + 2 * P) * WW)
-    memset(o.tiles, 0, NTILES * 4 * sizeof(int16_t))
-    memset(o.frontier, 0, LEARN_FRONT * LEARN_FCOLS * sizeof(int16_t))
-    memset(o.pieces, 0, P * LEARN_PIECES * LEARN_PCOLS * sizeof(int16_t))
+    cdef int16_t* r
+    if mem == NULL or mem[0] == 0 or mem[0] > s.nplaced:
+        memset(o.board, 0, (LEARN_CH + 2 * P) * WW)
+        memset(o.tiles, 0, NTILES * 4 * sizeof(int16_t))
+        memset(o.frontier, 0, LEARN_FRONT * LEARN_FCOLS * sizeof(int16_t))
+        memset(o.pieces, 0, P * LEARN_PIECES * LEARN_PCOLS * sizeof(int16_t))
+    else:
+        first = mem[0]
+        for i in range(mem[1]):         # last time's frontier marks and rows
+            r = o.frontier + i * LEARN_FCOLS
+            x = r[1]
+            y = r[2]
+            if -R <= x <= R and -R <= y <= R:
+                o.board[6 * WW + (y + R) * W + x + R] = 0
+        if mem[1] > s.nfront:
+            memset(o.frontier + s.nfront * LEARN_FCOLS, 0, (mem[1] - s.nfront) * LEARN_FCOLS * sizeof(int16_t))
+        for i in range(mem[2]):         # last time's pieces
+            r = o.pieces + i * LEARN_PCOLS
+            x = r[1]
+            y = r[2]
+            if -R <= x <= R and -R <= y <= R:
+                o.board[(LEARN_CH + (r[4] if r[0] == 1 else P + r[4])) * WW + (y + R) * W + x + R] = 0
+        memset(o.pieces, 0, mem[2] * LEARN_PCOLS * sizeof(int16_t))
     memset(o.remaining, 0, NTILES)
-    for i in range(s.nplaced):
+    for i in range(first, s.nplaced):
         t = s.order[i]
         x = s.tx[t]
         y = s.ty[t]
@@ -1312,6 +1420,10 @@ cdef void observe_into(State* s, int seat, ObsBufs* o) noexcept nogil:
         row += 1
         if -R <= x <= R and -R <= y <= R:
             o.board[(LEARN_CH + (p if i < s.nonboard else P + p)) * WW + (y + R) * W + x + R] += 1
+    if mem != NULL:
+        mem[0] = s.nplaced
+        mem[1] = s.nfront
+        mem[2] = row
     o.status[0] = s.tile
     o.status[1] = s.extra
     o.status[2] = -1 if (s.over or s.pending) else rel_seat(s, s.player, seat)
@@ -1524,7 +1636,7 @@ cdef class CoreGame:
         o.scores = &scores[0]
         o.remaining = &remaining[0]
         with nogil:
-            observe_into(self.s, seat, &o)
+            observe_into(self.s, seat, &o, NULL)
 
     @property
     def nmoves(self):
@@ -1799,14 +1911,16 @@ cdef class LearnCore:
     """`games` H&G games stepped together in C (the engine of hunters.carcassonne.learn.Batch).
     Buffers are the caller's (numpy arrays passed as memoryviews once, at bind())."""
     cdef State* states
-    cdef int n, players, nwork
+    cdef int n, players, nthreads
     cdef uint64_t seed
     cdef uint64_t* epochs         # games started so far in each slot
     cdef uint32_t[:, ::1] prev    # per slot: the mask entries set last time (PREV_CAP each): the legal codes
     cdef int32_t[::1] nprev       # per slot: how many (-1: more than PREV_CAP, clear the row)
-    cdef uint32_t* work           # MAXMOVES codes
+    cdef uint32_t* work           # per thread: MAXMOVES codes
     cdef uint32_t* todo           # per slot: the internal code to play
-    cdef Event* ev
+    cdef int32_t* errs            # per slot: the refusal of its action
+    cdef int16_t* omem            # per slot: what its observation buffers hold (see observe_into)
+    cdef Event* ev                # per thread: MAXEV events
     cdef uint8_t[:, ::1] mask
     cdef uint8_t[:, ::1] board
     cdef int16_t[:, ::1] tiles
@@ -1821,22 +1935,28 @@ cdef class LearnCore:
     cdef uint8_t[::1] done
     cdef int32_t[:, ::1] finals
 
-    def __cinit__(self, int games, int players):
-        if games < 1 or not MINP <= players <= MAXP:
-            raise ValueError(f"games must be >= 1 and players {MINP}..{MAXP}")
+    def __cinit__(self, int games, int players, int threads=1):
+        if games < 1 or not MINP <= players <= MAXP or threads < 1:
+            raise ValueError(f"games and threads must be >= 1 and players {MINP}..{MAXP}")
         self.n = games
         self.players = players
+        self.nthreads = threads
         self.states = <State*>checked_malloc(games * sizeof(State))
         self.epochs = <uint64_t*>checked_malloc(games * sizeof(uint64_t))
-        self.work = <uint32_t*>checked_malloc(MAXMOVES * sizeof(uint32_t))
+        self.work = <uint32_t*>checked_malloc(threads * MAXMOVES * sizeof(uint32_t))
         self.todo = <uint32_t*>checked_malloc(games * sizeof(uint32_t))
-        self.ev = <Event*>checked_malloc(MAXEV * sizeof(Event))
+        self.errs = <int32_t*>checked_malloc(games * sizeof(int32_t))
+        self.omem = <int16_t*>checked_malloc(3 * games * sizeof(int16_t))
+        memset(self.omem, 0, 3 * games * sizeof(int16_t))
+        self.ev = <Event*>checked_malloc(threads * MAXEV * sizeof(Event))
 
     def __dealloc__(self):
         free(self.states)
         free(self.epochs)
         free(self.work)
         free(self.todo)
+        free(self.errs)
+        free(self.omem)
         free(self.ev)
 
     def bind(self, mask, board, tiles, frontier, pieces, status, supplies, scores, remaining,
@@ -1862,8 +1982,9 @@ cdef class LearnCore:
         self.done = done
         self.finals = finals
 
-    cdef void refill(self, int i) noexcept nogil:
-        """Mask (clearing only last time's entries), observation and player of slot i."""
+    cdef void refill(self, int i, int tid) noexcept nogil:
+        """Mask (clearing only last time's entries), observation and player of slot i (thread tid's
+        work buffer)."""
         cdef State* s = &self.states[i]
         cdef uint8_t* row = &self.mask[i, 0]
         cdef uint32_t* prev = &self.prev[i, 0]
@@ -1874,11 +1995,12 @@ cdef class LearnCore:
         else:
             for k in range(self.nprev[i]):
                 row[prev[k]] = 0
-        m = learn_codes(s, self.work)
+        cdef uint32_t* work = self.work + <Py_ssize_t>tid * MAXMOVES
+        m = learn_codes(s, work)
         for k in range(m):
-            row[self.work[k]] = 1
+            row[work[k]] = 1
         if m <= PREV_CAP:
-            memcpy(prev, self.work, m * sizeof(uint32_t))
+            memcpy(prev, work, m * sizeof(uint32_t))
             self.nprev[i] = m
         else:
             self.nprev[i] = -1
@@ -1890,12 +2012,29 @@ cdef class LearnCore:
         o.supplies = &self.supplies[i, 0]
         o.scores = &self.scores[i, 0]
         o.remaining = &self.remaining[i, 0]
-        observe_into(s, s.player, &o)
+        observe_into(s, s.player, &o, &self.omem[3 * i])
         self.player[i] = s.player
 
-    cdef void restart(self, int i) noexcept nogil:
-        new_game(&self.states[i], self.players, self.seed + self.epochs[i] * <uint64_t>self.n + <uint64_t>i, self.ev)
+    cdef void restart(self, int i, int tid) noexcept nogil:
+        self.omem[3 * i] = 0        # a new game: its first observation starts from scratch
+        new_game(&self.states[i], self.players, self.seed + self.epochs[i] * <uint64_t>self.n + <uint64_t>i,
+                 self.ev + <Py_ssize_t>tid * MAXEV)
         self.epochs[i] += 1
+
+    cdef void advance_one(self, int i, int tid) noexcept nogil:
+        """Play slot i's checked move; a finished game gives its rewards and restarts; refill."""
+        cdef State* s = &self.states[i]
+        apply_move(s, self.todo[i], self.ev + <Py_ssize_t>tid * MAXEV)
+        if s.over:
+            winners_rewards(s, &self.rewards[i, 0], &self.finals[i, 0])
+            self.done[i] = 1
+            self.restart(i, tid)
+        else:
+            if self.done[i]:
+                memset(&self.rewards[i, 0], 0, self.players * sizeof(float))
+                memset(&self.finals[i, 0], 0, self.players * sizeof(int32_t))
+            self.done[i] = 0
+        self.refill(i, tid)
 
     def reset(self, uint64_t seed):
         cdef int i
@@ -1904,43 +2043,30 @@ cdef class LearnCore:
             for i in range(self.n):
                 self.epochs[i] = 0
                 self.nprev[i] = -1
-                self.restart(i)
+                self.restart(i, 0)
                 self.done[i] = 0
                 memset(&self.rewards[i, 0], 0, self.players * sizeof(float))
                 memset(&self.finals[i, 0], 0, self.players * sizeof(int32_t))
-                self.refill(i)
+                self.refill(i, 0)
 
     def step(self, const int64_t[::1] actions):
         """Play actions[i] in game i. Returns (-1, 0) after playing them all, or (slot, refusal)
-        of the first illegal one, having played none."""
-        cdef int i, err = OK
-        cdef State* s
-        if actions.shape[0] != self.n:
-            raise ValueError(f"expected {self.n} actions, got {actions.shape[0]}")
+        of the first illegal one, having played none (every action is checked first)."""
+        cdef int i, n = self.n
+        if actions.shape[0] != n:
+            raise ValueError(f"expected {n} actions, got {actions.shape[0]}")
         with nogil:
-            for i in range(self.n):
+            for i in prange(n, num_threads=self.nthreads, schedule="static"):
                 if actions[i] < 0 or actions[i] >= LEARN_FRONT * 4 * OCC_SLOTS * RETAKE_SLOTS:
-                    err = E_NO_POSITION
+                    self.errs[i] = E_NO_POSITION
                 else:
-                    err = learn_decode(&self.states[i], <uint32_t>actions[i], &self.todo[i])
-                if err != OK:
-                    break
-        if err != OK:
-            return i, err
+                    self.errs[i] = learn_decode(&self.states[i], <uint32_t>actions[i], &self.todo[i])
+        for i in range(n):
+            if self.errs[i] != OK:
+                return i, self.errs[i]
         with nogil:
-            for i in range(self.n):
-                s = &self.states[i]
-                apply_move(s, self.todo[i], self.ev)
-                if s.over:
-                    winners_rewards(s, &self.rewards[i, 0], &self.finals[i, 0])
-                    self.done[i] = 1
-                    self.restart(i)
-                else:
-                    if self.done[i]:
-                        memset(&self.rewards[i, 0], 0, self.players * sizeof(float))
-                        memset(&self.finals[i, 0], 0, self.players * sizeof(int32_t))
-                    self.done[i] = 0
-                self.refill(i)
+            for i in prange(n, num_threads=self.nthreads, schedule="dynamic", chunksize=4):
+                self.advance_one(i, threadid())
         return -1, 0
 
     def game_state(self, int i):

@@ -107,6 +107,7 @@ class LearnCore:
         open_collections: bool,
         C: int,
         K: int,
+        threads: int = 1,
     ) -> None: ...
     @property
     def actions(self) -> int: ...

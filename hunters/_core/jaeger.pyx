@@ -23,6 +23,8 @@ from libc.stdlib cimport free, realloc
 from hunters._core.mem cimport checked_malloc
 from hunters._core.pylist cimport uint32_list
 from hunters._core.rng cimport rng_next, rng_below, rng_shuffle
+from cython.parallel cimport prange
+cimport openmp
 
 # ---------------------------------------------------------------------------------------------
 # Component tables (the same for every game): filled once by load_components().
@@ -1053,6 +1055,7 @@ cdef enum:
     NCOL = 18       # collection columns
     NSTATUS = 10    # status entries
     NFACE = 7       # face-down kinds: berries .. skull
+    NMARKS = 2 * MAXCAMPS + MAXP * MAXCH    # spaces whose piece channels one observation writes
 
 LEARN_SIZES = {"collection": NCOL, "status": NSTATUS, "face_down": NFACE, "kinds": NKINDS - 1}
 
@@ -1208,38 +1211,67 @@ cdef inline int16_t clamp16(long v) noexcept nogil:
     return <int16_t>(32767 if v > 32767 else (-32768 if v < -32768 else v))
 
 
-cdef void learn_observe(State* s, LearnSpec* L, int seat, bint open_, uint8_t* board, int16_t* chars,
-                        int16_t* coll, int16_t* tiles, int16_t* pool, int16_t* status) noexcept nogil:
+cdef inline void tile_row(uint8_t* row, int kind, int t) noexcept nogil:
+    """The space and tile channels (0 .. 15) of one board row."""
+    memset(row, 0, B_CHARS)
+    row[B_KIND + kind] = 1
+    if kind == SP_TILE:
+        if t == 0:
+            row[B_EMPTY] = 1
+        else:
+            row[B_TILE + (t & 15) - 1] = 1
+            if (t & 15) == K_MAMMOTH:
+                row[B_MVAL] = t >> 4
+
+
+cdef int learn_observe(State* s, LearnSpec* L, int seat, bint open_, uint8_t* board, int16_t* chars,
+                       int16_t* coll, int16_t* tiles, int16_t* pool, int16_t* status, uint8_t* shown,
+                       int16_t* marks, int nmarks) noexcept nogil:
     """Fill one observation of `seat` (see hunters/jaeger/learn.py for the fields). `open_`: every
-    collection is shown in full (option open_collections, or the game is over)."""
+    collection is shown in full (option open_collections, or the game is over).
+
+    `shown` NULL: the board is written in full. Else the board is updated (the batch): shown[v] is
+    the tile code row v shows (rows whose tile changed are rewritten and shown updated), and the
+    piece channels (characters, packs, own index) of the nmarks spaces in marks, written last time,
+    are cleared first. When marks is not NULL it receives the spaces whose piece channels are
+    written now (at most 2 * MAXCAMPS + MAXP * MAXCH); return their count."""
     cdef Config* c = s.cfg
-    cdef int P = s.nplayers, F = L.F, v, p, r, i, k, t, n, fd, mp, sc, pks, pkw, vis
+    cdef int P = s.nplayers, F = L.F, v, p, r, i, j, k, t, n, fd, mp, sc, pks, pkw, nm = 0, w
     cdef int16_t srcs[MAXCH]
     cdef int left[256]
     cdef uint8_t* row
     cdef int16_t* col
-    memset(board, 0, c.n * F)
-    for v in range(c.n):
-        row = board + v * F
-        row[B_KIND + c.kind[v]] = 1
-        t = s.tile[v]
-        if c.kind[v] == SP_TILE:
-            if t == 0:
-                row[B_EMPTY] = 1
-            else:
-                row[B_TILE + (t & 15) - 1] = 1
-                if (t & 15) == K_MAMMOTH:
-                    row[B_MVAL] = t >> 4
-        elif s.packs_at[v]:
-            for p in range(P):
-                if (s.packs_at[v] >> p) & 1:
-                    row[B_CHARS + P + (p - seat + P) % P] = 1
+    if shown == NULL:
+        for v in range(c.n):
+            row = board + v * F
+            memset(row + B_CHARS, 0, F - B_CHARS)
+            tile_row(row, c.kind[v], s.tile[v])
+    else:
+        for v in range(c.n):
+            if shown[v] != s.tile[v]:
+                tile_row(board + v * F, c.kind[v], s.tile[v])
+                shown[v] = s.tile[v]
+        for j in range(nmarks):
+            memset(board + marks[j] * F + B_CHARS, 0, F - B_CHARS)
+    for j in range(2):
+        for i in range(c.ncamps[j]):
+            w = c.camps[j][i]
+            if s.packs_at[w]:
+                for p in range(P):
+                    if (s.packs_at[w] >> p) & 1:
+                        board[w * F + B_CHARS + P + (p - seat + P) % P] = 1
+                if marks != NULL:
+                    marks[nm] = w
+                    nm += 1
     for p in range(P):
         r = (p - seat + P) % P
         for i in range(s.nch[p]):
             v = s.pos[p][i]
             if v >= 0:
                 board[v * F + B_CHARS + r] += 1
+                if marks != NULL:
+                    marks[nm] = v
+                    nm += 1
         n = own_spaces(s, p, srcs)
         for i in range(L.C):
             chars[r * L.C + i] = srcs[i] if i < n else -1
@@ -1301,6 +1333,7 @@ cdef void learn_observe(State* s, LearnSpec* L, int seat, bint open_, uint8_t* b
     status[7] = open_
     status[8] = P
     status[9] = (c.nwdeck - s.dealt) if s.deal_next >= 0 else 0
+    return nm
 
 
 
@@ -1512,17 +1545,28 @@ cdef class CoreGame:
         return _events_list(ev, n, self.s.turns - 1 if self.s.turns > 0 else None)
 
     def learn_actions(self, int C, int K):
-        """Every legal compact code now (unsorted)."""
+        """Every legal compact code now, ascending."""
         cdef LearnSpec L
-        cdef int n
+        cdef int n, j, c
         cdef uint32_t* buf
+        cdef uint8_t* seen
         if self.s.season == OVER or deal_space(self.s) >= 0:
             return []
         learn_spec(&L, self.s.cfg, C, K, self.s.nplayers)
         buf = <uint32_t*>checked_malloc(max_turns(self.s) * sizeof(uint32_t))
+        seen = <uint8_t*>checked_malloc(L.A)
         with nogil:
             n = learn_gen(self.s, &L, buf)
+            memset(seen, 0, L.A)        # sort by marking: the codes are distinct and below A
+            for j in range(n):
+                seen[buf[j]] = 1
+            j = 0
+            for c in range(L.A):
+                if seen[c]:
+                    buf[j] = c
+                    j += 1
         out = uint32_list(buf, n)
+        free(seen)
         free(buf)
         return out
 
@@ -1574,7 +1618,7 @@ cdef class CoreGame:
                 or status.shape[0] != NSTATUS):
             raise ValueError("buffer shapes do not match the game")
         learn_observe(self.s, &L, seat, open_, &board[0, 0], &chars[0, 0], &coll[0, 0], &tiles[0, 0],
-                      &pool[0], &status[0])
+                      &pool[0], &status[0], NULL, NULL, 0)
 
     # -- search (hunters.bots) ---------------------------------------------------------------
     def masked(self, CoreConfig config, int seat, seed=None, bint deal=True):
@@ -1739,18 +1783,21 @@ cdef class LearnCore:
     cdef Config tmpl
     cdef uint8_t sdeck[MAXS]
     cdef uint8_t wdeck[MAXS]
-    cdef int ns, nw, cap
+    cdef int ns, nw, cap, threads
     cdef bint open_
     cdef uint64_t seed
     cdef uint64_t* episode
-    cdef uint32_t* buf              # legal turns of one game
+    cdef uint32_t* buf              # legal turns of one game, per thread
     cdef int32_t* prev              # N * A: the mask entries set last time, per game
     cdef int32_t* nprev
+    cdef uint8_t* shown             # N * MAXS: the tile code each board row shows, per game
+    cdef int16_t* marks             # N * NMARKS: spaces whose piece channels were written, per game
+    cdef int32_t* nmarks            # per game; -1: the board is written in full next time
     cdef uint32_t* todo             # N: turn codes of the step being played
     cdef uint32_t** hist            # per slot: turn codes of the current game
     cdef int32_t* hlen
     cdef int32_t* hcap
-    cdef Event* ev
+    cdef Event* ev                  # events of one turn, per thread
     cdef uint8_t[:, ::1] mask
     cdef uint8_t[:, :, ::1] board
     cdef int16_t[:, :, ::1] chars
@@ -1765,10 +1812,11 @@ cdef class LearnCore:
 
     def __cinit__(self, int games, int players, CoreConfig board, list summer_tiles, list winter_tiles,
                   int stall_rounds, bint straight, int winter_start, bint shared_ties, bint open_collections,
-                  int C, int K):
+                  int C, int K, int threads=1):
         cdef int i
-        if games < 1 or not 1 <= players <= MAXP or not 1 <= C <= MAXCH:
+        if games < 1 or not 1 <= players <= MAXP or not 1 <= C <= MAXCH or not 1 <= threads <= 64:
             raise ValueError("bad batch size")
+        self.threads = threads
         self.N = games
         self.P = players
         self.ns = tile_codes(summer_tiles, self.sdeck)
@@ -1779,19 +1827,23 @@ cdef class LearnCore:
         self.cap = (C * (self.tmpl.ndir + MAXCAVES + 1)) * (C * (self.tmpl.ndir + MAXCAVES + 1) + 1) + 1
         self.g = <BGame*>checked_malloc(games * sizeof(BGame))
         self.episode = <uint64_t*>checked_malloc(games * sizeof(uint64_t))
-        self.buf = <uint32_t*>checked_malloc(self.cap * sizeof(uint32_t))
+        self.buf = <uint32_t*>checked_malloc(<size_t>threads * self.cap * sizeof(uint32_t))
         self.prev = <int32_t*>checked_malloc(<size_t>games * self.L.A * sizeof(int32_t))
         self.nprev = <int32_t*>checked_malloc(games * sizeof(int32_t))
+        self.shown = <uint8_t*>checked_malloc(<size_t>games * MAXS)
+        self.marks = <int16_t*>checked_malloc(<size_t>games * NMARKS * sizeof(int16_t))
+        self.nmarks = <int32_t*>checked_malloc(games * sizeof(int32_t))
         self.todo = <uint32_t*>checked_malloc(games * sizeof(uint32_t))
         self.hist = <uint32_t**>checked_malloc(games * sizeof(uint32_t*))
         self.hlen = <int32_t*>checked_malloc(games * sizeof(int32_t))
         self.hcap = <int32_t*>checked_malloc(games * sizeof(int32_t))
-        self.ev = <Event*>checked_malloc(MAXEV * sizeof(Event))
+        self.ev = <Event*>checked_malloc(threads * MAXEV * sizeof(Event))
         for i in range(games):
             self.hist[i] = NULL
             self.hlen[i] = 0
             self.hcap[i] = 0
             self.nprev[i] = 0
+            self.nmarks[i] = -1
 
     def __dealloc__(self):
         cdef int i
@@ -1806,6 +1858,9 @@ cdef class LearnCore:
         free(self.buf)
         free(self.prev)
         free(self.nprev)
+        free(self.shown)
+        free(self.marks)
+        free(self.nmarks)
         free(self.todo)
         free(self.ev)
 
@@ -1840,7 +1895,7 @@ cdef class LearnCore:
         self.done = done
         self.final = final
 
-    cdef void start(self, int i) noexcept nogil:
+    cdef void start(self, int i, int tid) noexcept nogil:
         """Deal slot i's current episode (a game over at set-up is skipped: next episode)."""
         cdef BGame* b = &self.g[i]
         cdef uint8_t sd[MAXS]
@@ -1857,27 +1912,36 @@ cdef class LearnCore:
             deal_summer(&b.c, sd, self.ns, by_space)
             set_layout(&b.c, by_space, wd, self.nw)
             init_state(&b.s, &b.c, self.P, by_space, NULL, NULL, -1)
-            begin(&b.s, self.ev)
+            begin(&b.s, self.ev + tid * MAXEV)
             self.hlen[i] = 0
+            self.nmarks[i] = -1
             if b.s.season != OVER:
                 return
             self.episode[i] += 1
 
-    cdef void fill(self, int i) noexcept nogil:
+    cdef void fill(self, int i, int tid) noexcept nogil:
         """Mask (clearing only last time's entries), observation and seat to move of slot i."""
         cdef State* s = &self.g[i].s
         cdef int j, n
         cdef int32_t* pv = self.prev + <size_t>i * self.L.A
         cdef uint8_t* m = &self.mask[i, 0]
+        cdef uint32_t* buf = self.buf + <size_t>tid * self.cap
+        cdef uint8_t* shown = self.shown + <size_t>i * MAXS
+        cdef int16_t* marks = self.marks + <size_t>i * NMARKS
+        cdef bint full = self.nmarks[i] < 0
         for j in range(self.nprev[i]):
             m[pv[j]] = 0
-        n = learn_gen(s, &self.L, self.buf)
+        n = learn_gen(s, &self.L, buf)
         for j in range(n):
-            m[self.buf[j]] = 1
-            pv[j] = self.buf[j]
+            m[buf[j]] = 1
+            pv[j] = buf[j]
         self.nprev[i] = n
-        learn_observe(s, &self.L, s.player, self.open_, &self.board[i, 0, 0], &self.chars[i, 0, 0],
-                      &self.coll[i, 0, 0], &self.tiles[i, 0, 0], &self.pool[i, 0], &self.status[i, 0])
+        self.nmarks[i] = learn_observe(s, &self.L, s.player, self.open_, &self.board[i, 0, 0],
+                                       &self.chars[i, 0, 0], &self.coll[i, 0, 0], &self.tiles[i, 0, 0],
+                                       &self.pool[i, 0], &self.status[i, 0], NULL if full else shown, marks,
+                                       0 if full else self.nmarks[i])
+        if full:
+            memcpy(shown, s.tile, s.cfg.n)
         self.player[i] = s.player
 
     def reset(self, uint64_t seed):
@@ -1885,23 +1949,19 @@ cdef class LearnCore:
         if self.mask is None:
             raise ValueError("bind the buffers first")
         self.seed = seed
-        with nogil:
-            for i in range(self.N):
-                self.episode[i] = 0
-                self.nprev[i] = 0
-                memset(&self.mask[i, 0], 0, self.L.A)
-                self.done[i] = 0
-                memset(&self.rewards[i, 0], 0, self.P * sizeof(float))
-                self.start(i)
-                self.fill(i)
+        for i in prange(self.N, nogil=True, num_threads=self.threads, schedule="static"):
+            self.episode[i] = 0
+            self.nprev[i] = 0
+            memset(&self.mask[i, 0], 0, self.L.A)
+            self.done[i] = 0
+            memset(&self.rewards[i, 0], 0, self.P * sizeof(float))
+            self.start(i, openmp.omp_get_thread_num())
+            self.fill(i, openmp.omp_get_thread_num())
 
     def step(self, int64_t[::1] actions):
         """Play actions[i] in every slot. Returns None, or (slot, reason code) of the first illegal
         code, in which case no game changed."""
-        cdef int i, p, err = 0, bad = -1, best, nbest
-        cdef int sc[MAXP]
-        cdef State* s
-        cdef uint32_t* h
+        cdef int i, err = 0, bad = -1
         if actions.shape[0] != self.N:
             raise ValueError(f"actions must hold {self.N} codes")
         if self.mask is None:
@@ -1914,37 +1974,41 @@ cdef class LearnCore:
                     break
         if bad >= 0:
             return bad, err
-        with nogil:
-            for i in range(self.N):
-                s = &self.g[i].s
-                apply_turn(s, self.todo[i], self.ev)
-                if self.hlen[i] == self.hcap[i]:
-                    h = <uint32_t*>realloc(self.hist[i], (2 * self.hcap[i] + 64) * sizeof(uint32_t))
-                    if h != NULL:
-                        self.hist[i] = h
-                        self.hcap[i] = 2 * self.hcap[i] + 64
-                if self.hlen[i] < self.hcap[i]:
-                    self.hist[i][self.hlen[i]] = self.todo[i]
-                    self.hlen[i] += 1
-                memset(&self.rewards[i, 0], 0, self.P * sizeof(float))
-                self.done[i] = 0
-                if s.season == OVER:
-                    best = -1
-                    for p in range(self.P):
-                        sc[p] = score_of(s, p)
-                        self.final[i, p] = sc[p]
-                        if sc[p] > best:
-                            best = sc[p]
-                    nbest = 0
-                    for p in range(self.P):
-                        nbest += sc[p] == best
-                    for p in range(self.P):
-                        self.rewards[i, p] = (1.0 if nbest == 1 else 0.0) if sc[p] == best else -1.0
-                    self.done[i] = 1
-                    self.episode[i] += 1
-                    self.start(i)
-                self.fill(i)
+        for i in prange(self.N, nogil=True, num_threads=self.threads, schedule="static"):
+            self.advance(i, openmp.omp_get_thread_num())
         return None
+
+    cdef void advance(self, int i, int tid) noexcept nogil:
+        """Play slot i's checked turn; a game that ends is scored and the slot's next one dealt."""
+        cdef State* s = &self.g[i].s
+        cdef uint32_t* h
+        cdef int sc[MAXP]
+        cdef int p, best = -1, nbest = 0
+        apply_turn(s, self.todo[i], self.ev + tid * MAXEV)
+        if self.hlen[i] == self.hcap[i]:
+            h = <uint32_t*>realloc(self.hist[i], (2 * self.hcap[i] + 64) * sizeof(uint32_t))
+            if h != NULL:
+                self.hist[i] = h
+                self.hcap[i] = 2 * self.hcap[i] + 64
+        if self.hlen[i] < self.hcap[i]:
+            self.hist[i][self.hlen[i]] = self.todo[i]
+            self.hlen[i] += 1
+        memset(&self.rewards[i, 0], 0, self.P * sizeof(float))
+        self.done[i] = 0
+        if s.season == OVER:
+            for p in range(self.P):
+                sc[p] = score_of(s, p)
+                self.final[i, p] = sc[p]
+                if sc[p] > best:
+                    best = sc[p]
+            for p in range(self.P):
+                nbest += sc[p] == best
+            for p in range(self.P):
+                self.rewards[i, p] = (1.0 if nbest == 1 else 0.0) if sc[p] == best else -1.0
+            self.done[i] = 1
+            self.episode[i] += 1
+            self.start(i, tid)
+        self.fill(i, tid)
 
     def slot(self, int i):
         """(seed, turn codes so far) of the game in slot i."""

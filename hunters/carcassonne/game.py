@@ -365,7 +365,7 @@ class Game(GameBase):
         if not (isinstance(record, dict) and record.get("chance") == "external"):
             return super().from_record(record)  # type: ignore[return-value]
         moves, draws = record.get("moves", []), record.get("draws")
-        if not isinstance(moves, list) or not _is_int(draws) or draws < 0:
+        if not isinstance(moves, list) or not isinstance(draws, int) or draws < 0:
             raise InvalidRecordError("an external chance record needs a moves list and a draws count")
         game = super().from_record({**record, "moves": []})
         assert isinstance(game, Game)
@@ -428,11 +428,13 @@ class Game(GameBase):
 
     @classmethod
     def learn_batch(cls, games: int, players: int = 2, seed: int = 0, **options: Any) -> LearnBatch:
+        """See GameBase.learn_batch; option ``threads`` (default 1): OpenMP threads stepping the games."""
+        threads = options.pop("threads", 1)
         if options:
             raise TypeError(f"unknown options: {sorted(options)}")
         from . import learn
 
-        return learn.Batch(games, players, seed)
+        return learn.Batch(games, players, seed, threads)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The pending draw's outcomes: (tile id, probability), each undrawn tile of that pile

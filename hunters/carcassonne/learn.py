@@ -24,10 +24,45 @@ That makes ``ACTIONS`` = 192 * 4 * 19 * 6 = 87,552 codes. Legal codes ascend in 
 
 Observation fields
 ------------------
-Seats are *relative* to the observer: relative seat r is absolute seat (observer + r) % players,
-so the observer is always 0 and one policy serves every seat. Nothing depends on the hidden order
-of the piles: only which tiles remain (their multiset is public) is shown. See `FIELD_DOCS` for each
-field; `layout(players).fields` gives the shapes, dtypes and bounds.
+`Game.observe(seat)` (and every batch slot, for the seat to move) gives these numpy arrays. Seats
+are *relative* to the observer: relative seat r is absolute seat (observer + r) % players, so the
+observer is always 0 and one policy serves every seat. Nothing depends on the hidden order of the
+piles: only which tiles remain (their multiset is public) is shown.
+
+- ``board`` uint8 [7 + 2 * players, 31, 31]: planes of the positions |x|, |y| <= 15 around the start
+  tile, index [channel, y + 15, x + 15] (tiles further out appear only in ``tiles``; random games
+  stay within 15). Channels: 0 tile id + 1 (0 empty); 1 rotation; 2..5 side type facing north, east,
+  south, west (0 none, 1 forest, 2 meadow, 3 river); 6 frontier index + 1 of an open position (0
+  elsewhere); 7 + r meeples of relative seat r on the tile; 7 + players + r huts of relative seat r.
+- ``tiles`` int16 [95, 4]: row t = tile t: (placed 0/1, x, y, rotation), exact; 0 when not placed.
+- ``frontier`` int16 [192, 7]: row k = the open position of frontier index k: (present 0/1, x, y,
+  side type a placed neighbour requires on its north, east, south, west side, 0 = no neighbour).
+- ``pieces`` int16 [8 * players, 5]: every piece on the board: (kind 1 meeple / 2 hut, x, y, global
+  zone id, relative seat); meeples first, then huts; unused rows 0.
+- ``status`` int16 [8]: (tile in hand or -1, menhir extra turn 0/1, relative seat to move or -1,
+  tiles left in the normal pile, in the menhir pile, game over 0/1, moves played, pending chance
+  draw: 0 none, 1 normal pile, 2 menhir pile).
+- ``supplies`` int16 [players, 2]: (meeples, huts) in each relative seat's supply.
+- ``scores`` int32 [players]: each relative seat's points so far.
+- ``remaining`` uint8 [95]: 1 for each tile still undrawn in either pile.
+
+The same text, field by field, is each `ObservationField.doc` (`FIELD_DOCS`).
+
+External chance (OpenSpiel)
+---------------------------
+``Game.new(..., chance="external")``: every tile draw is a chance node (``player`` -1, no legal
+moves). ``chance_outcomes()`` lists (tile id, 1 / tiles left in that pile) for each undrawn tile of
+the pile being drawn from (outcome ids are tile ids, 0..94); ``apply_chance(tile)`` draws it. A
+tile that fits nowhere is discarded and another draw is pending; an exhausted normal pile ends the
+game, an exhausted menhir pile cancels the extra turn, as the rules say. Records carry the piles in
+the order they were drawn and the number of draws, and replay exactly.
+
+Batch
+-----
+`Batch` (``Game.learn_batch(games, players, seed, threads=1)``) holds the games in the core and
+steps all of them in one call; see `hunters.learn.LearnBatch`. Besides the protocol's buffers it
+offers ``legal`` / ``legal_count``: each game's legal codes as a list (cheaper to sample from than
+the mask).
 """
 
 from __future__ import annotations
@@ -148,10 +183,10 @@ def code_parts(code: int) -> tuple[int, int, int, int]:
 def _check_code(code: Any) -> int:
     if type(code) is not int and not isinstance(code, np.integer):
         raise IllegalMoveError("MALFORMED", f"a compact code must be an int in [0, {ACTIONS})", code)
-    code = int(code)
-    if not 0 <= code < ACTIONS:
-        raise IllegalMoveError("MALFORMED", f"a compact code must be an int in [0, {ACTIONS})", code)
-    return code
+    value = int(code)
+    if not 0 <= value < ACTIONS:
+        raise IllegalMoveError("MALFORMED", f"a compact code must be an int in [0, {ACTIONS})", value)
+    return value
 
 
 # -- one game (Game's learning methods call these) -----------------------------------------------
@@ -163,17 +198,22 @@ def internal_code(game: Game, code: Any) -> int:
     err, internal = game._core.learn_decode(code)
     if err:
         raise core_error(err, code)
-    return internal  # type: ignore[no-any-return]
+    return internal
 
 
 def learn_to_move(game: Game, code: Any) -> Move:
     from .game import _move_of
 
-    return _move_of(game._core.tile, internal_code(game, code))
+    internal = internal_code(game, code)
+    tile = game._core.tile
+    assert tile is not None  # internal_code refused a code when no tile is in hand
+    return _move_of(tile, internal)
 
 
 def move_to_learn(game: Game, move: Any) -> int:
-    return game._core.learn_code_of(game._code(move))  # type: ignore[no-any-return]
+    code = game._core.learn_code_of(game._code(move))
+    assert code is not None  # _code accepted the move: it is one of the legal moves
+    return code
 
 
 def learn_mask(game: Game, out: Any = None) -> Any:
@@ -211,13 +251,18 @@ class Batch:
     """`games` games of `players` seats stepped together in the core (`hunters.learn.LearnBatch`).
 
     Slot i's e-th game is ``Game.new(players, seed=seed + e * games + i)``; observations are those
-    of the seat to move. Buffers are refilled in place by `reset` and `step`."""
+    of the seat to move. Buffers are refilled in place by `reset` and `step`: read them, copy what
+    you keep, never write into them (observations are updated incrementally, from what the buffers
+    held). `threads` > 1 steps the games on that many OpenMP threads (the results do not depend on
+    it; on a busy machine one thread is faster)."""
 
-    def __init__(self, games: int, players: int = 2, seed: int = 0):
+    def __init__(self, games: int, players: int = 2, seed: int = 0, threads: int = 1):
         from .game import INFO
 
         if type(games) is not int or games < 1:
             raise ValueError("games must be an int >= 1")
+        if type(threads) is not int or not 1 <= threads <= 64:
+            raise ValueError("threads must be an int from 1 to 64")
         INFO.check_players(players)
         self.games = games
         self.players = players
@@ -233,7 +278,7 @@ class Batch:
         legal codes, ascending (what the mask holds), for a cheap pick without scanning the mask."""
         self.legal_count = np.zeros(games, dtype=np.int32)
         """Legal codes of each game in `legal`; -1 when more than fit (then use the mask)."""
-        self._core = _core.LearnCore(games, players)
+        self._core = _core.LearnCore(games, players, threads)
         self._core.bind(
             self.mask,
             *(self.obs[name].reshape(games, -1) for name in _SPECS),

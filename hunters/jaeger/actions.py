@@ -57,13 +57,14 @@ def action_to_move(game: Game, action: int) -> Move:
 
 
 def legal_actions(game: Game) -> list[int]:
-    """Action codes of every legal move, ascending (= legal_moves() order)."""
-    return game._core.legal_codes()
+    """Action codes of every legal move, ascending (= legal_moves() order); none while a chance node
+    is pending."""
+    return [] if game.chance_pending else game._core.legal_codes()
 
 
 def action_mask(game: Game) -> bytearray:
     """A bytearray of game.action_space_size entries, 1 for each legal action (numpy.frombuffer-ready)."""
     mask = bytearray(game.action_space_size)
-    for a in game._core.legal_codes():
+    for a in legal_actions(game):
         mask[a] = 1
     return mask

@@ -48,6 +48,19 @@ def _is_int(v: Any) -> bool:
     return type(v) is int
 
 
+_LEARN: ModuleType | None = None
+
+
+def _learn() -> ModuleType:
+    """hunters.jaeger.learn, imported on first use (it imports numpy; `import hunters` must not)."""
+    global _LEARN
+    if _LEARN is None:
+        from . import learn
+
+        _LEARN = learn
+    return _LEARN
+
+
 def _decode(cfg: CoreConfig, code: int) -> Move:
     """The Move of a turn code on a configuration (memoised per configuration)."""
     move: Move | None = cfg.cache.get(code)
@@ -86,6 +99,7 @@ class Game(GameBase):
         "_core",
         "_events",
         "_external",
+        "_learn_spec",
         "_moves",
         "_options",
         "_outcomes",
@@ -108,6 +122,7 @@ class Game(GameBase):
     _external: bool
     _outcomes: list[int]
     _summer_left: list[int] | None
+    _learn_spec: tuple[CoreConfig, tuple[int, int]] | None
 
     def __init__(self) -> None:
         raise TypeError("use Game.new(...) or Game.from_record(...)")
@@ -152,6 +167,7 @@ class Game(GameBase):
         sdeck = [code_of(t) for t in deck("summer", tuple(opts["mammoths_summer"]))]
         wdeck = [code_of(t) for t in deck("winter", tuple(opts["mammoths_winter"]))]
         shuffled_s, shuffled_w = _core.shuffled_decks(seed or 0, sdeck, wdeck)
+        layout: list[str | None]
         if external:
             layout = [None] * b.n
         elif summer is None:
@@ -171,6 +187,7 @@ class Game(GameBase):
         self._winter = winter_tokens
         self._start = start_pos
         self._external = external
+        self._learn_spec = None
         self._outcomes = []
         self._summer_left = sorted(sdeck) if external else None
         self._moves = []
@@ -480,49 +497,39 @@ class Game(GameBase):
     def legal_moves_with_actions(self) -> list[tuple[Move, int]]:
         """(move, action code) of every legal move, in legal_moves() order (= ascending codes)."""
         cfg = self._cfg
-        return [(_decode(cfg, c), c) for c in self._core.legal_codes()]
+        return [(_decode(cfg, c), c) for c in _actions.legal_actions(self)]
 
     # -- learning (hunters.learn; see hunters.jaeger.learn for the codes and fields) -----------
     def learn_layout(self) -> LearnLayout:
-        from . import learn
-
-        return learn.layout_of(self)
+        layout: LearnLayout = _learn().layout_of(self)
+        return layout
 
     def learn_actions(self) -> list[int]:
-        from . import learn
-
-        return learn.learn_actions(self)
+        codes: list[int] = _learn().learn_actions(self)
+        return codes
 
     def learn_mask(self, out: Any = None) -> Any:
-        from . import learn
-
-        return learn.learn_mask(self, out)
+        return _learn().learn_mask(self, out)
 
     def learn_to_move(self, code: int) -> Move:
-        from . import learn
-
-        return learn.learn_to_move(self, code)
+        move: Move = _learn().learn_to_move(self, code)
+        return move
 
     def move_to_learn(self, move: Any) -> int:
-        from . import learn
-
-        return learn.move_to_learn(self, move)
+        code: int = _learn().move_to_learn(self, move)
+        return code
 
     def play_learn(self, code: int) -> list[Event]:
-        from . import learn
-
-        return self._play_code(learn.learn_turn(self, code))
+        return self._play_code(_learn().learn_turn(self, code))
 
     def observe(self, seat: int, out: dict[str, Any] | None = None) -> dict[str, Any]:
-        from . import learn
-
-        return learn.observe(self, seat, out)
+        obs: dict[str, Any] = _learn().observe(self, seat, out)
+        return obs
 
     @classmethod
     def learn_batch(cls, games: int, players: int = 2, seed: int = 0, **options: Any) -> LearnBatch:
-        from . import learn
-
-        return learn.learn_batch(games, players, seed, **options)
+        batch: LearnBatch = _learn().learn_batch(games, players, seed, **options)
+        return batch
 
     # -- external chance (OpenSpiel) ---------------------------------------------------------
     @property
@@ -556,10 +563,10 @@ class Game(GameBase):
         total = sum(counts.values())
         return [(c, n / total) for c, n in sorted(counts.items())]
 
-    def apply_chance(self, outcome: int) -> list[Event]:
+    def apply_chance(self, outcome: int) -> None:
         """Resolve the pending chance node: lay tile code `outcome` (one of `chance_outcomes()`) on
-        the next space; return the events (the winter set-up or a season end the deal completes).
-        ValueError when no chance node is pending or the outcome is not among them."""
+        the next space (`events` gets what completing a deal causes: the winter set-up, a season
+        end). ValueError when no chance node is pending or the outcome is not among them."""
         if type(outcome) is not int:
             raise ValueError("a chance outcome is an int tile code")
         left = self._summer_left
@@ -573,11 +580,10 @@ class Game(GameBase):
             self._summer[v] = token_of(outcome)
             self._outcomes.append(outcome)
             if left and self._summer_deal_spaces():
-                return []
+                return
             self._summer_left = None
-            n = len(self._events)
             self._lay_out(self._core.nplayers, True)
-            return self._events[n:]
+            return
         if not self.chance_pending:
             raise ValueError("no chance node is pending")
         events = self._events_of(self._core.deal_apply(outcome))
@@ -586,7 +592,6 @@ class Game(GameBase):
             summer = sum(1 for t in self._summer if t is not None)
             self._winter = [t for t in map(token_of, self._outcomes[summer:]) if t is not None]
         self._events.extend(events)
-        return events
 
     # -- what a seat may know (bots) ---------------------------------------------------------
     def observed_by(self, seat: int) -> Game:
@@ -645,6 +650,7 @@ class Game(GameBase):
         g._winter = self._winter
         g._start = self._start
         g._external = self._external
+        g._learn_spec = self._learn_spec
         g._outcomes = self._outcomes.copy()
         g._summer_left = None if self._summer_left is None else self._summer_left.copy()
         return g
@@ -712,7 +718,7 @@ class Game(GameBase):
         while o < len(outcomes) or m < len(moves):
             if game.chance_pending:
                 if o == len(outcomes):
-                    break
+                    raise InvalidRecordError(f"move {m} comes while a chance node is pending")
                 try:
                     game.apply_chance(outcomes[o])
                 except (ValueError, TypeError) as exc:

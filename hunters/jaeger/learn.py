@@ -37,9 +37,30 @@ of the other seats' face-down tiles together by kind (every tile lay face up on 
 was taken, so the pool is public; who holds which is not recorded). Hidden and never observed: the
 order of the winter deck before winter (its contents are public: the options fix them) and the
 split of the other seats' face-down tiles. With the option `open_collections`, and once the game is
-over, every collection is shown in full. Shapes below are for P players on a board of n spaces
-(default 120 = 10 rows x 12 columns, space = row * 12 + col, so ``board.reshape(10, 12, F)`` is the
-odd-r hex grid). See `FIELD_DOCS` (the `ObservationField.doc` of each field).
+over, every collection is shown in full. Shapes are for P players on a board of n spaces (default
+120 = 10 rows x 12 columns, space = row * 12 + col, so ``board.reshape(10, 12, F)`` is the odd-r hex
+grid); `FIELD_DOCS` (each field's `ObservationField.doc`) says what every entry means:
+
+- ``board`` uint8 [n, 17 + 2P]: space kind (3 one-hot), empty tile space, tile kind lying face up
+  (11 one-hot: berries .. cave), mammoth value, characters of each relative seat, supply pack of
+  each relative seat, own character index + 1 (`board_channels(P)` names them);
+- ``characters`` int16 [P, C]: the spaces each relative seat's characters occupy, ascending, -1 pad;
+- ``collections`` int16 [P, 18]: face-down tiles by kind (own only, unless open), face-down count,
+  weapons held and spent, mammoths and their points, packs in hand / on summer camps / on winter
+  camps, characters on the board and this season, score as far as visible (`COLLECTION_COLUMNS`);
+- ``tiles`` int16 [3, 11]: tiles by kind on the board, still to be laid (the winter deck in summer),
+  removed at season ends;
+- ``pool`` int16 [7]: the other seats' face-down tiles together, by kind;
+- ``status`` int16 [10]: season, relative seat to move (-1: none), turns, idle turns, stall limit,
+  best summer mammoth and its killer's relative seat, collections open, players, chance tiles left
+  (`STATUS_ENTRIES`).
+
+Batch
+-----
+`Game.learn_batch(games, players, seed, threads=1, **options)` steps many games in one call with
+the GIL released (`LearnBatch`): buffers bound once, the mask updated by clearing only the entries
+set the step before, the board observation updated in place (rows whose tile changed, the pieces
+written the step before). bench/test_learn_jaeger.py measures it.
 
 External chance
 ---------------
@@ -49,9 +70,12 @@ when summer ends, the winter layout, one node per empty tile space in ascending 
 is the tile code laid there (`kind | value << 4`, kinds as `hunters._core.jaeger.KINDS`: berries 1,
 ... cave 11; a mammoth's value in the high bits); its probability is the number of such tiles not
 yet laid over the number of tiles not yet laid (the decks' contents are public). Nothing else in
-the game is random, and no seat holds private random information: the one thing a seat knows that
-others do not is which face-down tiles it took itself, so OpenSpiel should treat the game as
-imperfect information with per-seat information states built from `observe`.
+the game is random. No chance outcome is private: every tile is laid face up. What differs between
+seats is not random but private by the rules (spec §5): the face-down tiles a seat took are known to
+it and, as far as the engine shows, to no one else (a player with perfect memory could know them
+all; the observation follows the bots' model, `Game.observed_by`). So OpenSpiel should register the
+game as imperfect information with per-seat information states built from `observe` (or, with the
+option `open_collections`, as perfect information).
 """
 
 from __future__ import annotations
@@ -103,16 +127,20 @@ _LEARN_REASONS = _core.LEARN_REASONS
 def board_channels(players: int) -> tuple[str, ...]:
     """Names of the board channels (last axis of ``board``) for `players` seats."""
     return (
-        ("tile_space", "summer_camp", "winter_camp", "empty")
-        + tuple(f"tile_{k}" for k in KINDS)
-        + ("mammoth_value",)
-        + tuple(f"characters_r{r}" for r in range(players))
-        + tuple(f"supply_pack_r{r}" for r in range(players))
-        + ("own_index",)
+        "tile_space",
+        "summer_camp",
+        "winter_camp",
+        "empty",
+        *(f"tile_{k}" for k in KINDS),
+        "mammoth_value",
+        *(f"characters_r{r}" for r in range(players)),
+        *(f"supply_pack_r{r}" for r in range(players)),
+        "own_index",
     )
 
 
-COLLECTION_COLUMNS: tuple[str, ...] = FACE_DOWN + (
+COLLECTION_COLUMNS: tuple[str, ...] = (
+    *FACE_DOWN,
     "face_down",
     "weapons",
     "weapons_spent",
@@ -171,15 +199,20 @@ FIELD_DOCS = {
 }
 
 
-def _deck_caves() -> int:
-    return int(data()["tiles"]["summer"].get("cave", 0))
+_CHARS = int(data()["characters_per_player"])
+_DECK_CAVES = int(data()["tiles"]["summer"].get("cave", 0))
 
 
 def spec_of(game: Game) -> tuple[int, int]:
-    """(C, K) of a game: character indices and cave slots of its compact codes."""
+    """(C, K) of a game: character indices and cave slots of its compact codes (kept on the game
+    with the configuration they were computed for: the external summer deal replaces it)."""
+    memo = game._learn_spec
+    if memo is not None and memo[0] is game._cfg:
+        return memo[1]
     start = game._start
-    c = max([int(data()["characters_per_player"])] + ([len(s) for s in start] if start else []))
-    k = max(_deck_caves(), len(game._cfg.caves))
+    c = max([_CHARS] + ([len(s) for s in start] if start else []))
+    k = max(_DECK_CAVES, len(game._cfg.caves))
+    game._learn_spec = (game._cfg, (c, k))
     return c, k
 
 
@@ -233,7 +266,7 @@ def learn_actions(game: Game) -> list[int]:
     if game.chance_pending:
         return []
     c, k = spec_of(game)
-    return sorted(game._core.learn_actions(c, k))
+    return game._core.learn_actions(c, k)
 
 
 def learn_mask(game: Game, out: Any = None) -> Any:
@@ -261,7 +294,7 @@ def learn_turn(game: Game, code: Any) -> int:
     if not -(2**63) <= code < 2**63:
         raise IllegalMoveError("UNKNOWN_CODE", LEARN_MESSAGES["UNKNOWN_CODE"], code)
     err, turn = game._core.learn_turn(code, c, k)
-    if err:
+    if err or turn is None:
         raise learn_refusal(err, code)
     return int(turn)
 
@@ -279,10 +312,9 @@ def move_to_learn(game: Game, move: Move) -> int:
 def observe(game: Game, seat: int, out: dict[str, Any] | None = None) -> dict[str, Any]:
     if type(seat) is not int or not 0 <= seat < game.players:
         raise ValueError("no such seat")
-    lay = layout_of(game)
-    if out is None:
-        out = _empty_obs(lay)
     c, k = spec_of(game)
+    if out is None:
+        out = _empty_obs(layout(game.players, game.board.n, game.board.ndir, c, k))
     game._core.observe(
         seat,
         c,
@@ -310,17 +342,21 @@ class JaegerLearnBatch:
     stepped together inside the core (`hunters._core.jaeger.LearnCore`), the GIL released. Slot i's
     e-th game is ``Game.new(players, seed=seed + e * games + i, **options)``; `game(i)` rebuilds it
     (replaying its turns). Buffers are refilled in place; the mask is updated by clearing only the
-    entries set the step before."""
+    entries set the step before. `threads` (not a game option): OpenMP threads stepping the slots
+    (default 1: on a loaded machine a second thread waiting at the loop's barrier costs more than it
+    gains; the games are independent, so results never depend on it)."""
 
-    def __init__(self, games: int, players: int = 2, seed: int = 0, **options: Any) -> None:
+    def __init__(self, games: int, players: int = 2, seed: int = 0, *, threads: int = 1, **options: Any) -> None:
         from hunters.game_base import check_seed
 
-        from .game import INFO, WINTER_START, Game
-        from .options import validate_options
+        from .game import INFO, Game
+        from .options import WINTER_START, validate_options
         from .tiles import code_of, deck
 
         if type(games) is not int or games < 1:
             raise ValueError("games must be an int >= 1")
+        if type(threads) is not int or not 1 <= threads <= 64:
+            raise ValueError("threads must be an int from 1 to 64")
         INFO.check_players(players)
         check_seed(seed, optional=False)
         board, o = validate_options(options)
@@ -344,6 +380,7 @@ class JaegerLearnBatch:
             o["open_collections"],
             c,
             k,
+            threads,
         )
         self.mask = np.zeros((games, self.layout.actions), dtype=np.uint8)
         self.obs = _empty_obs(self.layout, (games,))
@@ -393,4 +430,3 @@ class JaegerLearnBatch:
 
 def learn_batch(games: int, players: int = 2, seed: int = 0, **options: Any) -> JaegerLearnBatch:
     return JaegerLearnBatch(games, players, seed, **options)
-

@@ -270,6 +270,7 @@ def test_batch_equals_stepping_games_one_by_one(games, players, seed):
         for i, g in enumerate(singles):
             assert batch.player[i] == g.player
             assert np.flatnonzero(batch.mask[i]).tolist() == g.learn_actions()
+            assert batch.legal[i, : batch.legal_count[i]].tolist() == g.learn_actions()
             assert obs_equal({k: v[i] for k, v in batch.obs.items()}, g.observe(g.player))
         actions = pick(batch.mask, rng)
         batch.step(actions)
@@ -311,6 +312,21 @@ def test_batch_illegal_code_changes_no_game():
     batch.step(good)  # still playable
     with pytest.raises(ValueError):
         Game.learn_batch(0)
+
+
+def test_batch_threads_do_not_change_the_games():
+    one, two = Game.learn_batch(16, players=3, seed=2), Game.learn_batch(16, players=3, seed=2, threads=2)
+    rng = np.random.default_rng(3)
+    for _ in range(120):
+        actions = pick(one.mask, rng)
+        one.step(actions)
+        two.step(actions)
+        assert np.array_equal(one.mask, two.mask) and obs_equal(one.obs, two.obs)
+        assert np.array_equal(one.done, two.done) and np.array_equal(one.rewards, two.rewards)
+    with pytest.raises(ValueError):
+        Game.learn_batch(2, threads=0)
+    with pytest.raises(TypeError):
+        Game.learn_batch(2, colour="red")
 
 
 def test_batch_reset_is_deterministic():
