@@ -10,7 +10,8 @@
   "lose"``, the default, so that unmasked samplers and `check_env` work) or raises
   IllegalMoveError (``illegal="raise"``).
 - `HuntersVectorEnv` (``gymnasium.vector.VectorEnv`` over ``Game.learn_batch``): N games stepped in
-  one call inside the core, **every seat played by the caller** (self-play). The observation of
+  one call inside the core (other keyword options, e.g. ``threads``, go to the batch), **every seat
+  played by the caller** (self-play). The observation of
   slot i is that of the seat to move in game i (``info["player"][i]``), with its mask; the action
   for slot i is played by that seat. ``reward[i]`` is the terminal reward of the seat that just
   acted (0 before the end); ``info["rewards"]`` has every seat's ([N, players], credit the others
