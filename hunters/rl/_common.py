@@ -63,15 +63,15 @@ class ObservationBuffers:
 
     def fill(self, game: GameBase, seat: int, to_move: bool, copy: bool) -> dict[str, Any]:
         """The observation of `seat`, with the legal mask when `to_move` (else all zeros)."""
+        if copy:  # fresh arrays filled by the core (cheaper than filling the buffers, then copying)
+            out = game.observe(seat)
+            out[MASK] = (game.learn_mask() if to_move else np.zeros_like(self._mask_u8)).view(np.int8)
+            return out
         game.observe(seat, self.fields)
         if to_move:
             game.learn_mask(self._mask_u8)
         else:
             self._mask_u8.fill(0)
-        if copy:
-            out = {k: v.copy() for k, v in self.fields.items()}
-            out[MASK] = self.mask.copy()
-            return out
         out = dict(self.fields)
         out[MASK] = self.mask
         return out
