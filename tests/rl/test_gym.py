@@ -75,6 +75,13 @@ def test_registered_ids():
     ids = register_envs()
     assert "hunters/CarcassonneHG-v0" in ids and "hunters/JaegerSammler-v0" in ids
     assert all(i in gymnasium.registry for i in ids)
+    single = gymnasium.make("hunters/CarcassonneHG-v0", opponents="greedy")
+    obs, _ = single.reset(seed=0)
+    assert single.observation_space.contains(obs)
+    vec = gymnasium.make_vec("hunters/JaegerSammler-SelfPlay-v0", num_envs=3)
+    obs, info = vec.reset(seed=0)
+    assert obs["action_mask"].shape == (3, vec.single_action_space.n) and info["player"].shape == (3,)
+    vec.step(vec.sample_legal())
 
 
 def test_vector_env_equals_single_games(batch_cls):
