@@ -2,8 +2,8 @@
 (`hunters.rl.pettingzoo`), Gymnasium (`hunters.rl.gym`) and OpenSpiel (`hunters.rl.openspiel`).
 Optional extra: ``pip install hunters[rl]``; see docs/learning.md.
 
-Each submodule imports its library only when used, so ``import hunters.rl`` needs numpy and gymnasium
-(for the spaces) and nothing else.
+``import hunters.rl`` imports none of them (nor numpy): each function below imports its submodule,
+and each submodule its library, when first used.
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,6 +12,8 @@ from pettingzoo.test import api_test, seed_test
 from hunters.errors import IllegalMoveError
 from hunters.learn import terminal_rewards
 from hunters.rl import aec_env
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_api(game_cls):
@@ -113,3 +116,13 @@ def test_render_ansi(game_cls):
     assert game_cls.INFO.name in env.render()
     with pytest.raises(ValueError):
         aec_env(game_cls, render_mode="rgb_array")
+
+
+def test_importing_hunters_rl_imports_no_library():
+    import subprocess
+    import sys
+
+    libraries = "('numpy', 'gymnasium', 'pettingzoo', 'pyspiel')"
+    code = f"import sys, hunters, hunters.rl; print(sorted(m for m in {libraries} if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.strip() == "[]"
