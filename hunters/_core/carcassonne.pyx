@@ -490,18 +490,20 @@ ctypedef struct Neigh:
     int16_t sr[4]           # river side: the river system root
 
 
-cdef void neighbours(State* s, int x, int y, Neigh* nb) noexcept nogil:
+cdef void neighbours(State* s, int x, int y, uint8_t val, Neigh* nb) noexcept nogil:
+    """The neighbours of the open position (x, y) whose requirement is `val` (it says which
+    directions hold a tile, and their side types: only those are looked up)."""
     cdef int d, k, nt, nsu
     cdef Cell* nc
     for d in range(4):
-        nc = cell_at(s, pkey(x + DX[d], y + DY[d]))
-        if nc.key == 0 or nc.tile < 0:
+        if not (val >> (2 * d)) & 3:
             nb.has[d] = 0
             continue
+        nc = cell_at(s, pkey(x + DX[d], y + DY[d]))
         nb.has[d] = 1
         nt = nc.tile
         nsu = (d + 2 - nc.rot) & 3
-        if T_stype[nt][nsu] == RIVER:
+        if ((val >> (2 * d)) & 3) == RIVER:
             for k in range(3):
                 nb.fr[d][k] = ffind(s, T_sz[nt][nsu][2 - k])
             nb.sr[d] = sfind(s, T_sz[nt][nsu][1])
@@ -510,8 +512,9 @@ cdef void neighbours(State* s, int x, int y, Neigh* nb) noexcept nogil:
 
 
 cdef void analyze(State* s, int t, int x, int y, int rot, Analysis* an) noexcept nogil:
+    """The analysis of tile t turned `rot` on the open position (x, y), a legal fit."""
     cdef Neigh nb
-    neighbours(s, x, y, &nb)
+    neighbours(s, x, y, cell_at(s, pkey(x, y)).val, &nb)
     analyze_with(s, t, rot, &nb, an)
 
 
@@ -644,7 +647,7 @@ cdef int emit_placement(State* s, uint16_t key, int rot, uint32_t* out) noexcept
     Without a retake (every tile but the shaman), a slot is legal when the seat has the piece and
     the feature (system) it would join holds none: counted once per joined group of tile zones."""
     cdef Neigh nb
-    neighbours(s, key_x(key), key_y(key), &nb)
+    neighbours(s, key_x(key), key_y(key), cell_at(s, key).val, &nb)
     return emit_with(s, key, rot, &nb, out)
 
 
@@ -714,7 +717,7 @@ cdef int gen_moves(State* s, uint32_t* out) noexcept nogil:
         fits = T_fit[t][c.val]
         if not fits:
             continue
-        neighbours(s, key_x(c.key), key_y(c.key), &nb)
+        neighbours(s, key_x(c.key), key_y(c.key), c.val, &nb)
         for r in range(4):
             if fits & (1 << r):
                 n += emit_with(s, c.key, r, &nb, out + n)
