@@ -5,8 +5,9 @@ by `hunters.rl.openspiel` (tile draws and layouts are chance nodes).
 
 Seats alternate between the two programs from game to game; chance nodes are sampled from their
 probabilities with the seeded generator. OpenSpiel's MCTS searches the OpenSpiel state (its random
-rollouts sample the chance nodes); our bot sees `Observation.of(game)` of the same position, as
-always. Prints each game's scores and the totals.
+rollouts sample the chance nodes), which is the true state: in Jäger und Sammler it so knows the other
+seats' face-down tiles, which a seat may not (OpenSpiel's MCTSBot has no information sets); our bot
+sees `Observation.of(game)` of the same position, as always. Prints each game's scores and totals.
 """
 
 from __future__ import annotations
