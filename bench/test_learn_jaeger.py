@@ -5,13 +5,17 @@ together in the core, observations and masks included. Run with
 Each benchmark call plays STEPS batch steps (STEPS * GAMES game steps); `extra_info["steps_per_s"]`
 is the median's rate. Two figures: with the random legal code of each game picked from the mask by
 numpy (as a user would: exactly uniform, from the mask's nonzero entries), and the core's step alone
-(the same recorded codes replayed after a reset, so the games are the same).
+(the same recorded codes replayed after a reset, so the games are the same), with 1 and 2 OpenMP
+threads. On a shared machine run the 2-thread case with OMP_WAIT_POLICY=passive: libgomp's default
+spinning at the loop's barrier, competing with other processes for the cores, makes it several
+times slower than 1 thread.
 """
 
 import numpy as np
 import pytest
 
 from hunters.jaeger import Game
+from hunters.jaeger.learn import JaegerLearnBatch
 
 GAMES = 256
 STEPS = 50
@@ -45,8 +49,9 @@ def test_learn_jaeger_batch_with_numpy_choice(benchmark):
 
 
 @pytest.mark.benchmark(group="learn-jaeger")
-def test_learn_jaeger_batch_core_step(benchmark):
-    batch = Game.learn_batch(GAMES, 2, seed=1)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_learn_jaeger_batch_core_step(benchmark, threads):
+    batch = JaegerLearnBatch(GAMES, 2, seed=1, threads=threads)
     rng = np.random.default_rng(0)
     codes = []
     for _ in range(STEPS):

@@ -8,6 +8,11 @@ Internal move code (uint32): `key << 16 | rotation << 14 | occupant slot << 9 | 
 key = (y + 128) << 8 | (x + 128); occupant slot 0 = none, MEEPLE_SLOT + local = meeple, HUT_SLOT +
 local = hut (the slots of the dense action layout too, see carcassonne.pxd);
 retake slot 0 = none, 1 + dense zone. Numeric order of codes is the order of the legal-move list.
+
+Learning (#14): compact codes, masks and observations are filled here into caller-owned buffers
+(`learn_codes`, `observe_into`), `LearnCore` steps many games in one call, and `State.chance`
+turns every draw into an external chance node (`resolve_chance`). hunters.carcassonne.learn
+documents the layout.
 """
 from libc.stdint cimport int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t
 from libc.string cimport memcpy, memmove, memset

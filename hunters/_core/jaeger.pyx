@@ -1310,10 +1310,14 @@ cdef int learn_observe(State* s, LearnSpec* L, int seat, bint open_, uint8_t* bo
         t = s.tile[v] & 15
         if t and c.kind[v] == SP_TILE:
             tiles[t - 1] += 1
-    deal_left(s, left)
-    for t in range(256):
-        if left[t] and (t & 15):
-            tiles[(NKINDS - 1) + (t & 15) - 1] += left[t]
+    if s.deal_next >= 0:
+        deal_left(s, left)
+        for t in range(256):
+            if left[t] and (t & 15):
+                tiles[(NKINDS - 1) + (t & 15) - 1] += left[t]
+    elif s.season == SUMMER:
+        for k in range(c.nwdeck):
+            tiles[(NKINDS - 1) + (c.wdeck[k] & 15) - 1] += 1
     for k in range(1, NKINDS):
         tiles[2 * (NKINDS - 1) + k - 1] = s.removed[k]
     # the other seats' face-down tiles together, by kind

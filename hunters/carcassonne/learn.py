@@ -314,6 +314,16 @@ class Batch:
             e = core_error(err, int(acts[slot]))
             raise IllegalMoveError(e.reason, f"slot {slot}: {e.message}", int(acts[slot]))
 
+    def random_actions(self, rng: np.random.Generator) -> np.ndarray:
+        """Extra (not in hunters.learn.LearnBatch): a uniformly random legal code per game (int64
+        [games]), drawn from `legal` (from the mask where a game has more legal codes than fit)."""
+        games = np.arange(self.games)
+        counts = self.legal_count
+        picks = self.legal[games, (rng.random(self.games) * np.maximum(counts, 1)).astype(np.int64)].astype(np.int64)
+        for i in np.flatnonzero(counts < 0):
+            picks[i] = rng.choice(np.flatnonzero(self.mask[i]))
+        return picks
+
     def game(self, index: int) -> Game:
         """A copy of the game in slot `index` (replayed from its seed and moves: events included)."""
         from .game import Game, _events

@@ -329,6 +329,21 @@ def test_batch_threads_do_not_change_the_games():
         Game.learn_batch(2, colour="red")
 
 
+def test_batch_random_actions_are_legal_and_cover_the_moves():
+    batch = Game.learn_batch(6, players=2, seed=3)
+    rng = np.random.default_rng(0)
+    seen = [set() for _ in range(6)]
+    first = [np.flatnonzero(batch.mask[i]).tolist() for i in range(6)]
+    for _ in range(2000):
+        actions = batch.random_actions(rng)
+        assert all(batch.mask[i, a] for i, a in enumerate(actions))
+        for i, a in enumerate(actions):
+            seen[i].add(int(a))
+    assert all(seen[i] == set(first[i]) for i in range(6))  # 2000 uniform draws: every code comes up
+    for _ in range(100):
+        batch.step(batch.random_actions(rng))
+
+
 def test_batch_reset_is_deterministic():
     a, b = Game.learn_batch(3, seed=4), Game.learn_batch(3, seed=7)
     b.reset(4)

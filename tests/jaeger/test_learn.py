@@ -535,3 +535,31 @@ def test_batch_threads_do_not_change_results():
         assert all(np.array_equal(a.obs[k], b.obs[k]) for k in a.obs)
     with pytest.raises(ValueError):
         JaegerLearnBatch(2, 2, threads=0)
+
+
+def test_external_games_with_other_seeds_look_alike_given_the_same_outcomes():
+    """The seed of an external-chance game decides nothing a seat can see: the same outcomes and
+    moves give the same observations (during the deals too) and the same record apart from the seed."""
+    a = Game.new(players=2, seed=1, chance="external")
+    b = Game.new(players=2, seed=2, chance="external")
+    rng = random.Random(3)
+    checked = deals = 0
+    while not a.is_over:
+        if rng.random() < 0.1:
+            assert all(_equal(a.observe(s), b.observe(s)) for s in range(2))
+            assert np.array_equal(a.learn_mask(), b.learn_mask())
+            checked += 1
+        if a.chance_pending:
+            outs = a.chance_outcomes()
+            assert outs == b.chance_outcomes()
+            o = rng.choices([c for c, _ in outs], [p for _, p in outs])[0]
+            a.apply_chance(o)
+            b.apply_chance(o)
+            deals += 1
+        else:
+            moves = list(a.legal_moves())
+            m = rng.choice([x for x in moves if stays(x)] or moves) if rng.random() < 0.9 else rng.choice(moves)
+            a.play(m)
+            b.play(m)
+    assert checked > 20 and deals == 112 + 88 and a.events == b.events and a.scores == b.scores
+    assert {**a.to_record(), "seed": None} == {**b.to_record(), "seed": None}
