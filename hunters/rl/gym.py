@@ -191,10 +191,14 @@ class HuntersVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
         return self._obs, self._reward, b.done, self._truncated, self._info
 
     def sample_legal(self, rng: np.random.Generator | None = None) -> Any:
-        """A uniformly random legal code for every slot (int64 [num_envs]), from the batch's lists
-        of legal codes where it keeps them (``info["legal"]``), else from the masks."""
+        """A uniformly random legal code for every slot (int64 [num_envs]): the batch's own
+        ``random_actions(rng)`` where it has one, else from its lists of legal codes where it keeps
+        them (``info["legal"]``), else from the masks."""
         rng = self.np_random if rng is None else rng
         b, n = self.batch, self.num_envs
+        own = getattr(b, "random_actions", None)  # a batch that draws them itself (H&G)
+        if own is not None:
+            return own(rng)
         counts = self._info.get("legal_count")
         if counts is not None and counts.min() > 0:
             picks = (rng.random(n) * counts).astype(np.int64)

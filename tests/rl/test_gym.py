@@ -136,6 +136,7 @@ def test_make_vec_and_illegal_batch_action(batch_cls):
 
 
 def test_sample_legal_draws_legal_codes(batch_cls):
+    """(H&G's batch draws them itself, the tiny game's keeps legal lists, Jäger's only masks.)"""
     env = vector_env(batch_cls, num_envs=6)
     obs, _ = env.reset(seed=5)
     rng = np.random.default_rng(0)

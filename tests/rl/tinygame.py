@@ -296,6 +296,8 @@ class TinyBatch:
         self.rewards = np.zeros((games, players), np.float32)
         self.done = np.zeros(games, bool)
         self.final_scores = np.zeros((games, players), np.int32)
+        self.legal = np.zeros((games, CELLS), np.uint32)  # (extra, like H&G's batch: the legal codes)
+        self.legal_count = np.zeros(games, np.int32)
         self._games: list[TinyGame] = []
         self._episodes = [0] * games
         self.reset(seed)
@@ -304,6 +306,9 @@ class TinyBatch:
         g = self._games[i]
         self.player[i] = g.player
         g.learn_mask(self.mask[i])
+        codes = g.learn_actions()
+        self.legal_count[i] = len(codes)
+        self.legal[i, : len(codes)] = codes
         g.observe(g.player, {k: v[i] for k, v in self.obs.items()})
 
     def reset(self, seed: int = 0) -> None:
