@@ -34,12 +34,7 @@ extensions = [
         extra_compile_args=["-O3", "-fopenmp"],
         extra_link_args=["-fopenmp"],
     ),
-    Extension(
-        "hunters._core.jaeger",
-        ["hunters/_core/jaeger.pyx"],
-        extra_compile_args=["-O3", "-fopenmp"],
-        extra_link_args=["-fopenmp"],
-    ),
+    Extension("hunters._core.jaeger", ["hunters/_core/jaeger.pyx"], extra_compile_args=["-O3"]),
 ]
 
 setup(ext_modules=cythonize(extensions, compiler_directives={"language_level": "3"}))

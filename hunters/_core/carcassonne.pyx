@@ -345,15 +345,16 @@ cdef bint placeable(State* s, int t) noexcept nogil:
 
 
 cdef inline int fsort_find(State* s, uint16_t key) noexcept nogil:
-    """Index in State.fsort of the first frontier cell whose key is >= `key` (binary search)."""
-    cdef int lo = 0, hi = s.nfront, mid
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if s.cells[s.fsort[mid]].key < key:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
+    """Index in State.fsort of the first frontier cell whose key is >= `key` (binary search,
+    branch-free: which half is taken is random, branches mispredict)."""
+    cdef int base = 0, n = s.nfront, half
+    if n == 0:
+        return 0
+    while n > 1:
+        half = n >> 1
+        base = base + half if s.cells[s.fsort[base + half]].key < key else base
+        n -= half
+    return base + (s.cells[s.fsort[base]].key < key)
 
 
 cdef void place(State* s, int t, int x, int y, int rot) noexcept nogil:
@@ -709,18 +710,32 @@ cdef int emit_with(State* s, uint16_t key, int rot, Neigh* nb, uint32_t* out) no
     return n
 
 
+cdef inline bint bare_moves(State* s) noexcept nogil:
+    """No piece in supply and no retake (not the shaman): every legal placement is exactly one
+    move, without occupant, and needs no analysis."""
+    return s.meeples[s.player] == 0 and s.huts[s.player] == 0 and s.tile != SHAMAN
+
+
 cdef int gen_moves(State* s, uint32_t* out) noexcept nogil:
     """Every legal move code of the current decision, sorted; return the count."""
     cdef int i, r, n = 0, t = s.tile
     cdef uint8_t fits
     cdef Cell* c
     cdef Neigh nb
+    cdef bint bare
     if s.over or t < 0:
         return 0
+    bare = bare_moves(s)
     for i in range(s.nfront):
         c = &s.cells[s.fsort[i]]
         fits = T_fit[t][c.val]
         if not fits:
+            continue
+        if bare:
+            for r in range(4):
+                if fits & (1 << r):
+                    out[n] = (<uint32_t>c.key << 16) | (<uint32_t>r << 14)
+                    n += 1
             continue
         neighbours(s, key_x(c.key), key_y(c.key), c.val, &nb)
         for r in range(4):
@@ -1165,7 +1180,13 @@ cdef int random_placement(State* s, uint64_t* rng, uint32_t* opts) noexcept nogi
             rots[n] = r
             n += (rotset >> r) & 1
     k = <int>rng_below(rng, n)
-    return emit_placement(s, s.cells[cells[k]].key, rots[k], opts)
+    cdef Cell* c = &s.cells[cells[k]]
+    cdef Neigh nb
+    if bare_moves(s):
+        opts[0] = (<uint32_t>c.key << 16) | (<uint32_t>rots[k] << 14)
+        return 1
+    neighbours(s, key_x(c.key), key_y(c.key), c.val, &nb)
+    return emit_with(s, c.key, rots[k], &nb, opts)
 
 
 cdef uint32_t random_move(State* s, uint64_t* rng) noexcept nogil:

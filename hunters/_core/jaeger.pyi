@@ -107,7 +107,6 @@ class LearnCore:
         open_collections: bool,
         C: int,
         K: int,
-        threads: int = 1,
     ) -> None: ...
     @property
     def actions(self) -> int: ...

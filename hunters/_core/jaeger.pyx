@@ -23,8 +23,6 @@ from libc.stdlib cimport free, realloc
 from hunters._core.mem cimport checked_malloc
 from hunters._core.pylist cimport uint32_list
 from hunters._core.rng cimport rng_next, rng_below, rng_shuffle
-from cython.parallel cimport prange
-cimport openmp
 
 # ---------------------------------------------------------------------------------------------
 # Component tables (the same for every game): filled once by load_components().
@@ -1787,11 +1785,11 @@ cdef class LearnCore:
     cdef Config tmpl
     cdef uint8_t sdeck[MAXS]
     cdef uint8_t wdeck[MAXS]
-    cdef int ns, nw, cap, threads
+    cdef int ns, nw, cap
     cdef bint open_
     cdef uint64_t seed
     cdef uint64_t* episode
-    cdef uint32_t* buf              # legal turns of one game, per thread
+    cdef uint32_t* buf              # legal turns of one game
     cdef int32_t* prev              # N * A: the mask entries set last time, per game
     cdef int32_t* nprev
     cdef uint8_t* shown             # N * MAXS: the tile code each board row shows, per game
@@ -1801,7 +1799,7 @@ cdef class LearnCore:
     cdef uint32_t** hist            # per slot: turn codes of the current game
     cdef int32_t* hlen
     cdef int32_t* hcap
-    cdef Event* ev                  # events of one turn, per thread
+    cdef Event* ev                  # events of one turn
     cdef uint8_t[:, ::1] mask
     cdef uint8_t[:, :, ::1] board
     cdef int16_t[:, :, ::1] chars
@@ -1816,11 +1814,10 @@ cdef class LearnCore:
 
     def __cinit__(self, int games, int players, CoreConfig board, list summer_tiles, list winter_tiles,
                   int stall_rounds, bint straight, int winter_start, bint shared_ties, bint open_collections,
-                  int C, int K, int threads=1):
+                  int C, int K):
         cdef int i
-        if games < 1 or not 1 <= players <= MAXP or not 1 <= C <= MAXCH or not 1 <= threads <= 64:
+        if games < 1 or not 1 <= players <= MAXP or not 1 <= C <= MAXCH:
             raise ValueError("bad batch size")
-        self.threads = threads
         self.N = games
         self.P = players
         self.ns = tile_codes(summer_tiles, self.sdeck)
@@ -1831,7 +1828,7 @@ cdef class LearnCore:
         self.cap = (C * (self.tmpl.ndir + MAXCAVES + 1)) * (C * (self.tmpl.ndir + MAXCAVES + 1) + 1) + 1
         self.g = <BGame*>checked_malloc(games * sizeof(BGame))
         self.episode = <uint64_t*>checked_malloc(games * sizeof(uint64_t))
-        self.buf = <uint32_t*>checked_malloc(<size_t>threads * self.cap * sizeof(uint32_t))
+        self.buf = <uint32_t*>checked_malloc(<size_t>self.cap * sizeof(uint32_t))
         self.prev = <int32_t*>checked_malloc(<size_t>games * self.L.A * sizeof(int32_t))
         self.nprev = <int32_t*>checked_malloc(games * sizeof(int32_t))
         self.shown = <uint8_t*>checked_malloc(<size_t>games * MAXS)
@@ -1841,7 +1838,7 @@ cdef class LearnCore:
         self.hist = <uint32_t**>checked_malloc(games * sizeof(uint32_t*))
         self.hlen = <int32_t*>checked_malloc(games * sizeof(int32_t))
         self.hcap = <int32_t*>checked_malloc(games * sizeof(int32_t))
-        self.ev = <Event*>checked_malloc(threads * MAXEV * sizeof(Event))
+        self.ev = <Event*>checked_malloc(MAXEV * sizeof(Event))
         for i in range(games):
             self.hist[i] = NULL
             self.hlen[i] = 0
@@ -1899,7 +1896,7 @@ cdef class LearnCore:
         self.done = done
         self.final = final
 
-    cdef void start(self, int i, int tid) noexcept nogil:
+    cdef void start(self, int i) noexcept nogil:
         """Deal slot i's current episode (a game over at set-up is skipped: next episode)."""
         cdef BGame* b = &self.g[i]
         cdef uint8_t sd[MAXS]
@@ -1916,20 +1913,20 @@ cdef class LearnCore:
             deal_summer(&b.c, sd, self.ns, by_space)
             set_layout(&b.c, by_space, wd, self.nw)
             init_state(&b.s, &b.c, self.P, by_space, NULL, NULL, -1)
-            begin(&b.s, self.ev + tid * MAXEV)
+            begin(&b.s, self.ev)
             self.hlen[i] = 0
             self.nmarks[i] = -1
             if b.s.season != OVER:
                 return
             self.episode[i] += 1
 
-    cdef void fill(self, int i, int tid) noexcept nogil:
+    cdef void fill(self, int i) noexcept nogil:
         """Mask (clearing only last time's entries), observation and seat to move of slot i."""
         cdef State* s = &self.g[i].s
         cdef int j, n
         cdef int32_t* pv = self.prev + <size_t>i * self.L.A
         cdef uint8_t* m = &self.mask[i, 0]
-        cdef uint32_t* buf = self.buf + <size_t>tid * self.cap
+        cdef uint32_t* buf = self.buf
         cdef uint8_t* shown = self.shown + <size_t>i * MAXS
         cdef int16_t* marks = self.marks + <size_t>i * NMARKS
         cdef bint full = self.nmarks[i] < 0
@@ -1953,14 +1950,15 @@ cdef class LearnCore:
         if self.mask is None:
             raise ValueError("bind the buffers first")
         self.seed = seed
-        for i in prange(self.N, nogil=True, num_threads=self.threads, schedule="static"):
-            self.episode[i] = 0
-            self.nprev[i] = 0
-            memset(&self.mask[i, 0], 0, self.L.A)
-            self.done[i] = 0
-            memset(&self.rewards[i, 0], 0, self.P * sizeof(float))
-            self.start(i, openmp.omp_get_thread_num())
-            self.fill(i, openmp.omp_get_thread_num())
+        with nogil:
+            for i in range(self.N):
+                self.episode[i] = 0
+                self.nprev[i] = 0
+                memset(&self.mask[i, 0], 0, self.L.A)
+                self.done[i] = 0
+                memset(&self.rewards[i, 0], 0, self.P * sizeof(float))
+                self.start(i)
+                self.fill(i)
 
     def step(self, int64_t[::1] actions):
         """Play actions[i] in every slot. Returns None, or (slot, reason code) of the first illegal
@@ -1978,17 +1976,18 @@ cdef class LearnCore:
                     break
         if bad >= 0:
             return bad, err
-        for i in prange(self.N, nogil=True, num_threads=self.threads, schedule="static"):
-            self.advance(i, openmp.omp_get_thread_num())
+        with nogil:
+            for i in range(self.N):
+                self.advance(i)
         return None
 
-    cdef void advance(self, int i, int tid) noexcept nogil:
+    cdef void advance(self, int i) noexcept nogil:
         """Play slot i's checked turn; a game that ends is scored and the slot's next one dealt."""
         cdef State* s = &self.g[i].s
         cdef uint32_t* h
         cdef int sc[MAXP]
         cdef int p, best = -1, nbest = 0
-        apply_turn(s, self.todo[i], self.ev + tid * MAXEV)
+        apply_turn(s, self.todo[i], self.ev)
         if self.hlen[i] == self.hcap[i]:
             h = <uint32_t*>realloc(self.hist[i], (2 * self.hcap[i] + 64) * sizeof(uint32_t))
             if h != NULL:
@@ -2011,8 +2010,8 @@ cdef class LearnCore:
                 self.rewards[i, p] = (1.0 if nbest == 1 else 0.0) if sc[p] == best else -1.0
             self.done[i] = 1
             self.episode[i] += 1
-            self.start(i, tid)
-        self.fill(i, tid)
+            self.start(i)
+        self.fill(i)
 
     def slot(self, int i):
         """(seed, turn codes so far) of the game in slot i."""

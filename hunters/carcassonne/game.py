@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 from types import ModuleType
 from typing import Any, ClassVar
@@ -448,7 +449,11 @@ class Game(GameBase):
         discarded and another draw is pending. Anything else raises IllegalMoveError, changes nothing."""
         if not self._core.pending:
             raise IllegalMoveError("NO_CHANCE_PENDING", "no tile draw is pending", outcome)
-        raw = self._core.apply_chance(outcome) if _is_int(outcome) else None
+        try:  # ints and numpy integers, not bools or floats
+            tile = None if isinstance(outcome, bool) else operator.index(outcome)
+        except TypeError:
+            tile = None
+        raw = None if tile is None or not 0 <= tile < 95 else self._core.apply_chance(tile)
         if raw is None:
             raise IllegalMoveError("NOT_AN_OUTCOME", "that tile is not in the pile being drawn from", outcome)
         self._events.extend(_events(raw))
@@ -472,7 +477,10 @@ class Game(GameBase):
             f"  {len(self.board)} tiles placed (x {min(xs)}..{max(xs)}, y {min(ys)}..{max(ys)}), "
             f"{len(self.discards)} discarded; piles left: {normal} normal, {menhir} menhir"
         ]
-        if not self.is_over:
+        if self._core.pending:
+            pile = "normal" if self._core.pending == 1 else "menhir"
+            lines.append(f"  a draw from the {pile} pile is pending (external chance)")
+        elif not self.is_over:
             lines.append(f"  tile to place: {self.tile}" + (" (menhir extra turn)" if self.extra_turn else ""))
         supply = [f"{m}m {h}h" for m, h in zip(self.meeples, self.huts, strict=True)]
         lines.append(f"  {'in supply':<14}" + "".join(f"{v:>9}" for v in supply))

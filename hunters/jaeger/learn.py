@@ -57,7 +57,7 @@ grid); `FIELD_DOCS` (each field's `ObservationField.doc`) says what every entry 
 
 Batch
 -----
-`Game.learn_batch(games, players, seed, threads=1, **options)` steps many games in one call with
+`Game.learn_batch(games, players, seed, **options)` steps many games in one call with
 the GIL released (`LearnBatch`): buffers bound once, the mask updated by clearing only the entries
 set the step before, the board observation updated in place (rows whose tile changed, the pieces
 written the step before). bench/test_learn_jaeger.py measures it.
@@ -342,11 +342,9 @@ class JaegerLearnBatch:
     stepped together inside the core (`hunters._core.jaeger.LearnCore`), the GIL released. Slot i's
     e-th game is ``Game.new(players, seed=seed + e * games + i, **options)``; `game(i)` rebuilds it
     (replaying its turns). Buffers are refilled in place; the mask is updated by clearing only the
-    entries set the step before. `threads` (not a game option): OpenMP threads stepping the slots
-    (default 1: on a loaded machine a second thread waiting at the loop's barrier costs more than it
-    gains; the games are independent, so results never depend on it)."""
+    entries set the step before."""
 
-    def __init__(self, games: int, players: int = 2, seed: int = 0, *, threads: int = 1, **options: Any) -> None:
+    def __init__(self, games: int, players: int = 2, seed: int = 0, **options: Any) -> None:
         from hunters.game_base import check_seed
 
         from .game import INFO, Game
@@ -355,8 +353,6 @@ class JaegerLearnBatch:
 
         if type(games) is not int or games < 1:
             raise ValueError("games must be an int >= 1")
-        if type(threads) is not int or not 1 <= threads <= 64:
-            raise ValueError("threads must be an int from 1 to 64")
         INFO.check_players(players)
         check_seed(seed, optional=False)
         board, o = validate_options(options)
@@ -380,7 +376,6 @@ class JaegerLearnBatch:
             o["open_collections"],
             c,
             k,
-            threads,
         )
         self.mask = np.zeros((games, self.layout.actions), dtype=np.uint8)
         self.obs = _empty_obs(self.layout, (games,))

@@ -440,7 +440,7 @@ def test_bad_chance_outcomes_change_nothing():
     g = Game.new(2, seed=3, chance="external")
     assert g.player == -1 and g.observe(0)["status"][2] == -1
     before = snapshot(g)
-    for bad in (-1, 95, 56, "3", None):
+    for bad in (-1, 95, 56, "3", None, True, 3.0, 2**70):
         with pytest.raises(IllegalMoveError):
             g.apply_chance(bad)
     assert snapshot(g) == before
@@ -449,7 +449,9 @@ def test_bad_chance_outcomes_change_nothing():
     assert err.value.reason == "CHANCE_PENDING"
     with pytest.raises(IllegalMoveError):
         g.play_learn(0)
-    g.apply_chance(g.chance_outcomes()[0][0])
+    assert "a draw from the normal pile is pending" in g.summary()
+    g.apply_chance(np.int64(g.chance_outcomes()[0][0]))
+    assert g.player == 0 and obs_equal(g.observe(np.int32(1)), g.observe(1))
     with pytest.raises(IllegalMoveError) as err:
         g.apply_chance(g.tile)
     assert err.value.reason == "NO_CHANCE_PENDING"

@@ -521,22 +521,6 @@ def test_seeded_games_have_no_chance_nodes_and_records_round_trip_with_codes():
     assert r.learn_actions() == g.learn_actions()
 
 
-def test_batch_threads_do_not_change_results():
-    from hunters.jaeger.learn import JaegerLearnBatch
-
-    a = JaegerLearnBatch(16, 3, seed=2, threads=1)
-    b = JaegerLearnBatch(16, 3, seed=2, threads=2)
-    rng = np.random.default_rng(5)
-    for _ in range(60):
-        acts = _pick(a.mask, rng)
-        a.step(acts)
-        b.step(acts)
-        assert np.array_equal(a.mask, b.mask) and np.array_equal(a.done, b.done)
-        assert all(np.array_equal(a.obs[k], b.obs[k]) for k in a.obs)
-    with pytest.raises(ValueError):
-        JaegerLearnBatch(2, 2, threads=0)
-
-
 def test_external_games_with_other_seeds_look_alike_given_the_same_outcomes():
     """The seed of an external-chance game decides nothing a seat can see: the same outcomes and
     moves give the same observations (during the deals too) and the same record apart from the seed."""
