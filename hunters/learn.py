@@ -64,6 +64,10 @@ class LearnLayout:
     """Every observation field, in a fixed order."""
     action_doc: str
     """How a compact code is built from a move (stable; documented in docs/learning.md)."""
+    chance_outcomes: int = 0
+    """Bound on the outcome ids of external chance nodes (every id is in ``range(chance_outcomes)``;
+    OpenSpiel's ``max_chance_outcomes``); 0 when the game does not say (`hunters.rl` then uses
+    its own bound for the game)."""
 
     def field(self, name: str) -> ObservationField:
         """The field called `name` (KeyError if none)."""

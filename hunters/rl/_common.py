@@ -1,0 +1,77 @@
+"""What the environments share: resolving a game, its spaces, and one seat's observation buffers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+
+import hunters
+from hunters.game_base import MAX_SEED, GameBase
+from hunters.learn import LearnLayout
+
+__all__ = ["GYM_NAMES", "MASK", "ObservationBuffers", "game_class", "gym_name", "observation_space"]
+
+MASK = "action_mask"
+"""Key of the legal-action mask in every observation dict (int8, 1 = legal: what
+`gymnasium.spaces.Discrete.sample(mask=...)` takes)."""
+
+GYM_NAMES = {"carcassonne_hg": "CarcassonneHG", "jaeger_sammler": "JaegerSammler"}
+"""Gymnasium names of the built-in games (others: the id in CamelCase)."""
+
+
+def gym_name(game_id: str) -> str:
+    return GYM_NAMES.get(game_id) or "".join(part.capitalize() for part in game_id.split("_"))
+
+
+def game_class(game: str | type[GameBase]) -> type[GameBase]:
+    """The game class of a registered id, or the class itself."""
+    if isinstance(game, str):
+        return hunters.games.get(game)
+    if isinstance(game, type) and issubclass(game, GameBase):
+        return game
+    raise TypeError(f"expected a game id or a GameBase subclass, got {game!r}")
+
+
+def draw_seed(rng: np.random.Generator) -> int:
+    """A game seed (0..MAX_SEED) from a numpy generator."""
+    return int(rng.integers(0, MAX_SEED, dtype=np.uint64, endpoint=True))
+
+
+def observation_space(layout: LearnLayout) -> spaces.Dict:
+    """A Dict with one Box per observation field (the layout's bounds and dtypes) plus the mask."""
+    if any(f.name == MASK for f in layout.fields):
+        raise ValueError(f"an observation field may not be called {MASK!r}")
+    boxes: dict[str, spaces.Space[Any]] = {
+        f.name: spaces.Box(low=f.low, high=f.high, shape=f.shape, dtype=np.dtype(f.dtype)) for f in layout.fields
+    }
+    boxes[MASK] = spaces.Box(low=0, high=1, shape=(layout.actions,), dtype=np.int8)
+    return spaces.Dict(boxes)
+
+
+class ObservationBuffers:
+    """One seat's observation arrays and a mask, allocated once and refilled by the game's core;
+    `fill` returns a dict of these buffers (or of copies, for APIs that keep what they are given)."""
+
+    __slots__ = ("_mask_u8", "fields", "mask")
+
+    def __init__(self, layout: LearnLayout):
+        self.fields = {f.name: np.zeros(f.shape, np.dtype(f.dtype)) for f in layout.fields}
+        self._mask_u8 = np.zeros(layout.actions, np.uint8)
+        self.mask = self._mask_u8.view(np.int8)
+
+    def fill(self, game: GameBase, seat: int, to_move: bool, copy: bool) -> dict[str, Any]:
+        """The observation of `seat`, with the legal mask when `to_move` (else all zeros)."""
+        if copy:  # fresh arrays filled by the core (cheaper than filling the buffers, then copying)
+            out = game.observe(seat)
+            out[MASK] = (game.learn_mask() if to_move else np.zeros_like(self._mask_u8)).view(np.int8)
+            return out
+        game.observe(seat, self.fields)
+        if to_move:
+            game.learn_mask(self._mask_u8)
+        else:
+            self._mask_u8.fill(0)
+        out = dict(self.fields)
+        out[MASK] = self.mask
+        return out

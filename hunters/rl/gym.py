@@ -1,0 +1,229 @@
+"""Gymnasium environments for every game with the learning surface (`hunters.learn`).
+
+- `HuntersEnv` (single agent): the learner takes one seat, the other seats are built-in bots
+  (`hunters.bots`: ``"random"`` by default, ``"greedy"``, ``"mcts"`` or any bot spec such as
+  ``"mcts:iterations=200"``; one spec for all, or a list with one per other seat). Observation: a dict
+  of the layout's fields (the learner's view) plus ``action_mask`` (int8, 1 = legal); action: a
+  compact code, ``Discrete(layout.actions)``. Reward: at the end, the learner's
+  `hunters.learn.terminal_rewards` entry (+1 sole winner, 0 tied first, -1 otherwise), else 0. An
+  illegal code ends the episode with reward -1 and ``info["illegal_action"] = True`` (``illegal=
+  "lose"``, the default, so that unmasked samplers and `check_env` work) or raises
+  IllegalMoveError (``illegal="raise"``).
+- `HuntersVectorEnv` (``gymnasium.vector.VectorEnv`` over ``Game.learn_batch``): N games stepped in
+  one call inside the core (other keyword options, e.g. ``threads``, go to the batch), **every seat
+  played by the caller** (self-play). The observation of
+  slot i is that of the seat to move in game i (``info["player"][i]``), with its mask; the action
+  for slot i is played by that seat. ``reward[i]`` is the terminal reward of the seat that just
+  acted (0 before the end); ``info["rewards"]`` has every seat's ([N, players], credit the others
+  from it) and ``info["final_scores"]`` the final scores. A game that ends is reset at once
+  (same-step autoreset): the returned observation is already the next game's first; the final
+  observation is not kept (the rewards are terminal). Arrays returned are the batch's own buffers,
+  refilled in place by the next call: copy what you keep. `HuntersVectorEnv.sample_legal(rng)`
+  draws a random legal code per slot (from the batch's lists of legal codes, ``info["legal"]`` and
+  ``info["legal_count"]``, where the game's batch keeps them, as H&G's does; else from the masks).
+
+Ids (registered when this module is imported): ``hunters/CarcassonneHG-v0`` and
+``hunters/JaegerSammler-v0`` (`HuntersEnv`; kwargs such as ``players``, ``opponents``, ``seat``), and
+``hunters/CarcassonneHG-SelfPlay-v0`` / ``hunters/JaegerSammler-SelfPlay-v0`` for
+``gymnasium.make_vec(id, num_envs=256)`` (`HuntersVectorEnv`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from hunters.bots import Bot, make_bot
+from hunters.errors import IllegalMoveError
+from hunters.game_base import GameBase
+from hunters.learn import terminal_rewards
+
+from ._common import MASK, ObservationBuffers, draw_seed, game_class, gym_name, observation_space
+
+__all__ = ["HuntersEnv", "HuntersVectorEnv", "register_envs"]
+
+
+class HuntersEnv(gymnasium.Env[dict[str, Any], Any]):
+    """One seat of a game against built-in bots (see the module docstring).
+
+    ``seat``: the learner's seat, or ``"random"`` (drawn at each reset from the env's generator).
+    Bots are seeded from the reset seed, so the same seed and actions give the same episode."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "svg"]}  # noqa: RUF012 (gymnasium's)
+
+    def __init__(
+        self,
+        game: str | type[GameBase],
+        players: int = 2,
+        opponents: str | Sequence[str] = "random",
+        seat: int | str = 0,
+        illegal: str = "lose",
+        render_mode: str | None = None,
+        **options: Any,
+    ):
+        self._cls = game_class(game)
+        self._cls.INFO.check_players(players)
+        if seat != "random" and (type(seat) is not int or not 0 <= seat < players):
+            raise ValueError(f"seat must be an int from 0 to {players - 1} or 'random'")
+        if illegal not in ("lose", "raise"):
+            raise ValueError("illegal must be 'lose' or 'raise'")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        specs = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+        if len(specs) != players - 1:
+            raise ValueError(f"opponents: one spec for all, or {players - 1} specs (one per other seat)")
+        for s in specs:
+            make_bot(s)  # a bad spec fails here, not at the first reset
+        self._specs = specs
+        self._players, self._seat_option, self._illegal, self._options = players, seat, illegal, options
+        self.render_mode = render_mode
+        self.game: GameBase = self._cls.new(players=players, seed=0, **options)
+        self.layout = self.game.learn_layout()
+        self.observation_space = observation_space(self.layout)
+        self.action_space = spaces.Discrete(self.layout.actions)
+        self._buffers = ObservationBuffers(self.layout)
+        self.seat = 0 if seat == "random" else int(seat)
+        self._bots: dict[int, Bot] = {}
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        super().reset(seed=seed)
+        game_seed = draw_seed(self.np_random)
+        if self._seat_option == "random":
+            self.seat = int(self.np_random.integers(self._players))
+        others = [s for s in range(self._players) if s != self.seat]
+        self._bots = {
+            s: make_bot(spec, seed=draw_seed(self.np_random) >> 1) for s, spec in zip(others, self._specs, strict=True)
+        }
+        self.game = self._cls.new(players=self._players, seed=game_seed, **self._options)
+        self._play_bots()
+        return self._observe(), {"seat": self.seat}
+
+    def _play_bots(self) -> None:
+        game = self.game
+        while not game.is_over and game.player != self.seat:
+            game.play(self._bots[game.player](game))
+
+    def _observe(self) -> dict[str, Any]:
+        return self._buffers.fill(self.game, self.seat, not self.game.is_over, copy=True)
+
+    def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        game = self.game
+        if self.game.is_over:  # (not `game.is_over`: mypy would keep it narrowed below)
+            raise RuntimeError("the episode is over: call reset()")
+        try:
+            game.play_learn(int(action))
+        except IllegalMoveError:
+            if self._illegal == "raise":
+                raise
+            return self._observe(), -1.0, True, False, {"illegal_action": True}
+        self._play_bots()
+        if game.is_over:
+            scores = game.scores
+            reward = terminal_rewards(scores)[self.seat]
+            return self._observe(), reward, True, False, {"scores": scores}
+        return self._observe(), 0.0, False, False, {}
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        if self.render_mode == "svg":
+            from hunters.pictures import svg
+
+            return svg(self.game)
+        return self.game.summary()
+
+
+class HuntersVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
+    """`num_envs` games in one core batch, every seat played by the caller (module docstring)."""
+
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012 (gymnasium's)
+
+    def __init__(self, game: str | type[GameBase], num_envs: int = 256, players: int = 2, **options: Any):
+        if type(num_envs) is not int or num_envs < 1:
+            raise ValueError("num_envs must be a positive int")
+        self._cls = game_class(game)
+        self._cls.INFO.check_players(players)
+        self.num_envs = num_envs
+        self.players = players
+        self._options = options
+        self.batch = self._cls.learn_batch(num_envs, players=players, seed=0, **options)
+        self.layout = self.batch.layout
+        self.single_observation_space = observation_space(self.layout)
+        self.single_action_space = spaces.Discrete(self.layout.actions)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._actor = np.zeros(num_envs, np.int32)
+        self._reward = np.zeros(num_envs, np.float32)
+        self._rows = np.arange(num_envs)
+        self._truncated = np.zeros(num_envs, bool)
+        b = self.batch
+        self._obs = dict(b.obs)
+        self._obs[MASK] = b.mask.view(np.int8)
+        self._info = {"player": b.player, "rewards": b.rewards, "final_scores": b.final_scores}
+        if hasattr(b, "legal") and hasattr(b, "legal_count"):  # a batch that lists legal codes (H&G)
+            self._info["legal"], self._info["legal_count"] = b.legal, b.legal_count
+
+    def reset(
+        self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Start a game in every slot: slot i gets seed ``seed + i`` (the batch's rule; a list of
+        seeds is refused, since the core seeds the slots itself); no seed: one drawn at random."""
+        if isinstance(seed, list):
+            raise ValueError("HuntersVectorEnv.reset takes one int seed (slot i plays seed + i)")
+        super().reset(seed=seed)
+        self.batch.reset(seed if seed is not None else draw_seed(self.np_random) >> 1)
+        return self._obs, self._info
+
+    def step(self, actions: Any) -> tuple[dict[str, Any], Any, Any, Any, dict[str, Any]]:
+        b = self.batch
+        np.copyto(self._actor, b.player)
+        b.step(actions)
+        # the acting seat's terminal reward (0 where the game goes on)
+        self._reward[:] = b.rewards[self._rows, self._actor]
+        return self._obs, self._reward, b.done, self._truncated, self._info
+
+    def sample_legal(self, rng: np.random.Generator | None = None) -> Any:
+        """A uniformly random legal code for every slot (int64 [num_envs]): the batch's own
+        ``random_actions(rng)`` where it has one, else from its lists of legal codes where it keeps
+        them (``info["legal"]``), else from the masks."""
+        rng = self.np_random if rng is None else rng
+        b, n = self.batch, self.num_envs
+        own = getattr(b, "random_actions", None)  # a batch that draws them itself (H&G)
+        if own is not None:
+            return own(rng)
+        counts = self._info.get("legal_count")
+        if counts is not None and counts.min() > 0:
+            picks = (rng.random(n) * counts).astype(np.int64)
+            return self._info["legal"][self._rows, picks].astype(np.int64)
+        rows, cols = b.mask.view(np.bool_).nonzero()
+        per_row = np.bincount(rows, minlength=n)
+        starts = np.cumsum(per_row) - per_row
+        return cols[starts + (rng.random(n) * per_row).astype(np.int64)].astype(np.int64)
+
+    def render(self) -> tuple[Any, ...] | None:
+        return None
+
+
+def register_envs() -> list[str]:
+    """Register the Gymnasium ids of every built-in game (idempotent); returns the ids."""
+    ids = []
+    for game_id in ("carcassonne_hg", "jaeger_sammler"):
+        name = gym_name(game_id)
+        single, vector = f"hunters/{name}-v0", f"hunters/{name}-SelfPlay-v0"
+        if single not in gymnasium.registry:
+            gymnasium.register(single, entry_point="hunters.rl.gym:HuntersEnv", kwargs={"game": game_id})
+        if vector not in gymnasium.registry:
+            gymnasium.register(vector, vector_entry_point="hunters.rl.gym:HuntersVectorEnv", kwargs={"game": game_id})
+        ids += [single, vector]
+    return ids
+
+
+register_envs()

@@ -1,0 +1,284 @@
+"""OpenSpiel Python games for every game with the learning surface (`hunters.learn`).
+
+``register("carcassonne_hg")`` (done for the built-in games when this module is imported) registers
+``python_hunters_carcassonne_hg`` with `pyspiel.register_game`; ``pyspiel.load_game(
+"python_hunters_carcassonne_hg(players=3)")`` then makes it (parameter ``players``, default 2).
+
+- Actions: the game's compact codes (``num_distinct_actions = layout.actions``).
+- Chance: the game is made with ``chance="external"``, so every random draw (a tile, a layout) is a
+  chance node (`current_player() == pyspiel.PlayerId.CHANCE`) whose outcomes and probabilities are the
+  game's `chance_outcomes()`; applying an outcome calls `apply_chance`. Same outcomes and actions,
+  same game: serialisation is the action history.
+- Returns: terminal, `hunters.learn.terminal_rewards` (+1 sole winner, 0 tied first, -1 otherwise).
+- Observation tensor: the seat's `observe(seat)` fields flattened in layout order (float32); the
+  observer's ``dict`` has them under their field names. Observation string: the nonzero entries of
+  each field. Information state: for a perfect-information game (Hunters & Gatherers: with external
+  chance nothing is hidden) the string is the action history and the tensor the observation; for an
+  imperfect-information game (Jäger und Sammler: other seats' face-down tiles) the string is the
+  seat's sequence of observations and actions (perfect recall; built by replaying the history, so
+  slow) and the tensor the current observation (not perfect recall).
+- States clone through the game's own `clone()` (one memcpy in the cores), so OpenSpiel's
+  `MCTSBot` searches at the speed of Python's call overhead.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from hunters.errors import IllegalMoveError
+from hunters.game_base import GameBase
+from hunters.learn import LearnLayout, terminal_rewards
+
+from ._common import game_class
+
+__all__ = ["CHANCE_OUTCOMES", "PERFECT_INFORMATION", "game_name", "register"]
+
+PERFECT_INFORMATION = {"carcassonne_hg": True, "jaeger_sammler": False}
+"""Whether a built-in game, with external chance, hides nothing from any seat."""
+
+CHANCE_OUTCOMES = {"carcassonne_hg": 95}
+"""Bound on chance outcome ids of built-in games whose layout does not give one (H&G: tile ids)."""
+
+_MAX_GAME_LENGTH = 10_000
+"""Bound on a game's length (decisions + chance nodes) when its layout does not give one."""
+
+_registered: dict[str, type[GameBase]] = {}
+
+
+def game_name(game: str | type[GameBase]) -> str:
+    """The OpenSpiel short name of a game: ``python_hunters_<id>``."""
+    return f"python_hunters_{game_class(game).INFO.id}"
+
+
+def register(game: str | type[GameBase], perfect_information: bool | None = None) -> str:
+    """Register a game (id or class) with OpenSpiel, once; returns its short name.
+    `perfect_information`: whether nothing is hidden once chance is external (default: the
+    built-in table, else False, which is always safe)."""
+    cls = game_class(game)
+    name = game_name(cls)
+    if name in _registered:
+        return name
+    info = cls.INFO
+    perfect = PERFECT_INFORMATION.get(info.id, False) if perfect_information is None else perfect_information
+    game_type = pyspiel.GameType(
+        short_name=name,
+        long_name=f"{info.name} (hunters)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=(
+            pyspiel.GameType.Information.PERFECT_INFORMATION
+            if perfect
+            else pyspiel.GameType.Information.IMPERFECT_INFORMATION
+        ),
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=info.max_players,
+        min_num_players=info.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={"players": max(2, info.min_players)},
+    )
+
+    # OpenSpiel keeps the factory until the process exits: a class (as OpenSpiel's own Python games
+    # register), since a registered closure crashes the interpreter at shutdown
+    factory = type(f"HuntersGame_{info.id}", (HuntersGame,), {"GAME_TYPE": game_type, "CLS": cls, "PERFECT": perfect})
+    pyspiel.register_game(game_type, factory)
+    _registered[name] = cls
+    return name
+
+
+class HuntersGame(pyspiel.Game):
+    """One configuration (``players``) of a hunters game, as an OpenSpiel game."""
+
+    GAME_TYPE: Any
+    CLS: type[GameBase]
+    PERFECT: bool
+
+    def __init__(self, params: dict[str, Any] | None = None):
+        game_type, cls, perfect = self.GAME_TYPE, self.CLS, self.PERFECT
+        params = params or {}
+        players = int(params.get("players", max(2, cls.INFO.min_players)))
+        cls.INFO.check_players(players)
+        self.cls, self.players, self.perfect = cls, players, perfect
+        probe = cls.new(players=players, seed=0, chance="external")
+        self.layout: LearnLayout = probe.learn_layout()
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.layout.actions,
+            max_chance_outcomes=max(1, _chance_bound(cls, self.layout)),
+            num_players=players,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=None,
+            max_game_length=getattr(self.layout, "max_game_length", 0) or _MAX_GAME_LENGTH,
+        )
+        super().__init__(game_type, info, {"players": players})
+
+    def new_initial_state(self) -> HuntersState:
+        return HuntersState(self, self.cls.new(players=self.players, seed=0, chance="external"))
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return Observer(self, perfect_recall)
+
+
+def _chance_bound(cls: type[GameBase], layout: LearnLayout) -> int:
+    """Outcome ids of chance nodes are below this: the layout's `chance_outcomes`, else
+    `CHANCE_OUTCOMES`, else the action count."""
+    bound = getattr(layout, "chance_outcomes", 0)
+    if bound:
+        return int(bound)
+    return CHANCE_OUTCOMES.get(cls.INFO.id, layout.actions)
+
+
+class _Holder:
+    """Holds the hunters game of a state; `copy.deepcopy` (OpenSpiel's clone of Python states)
+    copies it with the game's own fast `clone()`, pickling goes through its record."""
+
+    __slots__ = ("game",)
+
+    def __init__(self, game: GameBase):
+        self.game = game
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Holder:
+        return _Holder(self.game.clone())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # OpenSpiel serialises a Python state by pickling it: the game travels as its record
+        return (_from_record, (type(self.game), self.game.to_record()))
+
+
+def _from_record(cls: type[GameBase], record: dict[str, Any]) -> _Holder:
+    return _Holder(cls.from_record(record))
+
+
+class HuntersState(pyspiel.State):
+    """A position: the hunters game (with external chance) behind OpenSpiel's State API."""
+
+    def __init__(self, game: HuntersGame, hunters_game: GameBase):
+        super().__init__(game)
+        self._h = _Holder(hunters_game)
+
+    @property
+    def hunters_game(self) -> GameBase:
+        """The hunters game of this state (do not play on it directly: OpenSpiel keeps the
+        history)."""
+        return self._h.game
+
+    def current_player(self) -> int:
+        g = self._h.game
+        if g.is_over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        p = g.player
+        return int(pyspiel.PlayerId.CHANCE) if p < 0 else p
+
+    def _legal_actions(self, player: int) -> list[int]:
+        g = self._h.game
+        if g.is_over or g.player != player:
+            return []
+        return g.learn_actions()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return self._h.game.chance_outcomes()
+
+    def _apply_action(self, action: int) -> None:
+        g = self._h.game
+        if g.player < 0:
+            g.apply_chance(int(action))
+        else:
+            g.play_learn(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"chance:{action}"
+        g = self._h.game
+        if not g.is_over and g.player == player:
+            try:
+                return f"{action}:{g.learn_to_move(int(action))}"
+            except IllegalMoveError:
+                pass
+        return f"code:{action}"
+
+    def is_terminal(self) -> bool:
+        return bool(self._h.game.is_over)
+
+    def returns(self) -> list[float]:
+        g = self._h.game
+        return terminal_rewards(g.scores) if g.is_over else [0.0] * g.players
+
+    def __str__(self) -> str:
+        return f"{self._h.game.summary()}\nhistory: {self.history_str()}"
+
+
+class Observer:
+    """OpenSpiel's Python observer: `tensor` (float32) and `dict` (one view per observation field)
+    filled from the game's `observe(seat)`; strings as in the module docstring."""
+
+    def __init__(self, game: HuntersGame, perfect_recall: bool):
+        self._game = game
+        self._perfect_recall = perfect_recall
+        fields = game.layout.fields
+        sizes = [int(np.prod(f.shape)) for f in fields]
+        self.tensor = np.zeros(sum(sizes), np.float32)
+        self.dict: dict[str, Any] = {}
+        start = 0
+        for f, n in zip(fields, sizes, strict=True):
+            self.dict[f.name] = self.tensor[start : start + n].reshape(f.shape)
+            start += n
+        self._fields = {f.name: np.zeros(f.shape, np.dtype(f.dtype)) for f in fields}
+
+    def set_from(self, state: HuntersState, player: int) -> None:
+        obs = state.hunters_game.observe(player, self._fields)
+        for name, view in self.dict.items():
+            view[...] = obs[name]
+
+    def string_from(self, state: HuntersState, player: int) -> str:
+        if not self._perfect_recall:
+            return _observation_string(state.hunters_game, player, self._fields)
+        if self._game.perfect:
+            return f"p{player} {state.history_str()}"
+        return _recall_string(self._game, state, player, self._fields)
+
+
+def _observation_string(game: GameBase, player: int, buffers: dict[str, Any]) -> str:
+    obs = game.observe(player, buffers)
+    parts = []
+    for name, arr in obs.items():
+        flat = arr.reshape(-1)
+        nz = np.flatnonzero(flat)
+        parts.append(name + ":" + ",".join(f"{i}={flat[i]}" for i in nz.tolist()))
+    return f"p{player} " + " ".join(parts)
+
+
+def _recall_string(game: HuntersGame, state: HuntersState, player: int, buffers: dict[str, Any]) -> str:
+    """The seat's observations after each step, and its own actions: its information state. A
+    state keeps a replay per seat (a history only grows), so walking a game costs one observation
+    per step, not one replay per call."""
+    cache: dict[int, list[Any]] = state.__dict__.setdefault("_recall", {})
+    history = state.history()
+    entry = cache.get(player)
+    if entry is None or entry[1] > len(history):
+        replay = game.cls.new(players=game.players, seed=0, chance="external")
+        entry = cache[player] = [_Holder(replay), 0, [_observation_string(replay, player, buffers)]]
+    holder, done, steps = entry
+    g = holder.game
+    for action in history[done:]:
+        actor = g.player
+        if actor < 0:
+            g.apply_chance(action)
+        else:
+            g.play_learn(action)
+        mine = f"a{action} " if actor == player else ""
+        steps.append(mine + _observation_string(g, player, buffers))
+    entry[1] = len(history)
+    return "\n".join(steps)
+
+
+for _game_id in ("carcassonne_hg", "jaeger_sammler"):
+    register(_game_id)

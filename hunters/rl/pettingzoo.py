@@ -1,0 +1,147 @@
+"""PettingZoo AEC environments for every game with the learning surface (`hunters.learn`).
+
+``aec_env("carcassonne_hg", players=2, **options)``: agents ``player_0`` .. ``player_{n-1}`` (seat
+order); the agent to act is the game's seat to move (a seat may act several times in a row, e.g. an
+extra turn). Observation of an agent: a dict of the layout's fields (what that seat may know, the
+observing seat first where seats are listed) plus ``action_mask`` (int8 [actions], 1 = legal; all
+zeros for an agent that is not to move). Action: a compact code, ``Discrete(layout.actions)``; an
+illegal code raises `hunters.errors.IllegalMoveError` and changes nothing.
+
+Rewards are terminal (`hunters.learn.terminal_rewards`: +1 sole winner, 0 tied first, -1 otherwise),
+given to every agent on the step that ends the game; then every agent is terminated. ``reset(seed=s)``
+starts the game of seed ``s`` (same seed and actions, same game); without a seed, the next game's
+seed is drawn from the env's generator (seeded by the last explicit seed).
+
+Observations returned by `observe`/`last` are copies (they stay valid after later steps); pass
+``copy_observations=False`` to get the env's own buffers instead (refilled in place: faster, copy what
+you keep). Render modes: ``"ansi"`` (the game's text summary) and ``"svg"`` (`hunters.pictures`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from hunters.game_base import GameBase
+from hunters.learn import terminal_rewards
+
+from ._common import ObservationBuffers, draw_seed, game_class, observation_space
+
+__all__ = ["HuntersAECEnv", "aec_env"]
+
+
+def aec_env(game: str | type[GameBase], players: int = 2, **kwargs: Any) -> HuntersAECEnv:
+    """The AEC environment of a game (an id or a class); `kwargs`: ``render_mode``,
+    ``copy_observations`` and the game's own options (passed to ``Game.new``)."""
+    return HuntersAECEnv(game, players=players, **kwargs)
+
+
+class HuntersAECEnv(AECEnv[str, dict[str, Any], int]):
+    """One game as a PettingZoo AEC environment (see the module docstring)."""
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 (pettingzoo's)
+        "render_modes": ["ansi", "svg"],
+        "is_parallelizable": False,
+        "name": "hunters_v0",
+    }
+
+    def __init__(
+        self,
+        game: str | type[GameBase],
+        players: int = 2,
+        render_mode: str | None = None,
+        copy_observations: bool = True,
+        **options: Any,
+    ):
+        super().__init__()
+        self._cls = game_class(game)
+        self._cls.INFO.check_players(players)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        self.render_mode = render_mode
+        self.metadata = {**self.metadata, "name": f"hunters_{self._cls.INFO.id}_v0"}
+        self._players = players
+        self._options = options
+        self._copy = copy_observations
+        self.game: GameBase = self._cls.new(players=players, seed=0, **options)
+        self.layout = self.game.learn_layout()
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = observation_space(self.layout)
+        act_space = spaces.Discrete(self.layout.actions)
+        # one space object per agent (seeded separately by the tests), same shape for all
+        self.observation_spaces = {
+            a: obs_space if i == 0 else observation_space(self.layout) for i, a in enumerate(self.possible_agents)
+        }
+        self.action_spaces = {
+            a: act_space if i == 0 else spaces.Discrete(self.layout.actions) for i, a in enumerate(self.possible_agents)
+        }
+        self._buffers = ObservationBuffers(self.layout)
+        self._rng = np.random.default_rng()
+        self.agents: list[str] = []
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # -- the AEC protocol --------------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+            game_seed = seed
+        else:
+            game_seed = draw_seed(self._rng)
+        self.game = self._cls.new(players=self._players, seed=game_seed, **self._options)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.game.player]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        seat = self._seat_of[agent]
+        game = self.game
+        to_move = not game.is_over and game.player == seat
+        return self._buffers.fill(game, seat, to_move, self._copy)
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        game.play_learn(int(action))
+        self._cumulative_rewards[agent] = 0.0
+        if game.is_over:
+            scores = game.scores
+            for a, r in zip(self.agents, terminal_rewards(scores), strict=True):
+                self.rewards[a] = r
+                self.terminations[a] = True
+                self.infos[a] = {"scores": list(scores)}
+            self._accumulate_rewards()
+            # the agents leave in seat order, each through a `step(None)`
+            self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = self.possible_agents[game.player]
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            return None
+        if self.render_mode == "svg":
+            from hunters.pictures import svg
+
+            return svg(self.game)
+        return self.game.summary()
+
+    def close(self) -> None:
+        pass
+
+    def __str__(self) -> str:
+        return str(self.metadata["name"])

@@ -1,0 +1,41 @@
+"""examples/openspiel_mcts.py runs: OpenSpiel's MCTS against our bots, on every game with chance."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pyspiel")
+
+from .tinygame import TinyGame
+
+PATH = Path(__file__).resolve().parents[2] / "examples" / "openspiel_mcts.py"
+
+
+def load_example():
+    spec = importlib.util.spec_from_file_location("openspiel_mcts", PATH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_mcts_against_our_bots(chance_cls, capsys):
+    example = load_example()
+    tiny = chance_cls is TinyGame
+    totals = example.play_match(
+        chance_cls,
+        games=2,
+        simulations=30 if tiny else 4,
+        opponent="greedy",
+        perfect_information=True if tiny else None,
+    )
+    assert totals["mcts_wins"] + totals["draws"] + totals["mcts_losses"] == 2
+    assert "MCTS(" in capsys.readouterr().out
+
+
+def test_command_line(chance_cls):
+    if chance_cls is TinyGame:
+        pytest.skip("the command line takes registered game ids")
+    assert load_example().main(["--game", chance_cls.INFO.id, "--games", "1", "--simulations", "2"]) == 0

@@ -1,0 +1,161 @@
+"""Gymnasium: the single-agent env against bots, and the vector env over the core batch."""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from hunters.errors import IllegalMoveError
+from hunters.learn import terminal_rewards
+from hunters.rl import gym_env, vector_env
+from hunters.rl.gym import register_envs
+
+from .conftest import LEARN_GAMES
+from .tinygame import TinyGame
+
+
+def run_episode(env, seed):
+    obs, info = env.reset(seed=seed)
+    steps, codes = 0, []
+    while True:
+        code = int(np.flatnonzero(obs["action_mask"])[-1])
+        codes.append(code)
+        obs, reward, term, trunc, info = env.step(code)
+        steps += 1
+        if term or trunc:
+            return reward, info, codes
+
+
+@pytest.mark.parametrize("opponents", ["random", "greedy"])
+def test_check_env(game_cls, opponents):
+    check_env(gym_env(game_cls, players=2, opponents=opponents), skip_render_check=True)
+
+
+def test_episode_against_bots_ends_with_the_learners_terminal_reward(game_cls):
+    env = gym_env(game_cls, players=3 if game_cls.INFO.max_players >= 3 else 2, seat=1, opponents="greedy")
+    reward, info, _ = run_episode(env, seed=4)
+    assert env.game.is_over
+    assert reward == terminal_rewards(info["scores"])[1] == terminal_rewards(env.game.scores)[1]
+
+
+def test_same_seed_same_episode(game_cls):
+    a = run_episode(gym_env(game_cls, opponents="random", seat="random"), seed=11)
+    b = run_episode(gym_env(game_cls, opponents="random", seat="random"), seed=11)
+    assert a[0] == b[0] and a[2] == b[2]
+
+
+def test_illegal_action_loses_or_raises(game_cls):
+    env = gym_env(game_cls)
+    obs, _ = env.reset(seed=0)
+    obs, *_ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    obs, reward, term, _trunc, info = env.step(bad)
+    assert (reward, term, info) == (-1.0, True, {"illegal_action": True})
+    strict = gym_env(game_cls, illegal="raise")
+    obs, _ = strict.reset(seed=0)
+    obs, *_ = strict.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    record = strict.game.to_record()
+    with pytest.raises(IllegalMoveError):
+        strict.step(bad)
+    assert strict.game.to_record() == record
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError):
+        gym_env("carcassonne_hg", opponents="nobody")
+    with pytest.raises(ValueError):
+        gym_env("carcassonne_hg", players=3, opponents=["random"])
+    with pytest.raises(ValueError):
+        gym_env("carcassonne_hg", seat=2)
+
+
+def test_registered_ids():
+    ids = register_envs()
+    assert "hunters/CarcassonneHG-v0" in ids and "hunters/JaegerSammler-v0" in ids
+    assert all(i in gymnasium.registry for i in ids)
+    single = gymnasium.make("hunters/CarcassonneHG-v0", opponents="greedy")
+    obs, _ = single.reset(seed=0)
+    assert single.observation_space.contains(obs)
+    vec = gymnasium.make_vec("hunters/JaegerSammler-SelfPlay-v0", num_envs=3)
+    obs, info = vec.reset(seed=0)
+    assert obs["action_mask"].shape == (3, vec.single_action_space.n) and info["player"].shape == (3,)
+    vec.step(vec.sample_legal())
+
+
+def test_vector_env_equals_single_games(batch_cls):
+    n = 4
+    env = vector_env(batch_cls, num_envs=n, players=2)
+    assert env.observation_space.contains(env.reset(seed=100)[0])
+    obs, info = env.reset(seed=100)
+    games = [batch_cls.new(players=2, seed=100 + i) for i in range(n)]
+    episodes = [0] * n
+    rng = np.random.default_rng(3)
+    ended = 0
+    for _ in range(400):
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in obs["action_mask"]])
+        actors = info["player"].copy()
+        obs, reward, term, _trunc, info = env.step(actions)
+        for i in range(n):
+            g = games[i]
+            assert g.player == actors[i]
+            g.play_learn(int(actions[i]))
+            if g.is_over:
+                ended += 1
+                assert term[i]
+                expected = terminal_rewards(g.scores)
+                assert list(info["rewards"][i]) == expected
+                assert reward[i] == expected[actors[i]]
+                assert list(info["final_scores"][i]) == g.scores
+                episodes[i] += 1
+                games[i] = g = batch_cls.new(players=2, seed=100 + episodes[i] * n + i)
+            else:
+                assert not term[i] and reward[i] == 0
+            assert info["player"][i] == g.player
+            assert np.array_equal(obs["action_mask"][i], g.learn_mask().view(np.int8))
+            direct = g.observe(g.player)
+            assert all(np.array_equal(obs[k][i], direct[k]) for k in direct)
+        if ended >= n and batch_cls.INFO.id != "tiny_tiles":
+            break
+    assert ended >= 1
+
+
+def test_make_vec_and_illegal_batch_action(batch_cls):
+    env = vector_env(batch_cls, num_envs=2)
+    obs, _ = env.reset(seed=0)
+    actions = np.array([np.flatnonzero(m)[0] for m in obs["action_mask"]])
+    obs, *_ = env.step(actions)  # the batch's buffers, refilled in place
+    masks = obs["action_mask"].copy()
+    bad = np.array([np.flatnonzero(m)[0] for m in masks])
+    bad[1] = int(np.flatnonzero(masks[1] == 0)[0])
+    before = [env.batch.game(i).to_record() for i in range(2)]
+    with pytest.raises(IllegalMoveError, match="slot 1"):
+        env.step(bad)
+    assert [env.batch.game(i).to_record() for i in range(2)] == before
+
+
+def test_sample_legal_draws_legal_codes(batch_cls):
+    """(H&G's batch draws them itself, the tiny game's keeps legal lists, Jäger's only masks.)"""
+    env = vector_env(batch_cls, num_envs=6)
+    obs, _ = env.reset(seed=5)
+    rng = np.random.default_rng(0)
+    seen = set()
+    for _ in range(30):
+        codes = env.sample_legal(rng)
+        assert all(obs["action_mask"][i, c] == 1 for i, c in enumerate(codes))
+        seen.add(int(codes[0]))
+        obs, *_ = env.step(codes)
+    assert len(seen) > 1
+
+
+@pytest.mark.parametrize("game_id", [c.INFO.id for c in LEARN_GAMES if c is not TinyGame])
+def test_mcts_opponents_and_svg(game_id):
+    env = gym_env(game_id, opponents="mcts:iterations=20", seat=1, render_mode="svg")
+    obs, _ = env.reset(seed=1)
+    assert env.game.moves_played >= 1  # the bot at seat 0 moved first
+    for _ in range(3):
+        obs, _reward, term, _trunc, _info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        if term:
+            break
+    assert env.render().lstrip().startswith("<svg")

@@ -1,0 +1,89 @@
+"""OpenSpiel: the games as Python games with chance nodes; random simulation and OpenSpiel's MCTS."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from open_spiel.python.algorithms import mcts  # noqa: E402
+
+from hunters.rl.openspiel import register  # noqa: E402
+
+from .tinygame import TinyGame  # noqa: E402
+
+
+def load(cls, players=2):
+    name = register(cls, perfect_information=True if cls is TinyGame else None)
+    return pyspiel.load_game(f"{name}(players={players})")
+
+
+def test_random_sim_test_with_serialisation(chance_cls):
+    game = load(chance_cls)
+    pyspiel.random_sim_test(game, num_sims=2 if chance_cls is not TinyGame else 20, serialize=True, verbose=False)
+
+
+def test_random_sim_test_three_players(chance_cls):
+    if chance_cls.INFO.max_players < 3:
+        pytest.skip("two players only")
+    pyspiel.random_sim_test(load(chance_cls, 3), num_sims=1, serialize=True, verbose=False)
+
+
+def test_chance_nodes_are_the_games_draws(chance_cls):
+    game = load(chance_cls)
+    state = game.new_initial_state()
+    rng = np.random.default_rng(0)
+    chance_nodes = 0
+    while not state.is_terminal() and chance_nodes < 30:
+        if state.is_chance_node():
+            chance_nodes += 1
+            outcomes = state.chance_outcomes()
+            actions, probs = zip(*outcomes, strict=True)
+            assert abs(sum(probs) - 1) < 1e-9 and all(0 <= a < game.max_chance_outcomes() for a in actions)
+            assert outcomes == state.hunters_game.chance_outcomes()
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            state.information_state_string(0)  # (builds the per-seat replay cache as it goes)
+            legal = state.legal_actions()
+            assert legal == state.hunters_game.learn_actions()
+            state.apply_action(int(rng.choice(legal)))
+    assert chance_nodes > 0
+    again = game.deserialize_state(state.serialize())
+    assert str(again) == str(state)
+    for seat in (0, 1):  # the cached information state equals one built afresh
+        assert again.information_state_string(seat) == state.information_state_string(seat)
+        assert again.observation_string(seat) == state.observation_string(seat)
+    clone = state.clone()
+    assert clone.history() == state.history() and clone.hunters_game is not state.hunters_game
+
+
+def test_observation_tensor_is_the_observe_fields(chance_cls):
+    game = load(chance_cls)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    flat = np.concatenate([a.reshape(-1).astype(np.float32) for a in state.hunters_game.observe(0).values()])
+    assert np.array_equal(np.asarray(state.observation_tensor(0)), flat)
+    assert state.information_state_string(0) != state.information_state_string(1)
+
+
+def test_openspiel_mcts_plays(chance_cls):
+    game = load(chance_cls)
+    bot = mcts.MCTSBot(
+        game, 2.0, 8, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)), random_state=np.random.RandomState(1)
+    )
+    state = game.new_initial_state()
+    rng = np.random.default_rng(1)
+    for _ in range(6 if chance_cls is not TinyGame else 100):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+    if chance_cls is TinyGame:
+        assert state.is_terminal() and sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])

@@ -1,0 +1,343 @@
+"""A tiny game with the whole learning surface, in pure Python: `hunters.rl` is tested on it
+independently of the real games (its envs are generic over `GameBase`).
+
+Rules. A pile of nine tiles (three each of values 1, 2, 3) is shuffled from the seed; its order is
+hidden, its contents public. The seat to move holds the top tile (drawn at the start of its turn)
+and places it on an empty cell of a 3×3 board, scoring its value plus one per orthogonally adjacent
+tile of its own. Placing on the centre gives the same seat another turn (a fresh draw). The game
+ends when the board is full (9 placements). With ``chance="external"`` every draw is a pending
+chance node (outcome = tile kind 0..2, value kind + 1; probability = its share of the undrawn tiles).
+
+Compact codes: the cell index 0..8 (row-major). Observations: see `LAYOUT_FIELDS`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from hunters.errors import IllegalMoveError
+from hunters.game_base import GameBase, GameInfo, LegalMoves, check_seed
+from hunters.learn import LearnLayout, ObservationField, terminal_rewards
+
+KINDS = (0, 0, 0, 1, 1, 1, 2, 2, 2)
+CELLS = 9
+NEIGHBOURS = [
+    [n for n in (c - 3, c + 3, c - 1 if c % 3 else -1, c + 1 if c % 3 != 2 else -1) if 0 <= n < 9] for c in range(CELLS)
+]
+
+
+class Place(NamedTuple):
+    cell: int
+
+    def to_json(self) -> dict[str, int]:
+        return {"cell": self.cell}
+
+
+def layout_for(players: int) -> LearnLayout:
+    return LearnLayout(
+        actions=CELLS,
+        fields=(
+            ObservationField("board", (3, 3), "int8", 0, 4, "0 empty, else 1 + owner's seat relative to the observer"),
+            ObservationField("values", (3, 3), "uint8", 0, 3, "value of the tile on each cell (0 empty)"),
+            ObservationField("hand", (3,), "uint8", 0, 1, "one-hot kind of the tile in hand (all 0: none)"),
+            ObservationField("scores", (players,), "int16", 0, 200, "scores by relative seat"),
+            ObservationField("remaining", (3,), "uint8", 0, 3, "undrawn tiles per kind (order hidden)"),
+        ),
+        action_doc="code = cell index 0..8, row-major",
+        chance_outcomes=3,
+    )
+
+
+class TinyGame(GameBase):
+    INFO = GameInfo(
+        id="tiny_tiles", name="Tiny tiles", min_players=2, max_players=3, action_space_size=CELLS, record_format=1
+    )
+    GAME_ID = "tiny_tiles"
+    __slots__ = (
+        "_chance",
+        "_drawn",
+        "_hand",
+        "_kind",
+        "_moves",
+        "_outcomes",
+        "_owner",
+        "_pile",
+        "_players",
+        "_scores",
+        "_seat",
+        "_seed",
+    )
+
+    # -- construction ------------------------------------------------------------------------------
+    @classmethod
+    def new(cls, players: int = 2, seed: int | None = 0, **options: Any) -> TinyGame:
+        cls.INFO.check_players(players)
+        check_seed(seed)
+        chance = options.pop("chance", "seeded")
+        if options or chance not in ("seeded", "external"):
+            raise ValueError(f"unknown options {options or chance!r}")
+        g = object.__new__(cls)
+        g._players, g._seed, g._chance = players, seed, chance
+        g._pile = list(KINDS)
+        random.Random(seed or 0).shuffle(g._pile)
+        g._drawn, g._hand, g._seat = 0, -1, 0
+        g._owner, g._kind = [-1] * CELLS, [-1] * CELLS
+        g._scores, g._moves, g._outcomes = [0] * players, [], []
+        if chance == "seeded":
+            g._draw_seeded()
+        return g
+
+    def _draw_seeded(self) -> None:
+        self._hand = self._pile[self._drawn]
+        self._drawn += 1
+
+    @classmethod
+    def _new_from_record(cls, record: dict[str, Any]) -> TinyGame:
+        return cls.new(record["players"], record["seed"], chance=record.get("chance", "seeded"))
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> TinyGame:
+        g = cls._new_from_record(record)
+        outcomes = list(record.get("outcomes", []))
+        for m in record.get("moves", []):
+            while g.player == -1:
+                g.apply_chance(outcomes.pop(0))
+            g.play(Place(m["cell"]))
+        while g.player == -1 and outcomes:
+            g.apply_chance(outcomes.pop(0))
+        return g
+
+    @classmethod
+    def move_from_json(cls, data: Any) -> Place:
+        return Place(data["cell"])
+
+    def clone(self) -> TinyGame:
+        g = object.__new__(TinyGame)
+        for s in self.__slots__:
+            v = getattr(self, s)
+            setattr(g, s, list(v) if isinstance(v, list) else v)
+        return g
+
+    def to_record(self) -> dict[str, Any]:
+        rec = {
+            "game": self.GAME_ID,
+            "format": 1,
+            "players": self._players,
+            "seed": self._seed,
+            "moves": [m.to_json() for m in self._moves],
+        }
+        if self._chance == "external":
+            rec["chance"], rec["outcomes"] = "external", list(self._outcomes)
+        return rec
+
+    # -- state -------------------------------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        return self._players
+
+    @property
+    def player(self) -> int:
+        if self.is_over:
+            return self._seat
+        return -1 if self._hand < 0 else self._seat
+
+    @property
+    def is_over(self) -> bool:
+        return len(self._moves) == CELLS
+
+    @property
+    def scores(self) -> list[int]:
+        return list(self._scores)
+
+    @property
+    def events(self) -> list[Any]:
+        return [("placed", m.cell) for m in self._moves]
+
+    @property
+    def moves(self) -> list[Any]:
+        return list(self._moves)
+
+    @property
+    def seed(self) -> int | None:
+        return self._seed
+
+    def score_breakdown(self) -> list[dict[str, int]]:
+        return [{"tiles": s, "total": s} for s in self._scores]
+
+    def view(self) -> dict[str, Any]:
+        return {
+            "owner": list(self._owner),
+            "kind": list(self._kind),
+            "hand": self._hand,
+            "remaining": self._remaining(),
+            "scores": self.scores,
+        }
+
+    def _remaining(self) -> list[int]:
+        left = self._pile[self._drawn :]
+        return [left.count(k) for k in range(3)]
+
+    def observed_by(self, seat: int) -> TinyGame:
+        g = self.clone()
+        g._pile = g._pile[: g._drawn] + sorted(g._pile[g._drawn :])
+        return g
+
+    # -- moves -------------------------------------------------------------------------------------
+    def legal_moves(self) -> LegalMoves[Place]:
+        return LegalMoves(self, self.learn_actions(), Place)
+
+    def _code(self, move: Any) -> int:
+        if self.is_over:
+            raise IllegalMoveError("GAME_OVER", "the game is over", move)
+        if self._hand < 0:
+            raise IllegalMoveError("CHANCE_PENDING", "a tile must be drawn first", move)
+        if not isinstance(move, Place) or type(move.cell) is not int or not 0 <= move.cell < CELLS:
+            raise IllegalMoveError("MALFORMED", "expected Place(cell) with cell 0..8", move)
+        if self._owner[move.cell] >= 0:
+            raise IllegalMoveError("OCCUPIED", "that cell is taken", move)
+        return move.cell
+
+    def play(self, move: Any) -> list[Any]:
+        c = self._code(move)
+        seat = self._seat
+        self._owner[c], self._kind[c] = seat, self._hand
+        self._scores[seat] += self._hand + 1 + sum(1 for n in NEIGHBOURS[c] if self._owner[n] == seat)
+        self._moves.append(Place(c))
+        self._hand = -1
+        if not self.is_over:
+            if c != 4:
+                self._seat = (seat + 1) % self._players
+            if self._chance == "seeded":
+                self._draw_seeded()
+        return [("placed", seat, c)]
+
+    def legal_moves_with_actions(self) -> list[tuple[Place, int]]:
+        return [(Place(c), c) for c in self.learn_actions()]
+
+    # -- learning ----------------------------------------------------------------------------------
+    def learn_layout(self) -> LearnLayout:
+        return layout_for(self._players)
+
+    def learn_actions(self) -> list[int]:
+        if self.is_over or self._hand < 0:
+            return []
+        return [c for c in range(CELLS) if self._owner[c] < 0]
+
+    def learn_mask(self, out: Any = None) -> Any:
+        if out is None:
+            out = np.zeros(CELLS, np.uint8)
+        else:
+            out[:] = 0
+        for c in self.learn_actions():
+            out[c] = 1
+        return out
+
+    def learn_to_move(self, code: int) -> Place:
+        if type(code) is not int and not isinstance(code, np.integer):
+            raise IllegalMoveError("MALFORMED", "a compact code is an int", code)
+        move = Place(int(code))
+        self._code(move)
+        return move
+
+    def move_to_learn(self, move: Any) -> int:
+        return self._code(move)
+
+    def observe(self, seat: int, out: dict[str, Any] | None = None) -> dict[str, Any]:
+        if out is None:
+            out = {f.name: np.zeros(f.shape, f.dtype) for f in self.learn_layout().fields}
+        p = self._players
+        board, values = out["board"].reshape(-1), out["values"].reshape(-1)
+        for c in range(CELLS):
+            o = self._owner[c]
+            board[c] = 0 if o < 0 else 1 + (o - seat) % p
+            values[c] = self._kind[c] + 1
+        out["hand"][:] = 0
+        if self._hand >= 0:
+            out["hand"][self._hand] = 1
+        for r in range(p):
+            out["scores"][r] = self._scores[(seat + r) % p]
+        out["remaining"][:] = self._remaining()
+        return out
+
+    @classmethod
+    def learn_batch(cls, games: int, players: int = 2, seed: int = 0, **options: Any) -> TinyBatch:
+        return TinyBatch(games, players, seed)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self._chance != "external":
+            raise ValueError("chance outcomes need a game made with chance='external'")
+        if self.is_over or self._hand >= 0:
+            return []
+        left = self._remaining()
+        total = sum(left)
+        return [(k, n / total) for k, n in enumerate(left) if n]
+
+    def apply_chance(self, outcome: int) -> None:
+        if outcome not in dict(self.chance_outcomes()):
+            raise ValueError(f"{outcome!r} is not an outcome of the pending chance node")
+        j = self._pile.index(outcome, self._drawn)
+        self._pile[self._drawn], self._pile[j] = self._pile[j], self._pile[self._drawn]
+        self._outcomes.append(outcome)
+        self._draw_seeded()
+
+
+class TinyBatch:
+    """`hunters.learn.LearnBatch` for the tiny game, stepping Python games (slow, but exact)."""
+
+    def __init__(self, games: int, players: int, seed: int):
+        self.games, self.players = games, players
+        self.layout = layout_for(players)
+        self.mask = np.zeros((games, CELLS), np.uint8)
+        self.obs = {f.name: np.zeros((games, *f.shape), f.dtype) for f in self.layout.fields}
+        self.player = np.zeros(games, np.int32)
+        self.rewards = np.zeros((games, players), np.float32)
+        self.done = np.zeros(games, bool)
+        self.final_scores = np.zeros((games, players), np.int32)
+        self.legal = np.zeros((games, CELLS), np.uint32)  # (extra, like H&G's batch: the legal codes)
+        self.legal_count = np.zeros(games, np.int32)
+        self._games: list[TinyGame] = []
+        self._episodes = [0] * games
+        self.reset(seed)
+
+    def _fill(self, i: int) -> None:
+        g = self._games[i]
+        self.player[i] = g.player
+        g.learn_mask(self.mask[i])
+        codes = g.learn_actions()
+        self.legal_count[i] = len(codes)
+        self.legal[i, : len(codes)] = codes
+        g.observe(g.player, {k: v[i] for k, v in self.obs.items()})
+
+    def reset(self, seed: int = 0) -> None:
+        self._seed = seed
+        self._episodes = [0] * self.games
+        self._games = [TinyGame.new(self.players, seed + i) for i in range(self.games)]
+        self.rewards[:] = 0
+        self.done[:] = False
+        self.final_scores[:] = 0
+        for i in range(self.games):
+            self._fill(i)
+
+    def step(self, actions: Any) -> None:
+        codes = [int(a) for a in actions]
+        for i, c in enumerate(codes):
+            if not 0 <= c < CELLS or not self.mask[i, c]:
+                raise IllegalMoveError("ILLEGAL_ACTION", f"slot {i}: code {c} is not legal", c)
+        self.rewards[:] = 0
+        self.done[:] = False
+        for i, c in enumerate(codes):
+            g = self._games[i]
+            g.play(Place(c))
+            if g.is_over:
+                self.done[i] = True
+                self.final_scores[i] = g.scores
+                self.rewards[i] = terminal_rewards(g.scores)
+                self._episodes[i] += 1
+                self._games[i] = TinyGame.new(self.players, self._seed + self._episodes[i] * self.games + i)
+            self._fill(i)
+
+    def game(self, index: int) -> TinyGame:
+        return self._games[index].clone()
