@@ -168,7 +168,7 @@ def layout(players: int) -> LearnLayout:
             ObservationField(name, shape, _SPECS[name][0], _SPECS[name][1], _SPECS[name][2], FIELD_DOCS[name])
             for name, shape in _shapes(players).items()
         )
-        lay = _layouts[players] = LearnLayout(ACTIONS, fields, ACTION_DOC)
+        lay = _layouts[players] = LearnLayout(ACTIONS, fields, ACTION_DOC, chance_outcomes=NTILES)  # outcomes: tile ids
     return lay
 
 

@@ -241,7 +241,7 @@ def layout(players: int, spaces: int, ndir: int, chars: int, caves: int) -> Lear
         f"{(chars + 1) * s + 1}; second = 0 (one step), 1 + C * S + slot2 (the same character again), "
         f"1 + k * S + slot2 (k < C: a character on the k-th pre-turn space). See hunters.jaeger.learn."
     )
-    return LearnLayout(actions, fields, doc)
+    return LearnLayout(actions, fields, doc, chance_outcomes=256)  # outcomes: tile codes, one byte
 
 
 def layout_of(game: Game) -> LearnLayout:

@@ -34,13 +34,11 @@ from hunters.learn import LearnLayout, terminal_rewards
 
 from ._common import game_class
 
-__all__ = ["CHANCE_OUTCOMES", "PERFECT_INFORMATION", "game_name", "register"]
+__all__ = ["PERFECT_INFORMATION", "game_name", "register"]
 
 PERFECT_INFORMATION = {"carcassonne_hg": True, "jaeger_sammler": False}
 """Whether a built-in game, with external chance, hides nothing from any seat."""
 
-CHANCE_OUTCOMES = {"carcassonne_hg": 95}
-"""Bound on chance outcome ids of built-in games whose layout does not give one (H&G: tile ids)."""
 
 _MAX_GAME_LENGTH = 10_000
 """Bound on a game's length (decisions + chance nodes) when its layout does not give one."""
@@ -129,12 +127,9 @@ class HuntersGame(pyspiel.Game):
 
 
 def _chance_bound(cls: type[GameBase], layout: LearnLayout) -> int:
-    """Outcome ids of chance nodes are below this: the layout's `chance_outcomes`, else
-    `CHANCE_OUTCOMES`, else the action count."""
-    bound = getattr(layout, "chance_outcomes", 0)
-    if bound:
-        return int(bound)
-    return CHANCE_OUTCOMES.get(cls.INFO.id, layout.actions)
+    """Outcome ids of chance nodes are below this: the layout's `chance_outcomes` (the game's own
+    bound), else the action count."""
+    return layout.chance_outcomes or layout.actions
 
 
 class _Holder:
