@@ -1283,7 +1283,7 @@ cdef int learn_observe(State* s, LearnSpec* L, int seat, bint open_, uint8_t* bo
         fd = 0
         for k in range(NFACE):
             fd += s.taken[p][K_BERRIES + k]
-            col[k] = s.taken[p][K_BERRIES + k] if (open_ or p == seat) else 0
+            col[k] = s.taken[p][K_BERRIES + k] if open_ else 0  # spec §5: nobody looks, the owner included
         mp = 0
         for k in range(MAXMV):
             mp += k * s.mcount[p][k]
@@ -1303,7 +1303,7 @@ cdef int learn_observe(State* s, LearnSpec* L, int seat, bint open_, uint8_t* bo
         col[14] = pkw
         col[15] = s.onb[p]
         col[16] = s.nch[p]
-        col[17] = clamp16(score_of(s, p) if (open_ or p == seat) else mp + pks * G_pack_points)
+        col[17] = clamp16(score_of(s, p) if open_ else mp + pks * G_pack_points)
     # tiles by kind: on the board, still to be laid, removed
     memset(tiles, 0, 3 * (NKINDS - 1) * sizeof(int16_t))
     for v in range(c.n):
@@ -1320,12 +1320,11 @@ cdef int learn_observe(State* s, LearnSpec* L, int seat, bint open_, uint8_t* bo
             tiles[(NKINDS - 1) + (c.wdeck[k] & 15) - 1] += 1
     for k in range(1, NKINDS):
         tiles[2 * (NKINDS - 1) + k - 1] = s.removed[k]
-    # the other seats' face-down tiles together, by kind
+    # every seat's face-down tiles together, by kind (public: what left the board face down)
     for k in range(NFACE):
         n = 0
         for p in range(P):
-            if p != seat:
-                n += s.taken[p][K_BERRIES + k]
+            n += s.taken[p][K_BERRIES + k]
         pool[k] = n
     status[0] = s.season
     status[1] = -1 if (s.season == OVER or s.deal_next >= 0) else (s.player - seat + P) % P

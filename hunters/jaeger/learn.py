@@ -31,13 +31,14 @@ Observation fields
 ------------------
 Seats are relative: row r is seat ``(observer + r) % players`` (r = 0: the observer). A seat sees
 what the rules let it see (spec §5): the board (tiles lie face up), everyone's characters, supply
-packs, weapons and mammoths (face up), its own face-down tiles (it saw them when it took them: the
-bots' model, `Game.observed_by`), the *number* of face-down tiles of each other seat, and the pool
-of the other seats' face-down tiles together by kind (every tile lay face up on the board before it
-was taken, so the pool is public; who holds which is not recorded). Hidden and never observed: the
-order of the winter deck before winter (its contents are public: the options fix them) and the
-split of the other seats' face-down tiles. With the option `open_collections`, and once the game is
-over, every collection is shown in full. Shapes are for P players on a board of n spaces (default
+packs, weapons and mammoths (face up), the *number* of face-down tiles of every seat, and the pool of
+all face-down tiles together by kind (each lay face up on the board before it was taken, so the pool
+follows from the public board). Nobody, the owner included, may look at face-down tiles before the
+end (spec §5), so no seat's face-down tiles are shown by kind, not even the observer's own, nor a
+score that counts them: a policy that wants them must remember what it took (every take is in the
+history; OpenSpiel's information-state strings keep it). Hidden and never observed: the order of the
+winter deck before winter (its contents are public: the options fix them). With the option
+`open_collections`, and once the game is over, every collection is shown in full. Shapes are for P players on a board of n spaces (default
 120 = 10 rows x 12 columns, space = row * 12 + col, so ``board.reshape(10, 12, F)`` is the odd-r hex
 grid); `FIELD_DOCS` (each field's `ObservationField.doc`) says what every entry means:
 
@@ -71,11 +72,11 @@ is the tile code laid there (`kind | value << 4`, kinds as `hunters._core.jaeger
 ... cave 11; a mammoth's value in the high bits); its probability is the number of such tiles not
 yet laid over the number of tiles not yet laid (the decks' contents are public). Nothing else in
 the game is random. No chance outcome is private: every tile is laid face up. What differs between
-seats is not random but private by the rules (spec §5): the face-down tiles a seat took are known to
-it and, as far as the engine shows, to no one else (a player with perfect memory could know them
-all; the observation follows the bots' model, `Game.observed_by`). So OpenSpiel should register the
-game as imperfect information with per-seat information states built from `observe` (or, with the
-option `open_collections`, as perfect information).
+seats is what each remembers (spec §5): nobody may look at face-down tiles, so the observation
+shows them to no seat, and a seat knows which tiles it took from its own history. OpenSpiel
+registers the game as imperfect information with per-seat information states (observations plus
+the seat's own actions, perfect recall); with the option `open_collections` it is perfect
+information.
 """
 
 from __future__ import annotations
@@ -179,16 +180,16 @@ FIELD_DOCS = {
     "characters": "int16 [P, C] the spaces relative seat r's characters occupy, distinct and ascending "
     "(entry i of row 0 is the space of character index i of the action codes), -1 padding.",
     "collections": "int16 [P, 18] relative seat r's pieces: 0-6 face-down tiles taken by kind (berries, "
-    "tubers, herbs, jug, necklace, pelt, skull): exact for the observer, 0 for the other seats unless "
-    "collections are open (status collections_open); 7 face-down tiles taken in all (always shown); "
+    "tubers, herbs, jug, necklace, pelt, skull): 0 for every seat, the observer included (spec §5), "
+    "unless collections are open (status collections_open); 7 face-down tiles taken in all (always shown); "
     "8 weapons held; 9 weapons spent; 10 mammoths taken; 11 their points; 12 supply packs in hand; "
     "13 packs on summer camps (5 points each at the end); 14 packs on winter camps; 15 characters on "
-    "the board; 16 characters this season; 17 score: the full current total for the observer (and "
-    "everyone when open), else only the visible part (mammoth points + 5 per pack on a summer camp).",
+    "the board; 16 characters this season; 17 score: the full current total when collections are "
+    "open, else only the visible part (mammoth points + 5 per pack on a summer camp).",
     "tiles": "int16 [3, 11] tiles by kind (berries .. cave): row 0 lying on the board now; row 1 still "
     "to be laid (in summer the whole winter deck, during a chance deal the undealt rest; 0 later); "
     "row 2 removed as leftovers at season ends.",
-    "pool": "int16 [7] the other seats' face-down tiles together, by kind (berries, tubers, herbs, jug, "
+    "pool": "int16 [7] every seat's face-down tiles together, by kind (berries, tubers, herbs, jug, "
     "necklace, pelt, skull): public, since each lay face up before it was taken; who holds which is "
     "not shown.",
     "status": "int16 [10]: 0 season (0 summer, 1 winter, 2 over); 1 relative seat to move (-1 when the "

@@ -14,7 +14,7 @@
   observer's ``dict`` has them under their field names. Observation string: the nonzero entries of
   each field. Information state: for a perfect-information game (Hunters & Gatherers: with external
   chance nothing is hidden) the string is the action history and the tensor the observation; for an
-  imperfect-information game (Jäger und Sammler: other seats' face-down tiles) the string is the
+  imperfect-information game (Jäger und Sammler: face-down tiles nobody may look at) the string is the
   seat's sequence of observations and actions (perfect recall; built by replaying the history, so
   slow) and the tensor the current observation (not perfect recall).
 - States clone through the game's own `clone()` (one memcpy in the cores), so OpenSpiel's

@@ -208,8 +208,9 @@ def _equal(x, y):
 
 def test_observation_does_not_depend_on_hidden_information():
     a, b = _twins()
-    assert _equal(a.observe(0), b.observe(0))
-    assert not _equal(a.observe(1), b.observe(1))  # seat 1 knows what it took itself
+    assert a.collection(1) != b.collection(1)  # the twins differ in what seats 1 and 2 took face down
+    for seat in range(3):  # and nobody is shown it, the taker included (spec §5)
+        assert _equal(a.observe(seat), b.observe(seat))
     for seat in range(3):
         for s in range(6):
             d = a.determinized(seat, s)  # the hidden parts redrawn for `seat`
@@ -259,8 +260,8 @@ def test_observation_fields_follow_the_state():
             spaces = sorted({v for q, v in g.characters if q == p})
             assert o["characters"][r].tolist() == (spaces + [-1] * 4)[:4]
             row = dict(zip(COLLECTION_COLUMNS, o["collections"][r].tolist()))
-            shown = [getattr(c, k) for k in FACE_DOWN] if r == 0 else [0] * 7
-            assert [row[k] for k in FACE_DOWN] == shown
+            # spec §5: nobody looks at face-down tiles before the end, the owner included
+            assert [row[k] for k in FACE_DOWN] == [0] * 7
             assert row["face_down"] == sum(getattr(c, k) for k in FACE_DOWN)
             assert (row["weapons"], row["weapons_spent"], row["supply_packs"]) == (
                 c.weapons,
@@ -271,9 +272,9 @@ def test_observation_fields_follow_the_state():
             assert row["characters_on_board"] == g.characters_on_board[p]
             packs_summer = sum(1 for v, q in g.supply_packs if q == p and kinds[v] == "summer_camp")
             assert row["packs_on_summer_camps"] == packs_summer
-            assert row["score"] == (g.scores[p] if r == 0 else sum(c.mammoths) + 5 * packs_summer)
+            assert row["score"] == sum(c.mammoths) + 5 * packs_summer
         assert o["pool"].tolist() == [
-            sum(getattr(g.collection(p), k) for p in range(3) if p != seat) for k in FACE_DOWN
+            sum(getattr(g.collection(p), k) for p in range(3)) for k in FACE_DOWN
         ]
         counts = g.tile_counts()
         assert o["tiles"][0].tolist() == [counts["on_board"][k] for k in KINDS]
