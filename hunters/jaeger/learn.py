@@ -38,9 +38,10 @@ end (spec §5), so no seat's face-down tiles are shown by kind, not even the obs
 score that counts them: a policy that wants them must remember what it took (every take is in the
 history; OpenSpiel's information-state strings keep it). Hidden and never observed: the order of the
 winter deck before winter (its contents are public: the options fix them). With the option
-`open_collections`, and once the game is over, every collection is shown in full. Shapes are for P players on a board of n spaces (default
-120 = 10 rows x 12 columns, space = row * 12 + col, so ``board.reshape(10, 12, F)`` is the odd-r hex
-grid); `FIELD_DOCS` (each field's `ObservationField.doc`) says what every entry means:
+`open_collections`, and once the game is over, every collection is shown in full. Shapes are for P
+players on a board of n spaces (default 120 = 10 rows x 12 columns, space = row * 12 + col, so
+``board.reshape(10, 12, F)`` is the odd-r hex grid); `FIELD_DOCS` (each field's
+`ObservationField.doc`) says what every entry means:
 
 - ``board`` uint8 [n, 17 + 2P]: space kind (3 one-hot), empty tile space, tile kind lying face up
   (11 one-hot: berries .. cave), mammoth value, characters of each relative seat, supply pack of

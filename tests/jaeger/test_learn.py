@@ -273,9 +273,7 @@ def test_observation_fields_follow_the_state():
             packs_summer = sum(1 for v, q in g.supply_packs if q == p and kinds[v] == "summer_camp")
             assert row["packs_on_summer_camps"] == packs_summer
             assert row["score"] == sum(c.mammoths) + 5 * packs_summer
-        assert o["pool"].tolist() == [
-            sum(getattr(g.collection(p), k) for p in range(3)) for k in FACE_DOWN
-        ]
+        assert o["pool"].tolist() == [sum(getattr(g.collection(p), k) for p in range(3)) for k in FACE_DOWN]
         counts = g.tile_counts()
         assert o["tiles"][0].tolist() == [counts["on_board"][k] for k in KINDS]
         assert o["tiles"][2].tolist() == [counts["removed"][k] for k in KINDS]
