@@ -549,47 +549,7 @@ cdef int turn_error(State* s, int src1, int dst1, bint has2, int src2, int dst2)
 
 cdef int gen_turns(State* s, uint32_t* out) noexcept nogil:
     """Every legal turn code of the current player, ascending; return the count."""
-    cdef Config* c = s.cfg
-    cdef uint32_t W = c.nstep + 1, base
-    cdef int16_t srcs1[MAXCH]
-    cdef int16_t srcs2[MAXCH]
-    cdef int n = 0, n1, n2, i, j, p = s.player, src1, slot1, dst1, src2, slot2, dst2, jump, j2
-    cdef Undo u
-    if s.season == OVER:
-        return 0
-    n1 = own_spaces(s, p, srcs1)
-    for i in range(n1):
-        src1 = srcs1[i]
-        for slot1 in range(c.nslots):
-            dst1 = slot_dst(c, src1, slot1)
-            if dst1 == NOWHERE or check_step(s, p, src1, dst1, False, True, &jump) != OK:
-                continue
-            base = <uint32_t>(src1 * c.nslots + slot1) * W
-            light_step(s, p, src1, dst1, False, &u)
-            if jump:
-                for slot2 in range(c.ndir):
-                    dst2 = c.nb[dst1][slot2]
-                    if dst2 < 0 or (c.straight and dst2 != c.beyond[src1][slot1]):
-                        continue
-                    if check_step(s, p, dst1, dst2, True, True, &j2) == OK and not j2:
-                        out[n] = base + <uint32_t>(dst1 * c.nslots + slot2 + 1)
-                        n += 1
-            elif s.onb[p] == 0:
-                out[n] = base
-                n += 1
-            else:
-                n2 = own_spaces(s, p, srcs2)
-                for j in range(n2):
-                    src2 = srcs2[j]
-                    for slot2 in range(c.nslots):
-                        dst2 = slot_dst(c, src2, slot2)
-                        if dst2 == NOWHERE:
-                            continue
-                        if check_step(s, p, src2, dst2, False, True, &j2) == OK and not j2:
-                            out[n] = base + <uint32_t>(src2 * c.nslots + slot2 + 1)
-                            n += 1
-            light_undo(s, p, &u)
-    return n
+    return search_turns(s, NULL, out)
 
 
 cdef int max_turns(State* s) noexcept nogil:
@@ -1157,15 +1117,15 @@ cdef int compact_turn(State* s, LearnSpec* L, int64_t code, uint32_t* out) noexc
     return OK
 
 
-cdef int learn_gen(State* s, LearnSpec* L, uint32_t* out) noexcept nogil:
-    """Every legal compact code now into out (max_turns(s) entries; in gen_turns' order, which is
-    not ascending for compact codes); return the count. The legal-turn search of gen_turns, writing
-    compact codes directly (compact_of of each turn code; the tests hold the two to each other)."""
+cdef int search_turns(State* s, LearnSpec* L, uint32_t* out) noexcept nogil:
+    """Every legal turn of the current player into out (max_turns(s) entries); return the count.
+    One search, two encodings: with L NULL the core's turn codes (ascending), else compact codes
+    (in the same order, which is not ascending for them)."""
     cdef Config* c = s.cfg
+    cdef uint32_t W = c.nstep + 1, base, kb
     cdef int16_t srcs1[MAXCH]
     cdef int16_t srcs2[MAXCH]
-    cdef int n = 0, n1, n2, i, j, k, p = s.player, src1, slot1, dst1, src2, slot2, dst2, jump, j2
-    cdef uint32_t base, kb
+    cdef int n = 0, n1, n2, i, j, p = s.player, src1, slot1, dst1, src2, slot2, dst2, jump, j2
     cdef Undo u
     if s.season == OVER:
         return 0
@@ -1176,10 +1136,13 @@ cdef int learn_gen(State* s, LearnSpec* L, uint32_t* out) noexcept nogil:
             dst1 = slot_dst(c, src1, slot1)
             if dst1 == NOWHERE or check_step(s, p, src1, dst1, False, True, &jump) != OK:
                 continue
-            base = <uint32_t>(i * L.S + learn_slot(c, L, slot1)) * L.W2
+            if L == NULL:
+                base = <uint32_t>(src1 * c.nslots + slot1) * W
+            else:
+                base = <uint32_t>(i * L.S + learn_slot(c, L, slot1)) * L.W2
             light_step(s, p, src1, dst1, False, &u)
-            if jump:
-                kb = base + 1 + <uint32_t>(L.C * L.S)
+            if jump:  # the second step is the same character's, in a direction
+                kb = base + 1 + <uint32_t>(dst1 * c.nslots if L == NULL else L.C * L.S)
                 for slot2 in range(c.ndir):
                     dst2 = c.nb[dst1][slot2]
                     if dst2 < 0 or (c.straight and dst2 != c.beyond[src1][slot1]):
@@ -1194,14 +1157,16 @@ cdef int learn_gen(State* s, LearnSpec* L, uint32_t* out) noexcept nogil:
                 n2 = own_spaces(s, p, srcs2)
                 for j in range(n2):
                     src2 = srcs2[j]
-                    k = L.C if src2 == dst1 else rank_of(srcs1, n1, src2)
-                    kb = base + 1 + <uint32_t>(k * L.S)
+                    if L == NULL:
+                        kb = base + 1 + <uint32_t>(src2 * c.nslots)
+                    else:
+                        kb = base + 1 + <uint32_t>((L.C if src2 == dst1 else rank_of(srcs1, n1, src2)) * L.S)
                     for slot2 in range(c.nslots):
                         dst2 = slot_dst(c, src2, slot2)
                         if dst2 == NOWHERE:
                             continue
                         if check_step(s, p, src2, dst2, False, True, &j2) == OK and not j2:
-                            out[n] = kb + learn_slot(c, L, slot2)
+                            out[n] = kb + <uint32_t>(slot2 if L == NULL else learn_slot(c, L, slot2))
                             n += 1
             light_undo(s, p, &u)
     return n
@@ -1559,7 +1524,7 @@ cdef class CoreGame:
         buf = <uint32_t*>checked_malloc(max_turns(self.s) * sizeof(uint32_t))
         seen = <uint8_t*>checked_malloc(L.A)
         with nogil:
-            n = learn_gen(self.s, &L, buf)
+            n = search_turns(self.s, &L, buf)
             memset(seen, 0, L.A)        # sort by marking: the codes are distinct and below A
             for j in range(n):
                 seen[buf[j]] = 1
@@ -1586,7 +1551,7 @@ cdef class CoreGame:
             return
         buf = <uint32_t*>checked_malloc(max_turns(self.s) * sizeof(uint32_t))
         with nogil:
-            n = learn_gen(self.s, &L, buf)
+            n = search_turns(self.s, &L, buf)
             for j in range(n):
                 out[buf[j]] = 1
         free(buf)
@@ -1933,7 +1898,7 @@ cdef class LearnCore:
         cdef bint full = self.nmarks[i] < 0
         for j in range(self.nprev[i]):
             m[pv[j]] = 0
-        n = learn_gen(s, &self.L, buf)
+        n = search_turns(s, &self.L, buf)
         for j in range(n):
             m[buf[j]] = 1
             pv[j] = buf[j]
