@@ -1,4 +1,5 @@
-"""What the environments share: resolving a game, its spaces, and one seat's observation buffers."""
+"""What the environments share: resolving a game, its spaces, rendering, and one seat's observation
+buffers."""
 
 from __future__ import annotations
 
@@ -11,11 +12,24 @@ import hunters
 from hunters.game_base import MAX_SEED, GameBase
 from hunters.learn import LearnLayout
 
-__all__ = ["GYM_NAMES", "MASK", "ObservationBuffers", "game_class", "gym_name", "observation_space"]
+__all__ = [
+    "GYM_NAMES",
+    "MASK",
+    "RENDER_MODES",
+    "ObservationBuffers",
+    "check_render_mode",
+    "game_class",
+    "gym_name",
+    "observation_space",
+    "render_game",
+]
 
 MASK = "action_mask"
 """Key of the legal-action mask in every observation dict (int8, 1 = legal: what
 `gymnasium.spaces.Discrete.sample(mask=...)` takes)."""
+
+RENDER_MODES = ("ansi", "svg")
+"""``"ansi"``: the game's text summary; ``"svg"``: its picture (`hunters.pictures`)."""
 
 GYM_NAMES = {"carcassonne_hg": "CarcassonneHG", "jaeger_sammler": "JaegerSammler"}
 """Gymnasium names of the built-in games (others: the id in CamelCase)."""
@@ -32,6 +46,24 @@ def game_class(game: str | type[GameBase]) -> type[GameBase]:
     if isinstance(game, type) and issubclass(game, GameBase):
         return game
     raise TypeError(f"expected a game id or a GameBase subclass, got {game!r}")
+
+
+def check_render_mode(render_mode: str | None) -> str | None:
+    """`render_mode` if it is None or one of RENDER_MODES, else ValueError."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be one of {list(RENDER_MODES)}, not {render_mode!r}")
+    return render_mode
+
+
+def render_game(game: GameBase, render_mode: str | None) -> str | None:
+    """The game drawn in `render_mode` (None when there is none)."""
+    if render_mode is None:
+        return None
+    if render_mode == "svg":
+        from hunters.pictures import svg
+
+        return svg(game)
+    return game.summary()
 
 
 def draw_seed(rng: np.random.Generator) -> int:

@@ -44,7 +44,17 @@ from hunters.errors import IllegalMoveError
 from hunters.game_base import GameBase
 from hunters.learn import terminal_rewards
 
-from ._common import MASK, ObservationBuffers, draw_seed, game_class, gym_name, observation_space
+from ._common import (
+    MASK,
+    RENDER_MODES,
+    ObservationBuffers,
+    check_render_mode,
+    draw_seed,
+    game_class,
+    gym_name,
+    observation_space,
+    render_game,
+)
 
 __all__ = ["HuntersEnv", "HuntersVectorEnv", "register_envs"]
 
@@ -55,7 +65,7 @@ class HuntersEnv(gymnasium.Env[dict[str, Any], Any]):
     ``seat``: the learner's seat, or ``"random"`` (drawn at each reset from the env's generator).
     Bots are seeded from the reset seed, so the same seed and actions give the same episode."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "svg"]}  # noqa: RUF012 (gymnasium's)
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES)}  # noqa: RUF012 (gymnasium's)
 
     def __init__(
         self,
@@ -73,8 +83,7 @@ class HuntersEnv(gymnasium.Env[dict[str, Any], Any]):
             raise ValueError(f"seat must be an int from 0 to {players - 1} or 'random'")
         if illegal not in ("lose", "raise"):
             raise ValueError("illegal must be 'lose' or 'raise'")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        check_render_mode(render_mode)
         specs = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
         if len(specs) != players - 1:
             raise ValueError(f"opponents: one spec for all, or {players - 1} specs (one per other seat)")
@@ -132,13 +141,7 @@ class HuntersEnv(gymnasium.Env[dict[str, Any], Any]):
         return self._observe(), 0.0, False, False, {}
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        if self.render_mode == "svg":
-            from hunters.pictures import svg
-
-            return svg(self.game)
-        return self.game.summary()
+        return render_game(self.game, self.render_mode)
 
 
 class HuntersVectorEnv(VectorEnv[dict[str, Any], Any, Any]):

@@ -28,7 +28,15 @@ from pettingzoo import AECEnv
 from hunters.game_base import GameBase
 from hunters.learn import terminal_rewards
 
-from ._common import ObservationBuffers, draw_seed, game_class, observation_space
+from ._common import (
+    RENDER_MODES,
+    ObservationBuffers,
+    check_render_mode,
+    draw_seed,
+    game_class,
+    observation_space,
+    render_game,
+)
 
 __all__ = ["HuntersAECEnv", "aec_env"]
 
@@ -43,7 +51,7 @@ class HuntersAECEnv(AECEnv[str, dict[str, Any], int]):
     """One game as a PettingZoo AEC environment (see the module docstring)."""
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (pettingzoo's)
-        "render_modes": ["ansi", "svg"],
+        "render_modes": list(RENDER_MODES),
         "is_parallelizable": False,
         "name": "hunters_v0",
     }
@@ -59,9 +67,7 @@ class HuntersAECEnv(AECEnv[str, dict[str, Any], int]):
         super().__init__()
         self._cls = game_class(game)
         self._cls.INFO.check_players(players)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
-        self.render_mode = render_mode
+        self.render_mode = check_render_mode(render_mode)
         self.metadata = {**self.metadata, "name": f"hunters_{self._cls.INFO.id}_v0"}
         self._players = players
         self._options = options
@@ -132,13 +138,7 @@ class HuntersAECEnv(AECEnv[str, dict[str, Any], int]):
             self.agent_selection = self.possible_agents[game.player]
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        if self.render_mode == "svg":
-            from hunters.pictures import svg
-
-            return svg(self.game)
-        return self.game.summary()
+        return render_game(self.game, self.render_mode)
 
     def close(self) -> None:
         pass
