@@ -659,26 +659,18 @@ class Game(GameBase):
         """The game as plain JSON-ready data: configuration, both layouts and the moves. A game with
         external chance records its chance outcomes in order instead of the layouts (replayed at
         the chance nodes, wherever they fall between the moves)."""
-        if self._external:
-            return {
-                "game": GAME_ID,
-                "format": RECORD_FORMAT,
-                "players": self.players,
-                "seed": self._seed,
-                "options": self.options,
-                "chance": "external",
-                "outcomes": list(self._outcomes),
-                "start": None if self._start is None else [list(s) for s in self._start],
-                "moves": [m.to_json() for m in self.moves],
-            }
+        deal: dict[str, Any] = (
+            {"chance": "external", "outcomes": list(self._outcomes)}
+            if self._external
+            else {"summer": list(self._summer), "winter": list(self._winter)}
+        )
         return {
             "game": GAME_ID,
             "format": RECORD_FORMAT,
             "players": self.players,
             "seed": self._seed,
             "options": self.options,
-            "summer": list(self._summer),
-            "winter": list(self._winter),
+            **deal,
             "start": None if self._start is None else [list(s) for s in self._start],
             "moves": [m.to_json() for m in self.moves],
         }
