@@ -7,11 +7,7 @@ Run: python -m pytest bench/test_postgres.py --benchmark-enable -s"""
 
 import contextlib
 import os
-import signal
-import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -22,7 +18,7 @@ import pytest
 from hunters.v1 import matches_pb2, matches_pb2_grpc
 from tests.service.pgcluster import Cluster, binaries
 
-from .test_service_bench import MOVES_PER_CLIENT, Player, _concurrent
+from .test_service_bench import MOVES_PER_CLIENT, Player, _concurrent, serving
 
 pytestmark = pytest.mark.skipif(binaries() is None, reason="PostgreSQL is not installed (apt-get install postgresql)")
 LATENCY_ROUNDS = 1000
@@ -37,43 +33,12 @@ def cluster():
 
 
 @contextlib.contextmanager
-def serving(db):
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "hunters.cli",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--db",
-            db,
-            "--log-level",
-            "WARNING",
-        ]
-    )
-    address = f"127.0.0.1:{port}"
-    try:
-        with grpc.insecure_channel(address) as ch:
-            grpc.channel_ready_future(ch).result(timeout=30)
-        yield address
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(timeout=30)
-
-
-@contextlib.contextmanager
 def both(cluster):
     """(SQLite server address, PostgreSQL server address)."""
     with (
         tempfile.TemporaryDirectory() as tmp,
-        serving(os.path.join(tmp, "bench.db")) as lite,
-        serving(cluster.new_database()) as pg,
+        serving(db=os.path.join(tmp, "bench.db")) as lite,
+        serving(db=cluster.new_database()) as pg,
     ):
         yield lite, pg
 
@@ -134,7 +99,7 @@ def test_concurrent_play_moves_postgres_vs_sqlite(benchmark, cluster):
 @pytest.mark.benchmark(group="postgres")
 def test_cross_replica_watch_latency(benchmark, cluster):
     db = cluster.new_database()
-    with serving(db) as a, serving(db) as b, grpc.insecure_channel(a) as ch_a, grpc.insecure_channel(b) as ch_b:
+    with serving(db=db) as a, serving(db=db) as b, grpc.insecure_channel(a) as ch_a, grpc.insecure_channel(b) as ch_b:
         stub_a, stub_b = matches_pb2_grpc.MatchServiceStub(ch_a), matches_pb2_grpc.MatchServiceStub(ch_b)
         player = Player(stub_a, seed=3)
         seen, sent = {}, {}

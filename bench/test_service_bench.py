@@ -29,12 +29,15 @@ SIM_GAMES = 4000
 
 
 @contextlib.contextmanager
-def serving(*extra):
-    """`hunters serve` in its own process on a free loopback port, with a throwaway database."""
+def serving(*extra, db=None):
+    """`hunters serve` in its own process on a free loopback port, on `db` (a SQLite file or a
+    PostgreSQL URL) or else a throwaway SQLite database; yields its address."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    with tempfile.TemporaryDirectory() as tmp:
+    with contextlib.ExitStack() as stack:
+        if db is None:
+            db = os.path.join(stack.enter_context(tempfile.TemporaryDirectory()), "bench.db")
         proc = subprocess.Popen(
             [
                 sys.executable,
@@ -46,16 +49,16 @@ def serving(*extra):
                 "--port",
                 str(port),
                 "--db",
-                os.path.join(tmp, "bench.db"),
+                db,
                 "--log-level",
                 "WARNING",
                 *extra,
             ]
         )
         addr = f"127.0.0.1:{port}"
-        with grpc.insecure_channel(addr) as ch:
-            grpc.channel_ready_future(ch).result(timeout=30)
         try:
+            with grpc.insecure_channel(addr) as ch:
+                grpc.channel_ready_future(ch).result(timeout=30)
             yield addr
         finally:
             proc.send_signal(signal.SIGTERM)
