@@ -29,6 +29,7 @@ from typing import Any, Protocol
 
 __all__ = [
     "MAX_LEARN_ACTIONS",
+    "BatchBuffers",
     "LearnBatch",
     "LearnLayout",
     "ObservationField",
@@ -121,3 +122,22 @@ class LearnBatch(Protocol):
 
     def game(self, index: int) -> Any:
         """A copy of the game in slot `index`, as the game's Python class (for inspection)."""
+
+
+class BatchBuffers:
+    """The numpy buffers every `LearnBatch` has (``mask``, ``obs``, ``player``, ``rewards``, ``done``,
+    ``final_scores``), allocated zeroed once for the game's core to bind and fill: the base of the
+    games' batch classes. numpy is imported here, by the learning code only."""
+
+    def __init__(self, games: int, players: int, layout: LearnLayout) -> None:
+        import numpy as np
+
+        self.games = games
+        self.players = players
+        self.layout = layout
+        self.mask: Any = np.zeros((games, layout.actions), dtype=np.uint8)
+        self.obs: dict[str, Any] = {f.name: np.zeros((games, *f.shape), dtype=f.dtype) for f in layout.fields}
+        self.player: Any = np.zeros(games, dtype=np.int32)
+        self.rewards: Any = np.zeros((games, players), dtype=np.float32)
+        self.done: Any = np.zeros(games, dtype=np.bool_)
+        self.final_scores: Any = np.zeros((games, players), dtype=np.int32)

@@ -72,7 +72,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from hunters._core import carcassonne as _core
-from hunters.learn import LearnLayout, ObservationField
+from hunters.game_base import check_seed
+from hunters.learn import BatchBuffers, LearnLayout, ObservationField
 
 from .errors import IllegalMoveError, core_error
 from .moves import Move
@@ -248,7 +249,7 @@ def observe(game: Game, seat: int, out: dict[str, Any] | None = None) -> dict[st
 
 
 # -- many games ------------------------------------------------------------------------------------
-class Batch:
+class Batch(BatchBuffers):
     """`games` games of `players` seats stepped together in the core (`hunters.learn.LearnBatch`).
 
     Slot i's e-th game is ``Game.new(players, seed=seed + e * games + i)``; observations are those
@@ -266,15 +267,7 @@ class Batch:
         if type(threads) is not int or not 1 <= threads <= 64:
             raise ValueError("threads must be an int from 1 to 64")
         INFO.check_players(players)
-        self.games = games
-        self.players = players
-        self.layout = layout(players)
-        self.mask = np.zeros((games, ACTIONS), dtype=np.uint8)
-        self.obs = {f.name: np.zeros((games, *f.shape), dtype=f.dtype) for f in self.layout.fields}
-        self.player = np.zeros(games, dtype=np.int32)
-        self.rewards = np.zeros((games, players), dtype=np.float32)
-        self.done = np.zeros(games, dtype=np.bool_)
-        self.final_scores = np.zeros((games, players), dtype=np.int32)
+        super().__init__(games, players, layout(players))
         self.legal = np.zeros((games, _core.LEARN_LEGAL_CAP), dtype=np.uint32)
         """Extra (not in hunters.learn.LearnBatch): row i's first legal_count[i] entries are game i's
         legal codes, ascending (what the mask holds), for a cheap pick without scanning the mask."""
@@ -295,8 +288,7 @@ class Batch:
 
     def reset(self, seed: int = 0) -> None:
         """Start a new game in every slot (slot i: seed + i) and fill the buffers."""
-        if type(seed) is not int or not 0 <= seed < 2**64:
-            raise ValueError("seed must be an int from 0 to 2**64 - 1")
+        check_seed(seed, optional=False)
         self._core.reset(seed)
 
     def step(self, actions: Any) -> None:

@@ -89,7 +89,7 @@ import numpy as np
 
 from hunters._core import jaeger as _core
 from hunters.errors import IllegalMoveError
-from hunters.learn import MAX_LEARN_ACTIONS, LearnLayout, ObservationField
+from hunters.learn import MAX_LEARN_ACTIONS, BatchBuffers, LearnLayout, ObservationField
 
 from .errors import core_error
 from .moves import Move
@@ -339,7 +339,7 @@ def observe(game: Game, seat: int, out: dict[str, Any] | None = None) -> dict[st
 
 
 # -- the batch -----------------------------------------------------------------------------------
-class JaegerLearnBatch:
+class JaegerLearnBatch(BatchBuffers):
     """`hunters.learn.LearnBatch` for Jäger und Sammler: `games` random games of one configuration
     stepped together inside the core (`hunters._core.jaeger.LearnCore`), the GIL released. Slot i's
     e-th game is ``Game.new(players, seed=seed + e * games + i, **options)``; `game(i)` rebuilds it
@@ -362,9 +362,7 @@ class JaegerLearnBatch:
         self._game_cls = Game
         probe = Game.new(players, 0, **options)
         c, k = spec_of(probe)
-        self.games = games
-        self.players = players
-        self.layout = layout(players, board.n, board.ndir, c, k)
+        super().__init__(games, players, layout(players, board.n, board.ndir, c, k))
         self._core = _core.LearnCore(
             games,
             players,
@@ -379,12 +377,6 @@ class JaegerLearnBatch:
             c,
             k,
         )
-        self.mask = np.zeros((games, self.layout.actions), dtype=np.uint8)
-        self.obs = _empty_obs(self.layout, (games,))
-        self.player = np.zeros(games, dtype=np.int32)
-        self.rewards = np.zeros((games, players), dtype=np.float32)
-        self.done = np.zeros(games, dtype=np.bool_)
-        self.final_scores = np.zeros((games, players), dtype=np.int32)
         ob = self.obs
         self._core.bind(
             self.mask,
