@@ -45,6 +45,8 @@ class CpuTimed:
 
 
 def _rate(benchmark, timed: CpuTimed) -> None:
+    if benchmark.stats is None:  # --benchmark-disable (the default addopts): ran once, nothing timed
+        return
     benchmark.extra_info["steps_per_s"] = STEPS * GAMES / benchmark.stats.stats.median
     benchmark.extra_info["cpu_steps_per_s"] = STEPS * GAMES / timed.best
 
