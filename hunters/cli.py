@@ -21,7 +21,18 @@ from hunters.errors import InvalidRecordError
 from hunters.game_base import GameBase
 from hunters.scale import ScaleError
 
-_Formatter = argparse.ArgumentDefaultsHelpFormatter
+
+
+class _Formatter(argparse.ArgumentDefaultsHelpFormatter):
+    """--help names each option's default, unless it has none (None, a flag's False) or its text
+    already says what it is."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        if "default" in text or action.default in (None, False, argparse.SUPPRESS):
+            return text
+        return super()._get_help_string(action)
+
 _RAY_HELP = (
     "spread the games over the Ray cluster at ADDRESS (HOST:PORT of its head, or auto for the one "
     "`ray start` runs here; needs hunters[ray]): the same results as a local run"
@@ -380,7 +391,7 @@ def build_parser() -> argparse.ArgumentParser:
     ben.add_argument("--game", default="carcassonne_hg", help=f"game id ({ids})")
     ben.add_argument("--games", type=int, default=2000, help="random games played in the core")
     ben.add_argument("--players", type=int, default=2, help="number of players")
-    ben.add_argument("--seed", type=int, default=1)
+    ben.add_argument("--seed", type=int, default=1, help="seed of the games")
     ben.add_argument("--quiet", action="store_true", help="no progress bar")
     ben.set_defaults(func=_bench, parser=ben)
 

@@ -56,7 +56,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=_env("HUNTERS_HOST", "127.0.0.1"),
         help="interface to bind (0.0.0.0 or [::] for every interface)",
     )
-    parser.add_argument("--port", type=int, default=int(_env("HUNTERS_PORT", "50051") or 50051))
+    parser.add_argument(
+        "--port", type=int, default=int(_env("HUNTERS_PORT", "50051") or 50051), help="gRPC port (0: any free port)"
+    )
     parser.add_argument(
         "--db",
         default=_env("HUNTERS_DB", "hunters.db"),
@@ -77,7 +79,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="seconds without a move after which an unfinished match is abandoned (0: never)",
     )
     parser.add_argument("--max-matches", type=_positive, default=10_000, help="limit of active (unfinished) matches")
-    parser.add_argument("--max-message-bytes", type=_positive, default=4 * 1024 * 1024)
+    parser.add_argument(
+        "--max-message-bytes", type=_positive, default=4 * 1024 * 1024, help="largest request or reply message"
+    )
     parser.add_argument(
         "--max-concurrent-rpcs", type=_positive, default=10_000, help="calls in progress at once, open streams included"
     )
@@ -105,7 +109,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="also serve the live viewer (web pages of the matches) on this port of --host; off by default",
     )
-    parser.add_argument("--log-level", type=str.upper, choices=LOG_LEVELS, default="INFO")
+    parser.add_argument(
+        "--log-level",
+        type=str.upper,
+        choices=LOG_LEVELS,
+        default="INFO",
+        help="INFO logs start, stop, matches created, over, deleted and abandoned; DEBUG adds every move and refusal",
+    )
 
 
 def _create_token(args: argparse.Namespace) -> str | None:

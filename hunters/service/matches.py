@@ -511,6 +511,7 @@ class MatchManager:
         if after.is_over:
             self._open_count -= 1
             self._keep(live)
+            log.info("match over", extra={"match_id": live.match_id, "version": live.version, "winners": after.winners})
         if live.watchers:
             live.remember(live.version, self.encode(live, live.version, after, seat, move, events, state))
         live.publish()
@@ -608,12 +609,12 @@ class MatchManager:
                     except VersionConflict:  # another replica's bot played this seat: it goes on
                         raise self._lost(live) from None
             except ServiceError as exc:  # the match was deleted or closed while the bot thought
-                log.info("bot stopped", extra={"match_id": live.match_id, "seat": seat, "reason": exc.reason})
+                log.debug("bot stopped", extra={"match_id": live.match_id, "seat": seat, "reason": exc.reason})
                 return
             except Exception:
                 log.exception("bot failed", extra={"match_id": live.match_id, "seat": seat})
                 return
-            log.info("bot played", extra={"match_id": live.match_id, "version": live.version, "seat": seat})
+            log.debug("bot played", extra={"match_id": live.match_id, "version": live.version, "seat": seat})
 
     async def resume_bots(self, quiet_for: float | None = None) -> int:
         """After a start: load every open match whose next move is a bot's, so that it plays on.

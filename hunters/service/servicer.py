@@ -52,7 +52,7 @@ async def _abort(name: str, context: grpc.aio.ServicerContext, exc: Exception) -
             grpc.StatusCode.UNAVAILABLE, "DATABASE_UNAVAILABLE", "the database cannot be reached now: try again"
         )
     if isinstance(exc, ServiceError):
-        log.info("rpc refused", extra={"rpc": name, "reason": exc.reason, "code": exc.code.name})
+        log.debug("rpc refused", extra={"rpc": name, "reason": exc.reason, "code": exc.code.name})
         error = exc
     else:
         log.error("rpc failed", extra={"rpc": name}, exc_info=exc)
@@ -235,9 +235,9 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
         )
         response: matches_pb2.PlayMoveResponse | bytes = played.response
         if isinstance(response, bytes):  # a retry: the first reply, as it was sent
-            log.info("move retried", extra={"match_id": live.match_id, "request_id": request.request_id})
+            log.debug("move retried", extra={"match_id": live.match_id, "request_id": request.request_id})
             return response
-        log.info("move played", extra={"match_id": live.match_id, "version": played.version, "seat": played.seat})
+        log.debug("move played", extra={"match_id": live.match_id, "version": played.version, "seat": played.seat})
         return response
 
     @stream_rpc

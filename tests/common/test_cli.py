@@ -1,6 +1,7 @@
 """The `hunters` command line: version, help defaults, simulate (one game or many), replay and bench
 for every registered game; errors are one line with exit status 2."""
 
+import argparse
 import json
 
 import pytest
@@ -26,14 +27,27 @@ def test_version(capsys):
     assert status == 0 and out.strip() == f"hunters {hunters.__version__}"
 
 
-@pytest.mark.parametrize("command", ["simulate", "replay", "bench", "serve"])
+def _commands():
+    return sorted(build_parser()._subparsers._group_actions[0].choices)
+
+
+@pytest.mark.parametrize("command", _commands())
 def test_help_shows_every_default(command, capsys):
+    """Every option with a default names it (options without a help text too), and none says
+    "(default: None)" or names its default twice."""
     status, out, _ = run([command, "--help"], capsys)
     assert status == 0
+    text = " ".join(out.split())
+    assert "(default: None)" not in text
     sub = build_parser()._subparsers._group_actions[0].choices[command]
     for action in sub._actions:
-        if action.default not in (None, False) and action.help and action.dest != "help":
-            assert f"(default: {action.default})" in " ".join(out.split()), action.dest
+        if action.default in (None, False, argparse.SUPPRESS) or action.dest == "help":
+            continue
+        own = " ".join((action.help or "").split())
+        if "default" in own:  # the text says it in its own words
+            assert f"(default: {action.default})" not in text, action.dest
+        else:
+            assert f"(default: {action.default})" in text, action.dest
 
 
 @pytest.mark.parametrize("game", GAMES)
