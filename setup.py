@@ -9,7 +9,8 @@ ROOT = Path(__file__).resolve().parent
 
 
 def generate_protos() -> None:
-    """proto/hunters/v1/*.proto -> hunters/v1/*_pb2.py, *_pb2.pyi (typed stubs), *_pb2_grpc.py."""
+    """proto/hunters/v1/*.proto -> hunters/v1/*_pb2.py, *_pb2.pyi (typed stubs), *_pb2_grpc.py, and
+    a copy of each .proto (package data, for clients generated from the installed package)."""
     from importlib import resources
 
     from grpc_tools import protoc
@@ -23,6 +24,8 @@ def generate_protos() -> None:
     if protoc.main(args) != 0:
         raise RuntimeError("protoc failed on " + " ".join(protos))
     (out / "__init__.py").write_text('"""Generated from proto/hunters/v1 by setup.py: do not edit."""\n')
+    for proto in protos:  # the contract itself ships too: importlib.resources.files("hunters.v1") / "matches.proto"
+        (out / Path(proto).name).write_bytes((ROOT / "proto" / proto).read_bytes())
 
 
 generate_protos()
