@@ -22,7 +22,6 @@ from hunters.game_base import GameBase
 from hunters.scale import ScaleError
 
 
-
 class _Formatter(argparse.ArgumentDefaultsHelpFormatter):
     """--help names each option's default, unless it has none (None, a flag's False) or its text
     already says what it is."""
@@ -32,6 +31,7 @@ class _Formatter(argparse.ArgumentDefaultsHelpFormatter):
         if "default" in text or action.default in (None, False, argparse.SUPPRESS):
             return text
         return super()._get_help_string(action)
+
 
 _RAY_HELP = (
     "spread the games over the Ray cluster at ADDRESS (HOST:PORT of its head, or auto for the one "
@@ -342,7 +342,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="hunters", description=__doc__, formatter_class=_Formatter)
     parser.add_argument("--version", action="version", version=f"%(prog)s {hunters.__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    ids = ", ".join(hunters.games.ids())
+    ids = hunters.games.ids()
 
     srv = sub.add_parser("serve", help="run the gRPC server (matches, oracle, simulation)", formatter_class=_Formatter)
     from hunters.service.command import add_arguments as add_serve_arguments
@@ -355,7 +355,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=_Formatter,
         help="play seeded games between random players; print one game or the aggregate of many",
     )
-    sim.add_argument("--game", default="carcassonne_hg", help=f"game id ({ids})")
+    sim.add_argument("--game", default=ids[0], help="game id (" + ", ".join(ids) + ")")
     sim.add_argument("--players", type=int, default=3, help="number of players (checked against the game's range)")
     sim.add_argument("--seed", type=int, default=7, help="seed of the first game (game i uses seed + i)")
     sim.add_argument("--games", type=int, default=1, help="games to play; more than 1 prints win rates and means")
@@ -388,7 +388,7 @@ def build_parser() -> argparse.ArgumentParser:
     ben = sub.add_parser(
         "bench", formatter_class=_Formatter, help="quick throughput figures (the real benchmarks live in bench/)"
     )
-    ben.add_argument("--game", default="carcassonne_hg", help=f"game id ({ids})")
+    ben.add_argument("--game", default=ids[0], help="game id (" + ", ".join(ids) + ")")
     ben.add_argument("--games", type=int, default=2000, help="random games played in the core")
     ben.add_argument("--players", type=int, default=2, help="number of players")
     ben.add_argument("--seed", type=int, default=1, help="seed of the games")
@@ -400,7 +400,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=_Formatter,
         help="matches between bots, seats rotated: win rates, mean scores, Elo ratings",
     )
-    are.add_argument("--game", default="carcassonne_hg", help=f"game id ({ids})")
+    are.add_argument("--game", default=ids[0], help="game id (" + ", ".join(ids) + ")")
     are.add_argument("--players", type=int, default=2, help="seats per game")
     are.add_argument(
         "--bot",

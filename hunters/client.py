@@ -3,11 +3,11 @@
 >>> # doctest: +SKIP
 >>> from hunters.client import Client
 >>> with Client("localhost:50051") as c:
-...     match = c.create_match("carcassonne_hg", players=2, seed=7)
+...     match = c.create_match(game_id, players=2, seed=7)
 ...     move, action = c.legal_moves(match.match_id)[0]
 ...     result = c.play(match.match_id, move, token=match.seat_tokens[0], expected_version=0)
 
-Moves and events are the game API's own types (e.g. `hunters.carcassonne.Move`); refused moves raise
+Moves and events are the game API's own types (each game's `Move` and event classes); refused moves raise
 `IllegalMoveError` with the engine's reason; other refusals raise `ServiceError` (with `.code` and
 `.reason`)."""
 
@@ -78,6 +78,8 @@ class MatchInfo:
     state: state_pb2.MatchState
     seat_tokens: tuple[str, ...] = ()
     admin_token: str = ""
+    config: matches_pb2.GameConfig | None = None
+    """The match's configuration as the server shows it (public until the match is over)."""
 
 
 @dataclass(frozen=True)
@@ -174,7 +176,7 @@ class Client:
             self.matches.GetMatch, matches_pb2.GetMatchRequest(match_id=match_id)
         )
         m = resp.match
-        return MatchInfo(m.match_id, m.config.game, m.version, m.state)
+        return MatchInfo(m.match_id, m.config.game, m.version, m.state, config=m.config)
 
     def list_matches(self, game: str = "", page_size: int = 50) -> Iterator[MatchInfo]:
         """Every match, page by page."""

@@ -20,3 +20,8 @@ class IllegalMoveError(ValueError):
 
 class InvalidRecordError(ValueError):
     """A game record that is malformed or does not replay."""
+
+
+class InvalidOptionError(ValueError, TypeError):
+    """A game option that is unknown or out of its range: every game raises this one type. It is a
+    ValueError, and a TypeError too, as Python's own refusal of an unknown keyword argument is."""

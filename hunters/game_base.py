@@ -29,10 +29,10 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, ClassVar, TypeVar, overload
 
-from hunters.errors import IllegalMoveError, InvalidRecordError
+from hunters.errors import IllegalMoveError, InvalidOptionError, InvalidRecordError
 from hunters.learn import LearnBatch, LearnLayout
 
-__all__ = ["MAX_SEED", "GameBase", "GameInfo", "LegalMoves", "SimulationResult"]
+__all__ = ["MAX_SEED", "GameBase", "GameInfo", "LegalMoves", "Option", "SearchStats", "SimulationResult"]
 
 MAX_SEED = 2**64 - 1
 """Seeds are ints in 0..MAX_SEED (the cores' splitmix64 state)."""
@@ -42,11 +42,31 @@ T = TypeVar("T")
 
 
 @dataclass(frozen=True)
+class Option:
+    """One option of `Game.new`: what the schema says of it (validation stays the game's own, in
+    its core's words; the schema is what `--help`, GetGameInfo and the docs show)."""
+
+    name: str
+    type: str
+    """``bool``, ``int``, ``str``, ``ints`` (a list of integers), or ``json`` (structured data)."""
+    default: Any = None
+    doc: str = ""
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()
+
+
+CHANCE_MODES = ("deterministic", "sampled", "explicit")
+UTILITIES = ("general_sum", "zero_sum", "constant_sum", "identical")
+
+
+@dataclass(frozen=True)
 class GameInfo:
-    """What a game is, before any game is made (OpenSpiel's GameType)."""
+    """What a game is, before any game is made (OpenSpiel's GameType): the shared layers read this
+    instead of keeping tables of their own."""
 
     id: str
-    """Registry id, e.g. ``carcassonne_hg``; records and the service name the game by it."""
+    """Registry id (lower case, underscores); records and the service name the game by it."""
     name: str
     """Human name."""
     min_players: int
@@ -55,12 +75,46 @@ class GameInfo:
     """Size of the dense action space of the default configuration."""
     record_format: int
     """Version of `to_record()`'s layout; `from_record` refuses other versions."""
+    perfect_information: bool = True
+    """Whether every seat sees the whole state (chance aside): OpenSpiel's information type."""
+    chance: str = "deterministic"
+    """``deterministic`` (no chance), ``sampled`` (drawn from the seed inside the game) or
+    ``explicit`` (also offered as chance nodes with ``chance="external"``: `chance_outcomes`)."""
+    utility: str = "general_sum"
+    """OpenSpiel's utility: the seats' final scores are ``general_sum`` in both built-in games."""
+    reward_scale: float = 10.0
+    """Points that make a clear margin between two seats (search rewards are smoothed by it)."""
+    short_name: str = ""
+    """CamelCase name for Gymnasium ids (``hunters/<short_name>-v0``); default: the id in CamelCase."""
+    max_game_length: int = 10_000
+    """An upper bound on the decisions of one game (OpenSpiel's max_game_length)."""
+    options: tuple[Option, ...] = ()
+    """The options of `Game.new` besides players and seed."""
+
+    def __post_init__(self) -> None:
+        if self.chance not in CHANCE_MODES:
+            raise ValueError(f"chance must be one of {CHANCE_MODES}")
+        if self.utility not in UTILITIES:
+            raise ValueError(f"utility must be one of {UTILITIES}")
+
+    @property
+    def gym_name(self) -> str:
+        return self.short_name or "".join(part.title() for part in self.id.split("_"))
 
     def check_players(self, players: Any) -> int:
-        """`players` if it is an int in the game's range, else ValueError."""
+        """`players` if it is an integer in the game's range, else ValueError."""
         if type(players) is not int or not self.min_players <= players <= self.max_players:
-            raise ValueError(f"players must be an int from {self.min_players} to {self.max_players}")
+            raise ValueError(f"players must be an integer from {self.min_players} to {self.max_players}")
         return players
+
+    def check_option_names(self, options: Any) -> None:
+        """InvalidOptionError naming the options of the schema when `options` holds another name."""
+        known = {o.name for o in self.options}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise InvalidOptionError(
+                f"unknown option(s) {unknown} of {self.id}; the options are {sorted(known) or 'none'}"
+            )
 
 
 MEMO_LIMIT = 200_000
@@ -82,7 +136,7 @@ def check_seed(seed: Any, *, optional: bool = True) -> int | None:
     if seed is None and optional:
         return None
     if type(seed) is not int or not 0 <= seed <= MAX_SEED:
-        raise ValueError("seed must be an int from 0 to 2**64 - 1")
+        raise ValueError("seed must be an integer from 0 to 2**64 - 1")
     return seed
 
 
@@ -104,6 +158,15 @@ class SimulationResult:
     @property
     def win_rates(self) -> list[float]:
         return [w / self.games for w in self.wins] if self.games else []
+
+
+@dataclass(frozen=True)
+class SearchStats:
+    """The root of one search: how many iterations ran, and (index in `legal_moves()`, visits, mean
+    reward) of each root move the search tried."""
+
+    iterations: int
+    moves: list[tuple[Any, int, float]]
 
 
 class LegalMoves(Sequence[M]):
@@ -178,24 +241,43 @@ class GameBase(abc.ABC):
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> GameBase:
         """Replay a record made by `to_record` (or by hand) to the identical game; a record that is
-        malformed or does not replay raises InvalidRecordError."""
+        malformed or does not replay raises InvalidRecordError. A record of a game with external
+        chance may list its ``outcomes``: each is applied when a chance node is pending."""
         cls._check_record_header(record)
         try:
             game = cls._new_from_record(record)
         except (KeyError, ValueError, TypeError) as exc:
             raise InvalidRecordError(f"bad configuration: {exc}") from None
-        moves = record.get("moves", [])
-        if not isinstance(moves, list):
-            raise InvalidRecordError("moves must be a list")
+        moves, outcomes = record.get("moves", []), record.get("outcomes", [])
+        if not isinstance(moves, list) or not isinstance(outcomes, list):
+            raise InvalidRecordError("moves and outcomes must be lists")
+        pending = iter(outcomes)
+
+        def settle(until_end: bool) -> None:
+            while game.player == -1 and not game.is_over:
+                outcome = next(pending, None)
+                if outcome is None:
+                    if until_end:
+                        return
+                    raise InvalidRecordError("a chance node is pending and the record has no outcome left")
+                try:
+                    game.apply_chance(outcome)
+                except IllegalMoveError as exc:
+                    raise InvalidRecordError(f"outcome {outcome!r} does not apply: {exc}") from None
+
         for i, data in enumerate(moves):
             try:
                 move = cls.move_from_json(data)
             except (KeyError, TypeError, AttributeError, ValueError) as exc:
                 raise InvalidRecordError(f"move {i} is malformed: {exc!r}") from None
+            if outcomes:
+                settle(False)
             try:
                 game.play(move)
             except IllegalMoveError as exc:
                 raise InvalidRecordError(f"move {i} is illegal: {exc}") from None
+        if outcomes:
+            settle(True)
         return game
 
     @classmethod
@@ -296,6 +378,22 @@ class GameBase(abc.ABC):
         """`observed_by(seat)` with the hidden parts drawn at random from `seed` among those
         consistent with what the seat knows (a determinization, for search)."""
         return self.observed_by(seat)
+
+    def private_view(self, seat: int) -> dict[str, Any]:
+        """What `seat` alone knows (JSON-ready), beside the public `view()`: e.g. its own face-down
+        pieces. Empty for a game without private information."""
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise ValueError(f"seat must be an integer from 0 to {self.players - 1}")
+        return {}
+
+    def search(
+        self, iterations: int, seconds: float, c: float, margin: float, seed: int, **options: Any
+    ) -> SearchStats | None:
+        """Information-set MCTS from the seat to move, inside the game's core (a hook the `mcts` bot
+        calls on the observed game): None when the game has no search of its own (the bot then
+        searches in Python over `determinized` copies). `margin` weighs the smoothed score margin
+        (scale `INFO.reward_scale`) against the win in the reward; `options` are the core's own."""
+        return None
 
     def points_by_kind(self) -> dict[str, list[int]]:
         """Points per kind, one entry per seat: the transpose of `score_breakdown()` sans total."""

@@ -10,9 +10,9 @@ A bot is a `Bot`: `bot.choose(Observation.of(game))` returns a legal move of the
 
 Options follow the name after a colon, separated by commas or colons. Every bot takes `seed`.
 
->>> from hunters.carcassonne import Game
+>>> import hunters
 >>> bot = make_bot("greedy:seed=1")
->>> game = Game.new(players=2, seed=5)
+>>> game = hunters.games.get(hunters.games.ids()[0]).new(players=2, seed=5)
 >>> game.is_legal(bot(game))
 True
 """

@@ -22,15 +22,17 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_completed
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Any
 
 import hunters
 from hunters.scale import Executor, chunks, ordered
 
-from . import make_bot, parse_spec
-from .base import Bot, Observation, _mix
+from . import make_bot
+from .base import Observation
+from .external import command_of, is_external, play_served_game
 from .ratings import elo_ratings, mean_interval, wilson_interval
+from .results import GameResult, game_result, seeded_bot
 
 __all__ = ["ArenaResult", "BotStats", "GameResult", "lineups", "play_game", "run_arena"]
 
@@ -43,37 +45,6 @@ def lineups(nbots: int, players: int) -> list[tuple[int, ...]]:
         return list(itertools.permutations(range(nbots), players))
     base = [i % nbots for i in range(players)]
     return [tuple(base[(s + r) % players] for s in range(players)) for r in range(players)]
-
-
-@dataclass
-class GameResult:
-    """One arena game."""
-
-    index: int
-    seed: int
-    lineup: list[int]
-    """Bot index by seat."""
-    scores: list[int]
-    winners: list[int]
-    moves: int
-    think_seconds: list[float]
-    """Time each seat spent choosing its moves."""
-    decisions: list[int]
-    """Moves each seat chose."""
-    forfeit: dict[str, Any] | None = None
-    """{"seat", "bot", "reason"} when a bot failed."""
-    record: dict[str, Any] | None = field(default=None, repr=False)
-
-    def win_shares(self) -> list[float]:
-        """Each seat's share of the win (ties share it)."""
-        return [1.0 / len(self.winners) if p in self.winners else 0.0 for p in range(len(self.lineup))]
-
-
-def _bot_for(spec: str, index: int, seat: int, seed: int) -> Bot:
-    _, options = parse_spec(spec)
-    if "seed" in options:
-        return make_bot(spec)
-    return make_bot(spec, seed=_mix(_mix(seed) ^ (index * 16 + seat)))
 
 
 def play_game(
@@ -90,7 +61,7 @@ def play_game(
     """Play one game between built-in bots (seat p: specs[lineup[p]]) and return its result."""
     cls = hunters.games.get(game_id)
     game = cls.new(players=players, seed=seed, **(options or {}))
-    bots = [_bot_for(specs[b], index, p, arena_seed) for p, b in enumerate(lineup)]
+    bots = [seeded_bot(specs[b], index, p, arena_seed) for p, b in enumerate(lineup)]
     think = [0.0] * players
     decisions = [0] * players
     forfeit = None
@@ -109,39 +80,6 @@ def play_game(
         decisions[seat] += 1
         game.play(move)
     return game_result(index, seed, lineup, game, think, decisions, forfeit, keep_record)
-
-
-def game_result(
-    index: int,
-    seed: int,
-    lineup: Sequence[int],
-    game: Any,
-    think: list[float],
-    decisions: list[int],
-    forfeit: dict[str, Any] | None,
-    keep_record: bool,
-) -> GameResult:
-    """The result of a finished (or forfeited) game: a forfeiting seat cannot win; the best of the
-    others do."""
-    scores = list(game.scores)
-    if forfeit is None:
-        winners = list(game.winners)
-    else:
-        rest = [p for p in range(game.players) if p != forfeit["seat"]]
-        best = max(scores[p] for p in rest)
-        winners = [p for p in rest if scores[p] == best]
-    return GameResult(
-        index,
-        seed,
-        list(lineup),
-        scores,
-        winners,
-        game.moves_played,
-        think,
-        decisions,
-        forfeit,
-        game.to_record() if keep_record else None,
-    )
 
 
 @dataclass
@@ -305,8 +243,6 @@ def _tasks_unit(tasks: list[tuple[Any, ...]]) -> list[GameResult]:
 
 
 def _served_task(args: tuple[Any, ...]) -> GameResult:
-    from .external import play_served_game
-
     result: GameResult = play_served_game(*args)
     return result
 
@@ -336,8 +272,6 @@ def run_arena(
     With an `executor` (`hunters.scale`: e.g. a Ray cluster) the games of built-in bots run there, in
     units of a few consecutive games, instead of on `jobs` processes: every game is fixed by its index
     and seeds, so the results are those of a local run."""
-    from .external import command_of, is_external
-
     cls = hunters.games.get(game_id)
     cls.INFO.check_players(players)
     if type(games) is not int or games < 1:

@@ -34,7 +34,8 @@ class Observation:
     placeholder, so two games that look alike to the seat give equal observations.
 
     - `view`: the public state (`view()` of the game), JSON-ready;
-    - `private`: what the seat alone knows (Jäger: its own collection, face-down tiles included);
+    - `private`: what the seat alone knows (`GameBase.private_view`: in Jäger und Sammler its own
+      collection, face-down tiles included);
     - `legal_moves()`: the seat's legal moves (they never depend on hidden information);
     - `game()`: a playable copy of the observed game (hidden parts canonical, not true);
     - `determinized(seed)`: a playable copy with the hidden parts drawn at random."""
@@ -54,11 +55,7 @@ class Observation:
         """The observation of `seat` (default: the seat to move) in `game`."""
         seat = game.player if seat is None else seat
         observed = game.observed_by(seat)
-        private: dict[str, Any] = {}
-        collection = getattr(game, "collection", None)
-        if collection is not None:
-            private["collection"] = collection(seat).to_json()
-        return cls(observed, seat, private)
+        return cls(observed, seat, game.private_view(seat))
 
     @property
     def players(self) -> int:
@@ -80,9 +77,10 @@ class Observation:
         """A playable copy with the hidden parts drawn at random from `seed`."""
         return self._game.determinized(self.seat, seed)
 
-    def _core(self) -> Any:
-        """The observed game's core handle (for bots that search inside the core)."""
-        return self._game._core  # type: ignore[attr-defined]
+    def observed(self) -> GameBase:
+        """The observed game itself, not a copy (for a search that only reads it, such as
+        `GameBase.search`): do not play on it."""
+        return self._game
 
 
 class Bot(abc.ABC):

@@ -25,6 +25,7 @@ import hunters
 from hunters.client import Client
 
 from .base import Observation
+from .results import game_result, seeded_bot
 
 __all__ = ["CMD_PREFIX", "is_external", "play_served_game"]
 
@@ -68,8 +69,6 @@ def play_served_game(
     move_time: float,
 ) -> Any:
     """One arena game played on a server (see the module docstring); returns a GameResult."""
-    from .arena import _bot_for, game_result
-
     cls = hunters.games.get(game_id)
     game = cls.new(players=players, seed=seed, **(options or {}))
     procs: dict[int, subprocess.Popen[bytes]] = {}
@@ -100,7 +99,7 @@ def play_served_game(
                         argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=logs[seat]
                     )
                 else:
-                    bots[seat] = _bot_for(specs[b], index, seat, arena_seed)
+                    bots[seat] = seeded_bot(specs[b], index, seat, arena_seed)
             while not game.is_over:
                 seat = game.player
                 t0 = time.perf_counter()

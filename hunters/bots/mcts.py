@@ -6,17 +6,18 @@ other seats' face-down tiles in Jäger und Sammler), walks down one tree shared 
 determinizations (edges are moves as their maker sees them; UCB1 with availability counts among
 the moves legal in this determinization), adds one node, and plays a uniformly random game to the
 end (Jäger: the "stay" policy, which leaves the board only when nothing else is legal). The whole
-search runs in C without the GIL (`hunters/_core/mcts.pxi`). The move played is the root's most
-visited (then best mean reward, then lowest code).
+search runs in C without the GIL (`hunters/_core/mcts.pxi`, through `GameBase.search`); a game
+without a search of its own is searched the same way in Python (`python_search`, slow). The move
+played is the root's most visited (then best mean reward, then lowest code).
 
 Reward of a finished playout for a seat: (1 − margin) × its share of the win (ties share) + margin ×
-a smooth score margin, (1 + tanh((own − best other) / scale)) / 2, scale 20 points (H&G) or 10
-(Jäger). The defaults (margin 1, c 0.25) won most in short 2-player H&G tuning runs against greedy
-(24 games each: c 0.7/margin 0.1 50%, c 0.4/margin 1 71%, c 0.25/margin 1 83%, c 0.15/margin 1 63%,
-c 0.25/margin 0.7 71%; the intervals overlap): the margin separates moves that random playouts
-rarely turn into a different winner. `bare` (H&G only, default 0): the probability that a playout
-move places no piece; in the same kind of run 0.5 won 83% and 0.8 67%, no better than 0 (83%), so
-playouts stay uniform by default.
+a smooth score margin, (1 + tanh((own − best other) / scale)) / 2, scale the game's
+`GameInfo.reward_scale` (20 points in H&G, 10 in Jäger). The defaults (margin 1, c 0.25) won
+most in short 2-player H&G tuning runs against greedy (24 games each: c 0.7/margin 0.1 50%,
+c 0.4/margin 1 71%, c 0.25/margin 1 83%, c 0.15/margin 1 63%, c 0.25/margin 0.7 71%; the intervals
+overlap): the margin separates moves that random playouts rarely turn into a different winner.
+`bare` (H&G only, default 0): the probability that a playout move places no piece; in the same kind
+of run 0.5 won 83% and 0.8 67%, no better than 0 (83%), so playouts stay uniform by default.
 
 Jäger simplification: the seat knows the pool of its opponents' face-down tiles (every tile lay face
 up before it was taken) but not who holds which; each determinization deals that pool among the
@@ -26,13 +27,17 @@ two players nothing is lost.
 
 from __future__ import annotations
 
+import json
+import math
+import random
+import time
 from typing import Any
+
+from hunters.game_base import GameBase, SearchStats
 
 from .base import Bot, Observation, decision_seed
 
-__all__ = ["MctsBot"]
-
-_MARGIN_SCALE = {"carcassonne_hg": 20.0, "jaeger_sammler": 10.0}
+__all__ = ["MctsBot", "python_search", "reward"]
 
 
 class MctsBot(Bot):
@@ -75,7 +80,7 @@ class MctsBot(Bot):
         self.last_iterations = 0
         """Iterations of the last decision."""
         self.last_stats: list[tuple[int, int, float]] = []
-        """(core move code, visits, mean reward) of every root move at the last decision."""
+        """(index in the legal moves, visits, mean reward) of every root move at the last decision."""
 
     @property
     def spec(self) -> str:
@@ -86,22 +91,81 @@ class MctsBot(Bot):
         return "mcts:" + ",".join(parts)
 
     def choose(self, obs: Observation) -> Any:
-        core: Any = getattr(obs._game, "_core", None)
-        if not hasattr(core, "mcts"):
-            raise TypeError(f"mcts needs a game core with the search built in; {obs.game_id} has none")
         moves = obs.legal_moves()
         if len(moves) == 1:
             self.last_iterations, self.last_stats = 0, []
             return moves[0]
-        done, stats = core.mcts(
-            self.iterations,
-            self.seconds,
-            self.c,
-            self.margin,
-            _MARGIN_SCALE.get(obs.game_id, 10.0),
-            decision_seed(self.seed, obs),
-            self.bare,
-        )
-        self.last_iterations, self.last_stats = done, stats
-        code, _, _ = max(stats, key=lambda s: (s[1], s[2], -s[0]))
-        return moves[core.legal_codes().index(code)]
+        game = obs.observed()
+        options = {"bare": self.bare} if self.bare else {}
+        seed = decision_seed(self.seed, obs)
+        found = game.search(self.iterations, self.seconds, self.c, self.margin, seed, **options)
+        if found is None:
+            if self.bare:
+                raise ValueError(f"bare is an option of a core's search; {obs.game_id} has none")
+            found = python_search(obs, self.iterations, self.seconds, self.c, self.margin, seed)
+        self.last_iterations, self.last_stats = found.iterations, found.moves
+        best, _, _ = max(found.moves, key=lambda s: (s[1], s[2], -s[0]))
+        return moves[best]
+
+
+def reward(game: GameBase, seat: int, margin: float) -> float:
+    """The reward of a finished game for `seat`, in [0, 1]: (1 − margin) × its share of the win
+    + margin × (1 + tanh((own − best other) / INFO.reward_scale)) / 2 (what the cores compute too)."""
+    scores, winners = game.scores, game.winners
+    share = 1.0 / len(winners) if seat in winners else 0.0
+    best_other = max((s for p, s in enumerate(scores) if p != seat), default=scores[seat])
+    smooth = (1.0 + math.tanh((scores[seat] - best_other) / game.INFO.reward_scale)) / 2.0
+    return (1.0 - margin) * share + margin * smooth
+
+
+def python_search(obs: Observation, iterations: int, seconds: float, c: float, margin: float, seed: int) -> SearchStats:
+    """IS-MCTS in Python for a game without a search of its own: every iteration plays one
+    determinization (`Observation.determinized`), walks the shared tree by UCB1 with availability
+    counts, adds one node and plays uniformly random moves to the end. Slow, but any game that meets
+    the contract gets a searching bot."""
+    rng = random.Random(seed)
+    deadline = time.monotonic() + seconds if seconds else math.inf
+    root = [json.dumps(m.to_json(), sort_keys=True) for m in obs.legal_moves()]
+    visits: dict[tuple[str, ...], int] = {}
+    totals: dict[tuple[str, ...], float] = {}
+    avail: dict[tuple[str, ...], int] = {}
+    done = 0
+    while (iterations == 0 or done < iterations) and time.monotonic() < deadline:
+        game = obs.determinized(rng.getrandbits(64))
+        path: tuple[str, ...] = ()
+        visited: list[tuple[tuple[str, ...], int]] = []
+        while not game.is_over:
+            moves = list(game.legal_moves())
+            children = [(*path, json.dumps(m.to_json(), sort_keys=True)) for m in moves]
+            for child in children:
+                avail[child] = avail.get(child, 0) + 1
+            mover = game.player
+            fresh = [i for i, child in enumerate(children) if child not in visits]
+            if fresh:
+                i = fresh[rng.randrange(len(fresh))]
+            else:
+                i = max(
+                    range(len(children)),
+                    key=lambda j: (
+                        totals[children[j]] / visits[children[j]]
+                        + c * math.sqrt(math.log(avail[children[j]]) / visits[children[j]])
+                    ),
+                )
+            game.play(moves[i])
+            path = children[i]
+            visited.append((path, mover))
+            if fresh:
+                visits[path], totals[path] = 0, 0.0
+                break
+        while not game.is_over:
+            legal = game.legal_moves()
+            game.play(legal[rng.randrange(len(legal))])
+        for node, mover in visited:
+            visits[node] += 1
+            totals[node] += reward(game, mover, margin)
+        done += 1
+    stats = []
+    for i, key in enumerate(root):
+        n = visits.get((key,), 0)
+        stats.append((i, n, totals[(key,)] / n if n else 0.0))
+    return SearchStats(done, stats)

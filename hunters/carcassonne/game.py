@@ -9,10 +9,20 @@ from typing import Any, ClassVar
 
 from hunters._core import carcassonne as _core
 from hunters._core.carcassonne import CoreGame
-from hunters.game_base import GameBase, GameInfo, LegalMoves, SimulationResult, check_seed, remember
+from hunters.errors import InvalidOptionError
+from hunters.game_base import (
+    GameBase,
+    GameInfo,
+    LegalMoves,
+    Option,
+    SearchStats,
+    SimulationResult,
+    check_seed,
+)
 from hunters.learn import LearnBatch, LearnLayout
 
 from . import actions as _actions
+from .codes import REASONS, events_of, move_of
 from .errors import IllegalMoveError, InvalidRecordError, core_error, refusal
 from .moves import Move, Occupant, ScoreEvent
 from .tiles import MENHIR_TILES, NORMAL_TILES, ZONE_TYPES
@@ -26,36 +36,35 @@ INFO = GameInfo(
     max_players=_core.MAX_PLAYERS,
     action_space_size=_core.ACTION_SPACE_SIZE,
     record_format=RECORD_FORMAT,
+    perfect_information=True,  # the draw order is hidden from everyone alike: chance, not private
+    chance="explicit",
+    reward_scale=20.0,
+    short_name="CarcassonneHG",
+    options=(
+        Option(
+            "normal_deck",
+            "ints",
+            None,
+            "the normal tiles' draw order, first drawn first (a subset is allowed); "
+            "default: all of them shuffled from the seed",
+        ),
+        Option("menhir_deck", "ints", None, "the same for the menhir tiles"),
+        Option(
+            "chance",
+            "str",
+            "internal",
+            "external: every draw is a chance node (OpenSpiel)",
+            choices=("internal", "external"),
+        ),
+    ),
 )
-REASONS = ("forest", "river", "logboat", "hunting_trap", "river_system", "raft", "meadow")
-"""Score-event reasons, by the core's event code."""
 _BOUND: int = _core.POSITION_BOUND
-_decoded: dict[tuple[int, int], Move] = {}
 
 __all__ = ["GAME_ID", "INFO", "REASONS", "Game", "LegalMoves"]
 
 
 def _is_int(v: Any) -> bool:
     return type(v) is int
-
-
-def _move_of(tile: int, code: int) -> Move:
-    """The Move of an internal core code for `tile` (memoised: codes repeat across decisions)."""
-    key = (tile, code)
-    move = _decoded.get(key)
-    if move is None:
-        x, y, rot, slot, retake = _core.decode(code)
-        occupant = None
-        if slot:
-            hut = slot >= _actions.HUT_SLOT
-            local = slot - (_actions.HUT_SLOT if hut else _actions.MEEPLE_SLOT)
-            occupant = Occupant("hut" if hut else "meeple", tile * 10 + local)
-        move = remember(_decoded, key, Move(x, y, rot, occupant, None if retake < 0 else retake))
-    return move
-
-
-def _events(raw: list[Any]) -> list[ScoreEvent]:
-    return [ScoreEvent(d, REASONS[r], seats, pts, feat) for d, r, seats, pts, feat in raw]
 
 
 def _check_deck(deck: Iterable[int], allowed: tuple[int, ...], name: str) -> list[int]:
@@ -112,9 +121,9 @@ class Game(GameBase):
         `player` is -1, `legal_moves()` is empty and `chance_outcomes()` lists the tiles it may turn
         up; `apply_chance(tile)` draws it (the piles' own order is the default outcome)."""
         if options:
-            raise TypeError(f"unknown options: {sorted(options)}")
+            INFO.check_option_names(options)
         if chance not in ("internal", "external"):
-            raise ValueError('chance must be "internal" or "external"')
+            raise InvalidOptionError('chance must be "internal" or "external"')
         INFO.check_players(players)
         check_seed(seed)
         shuffled_normal, shuffled_menhir = _core.shuffled_decks(seed or 0)
@@ -122,7 +131,7 @@ class Game(GameBase):
         menhir = shuffled_menhir if menhir_deck is None else _check_deck(menhir_deck, MENHIR_TILES, "menhir_deck")
         self = object.__new__(cls)
         self._core, raw = _core.CoreGame.create(players, normal, menhir, chance == "external")
-        self._events = _events(raw)
+        self._events = events_of(raw)
         self._seed = seed
         self._normal = tuple(normal)
         self._menhir = tuple(menhir)
@@ -195,7 +204,7 @@ class Game(GameBase):
     def moves(self) -> list[Move]:
         """The moves played so far."""
         tiles = [t for _, _, t, _ in self._core.board()[1:]]
-        return [_move_of(t, c) for t, c in zip(tiles, self._core.moves(), strict=True)]
+        return [move_of(t, c) for t, c in zip(tiles, self._core.moves(), strict=True)]
 
     @property
     def moves_played(self) -> int:
@@ -263,8 +272,20 @@ class Game(GameBase):
         empty when the game is over. A read-only sequence that builds each Move when it is read."""
         tile = self._core.tile
         if tile is None:
-            return LegalMoves(self, [], lambda code: _move_of(-1, code))
-        return LegalMoves(self, self._core.legal_codes(), lambda code: _move_of(tile, code))
+            return LegalMoves(self, [], lambda code: move_of(-1, code))
+        return LegalMoves(self, self._core.legal_codes(), lambda code: move_of(tile, code))
+
+    def search(
+        self, iterations: int, seconds: float, c: float, margin: float, seed: int, **options: Any
+    ) -> SearchStats:
+        """IS-MCTS in the core (`hunters/_core/mcts.pxi`); option ``bare``: the probability that a
+        playout move places no piece (default 0)."""
+        bare = float(options.pop("bare", 0.0))
+        if options:
+            raise InvalidOptionError(f"unknown search options {sorted(options)}; the options are ['bare']")
+        done, stats = self._core.mcts(iterations, seconds, c, margin, INFO.reward_scale, seed, bare)
+        index = {code: i for i, code in enumerate(self._core.legal_codes())}
+        return SearchStats(done, [(index[code], visits, mean) for code, visits, mean in stats])
 
     def _code(self, move: Any) -> int:
         """The core code of a legal move, or IllegalMoveError saying why not."""
@@ -305,7 +326,7 @@ class Game(GameBase):
     def play(self, move: Move) -> list[ScoreEvent]:
         """Play one whole decision; return the score events it caused (final scoring included
         when it ends the game). An illegal move raises IllegalMoveError and changes nothing."""
-        events = _events(self._core.play_code(self._code(move)))
+        events = events_of(self._core.play_code(self._code(move)))
         self._events.extend(events)
         return events
 
@@ -418,7 +439,7 @@ class Game(GameBase):
         """Play the move of a compact code; an illegal code raises IllegalMoveError, changes nothing."""
         from . import learn
 
-        events = _events(self._core.play_code(learn.internal_code(self, code)))
+        events = events_of(self._core.play_code(learn.internal_code(self, code)))
         self._events.extend(events)
         return events
 
@@ -432,10 +453,10 @@ class Game(GameBase):
         """See GameBase.learn_batch; option ``threads`` (default 1): OpenMP threads stepping the games."""
         threads = options.pop("threads", 1)
         if options:
-            raise TypeError(f"unknown options: {sorted(options)}")
+            raise InvalidOptionError(f"unknown options: {sorted(options)}; the batch has the option threads")
         from . import learn
 
-        return learn.Batch(games, players, seed, threads)
+        return learn.Batch(cls, games, players, seed, threads)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The pending draw's outcomes: (tile id, probability), each undrawn tile of that pile
@@ -456,7 +477,7 @@ class Game(GameBase):
         raw = None if tile is None or not 0 <= tile < 95 else self._core.apply_chance(tile)
         if raw is None:
             raise IllegalMoveError("NOT_AN_OUTCOME", "that tile is not in the pile being drawn from", outcome)
-        self._events.extend(_events(raw))
+        self._events.extend(events_of(raw))
 
     @classmethod
     def random_games(cls, n: int, players: int = 2, seed: int = 0) -> SimulationResult:

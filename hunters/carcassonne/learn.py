@@ -75,6 +75,7 @@ from hunters._core import carcassonne as _core
 from hunters.game_base import check_seed
 from hunters.learn import BatchBuffers, LearnLayout, ObservationField
 
+from .codes import events_of, move_of
 from .errors import IllegalMoveError, core_error
 from .moves import Move
 
@@ -161,6 +162,11 @@ def _shapes(players: int) -> dict[str, tuple[int, ...]]:
     }
 
 
+def layout_of(game: Game) -> LearnLayout:
+    """The learning layout of a game (as in every game's learn module)."""
+    return layout(game.players)
+
+
 def layout(players: int) -> LearnLayout:
     """The compact action space and observation fields for `players` seats."""
     lay = _layouts.get(players)
@@ -203,12 +209,10 @@ def internal_code(game: Game, code: Any) -> int:
 
 
 def learn_to_move(game: Game, code: Any) -> Move:
-    from .game import _move_of
-
     internal = internal_code(game, code)
     tile = game._core.tile
     assert tile is not None  # internal_code refused a code when no tile is in hand
-    return _move_of(tile, internal)
+    return move_of(tile, internal)
 
 
 def move_to_learn(game: Game, move: Any) -> int:
@@ -259,14 +263,13 @@ class Batch(BatchBuffers):
     it). Their threads wait passively unless ``OMP_WAIT_POLICY`` says otherwise (`hunters._core`):
     spinning OpenMP threads cost far more than they gain on a machine whose cores are busy."""
 
-    def __init__(self, games: int, players: int = 2, seed: int = 0, threads: int = 1):
-        from .game import INFO
-
+    def __init__(self, game_cls: type[Game], games: int, players: int = 2, seed: int = 0, threads: int = 1):
+        self._game_cls = game_cls
         if type(games) is not int or games < 1:
             raise ValueError("games must be an int >= 1")
         if type(threads) is not int or not 1 <= threads <= 64:
             raise ValueError("threads must be an int from 1 to 64")
-        INFO.check_players(players)
+        game_cls.INFO.check_players(players)
         super().__init__(games, players, layout(players))
         self.legal = np.zeros((games, _core.LEARN_LEGAL_CAP), dtype=np.uint32)
         """Extra (not in hunters.learn.LearnBatch): row i's first legal_count[i] entries are game i's
@@ -320,10 +323,8 @@ class Batch(BatchBuffers):
 
     def game(self, index: int) -> Game:
         """A copy of the game in slot `index` (replayed from its seed and moves: events included)."""
-        from .game import Game, _events
-
         state = self._core.game_state(index)
-        g = Game.new(self.players, seed=self._core.slot_seed(index))
+        g = self._game_cls.new(self.players, seed=self._core.slot_seed(index))
         for code in state.moves():
-            g._events.extend(_events(g._core.play_code(code)))
+            g._events.extend(events_of(g._core.play_code(code)))
         return g

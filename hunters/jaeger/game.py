@@ -3,14 +3,24 @@
 from __future__ import annotations
 
 import copy
+import operator
 import random as _random
 from types import ModuleType
 from typing import Any, ClassVar
 
 from hunters._core import jaeger as _core
 from hunters._core.jaeger import CoreConfig, CoreGame
-from hunters.errors import InvalidRecordError
-from hunters.game_base import GameBase, GameInfo, LegalMoves, SimulationResult, check_seed, remember
+from hunters.errors import IllegalMoveError, InvalidOptionError, InvalidRecordError
+from hunters.game_base import (
+    GameBase,
+    GameInfo,
+    LegalMoves,
+    Option,
+    SearchStats,
+    SimulationResult,
+    check_seed,
+    remember,
+)
 from hunters.learn import LearnBatch, LearnLayout
 
 from . import actions as _actions
@@ -37,6 +47,45 @@ INFO = GameInfo(
     max_players=_LIMITS["players"],
     action_space_size=_actions.ACTION_SPACE_SIZE,
     record_format=RECORD_FORMAT,
+    perfect_information=False,  # taken tiles lie face down
+    chance="explicit",
+    reward_scale=10.0,
+    short_name="JaegerSammler",
+    options=(
+        Option("board", "json", None, "the documented 10 x 12 hex grid, or board data (hunters.jaeger.board)"),
+        Option("mammoths_summer", "ints", [4, 6, 8], "printed values of the summer mammoth tiles"),
+        Option("mammoths_winter", "ints", [3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8], "the same of the winter ones"),
+        Option("straight_jumps", "bool", False, "a jump over an occupied tile must continue in a straight line"),
+        Option(
+            "stall_rounds",
+            "int",
+            10,
+            "a season also ends after this many full rounds without a take (0: off)",
+            minimum=0,
+            maximum=10_000,
+        ),
+        Option(
+            "winter_start",
+            "str",
+            "after_last",
+            "who starts winter when nobody killed a summer mammoth",
+            choices=("after_last", "seat0"),
+        ),
+        Option(
+            "ties", "str", "shared", "tied players share the victory, or nobody wins", choices=("shared", "no_winner")
+        ),
+        Option("open_collections", "bool", False, "show every collection and the scores before the end"),
+        Option("summer", "json", None, "the summer layout {space: tile} (default: dealt from the seed)"),
+        Option("winter", "json", None, "the winter deck, dealt in ascending space order (default: from the seed)"),
+        Option("start", "json", None, "each seat's start spaces (default: one character on each summer camp)"),
+        Option(
+            "chance",
+            "str",
+            "internal",
+            "external: the layouts are dealt as chance nodes (OpenSpiel)",
+            choices=("internal", "external"),
+        ),
+    ),
 )
 POLICIES = ("uniform", "stay")
 """Random policies of `Game.random_games`: see there."""
@@ -155,10 +204,10 @@ class Game(GameBase):
         ascending order; `player` is -1 while a chance node is pending. Not with `summer`/`winter`.
         The default (None or "internal") deals from the seed."""
         if chance not in (None, "internal", "external"):
-            raise ValueError('chance must be None, "internal" or "external"')
+            raise InvalidOptionError('chance must be None, "internal" or "external"')
         external = chance == "external"
         if external and (summer is not None or winter is not None):
-            raise ValueError('chance="external" deals the layouts itself: give no summer or winter layout')
+            raise InvalidOptionError('chance="external" deals the layouts itself: give no summer or winter layout')
         INFO.check_players(players)
         check_seed(seed)
         for name, value in (("summer", summer), ("winter", winter), ("start", start)):
@@ -342,6 +391,22 @@ class Game(GameBase):
     @property
     def collections(self) -> list[Collection]:
         return [self.collection(p) for p in range(self.players)]
+
+    def private_view(self, seat: int) -> dict[str, Any]:
+        """What `seat` alone knows: its own collection, face-down tiles included (a seat that
+        remembers its takes knows them, though the rules keep them face down)."""
+        super().private_view(seat)
+        return {"collection": self.collection(seat).to_json()}
+
+    def search(
+        self, iterations: int, seconds: float, c: float, margin: float, seed: int, **options: Any
+    ) -> SearchStats:
+        """IS-MCTS in the core (`hunters/_core/mcts.pxi`); no options of its own."""
+        if options:
+            raise InvalidOptionError(f"unknown search options {sorted(options)}; this search has none")
+        done, stats = self._core.mcts(iterations, seconds, c, margin, INFO.reward_scale, seed)
+        index = {code: i for i, code in enumerate(self._core.legal_codes())}
+        return SearchStats(done, [(index[code], visits, mean) for code, visits, mean in stats])
 
     @property
     def characters_on_board(self) -> list[int]:
@@ -528,7 +593,7 @@ class Game(GameBase):
 
     @classmethod
     def learn_batch(cls, games: int, players: int = 2, seed: int = 0, **options: Any) -> LearnBatch:
-        batch: LearnBatch = _learn().learn_batch(games, players, seed, **options)
+        batch: LearnBatch = _learn().learn_batch(cls, games, players, seed, **options)
         return batch
 
     # -- external chance (OpenSpiel) ---------------------------------------------------------
@@ -566,13 +631,18 @@ class Game(GameBase):
     def apply_chance(self, outcome: int) -> None:
         """Resolve the pending chance node: lay tile code `outcome` (one of `chance_outcomes()`) on
         the next space (`events` gets what completing a deal causes: the winter set-up, a season
-        end). ValueError when no chance node is pending or the outcome is not among them."""
-        if type(outcome) is not int:
-            raise ValueError("a chance outcome is an int tile code")
+        end). IllegalMoveError (NO_CHANCE_PENDING, NOT_AN_OUTCOME) otherwise, changing nothing."""
+        if not self.chance_pending:
+            raise IllegalMoveError("NO_CHANCE_PENDING", "no chance node is pending", outcome)
+        try:  # ints and numpy integers, not bools or floats
+            code = None if isinstance(outcome, bool) else operator.index(outcome)
+        except TypeError:
+            code = None
+        if code is None or code not in dict(self.chance_outcomes()):
+            raise IllegalMoveError("NOT_AN_OUTCOME", f"{outcome!r} is not among the chance outcomes", outcome)
+        outcome = code
         left = self._summer_left
         if left is not None:
-            if outcome not in left:
-                raise ValueError(f"tile code {outcome} is not among the chance outcomes")
             v = self._summer_deal_spaces()[0]
             self._core.lay(v, outcome)
             left.remove(outcome)
@@ -584,8 +654,6 @@ class Game(GameBase):
             self._summer_left = None
             self._lay_out(self._core.nplayers, True)
             return
-        if not self.chance_pending:
-            raise ValueError("no chance node is pending")
         events = self._events_of(self._core.deal_apply(outcome))
         self._outcomes.append(outcome)
         if self._core.deal_space is None:  # the winter deck as dealt (observed_by)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from hunters._core import jaeger as _core
+from hunters.errors import InvalidOptionError
 
 from .board import Board
 from .tiles import STAYING, code_of
@@ -29,54 +30,54 @@ def summer_layout(board: Board, summer: Any) -> list[str | None]:
             if isinstance(space, str) and space.isdigit():
                 space = int(space)
             if not _is_int(space) or not 0 <= space < n:
-                raise ValueError(f"summer layout: no space {space!r}")
+                raise InvalidOptionError(f"summer layout: no space {space!r}")
             out[space] = token
     elif isinstance(summer, (list, tuple)):
         if len(summer) != n:
-            raise ValueError(f"summer layout: a list needs one entry per space ({n})")
+            raise InvalidOptionError(f"summer layout: a list needs one entry per space ({n})")
         out = list(summer)
     else:
-        raise ValueError("summer layout must be a dict {space: tile} or a list by space")
+        raise InvalidOptionError("summer layout must be a dict {space: tile} or a list by space")
     for v, token in enumerate(out):
         if token is None:
             continue
         code_of(token)
         if board.kinds[v] != "tile":
-            raise ValueError(f"summer layout: space {v} is a camp")
+            raise InvalidOptionError(f"summer layout: space {v} is a camp")
     if sum(1 for t in out if t == "cave") > _LIMITS["caves"]:
-        raise ValueError(f"at most {_LIMITS['caves']} caves")
+        raise InvalidOptionError(f"at most {_LIMITS['caves']} caves")
     return out
 
 
 def winter_deck(winter: Any) -> list[str]:
     if not isinstance(winter, (list, tuple)):
-        raise ValueError("winter deck must be a list of tiles")
+        raise InvalidOptionError("winter deck must be a list of tiles")
     out = list(winter)
     if len(out) > _LIMITS["spaces"]:
-        raise ValueError("winter deck too long")
+        raise InvalidOptionError("winter deck too long")
     for token in out:
         code_of(token)
         if token in STAYING:
-            raise ValueError("winter deck: paths and caves are summer tiles")
+            raise InvalidOptionError("winter deck: paths and caves are summer tiles")
     return out
 
 
 def start_positions(board: Board, summer: list[str | None], players: int, start: Any) -> list[list[int]]:
     if not isinstance(start, (list, tuple)) or len(start) != players:
-        raise ValueError("start must list the characters' spaces of every seat")
+        raise InvalidOptionError("start must list the characters' spaces of every seat")
     seen: dict[int, int] = {}
     out = []
     for seat, spaces in enumerate(start):
         if not isinstance(spaces, (list, tuple)) or len(spaces) > _LIMITS["characters"]:
-            raise ValueError(f"start: seat {seat} needs a list of at most {_LIMITS['characters']} spaces")
+            raise InvalidOptionError(f"start: seat {seat} needs a list of at most {_LIMITS['characters']} spaces")
         for v in spaces:
             if not _is_int(v) or not 0 <= v < board.n:
-                raise ValueError(f"start: no space {v!r}")
+                raise InvalidOptionError(f"start: no space {v!r}")
             if board.kinds[v] == "tile":
                 if summer[v] is None:
-                    raise ValueError(f"start: space {v} holds no tile")
+                    raise InvalidOptionError(f"start: space {v} holds no tile")
                 if summer[v] != "cave" and seen.get(v):
-                    raise ValueError(f"start: space {v} holds at most one character")
+                    raise InvalidOptionError(f"start: space {v} holds at most one character")
             seen[v] = seen.get(v, 0) + 1
         out.append(list(spaces))
     return out

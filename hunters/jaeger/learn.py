@@ -89,11 +89,13 @@ import numpy as np
 
 from hunters._core import jaeger as _core
 from hunters.errors import IllegalMoveError
+from hunters.game_base import check_seed
 from hunters.learn import MAX_LEARN_ACTIONS, BatchBuffers, LearnLayout, ObservationField
 
 from .errors import core_error
 from .moves import Move
-from .tiles import KINDS, data
+from .options import WINTER_START, validate_options
+from .tiles import KINDS, code_of, data, deck
 
 if TYPE_CHECKING:
     from .game import Game
@@ -102,7 +104,7 @@ __all__ = [
     "COLLECTION_COLUMNS",
     "FIELD_DOCS",
     "STATUS_ENTRIES",
-    "JaegerLearnBatch",
+    "Batch",
     "board_channels",
     "layout",
     "learn_batch",
@@ -339,28 +341,22 @@ def observe(game: Game, seat: int, out: dict[str, Any] | None = None) -> dict[st
 
 
 # -- the batch -----------------------------------------------------------------------------------
-class JaegerLearnBatch(BatchBuffers):
+class Batch(BatchBuffers):
     """`hunters.learn.LearnBatch` for Jäger und Sammler: `games` random games of one configuration
     stepped together inside the core (`hunters._core.jaeger.LearnCore`), the GIL released. Slot i's
     e-th game is ``Game.new(players, seed=seed + e * games + i, **options)``; `game(i)` rebuilds it
     (replaying its turns). Buffers are refilled in place; the mask is updated by clearing only the
     entries set the step before."""
 
-    def __init__(self, games: int, players: int = 2, seed: int = 0, **options: Any) -> None:
-        from hunters.game_base import check_seed
-
-        from .game import INFO, Game
-        from .options import WINTER_START, validate_options
-        from .tiles import code_of, deck
-
+    def __init__(self, game_cls: type[Game], games: int, players: int = 2, seed: int = 0, **options: Any) -> None:
         if type(games) is not int or games < 1:
             raise ValueError("games must be an int >= 1")
-        INFO.check_players(players)
+        game_cls.INFO.check_players(players)
         check_seed(seed, optional=False)
         board, o = validate_options(options)
         self._options = dict(options)
-        self._game_cls = Game
-        probe = Game.new(players, 0, **options)
+        self._game_cls = game_cls
+        probe = game_cls.new(players, 0, **options)
         c, k = spec_of(probe)
         super().__init__(games, players, layout(players, board.n, board.ndir, c, k))
         self._core = _core.LearnCore(
@@ -394,8 +390,6 @@ class JaegerLearnBatch(BatchBuffers):
         self.reset(seed)
 
     def reset(self, seed: int = 0) -> None:
-        from hunters.game_base import check_seed
-
         check_seed(seed, optional=False)
         self._core.reset(seed)
 
@@ -417,5 +411,5 @@ class JaegerLearnBatch(BatchBuffers):
         return g
 
 
-def learn_batch(games: int, players: int = 2, seed: int = 0, **options: Any) -> JaegerLearnBatch:
-    return JaegerLearnBatch(games, players, seed, **options)
+def learn_batch(game_cls: type[Game], games: int, players: int = 2, seed: int = 0, **options: Any) -> Batch:
+    return Batch(game_cls, games, players, seed, **options)

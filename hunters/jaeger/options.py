@@ -11,6 +11,7 @@ import math
 from typing import Any
 
 from hunters._core import jaeger as _core
+from hunters.errors import InvalidOptionError
 
 from .board import Board, board_of
 from .tiles import data, mammoth_count
@@ -62,42 +63,44 @@ def check_plain(value: Any, what: str) -> None:
         v, depth = todo.pop()
         items += 1
         if items > MAX_ITEMS:
-            raise ValueError(f"{what}: more than {MAX_ITEMS} values")
+            raise InvalidOptionError(f"{what}: more than {MAX_ITEMS} values")
         if v is None or isinstance(v, (bool, Board)):
             continue
         if type(v) is int:
             if not -MAX_INT <= v <= MAX_INT:
-                raise ValueError(f"{what}: integer out of range")
+                raise InvalidOptionError(f"{what}: integer out of range")
         elif type(v) is float:
             if not math.isfinite(v):
-                raise ValueError(f"{what}: numbers must be finite (no NaN or infinity)")
+                raise InvalidOptionError(f"{what}: numbers must be finite (no NaN or infinity)")
         elif type(v) is str:
             if len(v) > MAX_STRING:
-                raise ValueError(f"{what}: a string longer than {MAX_STRING} characters")
+                raise InvalidOptionError(f"{what}: a string longer than {MAX_STRING} characters")
         elif type(v) in (list, tuple, dict):
             if depth >= MAX_DEPTH:
-                raise ValueError(f"{what}: nested deeper than {MAX_DEPTH} levels")
+                raise InvalidOptionError(f"{what}: nested deeper than {MAX_DEPTH} levels")
             if len(v) > MAX_ITEMS:
-                raise ValueError(f"{what}: more than {MAX_ITEMS} values")
+                raise InvalidOptionError(f"{what}: more than {MAX_ITEMS} values")
             if type(v) is dict:
                 for k in v:
                     short_str = type(k) is str and len(k) <= MAX_STRING
                     if not short_str and not (type(k) is int and -MAX_INT <= k <= MAX_INT):
-                        raise ValueError(f"{what}: object keys must be short strings or ints")
+                        raise InvalidOptionError(f"{what}: object keys must be short strings or ints")
                 todo.extend((x, depth + 1) for x in v.values())
             else:
                 todo.extend((x, depth + 1) for x in v)
         else:
-            raise ValueError(f"{what}: {type(v).__name__} is not plain data (null, bool, number, string, list, object)")
+            raise InvalidOptionError(
+                f"{what}: {type(v).__name__} is not plain data (null, bool, number, string, list, object)"
+            )
 
 
 def _mammoths(values: Any, season: str) -> list[int]:
     want = mammoth_count(season)
     if not isinstance(values, (list, tuple)):
-        raise ValueError(f"mammoths_{season} must be a list of {want} ints")
+        raise InvalidOptionError(f"mammoths_{season} must be a list of {want} ints")
     out = list(values)
     if len(out) != want or not all(type(v) is int and 1 <= v <= LIMITS["mammoth_value"] for v in out):
-        raise ValueError(f"mammoths_{season} must list {want} values from 1 to {LIMITS['mammoth_value']}")
+        raise InvalidOptionError(f"mammoths_{season} must list {want} values from 1 to {LIMITS['mammoth_value']}")
     return out
 
 
@@ -106,25 +109,25 @@ def validate_options(options: dict[str, Any]) -> tuple[Board, dict[str, Any]]:
     ValueError naming the first bad one."""
     unknown = sorted(str(k)[:MAX_STRING] for k in options if k not in DEFAULT_OPTIONS)
     if unknown:
-        raise ValueError(f"unknown option(s) {unknown}; the options are {sorted(DEFAULT_OPTIONS)}")
+        raise InvalidOptionError(f"unknown option(s) {unknown}; the options are {sorted(DEFAULT_OPTIONS)}")
     for name, value in options.items():
         check_plain(value, name)
     o = {**DEFAULT_OPTIONS, **options}
     b = board_of(o["board"])
     straight_jumps = o["straight_jumps"]
     if type(straight_jumps) is not bool:
-        raise ValueError("straight_jumps must be true or false")
+        raise InvalidOptionError("straight_jumps must be true or false")
     if straight_jumps and not b.straight_ok:
-        raise ValueError("straight_jumps needs a board with coordinates on every space")
+        raise InvalidOptionError("straight_jumps needs a board with coordinates on every space")
     stall_rounds = 0 if o["stall_rounds"] is None else o["stall_rounds"]
     if type(stall_rounds) is not int or not 0 <= stall_rounds <= MAX_STALL_ROUNDS:
-        raise ValueError(f"stall_rounds must be an int from 0 (off) to {MAX_STALL_ROUNDS}, or None (off)")
+        raise InvalidOptionError(f"stall_rounds must be an int from 0 (off) to {MAX_STALL_ROUNDS}, or None (off)")
     if not isinstance(o["winter_start"], str) or o["winter_start"] not in WINTER_START:
-        raise ValueError(f"winter_start must be one of {sorted(WINTER_START)}")
+        raise InvalidOptionError(f"winter_start must be one of {sorted(WINTER_START)}")
     if not isinstance(o["ties"], str) or o["ties"] not in TIES:
-        raise ValueError(f"ties must be one of {list(TIES)}")
+        raise InvalidOptionError(f"ties must be one of {list(TIES)}")
     if type(o["open_collections"]) is not bool:
-        raise ValueError("open_collections must be true or false")
+        raise InvalidOptionError("open_collections must be true or false")
     opts = {
         "board": None if b.is_default else b.to_json(),
         "mammoths_summer": _mammoths(o["mammoths_summer"], "summer"),

@@ -13,13 +13,13 @@ from hunters.game_base import MAX_SEED, GameBase
 from hunters.learn import LearnLayout
 
 __all__ = [
-    "GYM_NAMES",
     "MASK",
     "RENDER_MODES",
     "ObservationBuffers",
     "check_render_mode",
     "game_class",
     "gym_name",
+    "learnable_games",
     "observation_space",
     "render_game",
 ]
@@ -31,12 +31,15 @@ MASK = "action_mask"
 RENDER_MODES = ("ansi", "svg")
 """``"ansi"``: the game's text summary; ``"svg"``: its picture (`hunters.pictures`)."""
 
-GYM_NAMES = {"carcassonne_hg": "CarcassonneHG", "jaeger_sammler": "JaegerSammler"}
-"""Gymnasium names of the built-in games (others: the id in CamelCase)."""
-
 
 def gym_name(game_id: str) -> str:
-    return GYM_NAMES.get(game_id) or "".join(part.capitalize() for part in game_id.split("_"))
+    """The Gymnasium name of a registered game (`GameInfo.gym_name`)."""
+    return hunters.games.info(game_id).gym_name
+
+
+def learnable_games() -> list[str]:
+    """The registered games with a learning surface (a `learn_layout` of their own)."""
+    return [g for g in hunters.games.ids() if hunters.games.get(g).learn_layout is not GameBase.learn_layout]
 
 
 def game_class(game: str | type[GameBase]) -> type[GameBase]:

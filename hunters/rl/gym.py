@@ -52,6 +52,7 @@ from ._common import (
     draw_seed,
     game_class,
     gym_name,
+    learnable_games,
     observation_space,
     render_game,
 )
@@ -216,9 +217,10 @@ class HuntersVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
 
 
 def register_envs() -> list[str]:
-    """Register the Gymnasium ids of every built-in game (idempotent); returns the ids."""
+    """Register the Gymnasium ids of every registered game with a learning surface (idempotent; a
+    game registered later is added by calling this again); returns the ids."""
     ids = []
-    for game_id in ("carcassonne_hg", "jaeger_sammler"):
+    for game_id in learnable_games():
         name = gym_name(game_id)
         single, vector = f"hunters/{name}-v0", f"hunters/{name}-SelfPlay-v0"
         if single not in gymnasium.registry:

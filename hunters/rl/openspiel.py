@@ -1,8 +1,8 @@
 """OpenSpiel Python games for every game with the learning surface (`hunters.learn`).
 
-``register("carcassonne_hg")`` (done for the built-in games when this module is imported) registers
-``python_hunters_carcassonne_hg`` with `pyspiel.register_game`; ``pyspiel.load_game(
-"python_hunters_carcassonne_hg(players=3)")`` then makes it (parameter ``players``, default 2).
+``register(game_id)`` (done for every registered game with a learning surface when this module is
+imported) registers ``python_hunters_<game_id>`` with `pyspiel.register_game`; ``pyspiel.load_game(
+"python_hunters_<game_id>(players=3)")`` then makes it (parameter ``players``, default 2).
 
 - Actions: the game's compact codes (``num_distinct_actions = layout.actions``).
 - Chance: the game is made with ``chance="external"``, so every random draw (a tile, a layout) is a
@@ -32,12 +32,9 @@ from hunters.errors import IllegalMoveError
 from hunters.game_base import GameBase
 from hunters.learn import LearnLayout, terminal_rewards
 
-from ._common import game_class
+from ._common import game_class, learnable_games
 
-__all__ = ["PERFECT_INFORMATION", "game_name", "register"]
-
-PERFECT_INFORMATION = {"carcassonne_hg": True, "jaeger_sammler": False}
-"""Whether a built-in game, with external chance, hides nothing from any seat."""
+__all__ = ["game_name", "register", "register_all"]
 
 
 _MAX_GAME_LENGTH = 10_000
@@ -53,14 +50,14 @@ def game_name(game: str | type[GameBase]) -> str:
 
 def register(game: str | type[GameBase], perfect_information: bool | None = None) -> str:
     """Register a game (id or class) with OpenSpiel, once; returns its short name.
-    `perfect_information`: whether nothing is hidden once chance is external (default: the
-    built-in table, else False, which is always safe)."""
+    `perfect_information`: whether nothing is hidden once chance is external (default: the game's
+    `GameInfo.perfect_information`)."""
     cls = game_class(game)
     name = game_name(cls)
     if name in _registered:
         return name
     info = cls.INFO
-    perfect = PERFECT_INFORMATION.get(info.id, False) if perfect_information is None else perfect_information
+    perfect = info.perfect_information if perfect_information is None else perfect_information
     game_type = pyspiel.GameType(
         short_name=name,
         long_name=f"{info.name} (hunters)",
@@ -71,7 +68,7 @@ def register(game: str | type[GameBase], perfect_information: bool | None = None
             if perfect
             else pyspiel.GameType.Information.IMPERFECT_INFORMATION
         ),
-        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        utility=getattr(pyspiel.GameType.Utility, info.utility.upper()),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=info.max_players,
         min_num_players=info.min_players,
@@ -275,5 +272,10 @@ def _recall_string(game: HuntersGame, state: HuntersState, player: int, buffers:
     return "\n".join(steps)
 
 
-for _game_id in ("carcassonne_hg", "jaeger_sammler"):
-    register(_game_id)
+def register_all() -> list[str]:
+    """Register every registered game with a learning surface (a game registered later is added
+    by calling this again); returns the short names."""
+    return [register(game_id) for game_id in learnable_games()]
+
+
+register_all()

@@ -1,6 +1,6 @@
 """PettingZoo AEC environments for every game with the learning surface (`hunters.learn`).
 
-``aec_env("carcassonne_hg", players=2, **options)``: agents ``player_0`` .. ``player_{n-1}`` (seat
+``aec_env(game_id, players=2, **options)``: agents ``player_0`` .. ``player_{n-1}`` (seat
 order); the agent to act is the game's seat to move (a seat may act several times in a row, e.g. an
 extra turn). Observation of an agent: a dict of the layout's fields (what that seat may know, the
 observing seat first where seats are listed) plus ``action_mask`` (int8 [actions], 1 = legal; all

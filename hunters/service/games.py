@@ -34,6 +34,8 @@ class GameAdapter:
         self.event = inner.event
         self.move_to_proto = inner.move_to_proto
         self.from_record = inner.from_record
+        self.describe_move = inner.describe_move
+        self.describe_events = inner.describe_events
 
     def new_game(self, config: matches_pb2.GameConfig, seed: int | None) -> Any:
         """A new game of `config` (INVALID_ARGUMENT / INVALID_CONFIG for a bad option)."""
@@ -53,17 +55,19 @@ class GameAdapter:
         return self.inner.public_config(config)
 
 
-_adapters: dict[str, GameAdapter] = {}
+_adapters: dict[wire.GameAdapter, GameAdapter] = {}
 
 
 def adapter(game_id: str) -> GameAdapter:
-    """The adapter of a registered game (INVALID_ARGUMENT / UNKNOWN_GAME otherwise)."""
-    found = _adapters.get(game_id)
+    """The adapter of a registered game (INVALID_ARGUMENT / UNKNOWN_GAME otherwise): one per wire
+    adapter, so a game registered anew gets its own."""
+    try:
+        inner = wire.adapter(game_id)
+    except wire.WireError as exc:
+        raise _service_error(exc) from None
+    found = _adapters.get(inner)
     if found is None:
-        try:
-            found = _adapters[game_id] = GameAdapter(wire.adapter(game_id))
-        except wire.WireError as exc:
-            raise _service_error(exc) from None
+        found = _adapters[inner] = GameAdapter(inner)
     return found
 
 

@@ -28,7 +28,8 @@ from .games import adapter
 from .handlers import add_service
 from .matches import MatchManager
 from .servicer import GameInfoServicer, MatchServicer, OracleServicer, encode_watch_event
-from .store_base import MatchStore, open_store, without_password
+from .store_base import MatchStore, without_password
+from .stores import open_store
 from .web import Viewer
 
 SERVICE_NAMES = (

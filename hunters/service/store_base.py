@@ -143,23 +143,6 @@ class MatchStore(abc.ABC):
         """Start hearing the changes other replicas make (a shared store); nothing otherwise."""
 
 
-def open_store(db: str, sqlite_sync: str = "NORMAL") -> MatchStore:
-    """The store for `--db`: a postgresql:// (or postgres://) URL selects PostgreSQL, anything else is
-    a SQLite file. Call `await store.open()` before use."""
-    if is_postgres(db):
-        try:
-            from .store_postgres import PostgresStore
-        except ImportError as exc:
-            raise ValueError(
-                f"a postgresql:// database needs psycopg 3 and psycopg_pool (pip install 'hunters[postgres]'): {exc}"
-            ) from None
-
-        return PostgresStore(db)
-    from .store import SQLiteStore
-
-    return SQLiteStore(db, synchronous=sqlite_sync)
-
-
 def is_postgres(db: str) -> bool:
     return db.startswith(("postgresql://", "postgres://"))
 

@@ -10,6 +10,7 @@ it, the moves and the score events (the same ones WatchMatch streams) — never 
 
 Routes (GET or HEAD):
 - ``/`` the list of matches, ``/match/<id>`` the match page; ``/static/<file>`` their assets;
+- ``/api/games`` the registered games (id and name);
 - ``/api/matches?game=&page_token=`` a page of matches (newest last), ``next_page_token``;
 - ``/api/matches/<id>?at=N`` the state after N moves (default: the latest): view, SVG, the log;
 - ``/api/matches/<id>/picture.svg?at=N`` the picture alone;
@@ -28,7 +29,7 @@ from importlib import resources
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from hunters import pictures
+from hunters import games, pictures
 
 from .errors import ServiceError
 from .matches import LiveMatch, MatchManager
@@ -84,7 +85,16 @@ class _Log:
 
     game: Any
     setup: list[Any]
+    setup_text: str
     entries: list[dict[str, Any]] = field(default_factory=list)
+
+
+SEAT_NAMES = ("red", "blue", "yellow", "purple", "orange")
+"""The viewer's seat colours by seat (modulo their number): viewer.js draws the same."""
+
+
+def _seat_name(seat: int) -> str:
+    return SEAT_NAMES[seat % len(SEAT_NAMES)]
 
 
 class Viewer:
@@ -176,6 +186,8 @@ class Viewer:
             if name not in ASSETS:
                 raise HttpError(404, f"no asset {name!r}")
             return 200, ASSETS[name], _asset(name)
+        if path == "/api/games":
+            return 200, "application/json", json.dumps(self.games()).encode()
         if path == "/api/matches":
             return 200, "application/json", json.dumps(await self.matches(query)).encode()
         if path.startswith("/api/matches/"):
@@ -204,6 +216,7 @@ class Viewer:
                 {
                     "match_id": m.match_id,
                     "game": m.adapter.game_id,
+                    "game_name": m.game.INFO.name,
                     "players": m.game.players,
                     "version": m.version,
                     "over": m.game.is_over,
@@ -215,6 +228,10 @@ class Viewer:
             ],
             "next_page_token": token,
         }
+
+    def games(self) -> dict[str, Any]:
+        """The registered games, by id with their names (the list page's filter)."""
+        return {"games": [{"game": g, "name": games.info(g).name} for g in games.ids()]}
 
     async def state(self, match_id: str, at: str | None) -> dict[str, Any]:
         """The public state after `at` moves (default: the latest) with its picture and the log."""
@@ -247,6 +264,7 @@ class Viewer:
         return {
             "match_id": live.match_id,
             "game": live.adapter.game_id,
+            "game_name": live.game.INFO.name,
             "players": live.game.players,
             "version": version,
             "latest": latest,
@@ -255,6 +273,7 @@ class Viewer:
             "view": shown["view"],
             "svg": shown["svg"],
             "setup_events": history.setup,
+            "setup_text": history.setup_text,
             "log": history.entries[:latest],
         }
 
@@ -269,7 +288,7 @@ class Viewer:
         history = self._logs.get(live.match_id)
         if history is None or len(history.entries) > live.version:
             game = live.adapter.from_record(dict(live.record, moves=[]))
-            history = _Log(game, _jsonable(game.events))
+            history = _Log(game, _jsonable(game.events), live.adapter.describe_events(game.events, _seat_name))
             self._logs[live.match_id] = history
             while len(self._logs) > STATE_CACHE:
                 self._logs.popitem(last=False)
@@ -279,7 +298,14 @@ class Viewer:
             move = live.moves[i]
             events = history.game.play(move)
             history.entries.append(
-                {"version": i + 1, "seat": live.seats[i], "move": move.to_json(), "events": _jsonable(events)}
+                {
+                    "version": i + 1,
+                    "seat": live.seats[i],
+                    "move": move.to_json(),
+                    "events": _jsonable(events),
+                    "text": live.adapter.describe_move(move),
+                    "events_text": live.adapter.describe_events(events, _seat_name),
+                }
             )
         return history
 

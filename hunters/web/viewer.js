@@ -3,7 +3,6 @@
 "use strict";
 
 const SEATS = [["red", "#d7263d"], ["blue", "#1b6fd1"], ["yellow", "#f4c20d"], ["purple", "#7b3fbf"], ["orange", "#f07f16"]];
-const GAMES = { carcassonne_hg: "Hunters & Gatherers", jaeger_sammler: "Jäger und Sammler" };
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -30,6 +29,7 @@ async function listPage() {
   const body = document.querySelector("#matches tbody");
   const filter = document.getElementById("game-filter");
   const more = document.getElementById("more");
+  for (const g of (await getJSON("/api/games")).games) filter.append(el("option", { value: g.game }, g.name));
   let token = "";
   async function load(reset) {
     if (reset) { token = ""; body.replaceChildren(); }
@@ -39,7 +39,7 @@ async function listPage() {
       const status = m.over ? "over" : m.abandoned ? "abandoned" : `${SEATS[m.player % 5][0]} to move`;
       body.append(el("tr", { "data-match": m.match_id },
         el("td", {}, el("a", { href: `/match/${m.match_id}` }, m.match_id.slice(0, 12))),
-        el("td", {}, GAMES[m.game] || m.game), el("td", {}, m.players), el("td", {}, m.version),
+        el("td", {}, m.game_name), el("td", {}, m.players), el("td", {}, m.version),
         el("td", {}, status), el("td", {}, new Date(m.created_at * 1000).toLocaleString())));
     }
     token = page.next_page_token;
@@ -53,31 +53,6 @@ async function listPage() {
 }
 
 // -- one match ---------------------------------------------------------------------------------------
-function describeMove(game, move) {
-  if (game === "carcassonne_hg") {
-    let s = `tile at (${move.x}, ${move.y}) turned ${move.rotation}`;
-    if (move.retake !== null && move.retake !== undefined) s += `, takes back ${move.retake}`;
-    if (move.occupant) s += `, ${move.occupant.kind} on ${move.occupant.zone}`;
-    return s;
-  }
-  if (move.steps) return move.steps.map(s => (s.dst === null || s.dst === undefined) ? `${s.src}→off` : `${s.src}→${s.dst}`).join(", ");
-  return JSON.stringify(move);
-}
-
-function describeEvents(game, events) {
-  // leftover tiles removed at a season's end are counted, not listed one by one
-  const removed = events.filter(e => e.kind === "remove").length;
-  const parts = events.filter(e => e.kind !== "remove").map(e => describeEvent(game, e));
-  if (removed) parts.push(`${removed} leftover tiles removed`);
-  return parts.join("; ");
-}
-
-function describeEvent(game, e) {
-  if (game === "carcassonne_hg") return `${e.seats.map(s => SEATS[s % 5][0]).join("+") || "nobody"} +${e.points} ${e.reason}`;
-  const who = e.seat === null || e.seat === undefined ? "" : `${SEATS[e.seat % 5][0]} `;
-  return `${who}${e.kind.replace("_", " ")}${e.tile ? " " + e.tile : ""}${e.detail ? " (" + e.detail + ")" : ""}`;
-}
-
 async function matchPage() {
   const matchId = decodeURIComponent(location.pathname.split("/").pop());
   const board = document.getElementById("board");
@@ -111,8 +86,8 @@ async function matchPage() {
   function render(state) {
     shown = state;
     latest = Math.max(latest, state.latest);
-    document.title = `hunters · ${GAMES[state.game] || state.game} · ${state.version}/${state.latest}`;
-    document.getElementById("title").textContent = `${GAMES[state.game] || state.game} · ${state.match_id.slice(0, 12)}`;
+    document.title = `hunters · ${state.game_name} · ${state.version}/${state.latest}`;
+    document.getElementById("title").textContent = `${state.game_name} · ${state.match_id.slice(0, 12)}`;
     board.innerHTML = state.svg;  // drawn by the server from the public view
     board.dataset.version = state.version;
     board.dataset.latest = state.latest;
@@ -132,11 +107,11 @@ async function matchPage() {
     const log = document.getElementById("log");
     log.replaceChildren();
     const setup = el("li", { "data-version": 0, value: 0 }, "set-up");
-    if (state.setup_events.length) setup.append(el("div", { class: "events" }, describeEvents(state.game, state.setup_events)));
+    if (state.setup_text) setup.append(el("div", { class: "events" }, state.setup_text));
     log.append(setup);
     for (const entry of state.log) {
-      const item = el("li", { "data-version": entry.version, value: entry.version }, seatSwatch(entry.seat), describeMove(state.game, entry.move));
-      if (entry.events.length) item.append(el("div", { class: "events" }, describeEvents(state.game, entry.events)));
+      const item = el("li", { "data-version": entry.version, value: entry.version }, seatSwatch(entry.seat), entry.text);
+      if (entry.events_text) item.append(el("div", { class: "events" }, entry.events_text));
       log.append(item);
     }
     for (const item of log.children) {

@@ -173,7 +173,7 @@ def test_a_bot_gets_no_hidden_information():
     """The observation a bot gets holds a game whose undrawn tiles are sorted: the true order is not there."""
     game = HG.new(players=2, seed=3)
     obs = Observation.of(game)
-    normal, _ = obs._core().undrawn()
+    normal, _ = obs.observed()._core.undrawn()
     assert normal == sorted(normal) != game._core.undrawn()[0]
     assert obs.game().seed is None
 
@@ -190,8 +190,15 @@ def test_hg_playout_policy_bare():
         make_bot("mcts:bare=2")
 
 
-def test_mcts_needs_a_core_with_the_search():
-    obs = Observation.of(HG.new(players=2, seed=1))
-    obs._game._core = object()
-    with pytest.raises(TypeError, match="search"):
-        MctsBot(iterations=10).choose(obs)
+def test_mcts_searches_in_python_where_the_game_has_no_search_of_its_own(monkeypatch):
+    """The Python search over determinizations (python_search) plays a game whose `search` hook
+    answers None; `bare`, an option of the cores' search, is refused there."""
+    game = HG.new(players=2, seed=1)
+    monkeypatch.setattr(HG, "search", lambda self, *a, **k: None)
+    bot = MctsBot(iterations=30, seed=2)
+    move = bot(game)
+    assert game.is_legal(move) and bot.last_iterations == 30
+    assert sum(v for _, v, _ in bot.last_stats) == 30 and len(bot.last_stats) == len(game.legal_moves())
+    assert MctsBot(iterations=30, seed=2)(game) == move  # deterministic for a seed and iterations
+    with pytest.raises(ValueError, match="bare"):
+        MctsBot(iterations=10, bare=0.5)(game)

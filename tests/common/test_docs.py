@@ -38,9 +38,10 @@ def registry_restored():
     """Examples may register games (docs/adding-a-game.md does): undo it afterwards."""
     import hunters
 
-    saved = dict(hunters.games._classes), dict(hunters.games._lazy)
+    before = set(hunters.games.ids())
     yield
-    hunters.games._classes, hunters.games._lazy = saved
+    for game_id in set(hunters.games.ids()) - before:
+        hunters.games.unregister(game_id)
 
 
 @pytest.mark.parametrize("path", DOCS, ids=lambda p: p.name)

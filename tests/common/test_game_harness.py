@@ -1,6 +1,8 @@
 """One harness every registered game passes (the common protocol the service relies on): random
 games to the end, clones independent, records round-trip through JSON, legal moves all accepted and
-their action codes consistent, illegal input refused without a change, seeds reproducible."""
+their action codes consistent, illegal input refused without a change, seeds reproducible; what a
+seat may know (observed_by, determinized, private_view), the search hook, chance nodes, options and
+the wire adapter. The third game (tests/tiny_tiles, a plug-in from outside the package) runs it too."""
 
 import json
 import random
@@ -9,12 +11,17 @@ from collections.abc import Sequence
 import pytest
 
 import hunters
-from hunters.errors import IllegalMoveError, InvalidRecordError
-from hunters.game_base import GameBase, GameInfo, SimulationResult
+from hunters import wire
+from hunters.errors import IllegalMoveError, InvalidOptionError, InvalidRecordError
+from hunters.game_base import CHANCE_MODES, GameBase, GameInfo, SearchStats, SimulationResult
+from tests.tiny_tiles.plugin import PLUGIN as TINY
 
 
-@pytest.fixture(params=hunters.games.ids())
+@pytest.fixture(params=[*hunters.games.ids(), TINY.id])
 def game_cls(request):
+    if request.param == TINY.id:
+        hunters.games.register(TINY)
+        request.addfinalizer(lambda: hunters.games.unregister(TINY.id))
     return hunters.games.get(request.param)
 
 
@@ -73,6 +80,8 @@ def test_unknown_game_is_a_key_error_naming_the_registered():
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_games_end_with_consistent_winners(game_cls, players):
+    if players > game_cls.INFO.max_players:
+        pytest.skip(f"{game_cls.INFO.id} seats at most {game_cls.INFO.max_players}")
     for seed in range(3):
         g = walk(game_cls, players, seed)
         assert g.is_over and len(g.legal_moves()) == 0
@@ -149,3 +158,62 @@ def test_legal_move_membership_and_breakdown(game_cls):
     assert set(g.points_by_kind()) == set(parts[0]) - {"total"}
     text = g.summary()
     assert game_cls.INFO.id in text and "winner" in text and str(max(g.scores)) in text
+
+
+def test_the_description_is_complete(game_cls):
+    info = game_cls.INFO
+    assert info.chance in CHANCE_MODES and isinstance(info.perfect_information, bool) and info.reward_scale > 0
+    assert info.gym_name and info.gym_name[0].isupper() and info.max_game_length > 0
+    names = [o.name for o in info.options]
+    assert len(set(names)) == len(names) and all(o.type in ("bool", "int", "str", "ints", "json") for o in info.options)
+    assert all(o.doc for o in info.options)
+    with pytest.raises(InvalidOptionError, match="unknown"):
+        game_cls.new(players=info.min_players, seed=1, no_such_option=1)
+    if info.chance == "explicit":
+        g = game_cls.new(players=info.min_players, seed=1, chance="external")
+        outcomes = g.chance_outcomes()
+        assert outcomes and abs(sum(p for _, p in outcomes) - 1) < 1e-9 and g.player == -1
+        before = g.to_record()
+        with pytest.raises(IllegalMoveError):
+            g.apply_chance(10**9)
+        assert g.to_record() == before
+        g.apply_chance(outcomes[0][0])
+
+
+def test_what_a_seat_may_know(game_cls):
+    g = walk(game_cls, 2, 9, steps=5)
+    seat = g.player
+    seen = g.observed_by(seat)
+    assert seen.seed is None or seen.seed == g.seed
+    assert list(seen.legal_moves()) == list(g.legal_moves()) and seen.scores == g.scores
+    assert seen.view() == g.view()  # the public view is the public view
+    a, b = g.determinized(seat, 5), g.determinized(seat, 5)
+    assert list(a.legal_moves()) == list(g.legal_moves()) and public(a) == public(b)
+    json.dumps(g.private_view(seat))
+    for bad in (-1, g.players, "0"):
+        with pytest.raises(ValueError):
+            g.private_view(bad)
+
+
+def test_the_search_hook(game_cls):
+    g = walk(game_cls, 2, 3, steps=3)
+    found = g.search(50, 0.0, 0.25, 1.0, 7)
+    if found is not None:  # a game with a search of its own: the root's moves by legal index
+        assert isinstance(found, SearchStats) and found.iterations == 50
+        index = [i for i, _, _ in found.moves]  # the root's moves tried so far, by legal index
+        assert len(set(index)) == len(index) and set(index) <= set(range(len(g.legal_moves())))
+        assert sum(v for _, v, _ in found.moves) == 50 and found == g.search(50, 0.0, 0.25, 1.0, 7)
+
+
+def test_the_wire_adapter_round_trips(game_cls):
+    ad = wire.adapter(game_cls.INFO.id)
+    g = walk(game_cls, 2, 4, steps=4)
+    for move in list(g.legal_moves())[:20]:
+        assert ad.move_from_proto(ad.move_to_proto(move)) == move
+        assert ad.describe_move(move)
+    events = g.clone().play(g.legal_moves()[0])
+    assert [ad.event(e) for e in events] == [ad.event(e) for e in events]
+    assert isinstance(ad.describe_events(events, str), str)
+    state = ad.state(g, 4)
+    assert state.game == game_cls.INFO.id and state.version == 4
+    assert list(state.scores) in (g.scores, [])  # a game may hide the scores until its end

@@ -27,7 +27,9 @@ def play(client: Client, game: str, seed: int) -> str:
         if state.player == players - 1:  # the server's bot is to move: its move comes on the stream
             continue
         _, action = rnd.choice(client.legal_moves(match.match_id))
-        client.play(match.match_id, action=action, token=match.seat_tokens[state.player], expected_version=state.version)
+        client.play(
+            match.match_id, action=action, token=match.seat_tokens[state.player], expected_version=state.version
+        )
         moves += 1
     final = client.get_match(match.match_id)
     assert final.state.status == state_pb2.GAME_STATUS_OVER, f"{game}: the match did not end"

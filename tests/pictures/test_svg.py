@@ -246,4 +246,4 @@ def test_a_game_without_pictures_says_so():
         with pytest.raises(ValueError, match="draws no pictures"):
             pictures.svg_module("plain_test")
     finally:
-        hunters.games._classes.pop("plain_test", None)
+        hunters.games.unregister("plain_test")

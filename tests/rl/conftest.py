@@ -1,4 +1,4 @@
-"""The games `hunters.rl` is tested on: the tiny pure-Python game of `tests/rl/tinygame.py` and every
+"""The games `hunters.rl` is tested on: the tiny pure-Python game of `tests/tiny_tiles/game.py` and every
 registered game that implements the learning surface (layout, observations, masks); OpenSpiel tests
 also need external chance."""
 
@@ -8,8 +8,7 @@ import pytest
 
 import hunters
 from hunters.game_base import GameBase
-
-from .tinygame import TinyGame
+from tests.tiny_tiles.game import TinyGame
 
 pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")

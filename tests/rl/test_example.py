@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("pyspiel")
 
-from .tinygame import TinyGame
+from tests.tiny_tiles.game import TinyGame
 
 PATH = Path(__file__).resolve().parents[2] / "examples" / "openspiel_mcts.py"
 

@@ -11,9 +11,9 @@ from hunters.errors import IllegalMoveError
 from hunters.learn import terminal_rewards
 from hunters.rl import gym_env, vector_env
 from hunters.rl.gym import register_envs
+from tests.tiny_tiles.game import TinyGame
 
 from .conftest import LEARN_GAMES
-from .tinygame import TinyGame
 
 
 def run_episode(env, seed):

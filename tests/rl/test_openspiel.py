@@ -10,8 +10,7 @@ pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python.algorithms import mcts  # noqa: E402
 
 from hunters.rl.openspiel import register  # noqa: E402
-
-from .tinygame import TinyGame  # noqa: E402
+from tests.tiny_tiles.game import TinyGame  # noqa: E402
 
 
 def load(cls, players=2):

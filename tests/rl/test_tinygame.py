@@ -8,8 +8,7 @@ import numpy as np
 import pytest
 
 from hunters.errors import IllegalMoveError
-
-from .tinygame import Place, TinyGame
+from tests.tiny_tiles.game import Place, TinyGame
 
 
 def test_mask_actions_moves_agree():

@@ -1,5 +1,6 @@
-"""A tiny game with the whole learning surface, in pure Python: `hunters.rl` is tested on it
-independently of the real games (its envs are generic over `GameBase`).
+"""A tiny game with the whole contract, in pure Python: the third game, which proves that a game is
+a plug-in (tests/common/test_third_game.py: served, played, learned, drawn and rebuilt with no edit
+to a shared module), and the game `hunters.rl` is tested on independently of the real games.
 
 Rules. A pile of nine tiles (three each of values 1, 2, 3) is shuffled from the seed; its order is
 hidden, its contents public. The seat to move holds the top tile (drawn at the start of its turn)
@@ -8,7 +9,8 @@ tile of its own. Placing on the centre gives the same seat another turn (a fresh
 ends when the board is full (9 placements). With ``chance="external"`` every draw is a pending
 chance node (outcome = tile kind 0..2, value kind + 1; probability = its share of the undrawn tiles).
 
-Compact codes: the cell index 0..8 (row-major). Observations: see `LAYOUT_FIELDS`.
+Options: ``chance`` ("seeded" or "external"), ``pile`` (the nine kinds in draw order instead of the
+shuffle of the seed). Compact codes: the cell index 0..8 (row-major). Observations: see `layout_for`.
 """
 
 from __future__ import annotations
@@ -18,8 +20,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from hunters.errors import IllegalMoveError
-from hunters.game_base import GameBase, GameInfo, LegalMoves, check_seed
+from hunters.errors import IllegalMoveError, InvalidOptionError
+from hunters.game_base import GameBase, GameInfo, LegalMoves, Option, check_seed
 from hunters.learn import LearnLayout, ObservationField, terminal_rewards
 
 KINDS = (0, 0, 0, 1, 1, 1, 2, 2, 2)
@@ -34,6 +36,14 @@ class Place(NamedTuple):
 
     def to_json(self) -> dict[str, int]:
         return {"cell": self.cell}
+
+
+class Placed(NamedTuple):
+    """A tile placed: by `seat`, on `cell`, worth `points`."""
+
+    seat: int
+    cell: int
+    points: int
 
 
 def layout_for(players: int) -> LearnLayout:
@@ -53,12 +63,26 @@ def layout_for(players: int) -> LearnLayout:
 
 class TinyGame(GameBase):
     INFO = GameInfo(
-        id="tiny_tiles", name="Tiny tiles", min_players=2, max_players=3, action_space_size=CELLS, record_format=1
+        id="tiny_tiles",
+        name="Tiny tiles",
+        min_players=2,
+        max_players=3,
+        action_space_size=CELLS,
+        record_format=1,
+        perfect_information=True,  # the pile's order is hidden from every seat alike: chance
+        chance="explicit",
+        reward_scale=5.0,
+        max_game_length=CELLS,
+        options=(
+            Option("chance", "str", "seeded", "external: every draw is a chance node", choices=("seeded", "external")),
+            Option("pile", "ints", None, "the nine tile kinds (three each of 0, 1, 2) in draw order"),
+        ),
     )
     GAME_ID = "tiny_tiles"
     __slots__ = (
         "_chance",
         "_drawn",
+        "_events",
         "_hand",
         "_kind",
         "_moves",
@@ -76,13 +100,20 @@ class TinyGame(GameBase):
     def new(cls, players: int = 2, seed: int | None = 0, **options: Any) -> TinyGame:
         cls.INFO.check_players(players)
         check_seed(seed)
-        chance = options.pop("chance", "seeded")
-        if options or chance not in ("seeded", "external"):
-            raise ValueError(f"unknown options {options or chance!r}")
+        cls.INFO.check_option_names(options)
+        chance = options.get("chance", "seeded")
+        if chance not in ("seeded", "external"):
+            raise InvalidOptionError(f"chance must be seeded or external, not {chance!r}")
+        pile = options.get("pile")
+        if pile is not None and sorted(pile) != sorted(KINDS):
+            raise InvalidOptionError("pile must hold the kinds 0, 1 and 2 three times each")
         g = object.__new__(cls)
         g._players, g._seed, g._chance = players, seed, chance
         g._pile = list(KINDS)
         random.Random(seed or 0).shuffle(g._pile)
+        if pile is not None:
+            g._pile = list(pile)
+        g._events = []
         g._drawn, g._hand, g._seat = 0, -1, 0
         g._owner, g._kind = [-1] * CELLS, [-1] * CELLS
         g._scores, g._moves, g._outcomes = [0] * players, [], []
@@ -97,18 +128,6 @@ class TinyGame(GameBase):
     @classmethod
     def _new_from_record(cls, record: dict[str, Any]) -> TinyGame:
         return cls.new(record["players"], record["seed"], chance=record.get("chance", "seeded"))
-
-    @classmethod
-    def from_record(cls, record: dict[str, Any]) -> TinyGame:
-        g = cls._new_from_record(record)
-        outcomes = list(record.get("outcomes", []))
-        for m in record.get("moves", []):
-            while g.player == -1:
-                g.apply_chance(outcomes.pop(0))
-            g.play(Place(m["cell"]))
-        while g.player == -1 and outcomes:
-            g.apply_chance(outcomes.pop(0))
-        return g
 
     @classmethod
     def move_from_json(cls, data: Any) -> Place:
@@ -154,7 +173,7 @@ class TinyGame(GameBase):
 
     @property
     def events(self) -> list[Any]:
-        return [("placed", m.cell) for m in self._moves]
+        return list(self._events)
 
     @property
     def moves(self) -> list[Any]:
@@ -183,6 +202,14 @@ class TinyGame(GameBase):
     def observed_by(self, seat: int) -> TinyGame:
         g = self.clone()
         g._pile = g._pile[: g._drawn] + sorted(g._pile[g._drawn :])
+        g._seed = None
+        return g
+
+    def determinized(self, seat: int, seed: int) -> TinyGame:
+        g = self.observed_by(seat)
+        rest = g._pile[g._drawn :]
+        random.Random(seed).shuffle(rest)
+        g._pile[g._drawn :] = rest
         return g
 
     # -- moves -------------------------------------------------------------------------------------
@@ -204,15 +231,18 @@ class TinyGame(GameBase):
         c = self._code(move)
         seat = self._seat
         self._owner[c], self._kind[c] = seat, self._hand
-        self._scores[seat] += self._hand + 1 + sum(1 for n in NEIGHBOURS[c] if self._owner[n] == seat)
+        points = self._hand + 1 + sum(1 for n in NEIGHBOURS[c] if self._owner[n] == seat)
+        self._scores[seat] += points
         self._moves.append(Place(c))
+        event = Placed(seat, c, points)
+        self._events.append(event)
         self._hand = -1
         if not self.is_over:
             if c != 4:
                 self._seat = (seat + 1) % self._players
             if self._chance == "seeded":
                 self._draw_seeded()
-        return [("placed", seat, c)]
+        return [event]
 
     def legal_moves_with_actions(self) -> list[tuple[Place, int]]:
         return [(Place(c), c) for c in self.learn_actions()]
@@ -277,7 +307,9 @@ class TinyGame(GameBase):
 
     def apply_chance(self, outcome: int) -> None:
         if outcome not in dict(self.chance_outcomes()):
-            raise ValueError(f"{outcome!r} is not an outcome of the pending chance node")
+            raise IllegalMoveError(
+                "NOT_AN_OUTCOME", f"{outcome!r} is not an outcome of the pending chance node", outcome
+            )
         j = self._pile.index(outcome, self._drawn)
         self._pile[self._drawn], self._pile[j] = self._pile[j], self._pile[self._drawn]
         self._outcomes.append(outcome)

@@ -1,0 +1,25 @@
+"""Opening the store `--db` names: SQLite (`store.py`) or PostgreSQL (`store_postgres.py`), both
+implementations of `store_base.MatchStore`."""
+
+from __future__ import annotations
+
+from .store_base import MatchStore, is_postgres
+
+__all__ = ["open_store"]
+
+
+def open_store(db: str, sqlite_sync: str = "NORMAL") -> MatchStore:
+    """The store for `--db`: a postgresql:// (or postgres://) URL selects PostgreSQL, anything else is
+    a SQLite file. Call `await store.open()` before use."""
+    if is_postgres(db):
+        try:
+            from .store_postgres import PostgresStore
+        except ImportError as exc:
+            raise ValueError(
+                f"a postgresql:// database needs psycopg 3 and psycopg_pool (pip install 'hunters[postgres]'): {exc}"
+            ) from None
+
+        return PostgresStore(db)
+    from .store import SQLiteStore
+
+    return SQLiteStore(db, synchronous=sqlite_sync)

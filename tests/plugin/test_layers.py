@@ -1,0 +1,70 @@
+"""Games are plug-ins: outside its own package a game is named only by its registry entry and its
+proto messages, and no module imports another package's private names. (The import layers
+themselves are import-linter contracts in pyproject.toml, checked by `lint-imports` in .ci/run.)"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import hunters
+
+ROOT = Path(__file__).resolve().parents[2]
+ALLOWED = {"pyproject.toml"}  # the registry entry; proto/ is the contract and may name every game
+
+
+def _tracked(*paths: str) -> list[Path]:
+    try:
+        out = subprocess.run(["git", "ls-files", *paths], cwd=ROOT, capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        pytest.skip("needs the git checkout")
+    return [ROOT / line for line in out.stdout.splitlines() if line]
+
+
+def _own_files(game_id: str) -> set[Path]:
+    """The files of a game: its package, its core (hunters/_core/<name>.*) and its data."""
+    package = Path(hunters.games.get(game_id).__module__.replace(".", "/")).parent
+    name = package.name
+    own = {p for p in _tracked(str(package)) if p.is_file()}
+    own |= {p for p in _tracked("hunters/_core", "hunters/data") if p.name.startswith(name)}
+    return own
+
+
+@pytest.mark.parametrize("game_id", hunters.games.ids())
+def test_a_game_is_named_only_by_its_package_its_registry_entry_and_the_proto(game_id):
+    shared = [p for p in _tracked("hunters", "pyproject.toml", "setup.py") if p.is_file()]
+    own = _own_files(game_id)
+    naming = sorted(
+        str(p.relative_to(ROOT)) for p in shared if p not in own and game_id in p.read_text(errors="replace")
+    )
+    assert set(naming) <= ALLOWED, f"{game_id} is named outside its package by {sorted(set(naming) - ALLOWED)}"
+
+
+def test_the_third_game_is_named_nowhere_outside_its_package():
+    """tests/tiny_tiles registers itself: nothing shared, not even the registry, names it."""
+    shared = [p for p in _tracked("hunters", "pyproject.toml", "setup.py", "proto") if p.is_file()]
+    assert not [str(p.relative_to(ROOT)) for p in shared if "tiny_tiles" in p.read_text(errors="replace")]
+
+
+def _private_imports(path: Path) -> list[str]:
+    """`from X import _name` where X is a hunters module of another package than `path`'s."""
+    module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+    package = module.rpartition(".")[0]  # a module's package; an __init__'s is its own
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if not isinstance(node, ast.ImportFrom) or node.level or not (node.module or "").startswith("hunters"):
+            continue
+        source = node.module or ""
+        if source == package or source.startswith(package + ".") or package.startswith(source + "."):
+            continue  # within one package (and its subpackages): its own business
+        found += [f"{module}: from {source} import {a.name}" for a in node.names if a.name.startswith("_")]
+    return found
+
+
+def test_no_private_name_is_imported_across_packages():
+    files = [p for p in _tracked("hunters") if p.suffix == ".py" and "hunters/v1/" not in str(p)]
+    bad = [line for p in files for line in _private_imports(p)]
+    assert not bad, "\n".join(bad)
