@@ -58,7 +58,7 @@ class GamePlugin:
         cls = _load(self.game) if isinstance(self.game, str) else self.game
         if cls.INFO.id != self.id:
             raise ValueError(f"plugin {self.id!r} names a game whose INFO.id is {cls.INFO.id!r}")
-        return cls  # type: ignore[no-any-return]
+        return cls
 
     @property
     def info(self) -> GameInfo:
@@ -69,13 +69,13 @@ class GamePlugin:
         """The game's wire adapter class; None: the generic one (`hunters.wire.adapter` decides)."""
         if self.wire is None:
             return None
-        return _load(self.wire) if isinstance(self.wire, str) else self.wire  # type: ignore[no-any-return]
+        return _load(self.wire) if isinstance(self.wire, str) else self.wire
 
     @functools.cached_property
     def evaluate(self) -> Value | None:
         if self.value is None:
             return None
-        return _load(self.value) if isinstance(self.value, str) else self.value  # type: ignore[no-any-return]
+        return _load(self.value) if isinstance(self.value, str) else self.value
 
 
 class Registry:
