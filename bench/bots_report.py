@@ -1,4 +1,4 @@
-"""Run the bot benchmarks once (the slow ones included) and print the README table.
+"""Run the bot benchmarks once (the slow ones included) and print the table of docs/performance.md.
 
     python bench/bots_report.py      # minutes: 200-game arenas on 2 cores
 

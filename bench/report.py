@@ -1,4 +1,4 @@
-"""Run the benchmarks once and print the README table (figures and ratios from one run).
+"""Run the benchmarks once and print the table of docs/performance.md (figures and ratios from one run).
 
     python bench/report.py            # full run (about a minute on 2 cores)
 

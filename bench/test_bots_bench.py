@@ -2,7 +2,7 @@
 runs take minutes and are marked `slow` (deselected unless `--slow`):
 
     python -m pytest bench/test_bots_bench.py --benchmark-enable -q            # playout rates
-    python bench/bots_report.py                                              # everything, README table
+    python bench/bots_report.py                                              # everything, docs/performance.md table
 
 Figures: MCTS playouts per second at decision 40 (core playouts from a determinized position, one
 core), full IS-MCTS iterations per second, win rates of mcts(1000) against random and greedy

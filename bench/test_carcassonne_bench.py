@@ -1,5 +1,5 @@
-"""pytest-benchmark suites for carcassonne_hg. Run with `python bench/report.py` (prints the
-README table) or `python -m pytest bench --benchmark-enable`.
+"""pytest-benchmark suites for carcassonne_hg. Run with `python bench/report.py` (prints the table of
+docs/performance.md) or `python -m pytest bench --benchmark-enable`.
 
 Figures per call: CORE_GAMES games per call for the in-core loop; one game per call otherwise.
 """

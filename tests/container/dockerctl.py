@@ -1,5 +1,5 @@
 """A thin wrapper over the `docker` command line for the container tests (no Python Docker SDK: the CLI
-is what operators use, and what the README documents)."""
+is what operators use, and what docs/deployment.md documents)."""
 
 from __future__ import annotations
 
