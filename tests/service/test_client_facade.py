@@ -66,6 +66,8 @@ def test_a_server_bot_plays_its_seat_and_the_result_says_when_it_is_over(client)
     with pytest.raises(ServiceError) as err:
         client.play(b.match_id, token=b.seat_tokens[0], action=action)
     assert err.value.reason == "SEAT_PLAYED_BY_BOT"
+    assert err.value.message == "seat 0 is played by the server's bot"  # the reason is not repeated in it
+    assert err.value.metadata == {"match_id": b.match_id, "seat": "0"}
 
 
 def test_list_and_delete(client):

@@ -109,7 +109,21 @@ func TestBotSeatsAndResult(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = c.Play(ctx, b.MatchID, b.SeatTokens[0], hunters.ByAction(legal.Moves[0].Action), nil)
-	refused(t, err, codes.FailedPrecondition, "SEAT_PLAYED_BY_BOT")
+	e := refused(t, err, codes.FailedPrecondition, "SEAT_PLAYED_BY_BOT")
+	// one text: code, reason once, the server's message in the contract's words
+	if e.Message != "seat 0 is played by the server's bot" ||
+		e.Error() != "hunters: FAILED_PRECONDITION SEAT_PLAYED_BY_BOT: seat 0 is played by the server's bot" {
+		t.Fatalf("message %q, error %q", e.Message, e.Error())
+	}
+	if !reflect.DeepEqual(e.Metadata, map[string]string{"match_id": b.MatchID, "seat": "0"}) {
+		t.Fatalf("metadata %v", e.Metadata)
+	}
+	for c, want := range map[codes.Code]string{codes.OK: "OK", codes.DeadlineExceeded: "DEADLINE_EXCEEDED",
+		codes.Unauthenticated: "UNAUTHENTICATED", codes.Code(99): "CODE(99)"} {
+		if got := hunters.CodeName(c); got != want {
+			t.Errorf("CodeName(%d) = %q, want %q", c, got, want)
+		}
+	}
 }
 
 func TestListAndDeleteMatches(t *testing.T) {

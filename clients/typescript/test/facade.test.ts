@@ -95,6 +95,11 @@ describe("facade", () => {
     assert.ok(err instanceof HuntersError);
     assert.equal(err.reason, "SEAT_PLAYED_BY_BOT");
     assert.equal(err.code, Code.FailedPrecondition);
+    assert.deepEqual(err.metadata, { match_id: b.matchId, seat: "0" });
+    // one text: code, reason once, the server's message in the contract's words
+    assert.equal(err.rawMessage, "seat 0 is played by the server's bot");
+    assert.equal(err.message, "FAILED_PRECONDITION SEAT_PLAYED_BY_BOT: seat 0 is played by the server's bot");
+    assert.equal(String(err), "HuntersError: FAILED_PRECONDITION SEAT_PLAYED_BY_BOT: seat 0 is played by the server's bot");
   });
 
   it("lists matches page by page and deletes them", async () => {
