@@ -36,7 +36,16 @@ from hunters.v1 import (
 )
 from hunters.wire import adapter
 
-__all__ = ["RPC_METHODS", "Client", "IllegalMoveError", "MatchEvent", "MatchInfo", "PlayResult", "ServiceError"]
+__all__ = [
+    "RPC_METHODS",
+    "Client",
+    "IllegalMoveError",
+    "LegalMoves",
+    "MatchEvent",
+    "MatchInfo",
+    "PlayResult",
+    "ServiceError",
+]
 
 # The facade method of every RPC of the contract, by full name: each RPC of hunters.v1 has one (a test
 # checks this against the generated descriptors).
@@ -125,6 +134,16 @@ class MatchEvent:
     state: state_pb2.MatchState
     match_over: bool
     match_id: str = ""
+
+
+class LegalMoves(list[tuple[Any, int]]):
+    """(move, action code) of every legal move (a list, as before), and the `version` they are legal
+    at and the seat to move (`player`)."""
+
+    def __init__(self, moves: Iterable[tuple[Any, int]], version: int, player: int):
+        super().__init__(moves)
+        self.version = version
+        self.player = player
 
 
 def _match_info(m: matches_pb2.Match, seat_tokens: tuple[str, ...] = (), admin_token: str = "") -> MatchInfo:
@@ -236,13 +255,13 @@ class Client:
     def delete_match(self, match_id: str, admin_token: str) -> None:
         self._call(self.matches.DeleteMatch, matches_pb2.DeleteMatchRequest(match_id=match_id), admin_token)
 
-    def legal_moves(self, match_id: str) -> list[tuple[Any, int]]:
-        """(move, action code) of every legal move."""
+    def legal_moves(self, match_id: str) -> LegalMoves:
+        """(move, action code) of every legal move, with the version and the seat to move."""
         ad = adapter(self._game_of(match_id))
         resp: matches_pb2.ListLegalMovesResponse = self._call(
             self.matches.ListLegalMoves, matches_pb2.ListLegalMovesRequest(match_id=match_id)
         )
-        return [(ad.move_from_proto(lm.move), lm.action) for lm in resp.moves]
+        return LegalMoves(((ad.move_from_proto(lm.move), lm.action) for lm in resp.moves), resp.version, resp.player)
 
     def play(
         self,

@@ -48,7 +48,9 @@ def test_a_server_bot_plays_its_seat_and_the_result_says_when_it_is_over(client)
         if turn.match_over:
             over_by = "bot"
             break
-        _, action = client.legal_moves(m.match_id)[0]
+        legal = client.legal_moves(m.match_id)
+        assert (legal.version, legal.player) == (turn.version, 0)
+        _, action = legal[0]
         r = client.play(m.match_id, token=m.seat_tokens[0], action=action, expected_version=turn.version)
         version = r.version
         if r.is_over:
