@@ -84,5 +84,9 @@ func wrap(err error) error {
 			break
 		}
 	}
+	// servers before the contract's one error text put the reason in front of the message too
+	if out.Reason != "" {
+		out.Message = strings.TrimPrefix(out.Message, out.Reason+": ")
+	}
 	return out
 }

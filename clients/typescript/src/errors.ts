@@ -56,10 +56,13 @@ export class HuntersError extends Error {
     if (err instanceof HuntersError) return err;
     const ce = ConnectError.from(err);
     const [info] = ce.findDetails(ErrorInfoSchema);
+    const reason = info?.reason ?? "";
+    // servers before the contract's one error text put the reason in front of the message too
+    const raw = reason && ce.rawMessage.startsWith(`${reason}: `) ? ce.rawMessage.slice(reason.length + 2) : ce.rawMessage;
     return new HuntersError(
       ce.code,
-      info?.reason ?? "",
-      ce.rawMessage,
+      reason,
+      raw,
       info ? { ...info.metadata } : {},
       info?.domain ?? "",
       ce.metadata,

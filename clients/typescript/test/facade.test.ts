@@ -6,8 +6,10 @@ import { after, before, describe, it } from "node:test";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 import type { DescService } from "@bufbuild/protobuf";
+import { Code as ConnectCode, ConnectError } from "@connectrpc/connect";
 
 import { Code, HuntersClient, HuntersError, MatchStatus, RPC_METHODS } from "../src/index.js";
+import { ErrorInfoSchema } from "../src/gen/google/rpc/error_details_pb.js";
 import { startServer, type Server } from "./server.js";
 
 /** Every service of hunters.v1, from the generated descriptors (each *_pb.js file of gen/hunters/v1). */
@@ -100,6 +102,17 @@ describe("facade", () => {
     assert.equal(err.rawMessage, "seat 0 is played by the server's bot");
     assert.equal(err.message, "FAILED_PRECONDITION SEAT_PLAYED_BY_BOT: seat 0 is played by the server's bot");
     assert.equal(String(err), "HuntersError: FAILED_PRECONDITION SEAT_PLAYED_BY_BOT: seat 0 is played by the server's bot");
+  });
+
+  it("reads an older server's 'REASON: message' as the message alone", () => {
+    const info = { reason: "STALE_VERSION", domain: "hunters.v1", metadata: { current_version: "0" } };
+    const old = new ConnectError("STALE_VERSION: expected version 3, the match is at 0", ConnectCode.Aborted, undefined, [
+      { desc: ErrorInfoSchema, value: info },
+    ]);
+    const err = HuntersError.from(old);
+    assert.equal(err.rawMessage, "expected version 3, the match is at 0");
+    assert.equal(err.message, "ABORTED STALE_VERSION: expected version 3, the match is at 0");
+    assert.deepEqual(err.metadata, { current_version: "0" });
   });
 
   it("lists matches page by page and deletes them", async () => {
