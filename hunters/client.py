@@ -14,8 +14,9 @@ Moves and events are the game API's own types (each game's `Move` and event clas
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Generator, Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any, NoReturn
 
 import grpc
@@ -35,7 +36,33 @@ from hunters.v1 import (
 )
 from hunters.wire import adapter
 
-__all__ = ["Client", "IllegalMoveError", "MatchEvent", "MatchInfo", "PlayResult", "ServiceError"]
+__all__ = [
+    "RPC_METHODS",
+    "Client",
+    "IllegalMoveError",
+    "LegalMoves",
+    "MatchEvent",
+    "MatchInfo",
+    "PlayResult",
+    "ServiceError",
+]
+
+# The facade method of every RPC of the contract, by full name: each RPC of hunters.v1 has one (a test
+# checks this against the generated descriptors).
+RPC_METHODS = {
+    "hunters.v1.MatchService.CreateMatch": "create_match",
+    "hunters.v1.MatchService.GetMatch": "get_match",
+    "hunters.v1.MatchService.ListMatches": "list_matches",
+    "hunters.v1.MatchService.DeleteMatch": "delete_match",
+    "hunters.v1.MatchService.ListLegalMoves": "legal_moves",
+    "hunters.v1.MatchService.PlayMove": "play",
+    "hunters.v1.MatchService.WatchMatch": "watch",
+    "hunters.v1.MatchService.GetRecord": "record",
+    "hunters.v1.OracleService.Evaluate": "evaluate",
+    "hunters.v1.OracleService.SimulateGames": "simulate",
+    "hunters.v1.GameService.ListGames": "list_games",
+    "hunters.v1.GameService.GetGameInfo": "game_info",
+}
 
 _MOVE_CODES = (grpc.StatusCode.FAILED_PRECONDITION, grpc.StatusCode.INVALID_ARGUMENT)
 _SERVICE_REASONS = {
@@ -72,12 +99,19 @@ def _raise(err: grpc.RpcError) -> NoReturn:
 
 @dataclass(frozen=True)
 class MatchInfo:
+    """A match as anyone may see it; `seat_tokens` and `admin_token` only from create_match."""
+
     match_id: str
     game: str
     version: int
     state: state_pb2.MatchState
     seat_tokens: tuple[str, ...] = ()
     admin_token: str = ""
+    players: int = 0
+    status: int = matches_pb2.MATCH_STATUS_UNSPECIFIED  # a MatchStatus: active, over or abandoned
+    created_at: datetime | None = None
+    bots: dict[int, str] = field(default_factory=dict)  # the seats the server's bots play: seat -> spec
+    seed: int | None = None  # shown only once the match is over
     config: matches_pb2.GameConfig | None = None
     """The match's configuration as the server shows it (public until the match is over)."""
 
@@ -87,16 +121,48 @@ class PlayResult:
     version: int
     events: list[Any]
     state: state_pb2.MatchState
+    is_over: bool = False  # the move ended the game
+    winners: tuple[int, ...] = ()  # the winning seats once over (several on a tie); empty before
 
 
 @dataclass(frozen=True)
 class MatchEvent:
+    """One version of a watched match; version 0 is the creation (seat -1, no move)."""
+
     version: int
     seat: int
     move: Any | None
     events: list[Any]
     state: state_pb2.MatchState
     match_over: bool
+    match_id: str = ""
+
+
+class LegalMoves(list[tuple[Any, int]]):
+    """(move, action code) of every legal move (a list, as before), and the `version` they are legal
+    at and the seat to move (`player`)."""
+
+    def __init__(self, moves: Iterable[tuple[Any, int]], version: int, player: int):
+        super().__init__(moves)
+        self.version = version
+        self.player = player
+
+
+def _match_info(m: matches_pb2.Match, seat_tokens: tuple[str, ...] = (), admin_token: str = "") -> MatchInfo:
+    return MatchInfo(
+        m.match_id,
+        m.config.game,
+        m.version,
+        m.state,
+        seat_tokens,
+        admin_token,
+        players=m.config.players,
+        status=m.status,
+        created_at=m.created_at.ToDatetime(tzinfo=UTC) if m.HasField("created_at") else None,
+        bots={b.seat: b.bot for b in m.config.bots},
+        seed=m.config.seed if m.config.HasField("seed") else None,
+        config=m.config,
+    )
 
 
 class Client:
@@ -167,16 +233,13 @@ class Client:
             self.matches.CreateMatch, matches_pb2.CreateMatchRequest(config=config), token
         )
         self._games[resp.match.match_id] = game
-        return MatchInfo(
-            resp.match.match_id, game, resp.match.version, resp.match.state, tuple(resp.seat_tokens), resp.admin_token
-        )
+        return _match_info(resp.match, tuple(resp.seat_tokens), resp.admin_token)
 
     def get_match(self, match_id: str) -> MatchInfo:
         resp: matches_pb2.GetMatchResponse = self._call(
             self.matches.GetMatch, matches_pb2.GetMatchRequest(match_id=match_id)
         )
-        m = resp.match
-        return MatchInfo(m.match_id, m.config.game, m.version, m.state, config=m.config)
+        return _match_info(resp.match)
 
     def list_matches(self, game: str = "", page_size: int = 50) -> Iterator[MatchInfo]:
         """Every match, page by page."""
@@ -187,7 +250,7 @@ class Client:
                 matches_pb2.ListMatchesRequest(page_size=page_size, page_token=token, game=game),
             )
             for m in resp.matches:
-                yield MatchInfo(m.match_id, m.config.game, m.version, m.state)
+                yield _match_info(m)
             token = resp.next_page_token
             if not token:
                 return
@@ -195,13 +258,13 @@ class Client:
     def delete_match(self, match_id: str, admin_token: str) -> None:
         self._call(self.matches.DeleteMatch, matches_pb2.DeleteMatchRequest(match_id=match_id), admin_token)
 
-    def legal_moves(self, match_id: str) -> list[tuple[Any, int]]:
-        """(move, action code) of every legal move."""
+    def legal_moves(self, match_id: str) -> LegalMoves:
+        """(move, action code) of every legal move, with the version and the seat to move."""
         ad = adapter(self._game_of(match_id))
         resp: matches_pb2.ListLegalMovesResponse = self._call(
             self.matches.ListLegalMoves, matches_pb2.ListLegalMovesRequest(match_id=match_id)
         )
-        return [(ad.move_from_proto(lm.move), lm.action) for lm in resp.moves]
+        return LegalMoves(((ad.move_from_proto(lm.move), lm.action) for lm in resp.moves), resp.version, resp.player)
 
     def play(
         self,
@@ -222,9 +285,12 @@ class Client:
         elif move is not None:
             request.move.CopyFrom(adapter(game).move_to_proto(move))
         resp: matches_pb2.PlayMoveResponse = self._call(self.matches.PlayMove, request, token)
-        return PlayResult(resp.version, self._events(game, resp.events), resp.state)
+        over = resp.state.status == state_pb2.GAME_STATUS_OVER
+        return PlayResult(resp.version, self._events(game, resp.events), resp.state, over, tuple(resp.state.winners))
 
-    def watch(self, match_id: str, from_version: int = 0, timeout: float | None = None) -> Iterator[MatchEvent]:
+    def watch(
+        self, match_id: str, from_version: int = 0, timeout: float | None = None
+    ) -> Generator[MatchEvent, None, None]:
         """Every event from `from_version` on, then live ones until the match ends."""
         game = self._game_of(match_id)
         ad = adapter(game)
@@ -240,11 +306,26 @@ class Client:
                     self._events(game, ev.events),
                     ev.state,
                     ev.state.status == state_pb2.GAME_STATUS_OVER,
+                    ev.match_id,
                 )
         except grpc.RpcError as err:
             _raise(err)
         finally:
             stream.cancel()
+
+    def wait_turn(self, match_id: str, seat: int, from_version: int = 0) -> MatchEvent | None:
+        """Wait until `seat` is to move or the game is over, from `from_version` on (the version you
+        know): the version at which that holds. For a match with server-side bots (`bots` of
+        create_match), whose moves follow yours a moment later. None if the match is deleted or
+        abandoned first."""
+        events = self.watch(match_id, from_version)
+        try:
+            for ev in events:
+                if ev.match_over or ev.state.player == seat:
+                    return ev
+            return None
+        finally:
+            events.close()  # cancels the stream
 
     def record(self, match_id: str, admin_token: str | None = None) -> dict[str, Any]:
         resp: matches_pb2.GetRecordResponse = self._call(

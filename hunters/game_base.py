@@ -136,7 +136,7 @@ def check_seed(seed: Any, *, optional: bool = True) -> int | None:
     if seed is None and optional:
         return None
     if type(seed) is not int or not 0 <= seed <= MAX_SEED:
-        raise ValueError("seed must be an integer from 0 to 2**64 - 1")
+        raise ValueError(f"seed must be an integer from 0 to {MAX_SEED}")
     return seed
 
 
@@ -480,7 +480,9 @@ class GameBase(abc.ABC):
         if self._ACTIONS is not None:
             return self._ACTIONS.action_to_move(self, action)
         if type(action) is not int or not 0 <= action < self.action_space_size:
-            raise IllegalMoveError("MALFORMED", f"action must be an int in [0, {self.action_space_size})", action)
+            raise IllegalMoveError(
+                "MALFORMED", f"action must be an integer from 0 to {self.action_space_size - 1}", action
+            )
         for m, a in self.legal_moves_with_actions():
             if a == action:
                 return m

@@ -43,9 +43,7 @@ class ServiceError(Exception):
         info = error_details_pb2.ErrorInfo(reason=self.reason, domain=DOMAIN, metadata=self.metadata)
         detail = any_pb2.Any()
         detail.Pack(info)
-        status = status_pb2.Status(
-            code=getattr(code_pb2, self.code.name), message=f"{self.reason}: {self.message}", details=[detail]
-        )
+        status = status_pb2.Status(code=getattr(code_pb2, self.code.name), message=self.message, details=[detail])
         return rpc_status.to_status(status)
 
 

@@ -60,7 +60,7 @@ class MctsBot(Bot):
         seed: int = 0,
     ):
         if type(iterations) is not int or iterations < 0:
-            raise ValueError("iterations must be an int >= 0")
+            raise ValueError("iterations must be an integer, 0 or more")
         if not isinstance(seconds, int | float) or seconds < 0:
             raise ValueError("seconds must be >= 0")
         if iterations == 0 and seconds == 0:

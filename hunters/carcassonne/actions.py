@@ -44,7 +44,7 @@ def move_to_action(game: Game, move: Move) -> int:
 def action_to_move(game: Game, action: int) -> Move:
     """The move an action code stands for in the current decision (it may still be illegal)."""
     if type(action) is not int or not 0 <= action < ACTION_SPACE_SIZE:
-        raise IllegalMoveError("MALFORMED", f"action must be an int in [0, {ACTION_SPACE_SIZE})", action)
+        raise IllegalMoveError("MALFORMED", f"action must be an integer from 0 to {ACTION_SPACE_SIZE - 1}", action)
     tile = game.tile
     if tile is None:
         raise IllegalMoveError("GAME_OVER", "the game is over", action)

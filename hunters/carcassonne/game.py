@@ -74,7 +74,7 @@ def _check_deck(deck: Iterable[int], allowed: tuple[int, ...], name: str) -> lis
         raise ValueError(f"{name} must be a sequence of tile ids") from None
     allowed_set = set(allowed)
     if not all(_is_int(t) and t in allowed_set for t in out):
-        raise ValueError(f"{name} may only hold the tiles {allowed[0]}..{allowed[-1]} of its kind")
+        raise ValueError(f"{name} may only hold tiles of its kind, ids {allowed[0]} to {allowed[-1]}")
     if len(set(out)) != len(out):
         raise ValueError(f"{name} holds a tile twice")
     return out

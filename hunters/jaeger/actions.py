@@ -49,7 +49,7 @@ def action_to_move(game: Game, action: int) -> Move:
     """The move an action code stands for on this game's board (it may still be illegal now)."""
     size = game.action_space_size
     if type(action) is not int or not 0 <= action < size:
-        raise IllegalMoveError("MALFORMED", f"action must be an int in [0, {size})", action)
+        raise IllegalMoveError("MALFORMED", f"action must be an integer from 0 to {size - 1}", action)
     try:
         return game._decode(action)
     except ValueError:

@@ -121,7 +121,9 @@ def validate_options(options: dict[str, Any]) -> tuple[Board, dict[str, Any]]:
         raise InvalidOptionError("straight_jumps needs a board with coordinates on every space")
     stall_rounds = 0 if o["stall_rounds"] is None else o["stall_rounds"]
     if type(stall_rounds) is not int or not 0 <= stall_rounds <= MAX_STALL_ROUNDS:
-        raise InvalidOptionError(f"stall_rounds must be an int from 0 (off) to {MAX_STALL_ROUNDS}, or None (off)")
+        raise InvalidOptionError(
+            f"stall_rounds must be an integer from 0 to {MAX_STALL_ROUNDS}; unset or 0 turns it off"
+        )
     if not isinstance(o["winter_start"], str) or o["winter_start"] not in WINTER_START:
         raise InvalidOptionError(f"winter_start must be one of {sorted(WINTER_START)}")
     if not isinstance(o["ties"], str) or o["ties"] not in TIES:

@@ -38,7 +38,7 @@ def bot_seats(bots: Sequence[matches_pb2.BotSeat], players: int, match_seed: int
             if "seconds" in options:
                 raise ValueError("a time limit would make the match depend on the server's speed: use iterations")
             if not 0 <= options.get("iterations", 0) <= MAX_ITERATIONS:
-                raise ValueError(f"iterations must be 0 to {MAX_ITERATIONS}")
+                raise ValueError(f"iterations must be an integer from 0 to {MAX_ITERATIONS}")
             out[entry.seat] = make_bot(entry.bot, seed=_seat_seed(match_seed, entry.seat))
         except (ValueError, TypeError) as exc:
             raise invalid("INVALID_CONFIG", f"bot for seat {entry.seat}: {exc}") from None

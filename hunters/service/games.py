@@ -90,5 +90,10 @@ def watch_response(
 
 
 def config_for(ad: GameAdapter, config: matches_pb2.GameConfig, game: Any) -> matches_pb2.GameConfig:
-    """The config a Match carries: complete once the game is over, public before."""
-    return config if game.is_over else ad.public_config(config)
+    """The config a Match carries: complete once the game is over, public before (the bot seats
+    included: they hide nothing)."""
+    if game.is_over:
+        return config
+    public = ad.public_config(config)
+    public.bots.extend(config.bots)
+    return public

@@ -382,6 +382,7 @@ class MatchManager:
                 grpc.StatusCode.FAILED_PRECONDITION,
                 "SEAT_PLAYED_BY_BOT",
                 f"seat {seat} is played by the server's bot",
+                match_id=live.match_id,
                 seat=seat,
             )
         digest = hashlib.sha256(bytes([seat]) + fingerprint).hexdigest() if request_id else ""
@@ -400,6 +401,7 @@ class MatchManager:
                             grpc.StatusCode.ABORTED,
                             "STALE_VERSION",
                             f"expected version {expected_version}, the match is at {live.version}",
+                            match_id=live.match_id,
                             current_version=live.version,
                         )
                     played = await self._commit(live, seat, to_move, respond, request_id, digest)
@@ -425,7 +427,10 @@ class MatchManager:
             return None
         if earlier[0] != digest:
             raise invalid(
-                "REQUEST_ID_REUSED", "this request_id was used for a different request", request_id=request_id
+                "REQUEST_ID_REUSED",
+                "this request_id was used for a different request",
+                match_id=live.match_id,
+                request_id=request_id,
             )
         return earlier[1]
 
@@ -434,7 +439,11 @@ class MatchManager:
         if live.deleted:
             return not_found(live.match_id)
         return ServiceError(
-            grpc.StatusCode.ABORTED, "STALE_VERSION", "the match moved on in the database", match_id=live.match_id
+            grpc.StatusCode.ABORTED,
+            "STALE_VERSION",
+            "the match moved on in the database",
+            match_id=live.match_id,
+            current_version=live.version,
         )
 
     @contextlib.asynccontextmanager
@@ -464,7 +473,9 @@ class MatchManager:
             raise not_found(match_id)
         game = live.game
         if game.is_over:
-            raise ServiceError.from_illegal(IllegalMoveError("GAME_OVER", "the game is over"))
+            raise ServiceError.from_illegal(
+                IllegalMoveError("GAME_OVER", "the game is over"), match_id=match_id, version=live.version
+            )
         if live.abandoned:
             raise ServiceError(
                 grpc.StatusCode.FAILED_PRECONDITION,
@@ -477,6 +488,8 @@ class MatchManager:
                 grpc.StatusCode.FAILED_PRECONDITION,
                 "NOT_YOUR_TURN",
                 f"seat {game.player} is to move, your token is seat {seat}",
+                match_id=match_id,
+                version=live.version,
                 player=game.player,
             )
         try:
@@ -655,6 +668,7 @@ class MatchManager:
                             grpc.StatusCode.UNAVAILABLE,
                             "SHUTTING_DOWN",
                             "the server is shutting down: watch again, from the next version, elsewhere",
+                            match_id=match_id,
                             next_version=version,
                         )
                     changed = live.changed

@@ -319,7 +319,7 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
     ) -> AsyncIterator[oracle_pb2.SimulateGamesResponse]:
         ad = adapter(request.game)
         if not 0 < request.games <= MAX_SIMULATED_GAMES:
-            raise invalid("BAD_GAMES", f"games must be 1..{MAX_SIMULATED_GAMES}")
+            raise invalid("BAD_GAMES", f"games must be an integer from 1 to {MAX_SIMULATED_GAMES}")
         try:
             ad.Game.random_games(0, players=request.players, seed=request.seed)
         except ValueError as exc:

@@ -16,6 +16,23 @@ import (
 	"google.golang.org/grpc/metadata"
 )
 
+// RPCMethods names the facade method of every RPC of the contract, by full method name: each RPC of
+// hunters.v1 has one (TestFacadeCoversContract checks this against the generated descriptors).
+var RPCMethods = map[string]string{
+	"hunters.v1.MatchService.CreateMatch":    "CreateMatch",
+	"hunters.v1.MatchService.GetMatch":       "GetMatch",
+	"hunters.v1.MatchService.ListMatches":    "ListMatches",
+	"hunters.v1.MatchService.DeleteMatch":    "DeleteMatch",
+	"hunters.v1.MatchService.ListLegalMoves": "LegalMoves",
+	"hunters.v1.MatchService.PlayMove":       "Play",
+	"hunters.v1.MatchService.WatchMatch":     "Watch",
+	"hunters.v1.MatchService.GetRecord":      "GetRecord",
+	"hunters.v1.OracleService.Evaluate":      "Evaluate",
+	"hunters.v1.OracleService.SimulateGames": "Simulate",
+	"hunters.v1.GameService.ListGames":       "ListGames",
+	"hunters.v1.GameService.GetGameInfo":     "GameInfo",
+}
+
 // Client speaks to one server. It is safe for concurrent use.
 type Client struct {
 	conn        *grpc.ClientConn
@@ -87,6 +104,21 @@ func (c *Client) GetMatch(ctx context.Context, matchID string) (*MatchInfo, erro
 	}
 	m := matchInfo(r.GetMatch())
 	return &m, nil
+}
+
+// ListMatches reads one page of the stored matches, oldest first.
+func (c *Client) ListMatches(ctx context.Context, o ListMatchesOptions) (*MatchPage, error) {
+	r, err := c.matches.ListMatches(ctx, listMatchesPB(o))
+	if err != nil {
+		return nil, wrap(err)
+	}
+	return matchPage(r), nil
+}
+
+// DeleteMatch deletes a match for good (its admin token); watchers' streams end.
+func (c *Client) DeleteMatch(ctx context.Context, matchID, adminToken string) error {
+	_, err := c.matches.DeleteMatch(withToken(ctx, adminToken), deleteMatchPB(matchID))
+	return wrap(err)
 }
 
 // LegalMoves lists the legal moves of the seat to move, each with its action code.
@@ -175,6 +207,28 @@ func (c *Client) Watch(ctx context.Context, matchID string, fromVersion int64) (
 		return nil, wrap(err)
 	}
 	return &Watcher{stream: s}, nil
+}
+
+// WaitTurn waits until seat is to move or the game is over, from fromVersion on (the version you
+// know), and returns the version at which that holds: for a match with server-side bots
+// (GameConfig.Bots), whose moves follow yours a moment later. (nil, io.EOF) if the match is deleted
+// or abandoned first.
+func (c *Client) WaitTurn(ctx context.Context, matchID string, seat int, fromVersion int64) (*MatchEvent, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // ends the stream when we return early
+	w, err := c.Watch(ctx, matchID, fromVersion)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		ev, err := w.Recv()
+		if err != nil {
+			return nil, err
+		}
+		if ev.MatchOver || int(ev.State.GetPlayer()) == seat {
+			return ev, nil
+		}
+	}
 }
 
 // GetRecord is the game's record (JSON). Before the end it holds the draw order: the admin token is needed.

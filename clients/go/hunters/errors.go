@@ -3,6 +3,8 @@ package hunters
 import (
 	"errors"
 	"fmt"
+	"strings"
+	"unicode"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc/codes"
@@ -16,16 +18,35 @@ type Error struct {
 	Code     codes.Code
 	Reason   string // e.g. "STALE_VERSION", "NOT_ADJACENT"; "" when the server sent none
 	Domain   string // "hunters.v1" for the service's own errors
-	Message  string
+	Message  string // the status message, as the server wrote it
 	Metadata map[string]string
 	err      error
 }
 
+// Error reads "hunters: CODE REASON: message", e.g. "hunters: FAILED_PRECONDITION SEAT_PLAYED_BY_BOT:
+// seat 1 is played by the server's bot" (as the TypeScript client's errors read).
 func (e *Error) Error() string {
 	if e.Reason == "" {
-		return fmt.Sprintf("hunters: %s: %s", e.Code, e.Message)
+		return fmt.Sprintf("hunters: %s: %s", CodeName(e.Code), e.Message)
 	}
-	return fmt.Sprintf("hunters: %s %s: %s", e.Code, e.Reason, e.Message)
+	return fmt.Sprintf("hunters: %s %s: %s", CodeName(e.Code), e.Reason, e.Message)
+}
+
+// CodeName is gRPC's canonical name of a code, e.g. "FAILED_PRECONDITION" (codes.Code's String is
+// "FailedPrecondition").
+func CodeName(c codes.Code) string {
+	s := c.String()
+	if s == "OK" || strings.HasPrefix(s, "Code(") {
+		return strings.ToUpper(s)
+	}
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && unicode.IsUpper(r) {
+			b.WriteByte('_')
+		}
+		b.WriteRune(unicode.ToUpper(r))
+	}
+	return b.String()
 }
 
 // Unwrap gives the gRPC status error.
@@ -62,6 +83,10 @@ func wrap(err error) error {
 			}
 			break
 		}
+	}
+	// servers before the contract's one error text put the reason in front of the message too
+	if out.Reason != "" {
+		out.Message = strings.TrimPrefix(out.Message, out.Reason+": ")
 	}
 	return out
 }

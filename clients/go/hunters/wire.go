@@ -8,6 +8,8 @@ package hunters
 import (
 	"encoding/json"
 	"errors"
+	"sort"
+	"time"
 
 	pb "github.com/hunters/hunters/clients/go/gen/hunters/v1"
 )
@@ -35,6 +37,10 @@ type GameConfig struct {
 	Carcassonne *CarcassonneOptions
 	Jaeger      *JaegerOptions
 	JSON        map[string]any
+	// Bots are the seats the server plays itself, seat -> bot spec ("random", "greedy",
+	// "mcts:iterations=1000"); CreateMatch only. Their moves arrive like anyone's (Watch, GetMatch,
+	// WaitTurn); Play with a bot seat's token is FAILED_PRECONDITION / SEAT_PLAYED_BY_BOT.
+	Bots map[int]string
 }
 
 // Deck is a helper for CarcassonneOptions.NormalDeck / MenhirDeck: the tiles in draw order.
@@ -54,6 +60,23 @@ type MatchInfo struct {
 	Version int64 // moves applied; version n follows move n
 	State   *MatchState
 	Status  pb.MatchStatus // active, over, or abandoned (idle too long: readable, closed for moves)
+	// CreatedAt is when the match was created.
+	CreatedAt time.Time
+	Bots      map[int]string // the seats the server's bots play, seat -> bot spec
+	Seed      *uint64        // shown only once the match is over
+}
+
+// MatchPage is one page of ListMatches, oldest first; NextPageToken is "" on the last page.
+type MatchPage struct {
+	Matches       []MatchInfo
+	NextPageToken string
+}
+
+// ListMatchesOptions select a page of ListMatches.
+type ListMatchesOptions struct {
+	Game      string // only this game's matches; "": every game
+	PageSize  int    // 0: the server's default (50); at most 500
+	PageToken string // NextPageToken of the previous page; "" for the first
 }
 
 // CreatedMatch is a new match with its secrets.
@@ -93,6 +116,8 @@ type PlayResult struct {
 	Version int64
 	Events  []*Event
 	State   *MatchState
+	IsOver  bool  // the move ended the game (State.Status is GAME_STATUS_OVER)
+	Winners []int // the winning seats once the game is over (several on a tie); empty before
 }
 
 // MatchEvent is one version of a watched match; version 0 is the creation (Seat -1, no Move).
@@ -194,6 +219,14 @@ func JaegerSteps(m *Move) []Step {
 
 func configPB(c GameConfig) (*pb.GameConfig, error) {
 	out := &pb.GameConfig{Game: c.Game, Players: int32(c.Players), Seed: c.Seed}
+	seats := make([]int, 0, len(c.Bots))
+	for seat := range c.Bots {
+		seats = append(seats, seat)
+	}
+	sort.Ints(seats)
+	for _, seat := range seats {
+		out.Bots = append(out.Bots, &pb.BotSeat{Seat: int32(seat), Bot: c.Bots[seat]})
+	}
 	given := 0
 	if c.Carcassonne != nil {
 		out.Options = &pb.GameConfig_Carcassonne{Carcassonne: c.Carcassonne}
@@ -225,6 +258,10 @@ func createMatchPB(c GameConfig) (*pb.CreateMatchRequest, error) {
 func getMatchPB(id string) *pb.GetMatchRequest         { return &pb.GetMatchRequest{MatchId: id} }
 func legalMovesPB(id string) *pb.ListLegalMovesRequest { return &pb.ListLegalMovesRequest{MatchId: id} }
 func recordPB(id string) *pb.GetRecordRequest          { return &pb.GetRecordRequest{MatchId: id} }
+func deleteMatchPB(id string) *pb.DeleteMatchRequest   { return &pb.DeleteMatchRequest{MatchId: id} }
+func listMatchesPB(o ListMatchesOptions) *pb.ListMatchesRequest {
+	return &pb.ListMatchesRequest{Game: o.Game, PageSize: int32(o.PageSize), PageToken: o.PageToken}
+}
 func watchPB(id string, from int64) *pb.WatchMatchRequest {
 	return &pb.WatchMatchRequest{MatchId: id, FromVersion: from}
 }
@@ -257,8 +294,24 @@ func gameInfoPB(game string) *pb.GetGameInfoRequest { return &pb.GetGameInfoRequ
 // -- responses ----------------------------------------------------------------------------------
 
 func matchInfo(m *pb.Match) MatchInfo {
-	return MatchInfo{MatchID: m.GetMatchId(), Game: m.GetConfig().GetGame(), Players: int(m.GetConfig().GetPlayers()),
-		Version: m.GetVersion(), State: m.GetState(), Status: m.GetStatus()}
+	out := MatchInfo{MatchID: m.GetMatchId(), Game: m.GetConfig().GetGame(), Players: int(m.GetConfig().GetPlayers()),
+		Version: m.GetVersion(), State: m.GetState(), Status: m.GetStatus(), Seed: m.GetConfig().Seed,
+		Bots: map[int]string{}}
+	if ts := m.GetCreatedAt(); ts != nil {
+		out.CreatedAt = ts.AsTime()
+	}
+	for _, b := range m.GetConfig().GetBots() {
+		out.Bots[int(b.GetSeat())] = b.GetBot()
+	}
+	return out
+}
+
+func matchPage(r *pb.ListMatchesResponse) *MatchPage {
+	out := &MatchPage{NextPageToken: r.GetNextPageToken()}
+	for _, m := range r.GetMatches() {
+		out.Matches = append(out.Matches, matchInfo(m))
+	}
+	return out
 }
 
 func createdMatch(r *pb.CreateMatchResponse) *CreatedMatch {
@@ -278,7 +331,12 @@ func legalMovesOf(r *pb.ListLegalMovesResponse) *LegalMoves {
 }
 
 func playResult(r *pb.PlayMoveResponse) *PlayResult {
-	return &PlayResult{Version: r.GetVersion(), Events: r.GetEvents(), State: r.GetState()}
+	out := &PlayResult{Version: r.GetVersion(), Events: r.GetEvents(), State: r.GetState(), IsOver: IsOver(r.GetState()),
+		Winners: []int{}}
+	for _, w := range r.GetState().GetWinners() {
+		out.Winners = append(out.Winners, int(w))
+	}
+	return out
 }
 
 func matchEvent(e *pb.WatchMatchResponse) *MatchEvent {

@@ -23,6 +23,7 @@ import {
   type LegalMoves,
   type MatchEvent,
   type MatchInfo,
+  type MatchPage,
   type Move,
   type Play,
   type PlayResult,
@@ -72,6 +73,25 @@ async function* stream<A, B>(source: AsyncIterable<A>, convert: (a: A) => B): As
   }
 }
 
+/**
+ * The facade method of every RPC of the contract, by full name: each RPC of `hunters.v1` has one
+ * (test/facade.test.ts checks this list against the generated service descriptors).
+ */
+export const RPC_METHODS = {
+  "hunters.v1.MatchService.CreateMatch": "createMatch",
+  "hunters.v1.MatchService.GetMatch": "getMatch",
+  "hunters.v1.MatchService.ListMatches": "listMatches",
+  "hunters.v1.MatchService.DeleteMatch": "deleteMatch",
+  "hunters.v1.MatchService.ListLegalMoves": "legalMoves",
+  "hunters.v1.MatchService.PlayMove": "play",
+  "hunters.v1.MatchService.WatchMatch": "watch",
+  "hunters.v1.MatchService.GetRecord": "getRecord",
+  "hunters.v1.OracleService.Evaluate": "evaluate",
+  "hunters.v1.OracleService.SimulateGames": "simulate",
+  "hunters.v1.GameService.ListGames": "listGames",
+  "hunters.v1.GameService.GetGameInfo": "gameInfo",
+} as const satisfies Record<string, keyof HuntersClient>;
+
 export class HuntersClient {
   private readonly matches: Client<typeof MatchService>;
   private readonly oracle: Client<typeof OracleService>;
@@ -110,6 +130,35 @@ export class HuntersClient {
     return call(async () =>
       responses.gotMatch(await this.matches.getMatch(requests.getMatch(matchId), { timeoutMs: this.timeoutMs })),
     );
+  }
+
+  /** One page of the stored matches, oldest first (`pageSize` default 50, at most 500; `game`: only that game's). */
+  listMatches(options: { game?: string; pageSize?: number; pageToken?: string } = {}): Promise<MatchPage> {
+    return call(async () =>
+      responses.matchPage(
+        await this.matches.listMatches(requests.listMatches(options), { timeoutMs: this.timeoutMs }),
+      ),
+    );
+  }
+
+  /** Every stored match (of `game` if given), page after page. */
+  async *allMatches(options: { game?: string; pageSize?: number } = {}): AsyncGenerator<MatchInfo, void, undefined> {
+    let pageToken = "";
+    do {
+      const page = await this.listMatches({ ...options, pageToken });
+      yield* page.matches;
+      pageToken = page.nextPageToken;
+    } while (pageToken);
+  }
+
+  /** Delete a match for good (its admin token); watchers' streams end. */
+  deleteMatch(matchId: string, adminToken: string): Promise<void> {
+    return call(async () => {
+      await this.matches.deleteMatch(requests.deleteMatch(matchId), {
+        headers: bearer(adminToken),
+        timeoutMs: this.timeoutMs,
+      });
+    });
   }
 
   /** The legal moves of the seat to move, each with its action code. */
@@ -155,6 +204,30 @@ export class HuntersClient {
       signal: options.signal,
     });
     return stream(source, responses.matchEvent);
+  }
+
+  /**
+   * Wait until `seat` is to move or the game is over, from `fromVersion` on (the version you know):
+   * the version at which that holds. For a match with server-side bots (`GameConfig.bots`), whose
+   * moves follow yours a moment later. Ends early (undefined) if the match is deleted or abandoned.
+   */
+  async waitTurn(
+    matchId: string,
+    seat: number,
+    options: { fromVersion?: number; signal?: AbortSignal } = {},
+  ): Promise<MatchEvent | undefined> {
+    const controller = new AbortController();
+    const abort = () => controller.abort();
+    options.signal?.addEventListener("abort", abort, { once: true });
+    try {
+      for await (const ev of this.watch(matchId, { fromVersion: options.fromVersion ?? 0, signal: controller.signal })) {
+        if (ev.matchOver || ev.state.player === seat) return ev;
+      }
+      return undefined;
+    } finally {
+      options.signal?.removeEventListener("abort", abort);
+      controller.abort(); // ends the stream when we return early
+    }
   }
 
   /** The game's record (JSON). Before the end it holds the draw order: the admin token is needed. */

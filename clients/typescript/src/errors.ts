@@ -16,6 +16,15 @@ const CODE_NAMES = [
   "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED",
 ] as const;
 
+/**
+ * `message` reads "CODE REASON: the server's message", e.g. `FAILED_PRECONDITION SEAT_PLAYED_BY_BOT:
+ * seat 1 is played by the server's bot` (the Go client's errors read the same); `rawMessage` is the
+ * server's message alone.
+ */
+function codeName(code: Code): string {
+  return CODE_NAMES[code] ?? `CODE_${code}`;
+}
+
 export class HuntersError extends Error {
   override readonly name = "HuntersError";
 
@@ -24,7 +33,8 @@ export class HuntersError extends Error {
     readonly code: Code,
     /** ErrorInfo.reason, e.g. "STALE_VERSION", "NOT_ADJACENT"; "" when the server sent none. */
     readonly reason: string,
-    message: string,
+    /** The status message, as the server wrote it. */
+    readonly rawMessage: string,
     /** ErrorInfo.metadata: context of the refusal, values as strings. */
     readonly metadata: Readonly<Record<string, string>> = {},
     /** ErrorInfo.domain ("hunters.v1" for the service's own errors). */
@@ -33,16 +43,12 @@ export class HuntersError extends Error {
     readonly trailers: Headers = new Headers(),
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(`${codeName(code)}${reason ? ` ${reason}` : ""}: ${rawMessage}`, options);
   }
 
   /** gRPC's name of the code, e.g. "FAILED_PRECONDITION". */
   get codeName(): string {
-    return CODE_NAMES[this.code] ?? `CODE_${this.code}`;
-  }
-
-  override toString(): string {
-    return `HuntersError(${this.codeName}${this.reason ? ` ${this.reason}` : ""}): ${this.message}`;
+    return codeName(this.code);
   }
 
   /** The error of a failed call: ConnectError (and anything else) becomes a HuntersError. */
@@ -50,10 +56,13 @@ export class HuntersError extends Error {
     if (err instanceof HuntersError) return err;
     const ce = ConnectError.from(err);
     const [info] = ce.findDetails(ErrorInfoSchema);
+    const reason = info?.reason ?? "";
+    // servers before the contract's one error text put the reason in front of the message too
+    const raw = reason && ce.rawMessage.startsWith(`${reason}: `) ? ce.rawMessage.slice(reason.length + 2) : ce.rawMessage;
     return new HuntersError(
       ce.code,
-      info?.reason ?? "",
-      ce.rawMessage,
+      reason,
+      raw,
       info ? { ...info.metadata } : {},
       info?.domain ?? "",
       ce.metadata,

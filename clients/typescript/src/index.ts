@@ -3,7 +3,7 @@
  * messages and enums (GameStatus, PieceKind, JaegerTies, ...) are under `./gen/hunters/v1/*_pb.js`;
  * the enums most bots need are re-exported here.
  */
-export { HuntersClient, type ClientOptions, type PlayOptions } from "./client.js";
+export { HuntersClient, RPC_METHODS, type ClientOptions, type PlayOptions } from "./client.js";
 export { Code, HuntersError } from "./errors.js";
 export {
   MatchStatus,
@@ -25,6 +25,7 @@ export {
   type LegalMoves,
   type MatchEvent,
   type MatchInfo,
+  type MatchPage,
   type MatchState,
   type Move,
   type Play,

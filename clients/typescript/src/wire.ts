@@ -19,16 +19,20 @@ import {
 } from "./gen/hunters/v1/games_pb.js";
 import {
   CreateMatchRequestSchema,
+  DeleteMatchRequestSchema,
   GameConfigSchema,
   GetMatchRequestSchema,
   GetRecordRequestSchema,
   ListLegalMovesRequestSchema,
+  ListMatchesRequestSchema,
   MatchStatus,
   PlayMoveRequestSchema,
   WatchMatchRequestSchema,
   type CreateMatchResponse,
   type GetMatchResponse,
+  type GameConfig as GameConfigPb,
   type ListLegalMovesResponse,
+  type ListMatchesResponse,
   type Match,
   type PlayMoveRequest,
   type PlayMoveResponse,
@@ -65,6 +69,12 @@ export interface GameConfig {
   carcassonne?: CarcassonneOptions;
   jaeger?: JaegerOptions;
   json?: JsonObject;
+  /**
+   * Seats the server plays itself with its built-in bots, seat -> bot spec, e.g. `{1: "greedy"}` or
+   * `{1: "mcts:iterations=1000"}` (CreateMatch only). Their moves arrive like anyone's (watch,
+   * getMatch); play() with a bot seat's token is FAILED_PRECONDITION / SEAT_PLAYED_BY_BOT.
+   */
+  bots?: Record<number, string>;
 }
 
 /** Whether a state is final (`status` GAME_STATUS_OVER). */
@@ -81,7 +91,18 @@ export interface MatchInfo {
   state: MatchState;
   /** Active, over, or abandoned (idle too long: readable, closed for moves). */
   status: MatchStatus;
+  /** When the match was created. */
   createdAt?: Date;
+  /** The seats the server's bots play, seat -> bot spec. */
+  bots: Record<number, string>;
+  /** The seed: shown only once the match is over. */
+  seed?: bigint;
+}
+
+/** One page of listMatches: oldest first; `nextPageToken` "" on the last page. */
+export interface MatchPage {
+  matches: MatchInfo[];
+  nextPageToken: string;
 }
 
 export interface CreatedMatch extends MatchInfo {
@@ -111,6 +132,10 @@ export interface PlayResult {
   version: number;
   events: Event[];
   state: MatchState;
+  /** The move ended the game (`state.status` GAME_STATUS_OVER). */
+  isOver: boolean;
+  /** The winning seats once the game is over (several on a tie); empty before. */
+  winners: number[];
 }
 
 /** One version of a watched match. Version 0 is the creation (no seat, no move). */
@@ -205,11 +230,15 @@ function gameConfig(c: GameConfig) {
         : c.json !== undefined
           ? { case: "json" as const, value: JSON.stringify(c.json) }
           : undefined;
+  const bots = Object.entries(c.bots ?? {})
+    .map(([seat, bot]) => ({ seat: Number(seat), bot }))
+    .sort((a, b) => a.seat - b.seat);
   return create(GameConfigSchema, {
     game: c.game,
     players: c.players,
     seed: c.seed === undefined ? undefined : BigInt(c.seed),
     options,
+    bots,
   });
 }
 
@@ -217,6 +246,9 @@ export const requests = {
   createMatch: (c: GameConfig) => create(CreateMatchRequestSchema, { config: gameConfig(c) }),
   getMatch: (matchId: string) => create(GetMatchRequestSchema, { matchId }),
   getRecord: (matchId: string) => create(GetRecordRequestSchema, { matchId }),
+  listMatches: (o: { game?: string; pageSize?: number; pageToken?: string }) =>
+    create(ListMatchesRequestSchema, { game: o.game ?? "", pageSize: o.pageSize ?? 0, pageToken: o.pageToken ?? "" }),
+  deleteMatch: (matchId: string) => create(DeleteMatchRequestSchema, { matchId }),
   legalMoves: (matchId: string) => create(ListLegalMovesRequestSchema, { matchId }),
   playMove(matchId: string, play: Play, expectedVersion: number | undefined, requestId: string): PlayMoveRequest {
     return create(PlayMoveRequestSchema, {
@@ -253,6 +285,10 @@ function legalMove(m: LegalMovePb): LegalMove {
   return { move: m.move, action: Number(m.action) };
 }
 
+function botsOf(c: GameConfigPb | undefined): Record<number, string> {
+  return Object.fromEntries((c?.bots ?? []).map((b) => [b.seat, b.bot]));
+}
+
 export const responses = {
   match(m: Match): MatchInfo {
     return {
@@ -263,8 +299,14 @@ export const responses = {
       state: state(m.state),
       status: m.status,
       createdAt: m.createdAt && timestampDate(m.createdAt),
+      bots: botsOf(m.config),
+      seed: m.config?.seed,
     };
   },
+  matchPage: (r: ListMatchesResponse): MatchPage => ({
+    matches: r.matches.map((m) => responses.match(m)),
+    nextPageToken: r.nextPageToken,
+  }),
   gotMatch(r: GetMatchResponse): MatchInfo {
     if (r.match === undefined) throw new Error("the server sent no match");
     return responses.match(r.match);
@@ -278,7 +320,10 @@ export const responses = {
     player: r.player,
     moves: r.moves.map(legalMove),
   }),
-  played: (r: PlayMoveResponse): PlayResult => ({ version: Number(r.version), events: r.events, state: state(r.state) }),
+  played(r: PlayMoveResponse): PlayResult {
+    const s = state(r.state);
+    return { version: Number(r.version), events: r.events, state: s, isOver: isOver(s), winners: [...s.winners] };
+  },
   matchEvent(e: WatchMatchResponse): MatchEvent {
     const s = state(e.state);
     return {

@@ -7,12 +7,16 @@ import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
-/** The repository root: the nearest parent holding pyproject.toml (where `hunters` imports from). */
-function repoRoot(): string {
+/**
+ * Where the server runs: the repository root when the tests run inside a checkout (the nearest parent
+ * holding pyproject.toml, so that a source tree imports), else `fallback` (a copy of this folder
+ * elsewhere then needs `hunters` installed in the interpreter: PYTHON=/path/to/venv/bin/python).
+ */
+function serverDir(fallback: string): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, "pyproject.toml"))) {
     const up = resolve(dir, "..");
-    if (up === dir) throw new Error("no pyproject.toml above the tests");
+    if (up === dir) return fallback;
     dir = up;
   }
   return dir;
@@ -44,7 +48,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Ser
   const python = process.env.PYTHON ?? "python";
   const args = ["-m", "hunters.cli", "serve", "--host", "127.0.0.1", "--port", String(port)];
   const child: ChildProcess = spawn(python, [...args, "--db", join(dir, "matches.db")], {
-    cwd: repoRoot(),
+    cwd: serverDir(dir),
     env: { ...process.env, ...env },
     stdio: ["ignore", "ignore", "pipe"],
   });

@@ -14,19 +14,21 @@ import (
 	"time"
 )
 
-// repoRoot is the nearest directory above the working directory holding pyproject.toml.
-func repoRoot() (string, error) {
+// serverDir is where the server runs: the repository root when the tests run inside a checkout
+// (the nearest directory above holding pyproject.toml, so that a source tree imports), else
+// fallback (a copy of this folder elsewhere then needs hunters installed in $PYTHON's environment).
+func serverDir(fallback string) string {
 	dir, err := os.Getwd()
 	if err != nil {
-		return "", err
+		return fallback
 	}
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "pyproject.toml")); err == nil {
-			return dir, nil
+			return dir
 		}
 		up := filepath.Dir(dir)
 		if up == dir {
-			return "", fmt.Errorf("no pyproject.toml above the tests")
+			return fallback
 		}
 		dir = up
 	}
@@ -45,10 +47,6 @@ func freePort() (int, error) {
 // log line; the server stops when the test (or TestMain's m) ends through the returned stop.
 // env: extra "NAME=value" settings, e.g. HUNTERS_CREATE_TOKEN.
 func Start(env ...string) (addr string, stop func(), err error) {
-	root, err := repoRoot()
-	if err != nil {
-		return "", nil, err
-	}
 	port, err := freePort()
 	if err != nil {
 		return "", nil, err
@@ -63,7 +61,7 @@ func Start(env ...string) (addr string, stop func(), err error) {
 	}
 	cmd := exec.Command(python, "-m", "hunters.cli", "serve", "--host", "127.0.0.1", "--port", fmt.Sprint(port),
 		"--db", filepath.Join(dir, "matches.db"))
-	cmd.Dir = root
+	cmd.Dir = serverDir(dir)
 	cmd.Env = append(os.Environ(), env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
