@@ -6,7 +6,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from hunters.client import Client, ServiceError
-from hunters.v1 import matches_pb2
+from hunters.v1 import matches_pb2, state_pb2
 
 from .helpers import make_cert
 
@@ -62,3 +62,27 @@ def test_healthcheck_command(server):
     assert main(["--address", f"127.0.0.1:{server.port}"]) == 0
     server.enter_graceful_shutdown()
     assert main(["--address", f"127.0.0.1:{server.port}"]) == 1
+
+
+def test_info_logs_the_lifecycle_and_debug_adds_every_move(client, caplog):
+    """At INFO a match is one line when created and one when over, however many moves it has; the
+    moves (and refusals) are DEBUG lines."""
+    import logging
+    import random
+
+    caplog.set_level(logging.DEBUG, logger="hunters.service")
+    m = client.create_match("jaeger_sammler", players=2, seed=3)
+    rng, version = random.Random(3), 0
+    while True:
+        moves = client.legal_moves(m.match_id)
+        if not moves:
+            break
+        seat = client.get_match(m.match_id).state.player
+        result = client.play(m.match_id, rng.choice(moves)[0], token=m.seat_tokens[seat], expected_version=version)
+        version = result.version
+        if result.state.status == state_pb2.GAME_STATUS_OVER:
+            break
+    ours = [r for r in caplog.records if getattr(r, "match_id", None) == m.match_id]
+    info = [r.getMessage() for r in ours if r.levelno >= logging.INFO]
+    assert info == ["match created", "match over"], info
+    assert sum(1 for r in ours if r.levelno == logging.DEBUG and r.getMessage() == "move played") == version
