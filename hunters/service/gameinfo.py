@@ -5,6 +5,7 @@ adapter; the answers never change while the server runs, so each is built once."
 from __future__ import annotations
 
 import functools
+import json
 
 from hunters import games, wire
 from hunters.v1 import games_pb2
@@ -24,6 +25,22 @@ def summary(game_id: str) -> games_pb2.GameSummary:
         min_players=info.min_players,
         max_players=info.max_players,
         action_space_size=info.action_space_size,
+        perfect_information=info.perfect_information,
+        chance=info.chance,
+        utility=info.utility,
+        reward_scale=info.reward_scale,
+        options=[
+            games_pb2.GameOption(
+                name=o.name,
+                type=o.type,
+                default_json=json.dumps(o.default),
+                doc=o.doc,
+                minimum=o.minimum,
+                maximum=o.maximum,
+                choices=o.choices,
+            )
+            for o in info.options
+        ],
     )
 
 

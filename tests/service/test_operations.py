@@ -86,3 +86,19 @@ def test_info_logs_the_lifecycle_and_debug_adds_every_move(client, caplog):
     info = [r.getMessage() for r in ours if r.levelno >= logging.INFO]
     assert info == ["match created", "match over"], info
     assert sum(1 for r in ours if r.levelno == logging.DEBUG and r.getMessage() == "move played") == version
+
+
+def test_list_games_describes_each_game_and_its_options(client):
+    import json
+
+    import hunters
+
+    for summary in client.list_games():
+        info = hunters.games.info(summary.game)
+        assert summary.perfect_information == info.perfect_information and summary.chance == info.chance
+        assert summary.utility == info.utility and summary.reward_scale == info.reward_scale
+        assert [o.name for o in summary.options] == [o.name for o in info.options]
+        for pb, option in zip(summary.options, info.options, strict=True):
+            assert json.loads(pb.default_json) == option.default and pb.doc == option.doc
+            assert list(pb.choices) == list(option.choices)
+            assert (pb.minimum if pb.HasField("minimum") else None) == option.minimum

@@ -17,7 +17,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file hunters/v1/games.proto.
  */
 export const file_hunters_v1_games: GenFile = /*@__PURE__*/
-  fileDesc("ChZodW50ZXJzL3YxL2dhbWVzLnByb3RvEgpodW50ZXJzLnYxInYKC0dhbWVTdW1tYXJ5EgwKBGdhbWUYASABKAkSFAoMZGlzcGxheV9uYW1lGAIgASgJEhMKC21pbl9wbGF5ZXJzGAMgASgFEhMKC21heF9wbGF5ZXJzGAQgASgFEhkKEWFjdGlvbl9zcGFjZV9zaXplGAUgASgDIhIKEExpc3RHYW1lc1JlcXVlc3QiOwoRTGlzdEdhbWVzUmVzcG9uc2USJgoFZ2FtZXMYASADKAsyFy5odW50ZXJzLnYxLkdhbWVTdW1tYXJ5IiIKEkdldEdhbWVJbmZvUmVxdWVzdBIMCgRnYW1lGAEgASgJIqgBChNHZXRHYW1lSW5mb1Jlc3BvbnNlEigKB3N1bW1hcnkYASABKAsyFy5odW50ZXJzLnYxLkdhbWVTdW1tYXJ5EjIKC2NhcmNhc3Nvbm5lGAogASgLMhsuaHVudGVycy52MS5DYXJjYXNzb25uZUluZm9IABIoCgZqYWVnZXIYCyABKAsyFi5odW50ZXJzLnYxLkphZWdlckluZm9IAEIJCgdkZXRhaWxzIo4CCg9DYXJjYXNzb25uZVpvbmUSDQoFbG9jYWwYASABKAUSLQoEdHlwZRgCIAEoDjIfLmh1bnRlcnMudjEuQ2FyY2Fzc29ubmVab25lVHlwZRIuCgdhbmltYWxzGAMgAygOMh0uaHVudGVycy52MS5DYXJjYXNzb25uZUFuaW1hbBIMCgRmaXNoGAQgASgFEhEKBGxha2UYBSABKAVIAIgBARIrCgVwb3dlchgGIAEoDjIcLmh1bnRlcnMudjEuQ2FyY2Fzc29ubmVQb3dlchI2Cgtmb3Jlc3Rfa2luZBgHIAEoDjIhLmh1bnRlcnMudjEuQ2FyY2Fzc29ubmVGb3Jlc3RLaW5kQgcKBV9sYWtlIk8KD0NhcmNhc3Nvbm5lU2lkZRItCgR0eXBlGAEgASgOMh8uaHVudGVycy52MS5DYXJjYXNzb25uZVpvbmVUeXBlEg0KBXpvbmVzGAIgAygFIqQBCg9DYXJjYXNzb25uZVRpbGUSCgoCaWQYASABKAUSLQoEa2luZBgCIAEoDjIfLmh1bnRlcnMudjEuQ2FyY2Fzc29ubmVUaWxlS2luZBIqCgVzaWRlcxgDIAMoCzIbLmh1bnRlcnMudjEuQ2FyY2Fzc29ubmVTaWRlEioKBXpvbmVzGAQgAygLMhsuaHVudGVycy52MS5DYXJjYXNzb25uZVpvbmUiqAEKF0NhcmNhc3Nvbm5lQWN0aW9uTGF5b3V0Eg0KBWJvdW5kGAEgASgFEgwKBHNpZGUYAiABKAUSEQoJcm90YXRpb25zGAMgASgFEhYKDm9jY3VwYW50X3Nsb3RzGAQgASgFEhgKEG1lZXBsZV9zbG90X2Jhc2UYBSABKAUSFQoNaHV0X3Nsb3RfYmFzZRgGIAEoBRIUCgxyZXRha2Vfc2xvdHMYByABKAUiswEKD0NhcmNhc3Nvbm5lSW5mbxI0CgdhY3Rpb25zGAEgASgLMiMuaHVudGVycy52MS5DYXJjYXNzb25uZUFjdGlvbkxheW91dBIqCgV0aWxlcxgCIAMoCzIbLmh1bnRlcnMudjEuQ2FyY2Fzc29ubmVUaWxlEhIKCnN0YXJ0X3RpbGUYAyABKAUSFAoMbm9ybWFsX3RpbGVzGAQgAygFEhQKDG1lbmhpcl90aWxlcxgFIAMoBSJlChJKYWVnZXJBY3Rpb25MYXlvdXQSDgoGc3BhY2VzGAEgASgFEhIKCmRpcmVjdGlvbnMYAiABKAUSDQoFY2F2ZXMYAyABKAUSDQoFc2xvdHMYBCABKAUSDQoFc3RlcHMYBSABKAUihQEKD0phZWdlclNwYWNlSW5mbxINCgVzcGFjZRgBIAEoBRIpCgRraW5kGAIgASgOMhsuaHVudGVycy52MS5KYWVnZXJTcGFjZUtpbmQSJAoEY2VsbBgDIAEoCzIWLmh1bnRlcnMudjEuSmFlZ2VyQ2VsbBISCgpuZWlnaGJvdXJzGAQgAygFIp8BChJKYWVnZXJUaWxlS2luZEluZm8SKAoEa2luZBgBIAEoDjIaLmh1bnRlcnMudjEuSmFlZ2VyVGlsZUtpbmQSFAoMc3VtbWVyX2NvdW50GAIgASgFEhQKDHdpbnRlcl9jb3VudBgDIAEoBRITCgtmb29kX3BvaW50cxgEIAEoBRINCgVnb29kcxgFIAEoCBIPCgdzdGF5aW5nGAYgASgIIvgCCgpKYWVnZXJJbmZvEi8KB2FjdGlvbnMYASABKAsyHi5odW50ZXJzLnYxLkphZWdlckFjdGlvbkxheW91dBIqCgVib2FyZBgCIAMoCzIbLmh1bnRlcnMudjEuSmFlZ2VyU3BhY2VJbmZvEhQKDHN1bW1lcl9jYW1wcxgDIAMoBRIUCgx3aW50ZXJfY2FtcHMYBCADKAUSMgoKdGlsZV9raW5kcxgFIAMoCzIeLmh1bnRlcnMudjEuSmFlZ2VyVGlsZUtpbmRJbmZvEh0KFWdvb2RzX3BvaW50c19ieV9jb3VudBgGIAMoBRIaChJzdXBwbHlfcGFja19wb2ludHMYByABKAUSHQoVY2hhcmFjdGVyc19wZXJfcGxheWVyGAggASgFEh8KF3N1cHBseV9wYWNrc19wZXJfcGxheWVyGAkgASgFEjIKD2RlZmF1bHRfb3B0aW9ucxgKIAEoCzIZLmh1bnRlcnMudjEuSmFlZ2VyT3B0aW9ucyrBAQoTQ2FyY2Fzc29ubmVab25lVHlwZRIlCiFDQVJDQVNTT05ORV9aT05FX1RZUEVfVU5TUEVDSUZJRUQQABIgChxDQVJDQVNTT05ORV9aT05FX1RZUEVfRk9SRVNUEAESIAocQ0FSQ0FTU09OTkVfWk9ORV9UWVBFX01FQURPVxACEh8KG0NBUkNBU1NPTk5FX1pPTkVfVFlQRV9SSVZFUhADEh4KGkNBUkNBU1NPTk5FX1pPTkVfVFlQRV9MQUtFEAQqoQEKE0NhcmNhc3Nvbm5lVGlsZUtpbmQSJQohQ0FSQ0FTU09OTkVfVElMRV9LSU5EX1VOU1BFQ0lGSUVEEAASHwobQ0FSQ0FTU09OTkVfVElMRV9LSU5EX1NUQVJUEAESIAocQ0FSQ0FTU09OTkVfVElMRV9LSU5EX05PUk1BTBACEiAKHENBUkNBU1NPTk5FX1RJTEVfS0lORF9NRU5ISVIQAyqyAQoRQ2FyY2Fzc29ubmVBbmltYWwSIgoeQ0FSQ0FTU09OTkVfQU5JTUFMX1VOU1BFQ0lGSUVEEAASGwoXQ0FSQ0FTU09OTkVfQU5JTUFMX0RFRVIQARIeChpDQVJDQVNTT05ORV9BTklNQUxfQVVST0NIUxACEh4KGkNBUkNBU1NPTk5FX0FOSU1BTF9NQU1NT1RIEAMSHAoYQ0FSQ0FTU09OTkVfQU5JTUFMX1RJR0VSEAQq8wEKEENhcmNhc3Nvbm5lUG93ZXISIQodQ0FSQ0FTU09OTkVfUE9XRVJfVU5TUEVDSUZJRUQQABIcChhDQVJDQVNTT05ORV9QT1dFUl9TSEFNQU4QARIdChlDQVJDQVNTT05ORV9QT1dFUl9MT0dCT0FUEAISIgoeQ0FSQ0FTU09OTkVfUE9XRVJfSFVOVElOR19UUkFQEAMSHgoaQ0FSQ0FTU09OTkVfUE9XRVJfUElUX1RSQVAQBBIfChtDQVJDQVNTT05ORV9QT1dFUl9XSUxEX0ZJUkUQBRIaChZDQVJDQVNTT05ORV9QT1dFUl9SQUZUEAYqrgEKFUNhcmNhc3Nvbm5lRm9yZXN0S2luZBInCiNDQVJDQVNTT05ORV9GT1JFU1RfS0lORF9VTlNQRUNJRklFRBAAEiEKHUNBUkNBU1NPTk5FX0ZPUkVTVF9LSU5EX1BMQUlOEAESIgoeQ0FSQ0FTU09OTkVfRk9SRVNUX0tJTkRfTUVOSElSEAISJQohQ0FSQ0FTU09OTkVfRk9SRVNUX0tJTkRfTVVTSFJPT01TEAMypwEKC0dhbWVTZXJ2aWNlEkgKCUxpc3RHYW1lcxIcLmh1bnRlcnMudjEuTGlzdEdhbWVzUmVxdWVzdBodLmh1bnRlcnMudjEuTGlzdEdhbWVzUmVzcG9uc2USTgoLR2V0R2FtZUluZm8SHi5odW50ZXJzLnYxLkdldEdhbWVJbmZvUmVxdWVzdBofLmh1bnRlcnMudjEuR2V0R2FtZUluZm9SZXNwb25zZUJCUAFaPmdpdGh1Yi5jb20vaHVudGVycy9odW50ZXJzL2NsaWVudHMvZ28vZ2VuL2h1bnRlcnMvdjE7aHVudGVyc3YxYgZwcm90bzM", [file_hunters_v1_options, file_hunters_v1_state]);
+  fileDesc("ChZodW50ZXJzL3YxL2dhbWVzLnByb3RvEgpodW50ZXJzLnYxIvMBCgtHYW1lU3VtbWFyeRIMCgRnYW1lGAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRITCgttaW5fcGxheWVycxgDIAEoBRITCgttYXhfcGxheWVycxgEIAEoBRIZChFhY3Rpb25fc3BhY2Vfc2l6ZRgFIAEoAxIbChNwZXJmZWN0X2luZm9ybWF0aW9uGAYgASgIEg4KBmNoYW5jZRgHIAEoCRIPCgd1dGlsaXR5GAggASgJEhQKDHJld2FyZF9zY2FsZRgJIAEoARInCgdvcHRpb25zGAogAygLMhYuaHVudGVycy52MS5HYW1lT3B0aW9uIqABCgpHYW1lT3B0aW9uEgwKBG5hbWUYASABKAkSDAoEdHlwZRgCIAEoCRIUCgxkZWZhdWx0X2pzb24YAyABKAkSCwoDZG9jGAQgASgJEhQKB21pbmltdW0YBSABKANIAIgBARIUCgdtYXhpbXVtGAYgASgDSAGIAQESDwoHY2hvaWNlcxgHIAMoCUIKCghfbWluaW11bUIKCghfbWF4aW11bSISChBMaXN0R2FtZXNSZXF1ZXN0IjsKEUxpc3RHYW1lc1Jlc3BvbnNlEiYKBWdhbWVzGAEgAygLMhcuaHVudGVycy52MS5HYW1lU3VtbWFyeSIiChJHZXRHYW1lSW5mb1JlcXVlc3QSDAoEZ2FtZRgBIAEoCSKoAQoTR2V0R2FtZUluZm9SZXNwb25zZRIoCgdzdW1tYXJ5GAEgASgLMhcuaHVudGVycy52MS5HYW1lU3VtbWFyeRIyCgtjYXJjYXNzb25uZRgKIAEoCzIbLmh1bnRlcnMudjEuQ2FyY2Fzc29ubmVJbmZvSAASKAoGamFlZ2VyGAsgASgLMhYuaHVudGVycy52MS5KYWVnZXJJbmZvSABCCQoHZGV0YWlscyKOAgoPQ2FyY2Fzc29ubmVab25lEg0KBWxvY2FsGAEgASgFEi0KBHR5cGUYAiABKA4yHy5odW50ZXJzLnYxLkNhcmNhc3Nvbm5lWm9uZVR5cGUSLgoHYW5pbWFscxgDIAMoDjIdLmh1bnRlcnMudjEuQ2FyY2Fzc29ubmVBbmltYWwSDAoEZmlzaBgEIAEoBRIRCgRsYWtlGAUgASgFSACIAQESKwoFcG93ZXIYBiABKA4yHC5odW50ZXJzLnYxLkNhcmNhc3Nvbm5lUG93ZXISNgoLZm9yZXN0X2tpbmQYByABKA4yIS5odW50ZXJzLnYxLkNhcmNhc3Nvbm5lRm9yZXN0S2luZEIHCgVfbGFrZSJPCg9DYXJjYXNzb25uZVNpZGUSLQoEdHlwZRgBIAEoDjIfLmh1bnRlcnMudjEuQ2FyY2Fzc29ubmVab25lVHlwZRINCgV6b25lcxgCIAMoBSKkAQoPQ2FyY2Fzc29ubmVUaWxlEgoKAmlkGAEgASgFEi0KBGtpbmQYAiABKA4yHy5odW50ZXJzLnYxLkNhcmNhc3Nvbm5lVGlsZUtpbmQSKgoFc2lkZXMYAyADKAsyGy5odW50ZXJzLnYxLkNhcmNhc3Nvbm5lU2lkZRIqCgV6b25lcxgEIAMoCzIbLmh1bnRlcnMudjEuQ2FyY2Fzc29ubmVab25lIqgBChdDYXJjYXNzb25uZUFjdGlvbkxheW91dBINCgVib3VuZBgBIAEoBRIMCgRzaWRlGAIgASgFEhEKCXJvdGF0aW9ucxgDIAEoBRIWCg5vY2N1cGFudF9zbG90cxgEIAEoBRIYChBtZWVwbGVfc2xvdF9iYXNlGAUgASgFEhUKDWh1dF9zbG90X2Jhc2UYBiABKAUSFAoMcmV0YWtlX3Nsb3RzGAcgASgFIrMBCg9DYXJjYXNzb25uZUluZm8SNAoHYWN0aW9ucxgBIAEoCzIjLmh1bnRlcnMudjEuQ2FyY2Fzc29ubmVBY3Rpb25MYXlvdXQSKgoFdGlsZXMYAiADKAsyGy5odW50ZXJzLnYxLkNhcmNhc3Nvbm5lVGlsZRISCgpzdGFydF90aWxlGAMgASgFEhQKDG5vcm1hbF90aWxlcxgEIAMoBRIUCgxtZW5oaXJfdGlsZXMYBSADKAUiZQoSSmFlZ2VyQWN0aW9uTGF5b3V0Eg4KBnNwYWNlcxgBIAEoBRISCgpkaXJlY3Rpb25zGAIgASgFEg0KBWNhdmVzGAMgASgFEg0KBXNsb3RzGAQgASgFEg0KBXN0ZXBzGAUgASgFIoUBCg9KYWVnZXJTcGFjZUluZm8SDQoFc3BhY2UYASABKAUSKQoEa2luZBgCIAEoDjIbLmh1bnRlcnMudjEuSmFlZ2VyU3BhY2VLaW5kEiQKBGNlbGwYAyABKAsyFi5odW50ZXJzLnYxLkphZWdlckNlbGwSEgoKbmVpZ2hib3VycxgEIAMoBSKfAQoSSmFlZ2VyVGlsZUtpbmRJbmZvEigKBGtpbmQYASABKA4yGi5odW50ZXJzLnYxLkphZWdlclRpbGVLaW5kEhQKDHN1bW1lcl9jb3VudBgCIAEoBRIUCgx3aW50ZXJfY291bnQYAyABKAUSEwoLZm9vZF9wb2ludHMYBCABKAUSDQoFZ29vZHMYBSABKAgSDwoHc3RheWluZxgGIAEoCCL4AgoKSmFlZ2VySW5mbxIvCgdhY3Rpb25zGAEgASgLMh4uaHVudGVycy52MS5KYWVnZXJBY3Rpb25MYXlvdXQSKgoFYm9hcmQYAiADKAsyGy5odW50ZXJzLnYxLkphZWdlclNwYWNlSW5mbxIUCgxzdW1tZXJfY2FtcHMYAyADKAUSFAoMd2ludGVyX2NhbXBzGAQgAygFEjIKCnRpbGVfa2luZHMYBSADKAsyHi5odW50ZXJzLnYxLkphZWdlclRpbGVLaW5kSW5mbxIdChVnb29kc19wb2ludHNfYnlfY291bnQYBiADKAUSGgoSc3VwcGx5X3BhY2tfcG9pbnRzGAcgASgFEh0KFWNoYXJhY3RlcnNfcGVyX3BsYXllchgIIAEoBRIfChdzdXBwbHlfcGFja3NfcGVyX3BsYXllchgJIAEoBRIyCg9kZWZhdWx0X29wdGlvbnMYCiABKAsyGS5odW50ZXJzLnYxLkphZWdlck9wdGlvbnMqwQEKE0NhcmNhc3Nvbm5lWm9uZVR5cGUSJQohQ0FSQ0FTU09OTkVfWk9ORV9UWVBFX1VOU1BFQ0lGSUVEEAASIAocQ0FSQ0FTU09OTkVfWk9ORV9UWVBFX0ZPUkVTVBABEiAKHENBUkNBU1NPTk5FX1pPTkVfVFlQRV9NRUFET1cQAhIfChtDQVJDQVNTT05ORV9aT05FX1RZUEVfUklWRVIQAxIeChpDQVJDQVNTT05ORV9aT05FX1RZUEVfTEFLRRAEKqEBChNDYXJjYXNzb25uZVRpbGVLaW5kEiUKIUNBUkNBU1NPTk5FX1RJTEVfS0lORF9VTlNQRUNJRklFRBAAEh8KG0NBUkNBU1NPTk5FX1RJTEVfS0lORF9TVEFSVBABEiAKHENBUkNBU1NPTk5FX1RJTEVfS0lORF9OT1JNQUwQAhIgChxDQVJDQVNTT05ORV9USUxFX0tJTkRfTUVOSElSEAMqsgEKEUNhcmNhc3Nvbm5lQW5pbWFsEiIKHkNBUkNBU1NPTk5FX0FOSU1BTF9VTlNQRUNJRklFRBAAEhsKF0NBUkNBU1NPTk5FX0FOSU1BTF9ERUVSEAESHgoaQ0FSQ0FTU09OTkVfQU5JTUFMX0FVUk9DSFMQAhIeChpDQVJDQVNTT05ORV9BTklNQUxfTUFNTU9USBADEhwKGENBUkNBU1NPTk5FX0FOSU1BTF9USUdFUhAEKvMBChBDYXJjYXNzb25uZVBvd2VyEiEKHUNBUkNBU1NPTk5FX1BPV0VSX1VOU1BFQ0lGSUVEEAASHAoYQ0FSQ0FTU09OTkVfUE9XRVJfU0hBTUFOEAESHQoZQ0FSQ0FTU09OTkVfUE9XRVJfTE9HQk9BVBACEiIKHkNBUkNBU1NPTk5FX1BPV0VSX0hVTlRJTkdfVFJBUBADEh4KGkNBUkNBU1NPTk5FX1BPV0VSX1BJVF9UUkFQEAQSHwobQ0FSQ0FTU09OTkVfUE9XRVJfV0lMRF9GSVJFEAUSGgoWQ0FSQ0FTU09OTkVfUE9XRVJfUkFGVBAGKq4BChVDYXJjYXNzb25uZUZvcmVzdEtpbmQSJwojQ0FSQ0FTU09OTkVfRk9SRVNUX0tJTkRfVU5TUEVDSUZJRUQQABIhCh1DQVJDQVNTT05ORV9GT1JFU1RfS0lORF9QTEFJThABEiIKHkNBUkNBU1NPTk5FX0ZPUkVTVF9LSU5EX01FTkhJUhACEiUKIUNBUkNBU1NPTk5FX0ZPUkVTVF9LSU5EX01VU0hST09NUxADMqcBCgtHYW1lU2VydmljZRJICglMaXN0R2FtZXMSHC5odW50ZXJzLnYxLkxpc3RHYW1lc1JlcXVlc3QaHS5odW50ZXJzLnYxLkxpc3RHYW1lc1Jlc3BvbnNlEk4KC0dldEdhbWVJbmZvEh4uaHVudGVycy52MS5HZXRHYW1lSW5mb1JlcXVlc3QaHy5odW50ZXJzLnYxLkdldEdhbWVJbmZvUmVzcG9uc2VCQlABWj5naXRodWIuY29tL2h1bnRlcnMvaHVudGVycy9jbGllbnRzL2dvL2dlbi9odW50ZXJzL3YxO2h1bnRlcnN2MWIGcHJvdG8z", [file_hunters_v1_options, file_hunters_v1_state]);
 
 /**
  * One registered game.
@@ -59,6 +59,42 @@ export type GameSummary = Message<"hunters.v1.GameSummary"> & {
    * @generated from field: int64 action_space_size = 5;
    */
   actionSpaceSize: bigint;
+
+  /**
+   * Whether every seat sees the whole state (chance aside): OpenSpiel's information type.
+   *
+   * @generated from field: bool perfect_information = 6;
+   */
+  perfectInformation: boolean;
+
+  /**
+   * "deterministic" (no chance), "sampled" (drawn from the seed inside the game) or "explicit"
+   * (the game can also expose its draws as chance nodes).
+   *
+   * @generated from field: string chance = 7;
+   */
+  chance: string;
+
+  /**
+   * OpenSpiel's utility of the final scores: "general_sum", "zero_sum", "constant_sum" or "identical".
+   *
+   * @generated from field: string utility = 8;
+   */
+  utility: string;
+
+  /**
+   * Points that make a clear margin between two seats (what the built-in search smooths margins by).
+   *
+   * @generated from field: double reward_scale = 9;
+   */
+  rewardScale: number;
+
+  /**
+   * The game's options (GameConfig's typed options, or its JSON options), as the game describes them.
+   *
+   * @generated from field: repeated hunters.v1.GameOption options = 10;
+   */
+  options: GameOption[];
 };
 
 /**
@@ -67,6 +103,69 @@ export type GameSummary = Message<"hunters.v1.GameSummary"> & {
  */
 export const GameSummarySchema: GenMessage<GameSummary> = /*@__PURE__*/
   messageDesc(file_hunters_v1_games, 0);
+
+/**
+ * One option of a game.
+ *
+ * @generated from message hunters.v1.GameOption
+ */
+export type GameOption = Message<"hunters.v1.GameOption"> & {
+  /**
+   * Its name (the field of the game's typed options; the key of JSON options).
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * "bool", "int", "str", "ints" (a list of integers) or "json" (structured data).
+   *
+   * @generated from field: string type = 2;
+   */
+  type: string;
+
+  /**
+   * Its default as JSON ("null": the game decides, e.g. from the seed).
+   *
+   * @generated from field: string default_json = 3;
+   */
+  defaultJson: string;
+
+  /**
+   * What it does.
+   *
+   * @generated from field: string doc = 4;
+   */
+  doc: string;
+
+  /**
+   * Smallest value of an integer option, when bounded.
+   *
+   * @generated from field: optional int64 minimum = 5;
+   */
+  minimum?: bigint | undefined;
+
+  /**
+   * Largest value of an integer option, when bounded.
+   *
+   * @generated from field: optional int64 maximum = 6;
+   */
+  maximum?: bigint | undefined;
+
+  /**
+   * The values a string option may take, when they are few.
+   *
+   * @generated from field: repeated string choices = 7;
+   */
+  choices: string[];
+};
+
+/**
+ * Describes the message hunters.v1.GameOption.
+ * Use `create(GameOptionSchema)` to create a new message.
+ */
+export const GameOptionSchema: GenMessage<GameOption> = /*@__PURE__*/
+  messageDesc(file_hunters_v1_games, 1);
 
 /**
  * List the registered games.
@@ -81,7 +180,7 @@ export type ListGamesRequest = Message<"hunters.v1.ListGamesRequest"> & {
  * Use `create(ListGamesRequestSchema)` to create a new message.
  */
 export const ListGamesRequestSchema: GenMessage<ListGamesRequest> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_games, 1);
+  messageDesc(file_hunters_v1_games, 2);
 
 /**
  * The registered games.
@@ -102,7 +201,7 @@ export type ListGamesResponse = Message<"hunters.v1.ListGamesResponse"> & {
  * Use `create(ListGamesResponseSchema)` to create a new message.
  */
 export const ListGamesResponseSchema: GenMessage<ListGamesResponse> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_games, 2);
+  messageDesc(file_hunters_v1_games, 3);
 
 /**
  * Ask for one game's details.
@@ -123,7 +222,7 @@ export type GetGameInfoRequest = Message<"hunters.v1.GetGameInfoRequest"> & {
  * Use `create(GetGameInfoRequestSchema)` to create a new message.
  */
 export const GetGameInfoRequestSchema: GenMessage<GetGameInfoRequest> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_games, 3);
+  messageDesc(file_hunters_v1_games, 4);
 
 /**
  * One game's details.
@@ -167,7 +266,7 @@ export type GetGameInfoResponse = Message<"hunters.v1.GetGameInfoResponse"> & {
  * Use `create(GetGameInfoResponseSchema)` to create a new message.
  */
 export const GetGameInfoResponseSchema: GenMessage<GetGameInfoResponse> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_games, 4);
+  messageDesc(file_hunters_v1_games, 5);
 
 /**
  * One zone of a carcassonne_hg tile (unrotated).
@@ -230,7 +329,7 @@ export type CarcassonneZone = Message<"hunters.v1.CarcassonneZone"> & {
  * Use `create(CarcassonneZoneSchema)` to create a new message.
  */
 export const CarcassonneZoneSchema: GenMessage<CarcassonneZone> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_games, 5);
+  messageDesc(file_hunters_v1_games, 6);
 
 /**
  * One side of a carcassonne_hg tile (unrotated). A river side has three zones: the meadow left of
@@ -259,7 +358,7 @@ export type CarcassonneSide = Message<"hunters.v1.CarcassonneSide"> & {
  * Use `create(CarcassonneSideSchema)` to create a new message.
  */
 export const CarcassonneSideSchema: GenMessage<CarcassonneSide> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_games, 6);
+  messageDesc(file_hunters_v1_games, 7);
 
 /**
  * One physical carcassonne_hg tile (every tile exists once).
@@ -302,7 +401,7 @@ export type CarcassonneTile = Message<"hunters.v1.CarcassonneTile"> & {
  * Use `create(CarcassonneTileSchema)` to create a new message.
  */
 export const CarcassonneTileSchema: GenMessage<CarcassonneTile> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_games, 7);
+  messageDesc(file_hunters_v1_games, 8);
 
 /**
  * The layout of carcassonne_hg action codes:
@@ -369,7 +468,7 @@ export type CarcassonneActionLayout = Message<"hunters.v1.CarcassonneActionLayou
  * Use `create(CarcassonneActionLayoutSchema)` to create a new message.
  */
 export const CarcassonneActionLayoutSchema: GenMessage<CarcassonneActionLayout> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_games, 8);
+  messageDesc(file_hunters_v1_games, 9);
 
 /**
  * carcassonne_hg details.
@@ -418,7 +517,7 @@ export type CarcassonneInfo = Message<"hunters.v1.CarcassonneInfo"> & {
  * Use `create(CarcassonneInfoSchema)` to create a new message.
  */
 export const CarcassonneInfoSchema: GenMessage<CarcassonneInfo> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_games, 9);
+  messageDesc(file_hunters_v1_games, 10);
 
 /**
  * The layout of jaeger_sammler action codes on a board with `directions` neighbour slots and
@@ -472,7 +571,7 @@ export type JaegerActionLayout = Message<"hunters.v1.JaegerActionLayout"> & {
  * Use `create(JaegerActionLayoutSchema)` to create a new message.
  */
 export const JaegerActionLayoutSchema: GenMessage<JaegerActionLayout> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_games, 10);
+  messageDesc(file_hunters_v1_games, 11);
 
 /**
  * One space of the jaeger_sammler default board.
@@ -514,7 +613,7 @@ export type JaegerSpaceInfo = Message<"hunters.v1.JaegerSpaceInfo"> & {
  * Use `create(JaegerSpaceInfoSchema)` to create a new message.
  */
 export const JaegerSpaceInfoSchema: GenMessage<JaegerSpaceInfo> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_games, 11);
+  messageDesc(file_hunters_v1_games, 12);
 
 /**
  * One jaeger_sammler tile kind and how many of it each season's deck holds.
@@ -570,7 +669,7 @@ export type JaegerTileKindInfo = Message<"hunters.v1.JaegerTileKindInfo"> & {
  * Use `create(JaegerTileKindInfoSchema)` to create a new message.
  */
 export const JaegerTileKindInfoSchema: GenMessage<JaegerTileKindInfo> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_games, 12);
+  messageDesc(file_hunters_v1_games, 13);
 
 /**
  * jaeger_sammler details.
@@ -655,7 +754,7 @@ export type JaegerInfo = Message<"hunters.v1.JaegerInfo"> & {
  * Use `create(JaegerInfoSchema)` to create a new message.
  */
 export const JaegerInfoSchema: GenMessage<JaegerInfo> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_games, 13);
+  messageDesc(file_hunters_v1_games, 14);
 
 /**
  * The terrain of a carcassonne_hg zone or tile side.
