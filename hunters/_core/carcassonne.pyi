@@ -101,7 +101,15 @@ class CoreGame:
     def undrawn(self) -> tuple[list[int], list[int]]: ...
     def playouts(self, n: int, seed: int, determinize: bool = False) -> tuple[list[int], list[int], int]: ...
     def mcts(
-        self, iterations: int, seconds: float, explore: float, margin_weight: float, margin_scale: float, seed: int
+        self,
+        iterations: int,
+        seconds: float,
+        explore: float,
+        margin_weight: float,
+        margin_scale: float,
+        seed: int,
+        bare: float = 0.0,
+        stop: bytearray | None = None,
     ) -> tuple[int, list[tuple[int, int, float]]]: ...
 
 class LearnCore:

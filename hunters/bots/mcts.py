@@ -44,6 +44,9 @@ class MctsBot(Bot):
     0), `seed`."""
 
     name = "mcts"
+    stop: bytearray | None = None
+    """A byte another thread may set (to 1) to end the search under way at once (a server stopping a
+    bot whose match is gone); the move then comes from the iterations done, if any."""
 
     def __init__(
         self,
@@ -101,6 +104,7 @@ class MctsBot(Bot):
             _MARGIN_SCALE.get(obs.game_id, 10.0),
             decision_seed(self.seed, obs),
             self.bare,
+            self.stop,
         )
         self.last_iterations, self.last_stats = done, stats
         code, _, _ = max(stats, key=lambda s: (s[1], s[2], -s[0]))

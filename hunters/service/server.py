@@ -46,7 +46,16 @@ class ServerConfig:
     db: str = "hunters.db"  # a SQLite file, or a postgresql:// URL (replicas share that database)
     tls_cert: str | None = None
     tls_key: str | None = None
-    engine_threads: int = 2  # threads for long engine work (Evaluate, SimulateGames)
+    engine_threads: int = 2  # threads for Evaluate
+    simulate_threads: int = 1  # threads for SimulateGames (when not on Ray)
+    bot_threads: int = 1  # threads the server's bot seats think on, in turn
+    engine_queue: int = 64  # Evaluate / SimulateGames jobs waiting per lane; more are ENGINE_BUSY
+    caller_engine_calls: int = 1  # Evaluate (and SimulateGames) calls at once per caller
+    caller_engine_seconds: float | None = 60.0  # engine seconds per minute per caller and lane; None: no bound
+    max_bot_iterations: int = 100_000  # an mcts bot seat's search per move
+    max_bot_seats: int = 256  # bot seats in the unfinished matches in memory
+    caller_bot_seats: int = 16  # ... of the matches one caller created
+    oracle_token: str | None = None  # when set, Evaluate and SimulateGames need it as their bearer token
     max_live_matches: int = 10_000  # active (unfinished, not abandoned) matches
     max_message_bytes: int = 4 * 1024 * 1024
     max_concurrent_rpcs: int = 10_000  # calls in progress, streams included; more are RESOURCE_EXHAUSTED
@@ -140,7 +149,14 @@ async def start_server(config: ServerConfig) -> Started:
         raise
     try:
         await store.open()
-        engine = Engine(config.engine_threads)
+        engine = Engine(
+            config.engine_threads,
+            bot_threads=config.bot_threads,
+            simulate_threads=config.simulate_threads,
+            queue=config.engine_queue,
+            caller_jobs=config.caller_engine_calls,
+            caller_seconds=config.caller_engine_seconds,
+        )
         manager = MatchManager(
             store,
             encode_watch_event,
@@ -148,6 +164,9 @@ async def start_server(config: ServerConfig) -> Started:
             idle_seconds=config.idle_seconds,
             create_token=config.create_token,
             engine=engine,
+            max_bot_iterations=config.max_bot_iterations,
+            max_bot_seats=config.max_bot_seats,
+            caller_bot_seats=config.caller_bot_seats,
         )
         await manager.start()
         options = [
@@ -162,7 +181,8 @@ async def start_server(config: ServerConfig) -> Started:
         ]
         server = grpc.aio.server(options=options, maximum_concurrent_rpcs=config.max_concurrent_rpcs)
         add_service(server, matches_pb2.DESCRIPTOR.services_by_name["MatchService"], MatchServicer(manager))
-        add_service(server, oracle_pb2.DESCRIPTOR.services_by_name["OracleService"], OracleServicer(engine, scale))
+        oracle = OracleServicer(engine, scale, config.oracle_token)
+        add_service(server, oracle_pb2.DESCRIPTOR.services_by_name["OracleService"], oracle)
         add_service(server, games_pb2.DESCRIPTOR.services_by_name["GameService"], GameInfoServicer())
         health = HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health, server)

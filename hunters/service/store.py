@@ -287,6 +287,13 @@ class SQLiteStore(MatchStore):
             self._db.execute("COMMIT")
         return [r[0] for r in rows]
 
+    async def abandon(self, match_id: str) -> bool:
+        with self._lock:
+            cur = self._db.execute(
+                "UPDATE matches SET abandoned = 1 WHERE match_id = ? AND over = 0 AND abandoned = 0", (match_id,)
+            )
+            return cur.rowcount > 0
+
     async def delete(self, match_id: str) -> None:
         self._tx(
             [

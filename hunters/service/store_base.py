@@ -137,6 +137,10 @@ class MatchStore(abc.ABC):
         """Mark every active match with no move since `idle_before` abandoned; return their ids."""
 
     @abc.abstractmethod
+    async def abandon(self, match_id: str) -> bool:
+        """Mark one active match abandoned (an all-bot match past its time); False if it was not active."""
+
+    @abc.abstractmethod
     async def delete(self, match_id: str) -> None: ...
 
     async def listen(self, on_change: ChangeHandler, on_resync: ResyncHandler) -> None:  # noqa: B027 (optional)
