@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import os
 import threading
 import time
 from collections import OrderedDict
@@ -122,6 +123,21 @@ class Callers:
             budget.seconds -= seconds
 
 
+ENGINE_NICENESS = 10  # how much lower the engine threads' CPU priority is than the server's own
+
+
+def _lower_priority() -> None:
+    """Run this engine thread at a lower CPU priority than the event loop's thread (Linux sets a
+    niceness per thread): on a busy machine the loop answers calls first, the search waits."""
+    if not hasattr(os, "setpriority"):
+        return
+    try:
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + ENGINE_NICENESS))
+    except OSError:  # not permitted here: the thread keeps the server's priority
+        pass
+
+
 class Lane:
     """`threads` worker threads and at most `queue` jobs waiting for one; past that a job is refused
     (RESOURCE_EXHAUSTED / ENGINE_BUSY), or (`wait_run`) it waits on the event loop for its turn (bots:
@@ -133,7 +149,9 @@ class Lane:
         self.threads = threads
         self.queue = queue
         self.callers = callers
-        self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix=f"hunters-{name}")
+        self.pool = ThreadPoolExecutor(
+            max_workers=threads, thread_name_prefix=f"hunters-{name}", initializer=_lower_priority
+        )
         self.busy = 0  # jobs on a thread or queued for one (updated on the event loop)
         self.done = 0  # jobs finished
         self._slots: asyncio.Semaphore | None = None

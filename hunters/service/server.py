@@ -37,6 +37,7 @@ SERVICE_NAMES = (
     games_pb2.DESCRIPTOR.services_by_name["GameService"].full_name,
 )
 HEALTH_SERVICE = "grpc.health.v1.Health"
+SWITCH_INTERVAL = 0.001  # seconds a thread holds the GIL while another waits (Python's default: 0.005)
 log = logging.getLogger("hunters.service")
 
 
@@ -342,5 +343,8 @@ def serve(config: ServerConfig, log_level: str = "INFO") -> int:
     """Run until SIGTERM or SIGINT; then NOT_SERVING and a graceful stop (calls in flight get
     `grace_seconds`, then are cancelled)."""
     configure_logging(log_level)
+    # Engine work in Python (Evaluate) holds the GIL in turns with the event loop: hand it back every
+    # millisecond instead of every 5, so that a call waits less behind another caller's work.
+    sys.setswitchinterval(SWITCH_INTERVAL)
     asyncio.run(_serve(config))
     return 0
