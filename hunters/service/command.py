@@ -209,6 +209,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "hunters[ray]): the same results as on the engine threads",
     )
     parser.add_argument(
+        "--db-busy-timeout",
+        type=_seconds_in(60),
+        default=2.0,
+        help="seconds a call waits while another process holds the SQLite database's write lock, then "
+        "UNAVAILABLE / DATABASE_BUSY (0 to 60)",
+    )
+    parser.add_argument(
         "--sync",
         choices=["normal", "full"],
         default="normal",
@@ -319,6 +326,7 @@ def run(args: argparse.Namespace) -> int:
             max_message_bytes=args.max_message_bytes,
             max_concurrent_rpcs=args.max_concurrent_rpcs,
             sqlite_sync=args.sync,
+            db_busy_timeout=args.db_busy_timeout,
             grace_seconds=args.grace,
             idle_seconds=idle or None,
             create_token=create_token,

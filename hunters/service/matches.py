@@ -20,7 +20,7 @@ import secrets
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,6 +83,25 @@ class LiveMatch:
         self.recent[version] = event
         if len(self.recent) > RECENT_EVENTS:
             del self.recent[min(self.recent)]
+
+
+async def _to_the_end(work: Coroutine[Any, Any, None]) -> None:
+    """Run `work` (a write and its effect in memory) to its end even if the caller is cancelled
+    meanwhile (a client gone), then pass the cancellation on: what the database holds and what
+    memory holds never part, and the match's lock is held until both agree."""
+    task = asyncio.ensure_future(work)
+    cancelled = False
+    while True:
+        try:
+            await asyncio.shield(task)
+            break
+        except asyncio.CancelledError:
+            if task.done():
+                break
+            cancelled = True
+    task.result()  # its error, if any, first
+    if cancelled:
+        raise asyncio.CancelledError
 
 
 def _chosen(move: Any, _game: Any) -> Any:
@@ -355,8 +374,12 @@ class MatchManager:
     async def delete(self, match_id: str, token: str | None) -> None:
         live = await self.get(match_id)
         self._check_admin(live, token)
-        await self.store.delete(match_id)
-        self._forget(live)
+
+        async def durable() -> None:
+            await self.store.delete(match_id)
+            self._forget(live)
+
+        await _to_the_end(durable())
 
     def _forget(self, live: LiveMatch) -> None:
         """`live` was deleted (here or by another replica): out of memory, its watchers told."""
@@ -571,7 +594,8 @@ class MatchManager:
             raise ServiceError.from_illegal(exc, match_id=match_id, version=live.version) from None
         played = Played(live.version + 1, seat, events)
         response = respond(after, played) if respond is not None else None
-        try:
+
+        async def durable() -> None:
             await self.store.append_move(
                 match_id,
                 live.version,
@@ -580,11 +604,14 @@ class MatchManager:
                 after.is_over,
                 (request_id, digest, response.SerializeToString()) if request_id and response is not None else None,
             )
+            self._apply(live, seat, move, after, events, getattr(response, "state", None))
+
+        try:
+            await _to_the_end(durable())
         except VersionConflict:  # another server (a replica) on this database got there first
             self.lost_races += 1
             await self._catch_up(live)
             raise
-        self._apply(live, seat, move, after, events, getattr(response, "state", None))
         return Played(played.version, seat, events, response)
 
     def _apply(self, live: LiveMatch, seat: int, move: Any, after: Any, events: list[Any], state: Any) -> None:

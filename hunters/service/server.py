@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import json
 import logging
@@ -28,7 +29,7 @@ from .games import adapter
 from .handlers import add_service
 from .matches import MatchManager
 from .servicer import GameInfoServicer, MatchServicer, OracleServicer, encode_watch_event
-from .store_base import MatchStore, open_store, without_password
+from .store_base import MatchStore, StoreUnavailable, open_store, without_password
 from .web import Viewer
 
 SERVICE_NAMES = (
@@ -61,6 +62,7 @@ class ServerConfig:
     max_message_bytes: int = 4 * 1024 * 1024
     max_concurrent_rpcs: int = 10_000  # calls in progress, streams included; more are RESOURCE_EXHAUSTED
     sqlite_sync: str = "NORMAL"
+    db_busy_timeout: float = 2.0  # seconds a SQLite call waits for another process's lock (then DATABASE_BUSY)
     grace_seconds: float = 5.0
     idle_seconds: float | None = 7 * 24 * 3600  # an unfinished match with no move for this long is abandoned
     create_token: str | None = None  # when set, CreateMatch needs it as its bearer token
@@ -86,6 +88,7 @@ class Started:
     http_port: int | None = None
     scale: Executor | None = None
     bot_keeper: asyncio.Task[None] | None = None
+    storage_watch: asyncio.Task[None] | None = None
 
     async def stop(self, grace: float | None) -> None:
         """NOT_SERVING, finish calls in flight (up to `grace` s, then cancel them), close the database."""
@@ -93,7 +96,7 @@ class Started:
         self.manager.close()
         if self.viewer is not None:
             await self.viewer.stop()
-        for task in (self.sweeper, self.bot_keeper):
+        for task in (self.sweeper, self.bot_keeper, self.storage_watch):
             if task is not None:
                 task.cancel()
         await self.server.stop(grace)
@@ -118,7 +121,9 @@ async def _sweep(manager: MatchManager, every: float) -> None:
         await asyncio.sleep(every)
         try:
             ids = await manager.expire()
-        except Exception:  # a locked or failing database must not end the sweeper
+        except StoreUnavailable:  # logged by the store, once per fault: try again next time
+            continue
+        except Exception:  # a failing database must not end the sweeper
             log.exception("expiry sweep failed")
             continue
         if ids:
@@ -135,6 +140,44 @@ async def _keep_bots(manager: MatchManager, every: float) -> None:
             log.exception("taking over bot seats failed")
 
 
+STORAGE_CHECK_SECONDS = 1.0  # how often the server checks its database file, and retries a failed write
+
+
+async def _watch_storage(store: MatchStore, health: HealthServicer, every: float) -> None:
+    """Keep the health service honest about the database: NOT_SERVING while writes fail for a
+    storage fault (disk full, file unwritable, deleted or replaced), SERVING again once a probe write
+    works. Also notices a database file deleted or replaced before the next move would."""
+    serving = True
+    fault: list[str | None] = [None]
+    changed = asyncio.Event()
+
+    def on_health(reason: str | None) -> None:
+        fault[0] = reason
+        changed.set()
+
+    store.on_health = on_health
+    while True:
+        try:
+            if fault[0] == "STORAGE_UNAVAILABLE":
+                await store.probe()
+            else:
+                await store.check()
+        except StoreUnavailable:
+            pass
+        except Exception:  # a surprise must not end the watch
+            log.exception("checking the database failed")
+        healthy = fault[0] != "STORAGE_UNAVAILABLE"
+        if healthy != serving:
+            serving = healthy
+            status = health_pb2.HealthCheckResponse.SERVING if healthy else health_pb2.HealthCheckResponse.NOT_SERVING
+            for name in ("", *SERVICE_NAMES):
+                await health.set(name, status)
+            continue  # probe again at once: the fault may be over already
+        changed.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(changed.wait(), every)
+
+
 async def start_server(config: ServerConfig) -> Started:
     """Build and start a server on the running loop (port 0 picks a free one); SERVING once every
     game's core is loaded. Raises OSError/ValueError for a bad address, database or TLS files."""
@@ -143,7 +186,7 @@ async def start_server(config: ServerConfig) -> Started:
     credentials = _credentials(config)
     scale = connect_ray(config.ray_address) if config.ray_address is not None else None
     try:
-        store = open_store(config.db, sqlite_sync=config.sqlite_sync)
+        store = open_store(config.db, sqlite_sync=config.sqlite_sync, busy_timeout=config.db_busy_timeout)
     except BaseException:
         if scale is not None:
             scale.close()
@@ -223,7 +266,10 @@ async def start_server(config: ServerConfig) -> Started:
     bot_keeper = None
     if store.shared and config.bot_takeover_seconds:
         bot_keeper = asyncio.get_running_loop().create_task(_keep_bots(manager, config.bot_takeover_seconds))
-    return Started(server, port, manager, health, store, engine, sweeper, viewer, http_port, scale, bot_keeper)
+    storage_watch = asyncio.get_running_loop().create_task(_watch_storage(store, health, STORAGE_CHECK_SECONDS))
+    return Started(
+        server, port, manager, health, store, engine, sweeper, viewer, http_port, scale, bot_keeper, storage_watch
+    )
 
 
 class RunningServer:
@@ -346,5 +392,7 @@ def serve(config: ServerConfig, log_level: str = "INFO") -> int:
     # Engine work in Python (Evaluate) holds the GIL in turns with the event loop: hand it back every
     # millisecond instead of every 5, so that a call waits less behind another caller's work.
     sys.setswitchinterval(SWITCH_INTERVAL)
+    if hasattr(signal, "SIGXFSZ"):  # a file-size limit reached: the write fails (STORAGE_UNAVAILABLE), no kill
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     asyncio.run(_serve(config))
     return 0

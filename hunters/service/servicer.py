@@ -47,10 +47,14 @@ _Response = TypeVar("_Response")
 async def _abort(name: str, context: grpc.aio.ServicerContext, exc: Exception) -> None:
     """End the call with the status of a ServiceError, or INTERNAL (logged) for anything else."""
     if isinstance(exc, StoreUnavailable):
-        log.warning("database unavailable", extra={"rpc": name, "error": str(exc)})
-        exc = ServiceError(
-            grpc.StatusCode.UNAVAILABLE, "DATABASE_UNAVAILABLE", "the database cannot be reached now: try again"
-        )
+        if not exc.logged:  # else the store logged the fault once for its whole episode
+            log.warning("database unavailable", extra={"rpc": name, "error": str(exc)})
+        message = {
+            "DATABASE_BUSY": "the database is locked by another process: try again",
+            "STORAGE_UNAVAILABLE": "the server cannot write its database now (disk full, file unwritable or "
+            "replaced): try again later",
+        }.get(exc.reason, "the database cannot be reached now: try again")
+        exc = ServiceError(grpc.StatusCode.UNAVAILABLE, exc.reason, message)
     if isinstance(exc, ServiceError):
         log.debug("rpc refused", extra={"rpc": name, "reason": exc.reason, "code": exc.code.name})
         error = exc
