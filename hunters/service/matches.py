@@ -806,11 +806,13 @@ class MatchManager:
                     continue
                 data = live.recent.get(version)
                 if data is None:
-                    if cursor is None or len(cursor.moves) > version:
+                    # `moves_played`, not `len(cursor.moves)`: that decodes every move so far, which
+                    # made a watch from version 0 quadratic in the length of the match
+                    if cursor is None or cursor.moves_played > version:
                         cursor = live.adapter.from_record(dict(live.record, moves=[]))
                         cursor_events = list(cursor.events)
-                    while len(cursor.moves) < version:
-                        cursor_events = cursor.play(live.moves[len(cursor.moves)])
+                    while cursor.moves_played < version:
+                        cursor_events = cursor.play(live.moves[cursor.moves_played])
                     move = live.moves[version - 1] if version else None
                     seat = live.seats[version - 1] if version else -1
                     data = self.encode(live, version, cursor, seat, move, cursor_events, None)

@@ -11,7 +11,8 @@ it, the moves and the score events (the same ones WatchMatch streams) — never 
 Routes (GET or HEAD):
 - ``/`` the list of matches, ``/match/<id>`` the match page; ``/static/<file>`` their assets;
 - ``/api/matches?game=&page_token=`` a page of matches (newest last), ``next_page_token``;
-- ``/api/matches/<id>?at=N`` the state after N moves (default: the latest): view, SVG, the log;
+- ``/api/matches/<id>?at=N`` the state after N moves (default: the latest): view, SVG, the log of
+  the moves around it (at most 400, from ``log_first``);
 - ``/api/matches/<id>/picture.svg?at=N`` the picture alone;
 - ``/api/matches/<id>/events`` server-sent events: ``{"version", "over", "open"}`` now and at every
   change, until the match is closed (a comment line every 15 s keeps idle proxies from closing it).
@@ -40,6 +41,9 @@ REQUEST_TIMEOUT = 10.0
 HEARTBEAT_SECONDS = 15.0
 STATE_CACHE = 256  # rendered (match, version) states kept
 MAX_CONNECTIONS = 1000  # open connections (event streams included); more get 503 at once
+LOG_WINDOW = 400  # log entries a state carries: those around the version shown (the page asks for more)
+CHECKPOINT = 256  # a copy of the game kept every this many moves, so that ?at=N replays at most that many
+MAX_CHECKPOINTS = 128  # per match; past it every other one goes and the spacing doubles
 ASSETS = {
     "index.html": "text/html; charset=utf-8",
     "match.html": "text/html; charset=utf-8",
@@ -80,11 +84,30 @@ def _jsonable(value: Any) -> Any:
 
 @dataclass
 class _Log:
-    """A match replayed move by move once, for the per-move score events of its log."""
+    """A match replayed move by move once, for the per-move score events of its log, with a copy of
+    the game every `spacing` moves (`checkpoints`: version -> game) to replay an earlier state from."""
 
     game: Any
     setup: list[Any]
     entries: list[dict[str, Any]] = field(default_factory=list)
+    checkpoints: dict[int, Any] = field(default_factory=dict)
+    spacing: int = CHECKPOINT
+
+    def keep(self, version: int) -> None:
+        if version % self.spacing:
+            return
+        self.checkpoints[version] = self.game.clone()
+        if len(self.checkpoints) > MAX_CHECKPOINTS:
+            self.spacing *= 2
+            self.checkpoints = {v: g for v, g in self.checkpoints.items() if v % self.spacing == 0}
+
+    def replay(self, version: int) -> Any:
+        """The game after `version` moves (at most `spacing` moves played from a checkpoint)."""
+        start = max((v for v in self.checkpoints if v <= version), default=None)
+        if start is None:
+            raise LookupError(version)
+        game = self.checkpoints[start].clone()
+        return game, start
 
 
 class Viewer:
@@ -231,8 +254,9 @@ class Viewer:
                 raise HttpError(400, f"at must be from 0 to {latest}")
         key = (live.match_id, version)
         shown = self._states.get(key)
+        history = self._log(live)
         if shown is None:
-            game = live.game if version == latest else self._replay(live, version)
+            game = live.game if version == latest else self._replay(live, history, version)
             try:
                 picture = pictures.svg(game)
             except ValueError:  # a game without pictures: the page shows the rest
@@ -243,7 +267,7 @@ class Viewer:
                 self._states.popitem(last=False)
         else:
             self._states.move_to_end(key)
-        history = self._log(live)
+        first = max(0, min(version - LOG_WINDOW // 2, latest - LOG_WINDOW))
         return {
             "match_id": live.match_id,
             "game": live.adapter.game_id,
@@ -255,12 +279,14 @@ class Viewer:
             "view": shown["view"],
             "svg": shown["svg"],
             "setup_events": history.setup,
-            "log": history.entries[:latest],
+            "log": history.entries[first : first + LOG_WINDOW],  # the moves around `version`
+            "log_first": first + 1,
         }
 
-    def _replay(self, live: LiveMatch, version: int) -> Any:
-        game = live.adapter.from_record(dict(live.record, moves=[]))
-        for move in live.moves[:version]:
+    def _replay(self, live: LiveMatch, history: _Log, version: int) -> Any:
+        """The game after `version` moves: from the nearest checkpoint at or before it."""
+        game, start = history.replay(version)
+        for move in live.moves[start:version]:
             game.play(move)
         return game
 
@@ -270,6 +296,7 @@ class Viewer:
         if history is None or len(history.entries) > live.version:
             game = live.adapter.from_record(dict(live.record, moves=[]))
             history = _Log(game, _jsonable(game.events))
+            history.keep(0)
             self._logs[live.match_id] = history
             while len(self._logs) > STATE_CACHE:
                 self._logs.popitem(last=False)
@@ -281,6 +308,7 @@ class Viewer:
             history.entries.append(
                 {"version": i + 1, "seat": live.seats[i], "move": move.to_json(), "events": _jsonable(events)}
             )
+            history.keep(i + 1)
         return history
 
     async def _events(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, match_id: str) -> None:
