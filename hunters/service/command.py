@@ -232,6 +232,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="also serve the live viewer (web pages of the matches) on this port of --host; off by default",
     )
     parser.add_argument(
+        "--http-connections-per-client",
+        type=_int_in(1, 100_000),
+        default=32,
+        help="the viewer's open connections from one address; more are answered 503 at once",
+    )
+    parser.add_argument(
         "--log-level",
         type=str.upper,
         choices=LOG_LEVELS,
@@ -332,6 +338,7 @@ def run(args: argparse.Namespace) -> int:
             create_token=create_token,
             oracle_token=_token_file(args.oracle_token_file, "HUNTERS_ORACLE_TOKEN"),
             http_port=args.http,
+            http_per_client=args.http_connections_per_client,
             ray_address=args.ray,
         )
         return serve(config, log_level=args.log_level)

@@ -67,6 +67,7 @@ class ServerConfig:
     idle_seconds: float | None = 7 * 24 * 3600  # an unfinished match with no move for this long is abandoned
     create_token: str | None = None  # when set, CreateMatch needs it as its bearer token
     http_port: int | None = None  # the live viewer (web.py) on this port of the same host; None: off
+    http_per_client: int = 32  # the viewer's open connections from one address
     ray_address: str | None = None  # SimulateGames plays its blocks on this Ray cluster (hunters.scale)
     # Replicas (a shared store): how often each one takes over the bot matches with no move for as long
     # (their replica may have died; the database keeps one move per version if two play).
@@ -244,7 +245,7 @@ async def start_server(config: ServerConfig) -> Started:
         await server.start()
         viewer, http_port = None, None
         if config.http_port is not None:
-            viewer = Viewer(manager)
+            viewer = Viewer(manager, per_client=config.http_per_client)
             try:
                 http_port = await viewer.start(config.address.rpartition(":")[0].strip("[]"), config.http_port)
             except BaseException:

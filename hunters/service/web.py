@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from importlib import resources
@@ -33,6 +34,7 @@ from hunters import pictures
 
 from .errors import ServiceError
 from .matches import LiveMatch, MatchManager
+from .store_base import StoreUnavailable
 
 log = logging.getLogger("hunters.service.web")
 
@@ -41,6 +43,8 @@ REQUEST_TIMEOUT = 10.0
 HEARTBEAT_SECONDS = 15.0
 STATE_CACHE = 256  # rendered (match, version) states kept
 MAX_CONNECTIONS = 1000  # open connections (event streams included); more get 503 at once
+MAX_PER_CLIENT = 32  # open connections from one address (a browser opens a handful)
+ACCEPT_QUIET = 1.5  # seconds without a failed accept (asyncio retries every second) that end an episode
 LOG_WINDOW = 400  # log entries a state carries: those around the version shown (the page asks for more)
 CHECKPOINT = 256  # a copy of the game kept every this many moves, so that ?at=N replays at most that many
 MAX_CHECKPOINTS = 128  # per match; past it every other one goes and the spacing doubles
@@ -113,9 +117,13 @@ class _Log:
 class Viewer:
     """The viewer's routes over a `MatchManager`; `start` serves them on an asyncio server."""
 
-    def __init__(self, manager: MatchManager, max_connections: int = MAX_CONNECTIONS):
+    def __init__(self, manager: MatchManager, max_connections: int = MAX_CONNECTIONS, per_client: int = MAX_PER_CLIENT):
         self.manager = manager
         self.max_connections = max_connections
+        self.per_client = per_client
+        self._clients: dict[str, int] = {}  # address -> open connections
+        self._accept_failing = False  # an episode of failed accepts (out of file descriptors) is under way
+        self._accept_failed_at = 0.0
         self._states: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
         self._logs: OrderedDict[str, _Log] = OrderedDict()
         self._server: asyncio.Server | None = None
@@ -124,6 +132,24 @@ class Viewer:
     # -- serving ----------------------------------------------------------------------------------
     async def start(self, host: str, port: int) -> int:
         """Listen on host:port (0: a free port); return the port."""
+        loop = asyncio.get_running_loop()
+        previous = loop.get_exception_handler()
+
+        def on_loop_error(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+            # asyncio reports every failed accept (EMFILE: out of file descriptors) and retries a
+            # second later: one line per episode instead, until a connection is accepted again
+            if str(context.get("message", "")).startswith("socket.accept() out of system resource"):
+                self._accept_failed_at = time.monotonic()
+                if not self._accept_failing:
+                    self._accept_failing = True
+                    log.error("viewer cannot accept connections", extra={"error": str(context.get("exception"))})
+                return
+            if previous is not None:
+                previous(loop, context)
+            else:
+                loop.default_exception_handler(context)
+
+        loop.set_exception_handler(on_loop_error)
         self._server = await asyncio.start_server(self._handle, host, port, limit=MAX_REQUEST_BYTES)
         return int(self._server.sockets[0].getsockname()[1])
 
@@ -141,10 +167,20 @@ class Viewer:
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
         assert task is not None
+        if self._accept_failing and time.monotonic() - self._accept_failed_at > ACCEPT_QUIET:
+            # (connections accepted in the same batch as a failure are handled after it: not a recovery)
+            self._accept_failing = False
+            log.warning("viewer accepts connections again")
+        peer = writer.get_extra_info("peername")
+        client = str(peer[0]) if isinstance(peer, tuple) and peer else ""
         self._streams.add(task)
+        self._clients[client] = self._clients.get(client, 0) + 1
         try:
             if len(self._streams) > self.max_connections:
                 await self._send(writer, 503, "text/plain", b"too many open connections")
+                return
+            if self._clients[client] > self.per_client:
+                await self._send(writer, 503, "text/plain", b"too many open connections from your address")
                 return
             await self._serve_one(reader, writer)
         except (ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError):
@@ -155,6 +191,11 @@ class Viewer:
             log.exception("viewer request failed")
         finally:
             self._streams.discard(task)
+            left = self._clients[client] - 1
+            if left:
+                self._clients[client] = left
+            else:
+                del self._clients[client]
             writer.close()
 
     async def _serve_one(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -215,6 +256,8 @@ class Viewer:
             return await self.manager.get(match_id)
         except ServiceError as exc:
             raise HttpError(404 if exc.reason == "MATCH_NOT_FOUND" else 400, exc.message) from None
+        except StoreUnavailable:
+            raise HttpError(503, "the database cannot be read now: try again") from None
 
     async def matches(self, query: dict[str, str]) -> dict[str, Any]:
         """One page of matches, in creation order (the manager's ListMatches page)."""
@@ -222,6 +265,8 @@ class Viewer:
             found, token = await self.manager.page(100, query.get("page_token", ""), query.get("game", ""))
         except ServiceError as exc:
             raise HttpError(400, exc.message) from None
+        except StoreUnavailable:
+            raise HttpError(503, "the database cannot be read now: try again") from None
         return {
             "matches": [
                 {

@@ -216,3 +216,28 @@ def test_a_lane_refuses_past_its_queue_and_a_cancelled_job_leaves_no_unread_erro
         return unhandled
 
     assert asyncio.run(scenario()) == []
+
+
+def test_a_cancelled_evaluate_stops_and_leaves_no_unread_error(server, caplog):
+    """An Evaluate of a 20,000-move Jäger game, cancelled by its client while it runs: the engine
+    thread stops at its next move, and its CANCELLED error is read (asyncio logs nothing)."""
+    import gc
+
+    from hunters.wire import adapter
+
+    from .test_long_matches import long_game
+
+    ad = adapter("jaeger_sammler")
+    config = matches_pb2.GameConfig(game="jaeger_sammler", players=2, seed=1)
+    config.jaeger.stall_rounds = 10_000
+    moves = [ad.move_to_proto(m) for m in long_game(20_000).moves]
+    _, _, oracle = stubs(server.port)
+    with caplog.at_level(logging.DEBUG, logger="asyncio"):
+        call = oracle.Evaluate.future(oracle_pb2.EvaluateRequest(config=config, moves=moves))
+        eventually(lambda: server.call(lambda: server.engine.evaluate.busy) == 1)
+        call.cancel()
+        eventually(lambda: server.call(lambda: server.engine.evaluate.busy) == 0)
+        server.call(gc.collect)
+        time.sleep(0.2)
+    assert not [r for r in caplog.records if "never retrieved" in r.getMessage()]
+    assert server.engine.evaluate.done == 1
