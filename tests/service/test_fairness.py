@@ -7,8 +7,8 @@ Evaluate from four threads under one token, and bot-seat matches (mcts, 100,000 
 under a new token each, up to the server's limit. It retries a refused call after 10 ms: a client
 that retries in a tight loop is a flood of requests, which no budget of engine work can stop (that
 is what --max-concurrent-rpcs and a proxy's rate limit are for). Latencies are compared within one
-run: the 99th percentile under the flood (the best of three windows, against the other programs on a
-shared machine) against twice the worse of the idle ones before and after."""
+run: the 99th percentile under the flood (the middle of three windows, against the other programs on
+a shared machine) against twice the worst of the idle ones before and after. Marked slow (--slow)."""
 
 import os
 import socket
@@ -18,11 +18,12 @@ import threading
 import time
 
 import grpc
+import pytest
 
 from hunters.service.healthcheck import check
 from hunters.v1 import matches_pb2, matches_pb2_grpc, oracle_pb2, oracle_pb2_grpc
 
-FLOOD_SECONDS = 15
+FLOOD_SECONDS = 12
 SAMPLES = 200
 
 
@@ -97,6 +98,7 @@ def _free_port():
         return s.getsockname()[1]
 
 
+@pytest.mark.slow  # 20 s of load; a latency test wants a quiet machine
 def test_a_flood_of_engine_work_leaves_another_caller_its_latency(tmp_path):
     port = _free_port()
     server = subprocess.Popen(
@@ -123,7 +125,7 @@ def test_a_flood_of_engine_work_leaves_another_caller_its_latency(tmp_path):
             return sorted(took)[int(0.99 * len(took))]
 
         p99()  # warm up
-        before = p99()
+        before = max(p99(), p99())
         flooder = subprocess.Popen(
             [sys.executable, __file__, str(port), str(FLOOD_SECONDS)],
             stdout=subprocess.PIPE,
@@ -131,11 +133,11 @@ def test_a_flood_of_engine_work_leaves_another_caller_its_latency(tmp_path):
             env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)),
         )
         time.sleep(2)  # the bot seats at their limit, the lanes busy
-        # Other programs on the machine come and go: the best of three windows under the flood (the
-        # flood, running all along, would slow each of them) against the worse idle window.
-        flooded = min(p99() for _ in range(3))
+        # Other programs on the machine come and go: the middle of three windows under the flood (the
+        # flood, running all along, would slow each of them) against the worst idle window.
+        flooded = sorted(p99() for _ in range(3))[1]
         out, _ = flooder.communicate(timeout=FLOOD_SECONDS + 60)
-        after = p99()
+        after = max(p99(), p99())
         counts = dict(item.split("=") for item in out.split())
         assert int(counts["admitted"]) > 0 and int(counts["refused"]) > 0 and int(counts["bot_matches"]) > 0, out
         idle = max(before, after)
