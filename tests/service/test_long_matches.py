@@ -9,6 +9,7 @@ import pytest
 
 from hunters.jaeger import Game
 from hunters.jaeger import game as jaeger_game
+from hunters.service import ServerConfig, create_server
 from hunters.service.web import Viewer
 from hunters.v1 import matches_pb2
 
@@ -31,11 +32,12 @@ def long_game(n, seed=1):
 
 
 @pytest.fixture
-def long_match(server_factory, tmp_path):
+def long_match(tmp_path):
     """(server, match id): the match created by one server, its moves written straight into the
-    database (fast), served by a second server that reads it from there."""
+    database (fast), served by a second server that reads it from there (SQLite whatever the store
+    of the other tests: what is measured is the watch, not the store)."""
     db = str(tmp_path / "long.db")
-    first = server_factory(db=db)
+    first = create_server(ServerConfig(address="127.0.0.1:0", db=db))
     _, stub, _ = stubs(first.port)
     config = matches_pb2.GameConfig(game="jaeger_sammler", players=2, seed=1)
     config.jaeger.stall_rounds = 10_000
@@ -49,10 +51,11 @@ def long_match(server_factory, tmp_path):
             [(match_id, i, i % 2, json.dumps(m.to_json())) for i, m in enumerate(game.moves)],
         )
     conn.close()
-    second = server_factory(db=db)
+    second = create_server(ServerConfig(address="127.0.0.1:0", db=db))
     _, stub, _ = stubs(second.port)
     assert stub.GetMatch(matches_pb2.GetMatchRequest(match_id=match_id)).match.version == MOVES
-    return second, match_id
+    yield second, match_id
+    second.stop(0)
 
 
 class Counted:

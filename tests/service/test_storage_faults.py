@@ -13,8 +13,10 @@ import textwrap
 import time
 
 import grpc
+import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from hunters.service import ServerConfig, create_server
 from hunters.service.healthcheck import check
 from hunters.v1 import matches_pb2
 
@@ -58,9 +60,17 @@ def stored_moves(db, match_id):
         conn.close()
 
 
-def test_another_process_holding_the_write_lock(server_factory, tmp_path):
-    db = str(tmp_path / "locked.db")
-    server = server_factory(db=db, db_busy_timeout=0.3)
+@pytest.fixture
+def sqlite_server(tmp_path):
+    """A server on SQLite whatever the store of the other tests (these faults are SQLite's)."""
+    server = create_server(ServerConfig(address="127.0.0.1:0", db=str(tmp_path / "locked.db"), db_busy_timeout=0.3))
+    yield server
+    server.stop(0)
+
+
+def test_another_process_holding_the_write_lock(sqlite_server):
+    server = sqlite_server
+    db = server.store.path
     _, stub, _ = stubs(server.port)
     mid, tokens = two_seats(create(stub))
     acknowledged = play(stub, mid, tokens[0]).version
