@@ -114,6 +114,8 @@ class SQLiteStore(MatchStore):
         except BaseException:
             self._db.close()
             raise
+        self._busy_ms = int(busy_timeout * 1000)
+        self._db.execute("PRAGMA busy_timeout = 0")  # calls on the loop never wait (see _run)
         self._file = _identity(path)  # (device, inode) of the file opened; None for an in-memory database
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hunters-sqlite")
         self.fault: str | None = None  # the reason of the fault under way (logged once), or None
@@ -127,13 +129,19 @@ class SQLiteStore(MatchStore):
 
     # -- running and fault episodes -----------------------------------------------------------------
     async def _run(self, fn: Callable[..., _T], *args: Any, write: bool = False) -> _T:
-        """`fn(*args)` on the database thread. A write whose caller is cancelled still finishes there
-        (the caller's matches.py waits for it), so nothing committed goes unnoticed."""
-        future = asyncio.get_running_loop().run_in_executor(
-            self._thread, functools.partial(self._guarded, fn, args, write)
-        )
+        """`fn(*args)`: first on the loop itself without waiting for any lock (the common case: a few
+        tens of microseconds, no thread handoff); if the database is locked (by another process, or
+        by a call under way on the database thread), on the database thread, which waits up to the
+        busy timeout while the loop goes on. A write whose caller is cancelled still finishes there
+        (matches.py waits for it), so nothing committed goes unnoticed."""
         try:
-            result = await future
+            try:
+                result = self._at_once(fn, args, write)
+            except _Locked:
+                future = asyncio.get_running_loop().run_in_executor(
+                    self._thread, functools.partial(self._guarded, fn, args, write)
+                )
+                result = await future
         except StoreUnavailable as exc:
             self._faulted(exc, write)
             raise StoreUnavailable(str(exc), exc.reason, logged=True) from None
@@ -141,9 +149,13 @@ class SQLiteStore(MatchStore):
             self._recovered()
         return result
 
-    def _guarded(self, fn: Callable[..., _T], args: tuple[Any, ...], write: bool) -> _T:
-        """On the database thread: the file checked before a write, SQLite's faults as StoreUnavailable."""
-        with self._lock:
+    def _at_once(self, fn: Callable[..., _T], args: tuple[Any, ...], write: bool) -> _T:
+        """`fn(*args)` on the calling thread (the loop) if neither our lock nor SQLite's is taken;
+        _Locked otherwise (nothing was changed: a transaction that found the database locked is rolled
+        back, a single statement was not applied)."""
+        if not self._lock.acquire(blocking=False):
+            raise _Locked
+        try:
             if write:
                 self._check_file()
             try:
@@ -151,7 +163,28 @@ class SQLiteStore(MatchStore):
             except sqlite3.IntegrityError:
                 raise
             except sqlite3.Error as exc:
+                error = _unavailable(exc)
+                if error.reason == "DATABASE_BUSY":
+                    raise _Locked from None
+                raise error from None
+        finally:
+            self._lock.release()
+
+    def _guarded(self, fn: Callable[..., _T], args: tuple[Any, ...], write: bool) -> _T:
+        """On the database thread: the busy timeout waited, the file checked before a write, SQLite's
+        faults as StoreUnavailable."""
+        with self._lock:
+            if write:
+                self._check_file()
+            self._db.execute(f"PRAGMA busy_timeout = {self._busy_ms}")
+            try:
+                return fn(*args)
+            except sqlite3.IntegrityError:
+                raise
+            except sqlite3.Error as exc:
                 raise _unavailable(exc) from None
+            finally:
+                self._db.execute("PRAGMA busy_timeout = 0")
 
     def _check_file(self) -> None:
         if self.lost:
@@ -410,6 +443,10 @@ class SQLiteStore(MatchStore):
             ],
             write=True,
         )
+
+
+class _Locked(Exception):
+    """The database is locked now: the call goes to the database thread, which may wait."""
 
 
 def _identity(path: str) -> tuple[int, int] | None:
