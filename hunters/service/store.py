@@ -116,6 +116,11 @@ class SQLiteStore(MatchStore):
             raise
         self._busy_ms = int(busy_timeout * 1000)
         self._db.execute("PRAGMA busy_timeout = 0")  # calls on the loop never wait (see _run)
+        # Checkpoints (the only fsyncs with synchronous=NORMAL) run on the database thread (`check`,
+        # every second), not in whichever commit crosses the WAL's size; with FULL every commit syncs,
+        # so every write goes to the thread.
+        self._db.execute("PRAGMA wal_autocheckpoint = 0")
+        self._durable = synchronous.upper() == "FULL"
         self._file = _identity(path)  # (device, inode) of the file opened; None for an in-memory database
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hunters-sqlite")
         self.fault: str | None = None  # the reason of the fault under way (logged once), or None
@@ -128,7 +133,7 @@ class SQLiteStore(MatchStore):
             self._db.close()
 
     # -- running and fault episodes -----------------------------------------------------------------
-    async def _run(self, fn: Callable[..., _T], *args: Any, write: bool = False) -> _T:
+    async def _run(self, fn: Callable[..., _T], *args: Any, write: bool = False, thread: bool = False) -> _T:
         """`fn(*args)`: first on the loop itself without waiting for any lock (the common case: a few
         tens of microseconds, no thread handoff); if the database is locked (by another process, or
         by a call under way on the database thread), on the database thread, which waits up to the
@@ -136,6 +141,8 @@ class SQLiteStore(MatchStore):
         (matches.py waits for it), so nothing committed goes unnoticed."""
         try:
             try:
+                if thread or (write and self._durable):
+                    raise _Locked  # an fsync (synchronous=FULL, a checkpoint) never runs on the loop
                 result = self._at_once(fn, args, write)
             except _Locked:
                 future = asyncio.get_running_loop().run_in_executor(
@@ -219,7 +226,11 @@ class SQLiteStore(MatchStore):
         await self._run(self._probe, write=True)
 
     async def check(self) -> None:
-        await self._run(self._check_file, write=True)
+        """The file is still the one opened; the WAL checkpointed into it (on the database thread)."""
+        await self._run(self._checkpoint, write=True, thread=True)
+
+    def _checkpoint(self) -> None:
+        self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     def _probe(self) -> None:
         self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('probe', ?)", (secrets.token_bytes(8),))
