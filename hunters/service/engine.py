@@ -13,6 +13,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import heapq
+import itertools
 import os
 import threading
 import time
@@ -154,7 +156,9 @@ class Lane:
         )
         self.busy = 0  # jobs on a thread or queued for one (updated on the event loop)
         self.done = 0  # jobs finished
-        self._slots: asyncio.Semaphore | None = None
+        self._free = threads  # threads no `wait_run` job holds
+        self._turns: list[tuple[int, int, asyncio.Future[None]]] = []  # (priority, order, wake-up): a heap
+        self._order = itertools.count()
 
     def admitted(self, caller: str) -> contextlib.AbstractContextManager[_Budget | None]:
         """One call of `caller` on this lane (its per-caller bounds), for a `with` block."""
@@ -175,28 +179,49 @@ class Lane:
             )
         return await self._run(fn, args, budget)
 
-    async def wait_run(self, fn: Callable[[*_Args, Cancel], _T], *args: *_Args) -> _T:
-        """The same, waiting (on the loop, in turn) for a free thread instead of being refused: a
-        thread is taken only when one is free, so every waiting job gets its turn in order."""
-        if self._slots is None:
-            self._slots = asyncio.Semaphore(self.threads)
-        await self._slots.acquire()
-        return await self._run(fn, args, None, self._slots)
+    async def wait_run(self, fn: Callable[[*_Args, Cancel], _T], *args: *_Args, priority: int = 0) -> _T:
+        """The same, waiting (on the loop) for a free thread instead of being refused: a thread is
+        taken only when one is free, by the waiting job of the lowest `priority`, then the first come
+        (bots: a bot whose opponent is a person goes before bots playing bots)."""
+        await self._turn(priority)
+        return await self._run(fn, args, None, True)
+
+    async def _turn(self, priority: int) -> None:
+        if self._free > 0 and not self._turns:
+            self._free -= 1
+            return
+        woken = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._turns, (priority, next(self._order), woken))
+        try:
+            await woken
+        except asyncio.CancelledError:
+            if woken.done() and not woken.cancelled():  # given a thread, then cancelled: pass it on
+                self._next_turn()
+            raise
+
+    def _next_turn(self) -> None:
+        """A `wait_run` thread is free: to the next waiting job (cancelled ones are skipped)."""
+        while self._turns:
+            _, _, woken = heapq.heappop(self._turns)
+            if not woken.done():
+                woken.set_result(None)
+                return
+        self._free += 1
 
     async def _run(
         self,
         fn: Callable[..., _T],
         args: tuple[Any, ...],
         budget: _Budget | None,
-        slot: asyncio.Semaphore | None = None,
+        turn: bool = False,
     ) -> _T:
         cancel = Cancel()
         started = time.perf_counter()
         try:
             future = asyncio.get_running_loop().run_in_executor(self.pool, functools.partial(fn, *args, cancel))
         except BaseException:
-            if slot is not None:
-                slot.release()
+            if turn:
+                self._next_turn()
             raise
         self.busy += 1
 
@@ -205,8 +230,8 @@ class Lane:
             # thread is free again, its time charged, its result or error read (never left unread).
             self.busy -= 1
             self.done += 1
-            if slot is not None:
-                slot.release()
+            if turn:
+                self._next_turn()
             if budget is not None and self.callers is not None:
                 self.callers.charge(budget, time.perf_counter() - started)
             if not done.cancelled():

@@ -715,7 +715,8 @@ class MatchManager:
                 if self.engine is None:
                     move = bot(game)
                 else:
-                    move = await self.engine.bots.wait_run(choose, bot, game)
+                    # a bot facing a person thinks before bots that play only bots
+                    move = await self.engine.bots.wait_run(choose, bot, game, priority=int(self._all_bots(live)))
                 async with self._locked(live):
                     if live.game is not game or seat not in live.bots:  # the match changed meanwhile
                         continue

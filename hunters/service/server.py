@@ -361,10 +361,24 @@ async def _serve(config: ServerConfig, ready: Callable[[Started], None] | None =
             "tls": bool(config.tls_cert),
             "games": games.ids(),
             "create_token": bool(config.create_token),
+            "oracle_token": bool(config.oracle_token),
+            "max_matches": config.max_live_matches,
+            "max_bot_seats": config.max_bot_seats,
             "idle_seconds": config.idle_seconds,
             "http_port": started.http_port,
         },
     )
+    host = config.address.rpartition(":")[0].strip("[]")
+    if not config.create_token and host not in ("127.0.0.1", "localhost", "::1"):
+        log.warning(
+            "anyone who reaches this address may create matches (no create token): the limits of an "
+            "anonymous server apply unless set (see hunters serve --help)",
+            extra={
+                "address": config.address,
+                "max_matches": config.max_live_matches,
+                "idle_seconds": config.idle_seconds,
+            },
+        )
     if ready is not None:
         ready(started)
     stop = asyncio.Event()

@@ -241,3 +241,35 @@ def test_a_cancelled_evaluate_stops_and_leaves_no_unread_error(server, caplog):
         time.sleep(0.2)
     assert not [r for r in caplog.records if "never retrieved" in r.getMessage()]
     assert server.engine.evaluate.done == 1
+
+
+def test_bots_facing_a_person_think_first():
+    """The bot lane gives its thread to the waiting job of the lowest priority, then the first come."""
+
+    async def scenario():
+        lane = Lane("bots", threads=1, queue=0)
+        order = []
+        gate = threading.Event()
+
+        def job(name, cancel):
+            if name == "first":
+                gate.wait(30)
+            order.append(name)
+            return name
+
+        first = asyncio.ensure_future(lane.wait_run(job, "first"))
+        await asyncio.sleep(0.05)
+        waiting = [
+            asyncio.ensure_future(lane.wait_run(job, name, priority=priority))
+            for name, priority in (("all-bot 1", 1), ("all-bot 2", 1), ("vs person", 0))
+        ]
+        cancelled = asyncio.ensure_future(lane.wait_run(job, "gone", priority=0))
+        await asyncio.sleep(0.05)
+        cancelled.cancel()
+        gate.set()
+        await asyncio.gather(first, *waiting)
+        lane.shutdown()
+        return order, lane._free
+
+    order, free = asyncio.run(scenario())
+    assert order == ["first", "vs person", "all-bot 1", "all-bot 2"] and free == 1
