@@ -387,12 +387,20 @@ class GameBase(abc.ABC):
         return {}
 
     def search(
-        self, iterations: int, seconds: float, c: float, margin: float, seed: int, **options: Any
+        self,
+        iterations: int,
+        seconds: float,
+        c: float,
+        margin: float,
+        seed: int,
+        stop: bytearray | None = None,
+        **options: Any,
     ) -> SearchStats | None:
         """Information-set MCTS from the seat to move, inside the game's core (a hook the `mcts` bot
         calls on the observed game): None when the game has no search of its own (the bot then
         searches in Python over `determinized` copies). `margin` weighs the smoothed score margin
-        (scale `INFO.reward_scale`) against the win in the reward; `options` are the core's own."""
+        (scale `INFO.reward_scale`) against the win in the reward; another thread setting `stop[0]`
+        ends the search at once; `options` are the core's own."""
         return None
 
     def points_by_kind(self) -> dict[str, list[int]]:

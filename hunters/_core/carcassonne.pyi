@@ -109,6 +109,7 @@ class CoreGame:
         margin_scale: float,
         seed: int,
         bare: float = 0.0,
+        stop: bytearray | None = None,
     ) -> tuple[int, list[tuple[int, int, float]]]: ...
 
 class LearnCore:

@@ -1845,7 +1845,7 @@ cdef class CoreGame:
         return mc_playouts(self.s, &d, n, seed, determinize)
 
     def mcts(self, long iterations, double seconds, double explore, double margin_weight,
-             double margin_scale, uint64_t seed, double bare=0.0):
+             double margin_scale, uint64_t seed, double bare=0.0, unsigned char[::1] stop=None):
         """IS-MCTS from this state for the seat to move (see mcts.pxi): (iterations done,
         [(move code, visits, mean reward)] of the root's moves). `bare`: probability that a
         playout move places no piece (0: uniform over every legal move option)."""
@@ -1859,7 +1859,8 @@ cdef class CoreGame:
         if not 0.0 <= bare <= 1.0:
             raise ValueError("bare must be in [0, 1]")
         d.bare = bare
-        return mc_run(self.s, &d, iterations, seconds, explore, margin_weight, margin_scale, seed)
+        return mc_run(self.s, &d, iterations, seconds, explore, margin_weight, margin_scale, seed,
+                      NULL if stop is None else &stop[0])
 
 
 def decode(uint32_t code):

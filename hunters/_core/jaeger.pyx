@@ -1622,7 +1622,7 @@ cdef class CoreGame:
             free(d)
 
     def mcts(self, long iterations, double seconds, double explore, double margin_weight,
-             double margin_scale, uint64_t seed, double bare=0.0):
+             double margin_scale, uint64_t seed, double bare=0.0, unsigned char[::1] stop=None):
         """IS-MCTS from this state for the seat to move (see mcts.pxi): (iterations done,
         [(turn code, visits, mean reward)] of the root's moves). `bare` is ignored (H&G only)."""
         if self.s.season == OVER:
@@ -1631,7 +1631,8 @@ cdef class CoreGame:
             raise ValueError("give iterations or seconds")
         cdef Det* d = new_det(self.s, self.s.player)
         try:
-            return mc_run(self.s, d, iterations, seconds, explore, margin_weight, margin_scale, seed)
+            return mc_run(self.s, d, iterations, seconds, explore, margin_weight, margin_scale, seed,
+                          NULL if stop is None else &stop[0])
         finally:
             free(d)
 

@@ -25,6 +25,14 @@ from libc.math cimport log, sqrt, tanh
 from libc.stdlib cimport realloc
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
+cdef extern from *:
+    """
+    static inline int mc_stopped(const unsigned char* stop) {
+        return stop != 0 && __atomic_load_n(stop, __ATOMIC_RELAXED) != 0;
+    }
+    """
+    bint mc_stopped(const unsigned char* stop) noexcept nogil  # a byte another thread sets to end a search
+
 cdef enum:
     MC_MAXDEPTH = 4095  # tree depth bound (the path buffer); deeper, an iteration goes to its playout
 
@@ -104,9 +112,10 @@ cdef void mc_link(MNode* nodes, int32_t parent, int32_t node) noexcept nogil:
 cdef long mc_search(State* root, Det* det, MNode** nodes, int32_t* nnodes, int32_t* cap,
                     long iterations, double seconds, double explore, double margin_weight,
                     double margin_scale, uint64_t seed, uint32_t* buf, int* unexp, int32_t* path,
-                    State* work, Event* ev) noexcept nogil:
+                    State* work, Event* ev, const unsigned char* stop) noexcept nogil:
     """Run the search from `root` (node 0 must exist); return the iterations done. Stops after
-    `iterations` (> 0) or, when `seconds` > 0, once that much time has passed."""
+    `iterations` (> 0) or, when `seconds` > 0, once that much time has passed, or as soon as
+    another thread sets the byte at `stop` (checked every 8 iterations; NULL: never)."""
     cdef uint64_t rng = seed
     cdef long it = 0
     cdef double deadline = mc_now() + seconds if seconds > 0 else 0.0
@@ -118,6 +127,8 @@ cdef long mc_search(State* root, Det* det, MNode** nodes, int32_t* nnodes, int32
     cdef uint64_t k
     cdef MNode* m
     while (iterations <= 0 or it < iterations) and (deadline == 0.0 or (it & 7) != 0 or mc_now() < deadline):
+        if (it & 7) == 0 and mc_stopped(stop):
+            break
         memcpy(work, root, sizeof(State))
         mc_determinize(work, det, &rng)
         node = 0
@@ -177,7 +188,7 @@ cdef long mc_search(State* root, Det* det, MNode** nodes, int32_t* nnodes, int32
 
 
 cdef object mc_run(State* root, Det* det, long iterations, double seconds, double explore,
-                   double margin_weight, double margin_scale, uint64_t seed):
+                   double margin_weight, double margin_scale, uint64_t seed, const unsigned char* stop=NULL):
     """The search as Python data: (iterations, [(code, visits, mean reward), ...] of the root's
     moves, ascending codes). The root's legal moves do not depend on hidden information."""
     cdef int cap_moves = mc_cap(root)
@@ -198,7 +209,7 @@ cdef object mc_run(State* root, Det* det, long iterations, double seconds, doubl
         mc_new_node(&nodes, &nnodes, &cap, 0, -1)
         with nogil:
             done = mc_search(root, det, &nodes, &nnodes, &cap, iterations, seconds, explore, margin_weight,
-                             margin_scale, seed, buf, unexp, path, work, ev)
+                             margin_scale, seed, buf, unexp, path, work, ev, stop)
         out = []
         ch = nodes[0].child
         while ch >= 0:

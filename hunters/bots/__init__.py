@@ -19,13 +19,26 @@ True
 
 from __future__ import annotations
 
+import inspect
+import math
 from typing import Any
 
 from .base import Bot, Observation, decision_seed
 from .mcts import MctsBot
 from .simple import GreedyBot, RandomBot
 
-__all__ = ["BOTS", "Bot", "GreedyBot", "MctsBot", "Observation", "RandomBot", "decision_seed", "make_bot", "parse_spec"]
+__all__ = [
+    "BOTS",
+    "Bot",
+    "GreedyBot",
+    "MctsBot",
+    "Observation",
+    "RandomBot",
+    "check_spec",
+    "decision_seed",
+    "make_bot",
+    "parse_spec",
+]
 
 BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MctsBot}
 """Built-in bots by name."""
@@ -56,13 +69,42 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name.strip(), options
 
 
-def make_bot(spec: str, **defaults: Any) -> Bot:
-    """The bot of a spec string; `defaults` (e.g. seed) apply where the spec does not say.
-    Unknown names or options raise ValueError."""
+def check_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """`parse_spec` of a built-in bot whose every option is one its constructor takes, with a value
+    of its default's type (an integer for an int, a finite number for a float); ValueError naming
+    the option otherwise, so that a bad spec is refused before the bot's first move.
+
+    >>> check_spec("random:seed=abc")
+    Traceback (most recent call last):
+    ...
+    ValueError: option seed of bot 'random' must be an integer, not 'abc'
+    """
     name, options = parse_spec(spec)
     cls = BOTS.get(name)
     if cls is None:
         raise ValueError(f"unknown bot {name!r}; built-in: {', '.join(BOTS)}")
+    params = {
+        k: p
+        for k, p in inspect.signature(cls).parameters.items()
+        if p.kind is p.KEYWORD_ONLY or p.kind is p.POSITIONAL_OR_KEYWORD
+    }
+    for key, value in options.items():
+        param = params.get(key)
+        if param is None:
+            raise ValueError(f"bot {name!r} has no option {key!r}; its options: {', '.join(params)}")
+        kind = type(param.default)
+        if kind is int and type(value) is not int:
+            raise ValueError(f"option {key} of bot {name!r} must be an integer, not {value!r}")
+        if kind is float and not (type(value) in (int, float) and math.isfinite(value)):
+            raise ValueError(f"option {key} of bot {name!r} must be a finite number, not {value!r}")
+    return name, options
+
+
+def make_bot(spec: str, **defaults: Any) -> Bot:
+    """The bot of a spec string; `defaults` (e.g. seed) apply where the spec does not say.
+    Unknown names or options, or values of the wrong type (`check_spec`), raise ValueError."""
+    name, options = check_spec(spec)
+    cls = BOTS[name]
     try:
         return cls(**{**defaults, **options})
     except TypeError as exc:

@@ -49,6 +49,9 @@ class MctsBot(Bot):
     0), `seed`."""
 
     name = "mcts"
+    stop: bytearray | None = None
+    """A byte another thread may set (to 1) to end the search under way at once (a server stopping a
+    bot whose match is gone); the move then comes from the iterations done, if any."""
 
     def __init__(
         self,
@@ -98,11 +101,11 @@ class MctsBot(Bot):
         game = obs.observed()
         options = {"bare": self.bare} if self.bare else {}
         seed = decision_seed(self.seed, obs)
-        found = game.search(self.iterations, self.seconds, self.c, self.margin, seed, **options)
+        found = game.search(self.iterations, self.seconds, self.c, self.margin, seed, stop=self.stop, **options)
         if found is None:
             if self.bare:
                 raise ValueError(f"bare is an option of a core's search; {obs.game_id} has none")
-            found = python_search(obs, self.iterations, self.seconds, self.c, self.margin, seed)
+            found = python_search(obs, self.iterations, self.seconds, self.c, self.margin, seed, self.stop)
         self.last_iterations, self.last_stats = found.iterations, found.moves
         best, _, _ = max(found.moves, key=lambda s: (s[1], s[2], -s[0]))
         return moves[best]
@@ -118,11 +121,19 @@ def reward(game: GameBase, seat: int, margin: float) -> float:
     return (1.0 - margin) * share + margin * smooth
 
 
-def python_search(obs: Observation, iterations: int, seconds: float, c: float, margin: float, seed: int) -> SearchStats:
+def python_search(
+    obs: Observation,
+    iterations: int,
+    seconds: float,
+    c: float,
+    margin: float,
+    seed: int,
+    stop: bytearray | None = None,
+) -> SearchStats:
     """IS-MCTS in Python for a game without a search of its own: every iteration plays one
     determinization (`Observation.determinized`), walks the shared tree by UCB1 with availability
-    counts, adds one node and plays uniformly random moves to the end. Slow, but any game that meets
-    the contract gets a searching bot."""
+    counts, adds one node and plays uniformly random moves to the end (until `stop[0]` is set, when
+    given). Slow, but any game that meets the contract gets a searching bot."""
     rng = random.Random(seed)
     deadline = time.monotonic() + seconds if seconds else math.inf
     root = [json.dumps(m.to_json(), sort_keys=True) for m in obs.legal_moves()]
@@ -130,7 +141,7 @@ def python_search(obs: Observation, iterations: int, seconds: float, c: float, m
     totals: dict[tuple[str, ...], float] = {}
     avail: dict[tuple[str, ...], int] = {}
     done = 0
-    while (iterations == 0 or done < iterations) and time.monotonic() < deadline:
+    while (iterations == 0 or done < iterations) and time.monotonic() < deadline and not (stop and stop[0]):
         game = obs.determinized(rng.getrandbits(64))
         path: tuple[str, ...] = ()
         visited: list[tuple[tuple[str, ...], int]] = []

@@ -276,14 +276,21 @@ class Game(GameBase):
         return LegalMoves(self, self._core.legal_codes(), lambda code: move_of(tile, code))
 
     def search(
-        self, iterations: int, seconds: float, c: float, margin: float, seed: int, **options: Any
+        self,
+        iterations: int,
+        seconds: float,
+        c: float,
+        margin: float,
+        seed: int,
+        stop: bytearray | None = None,
+        **options: Any,
     ) -> SearchStats:
         """IS-MCTS in the core (`hunters/_core/mcts.pxi`); option ``bare``: the probability that a
         playout move places no piece (default 0)."""
         bare = float(options.pop("bare", 0.0))
         if options:
             raise InvalidOptionError(f"unknown search options {sorted(options)}; the options are ['bare']")
-        done, stats = self._core.mcts(iterations, seconds, c, margin, INFO.reward_scale, seed, bare)
+        done, stats = self._core.mcts(iterations, seconds, c, margin, INFO.reward_scale, seed, bare, stop)
         index = {code: i for i, code in enumerate(self._core.legal_codes())}
         return SearchStats(done, [(index[code], visits, mean) for code, visits, mean in stats])
 

@@ -399,12 +399,19 @@ class Game(GameBase):
         return {"collection": self.collection(seat).to_json()}
 
     def search(
-        self, iterations: int, seconds: float, c: float, margin: float, seed: int, **options: Any
+        self,
+        iterations: int,
+        seconds: float,
+        c: float,
+        margin: float,
+        seed: int,
+        stop: bytearray | None = None,
+        **options: Any,
     ) -> SearchStats:
         """IS-MCTS in the core (`hunters/_core/mcts.pxi`); no options of its own."""
         if options:
             raise InvalidOptionError(f"unknown search options {sorted(options)}; this search has none")
-        done, stats = self._core.mcts(iterations, seconds, c, margin, INFO.reward_scale, seed)
+        done, stats = self._core.mcts(iterations, seconds, c, margin, INFO.reward_scale, seed, 0.0, stop)
         index = {code: i for i, code in enumerate(self._core.legal_codes())}
         return SearchStats(done, [(index[code], visits, mean) for code, visits, mean in stats])
 

@@ -15,6 +15,7 @@ import sqlite3
 import ssl
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import NoReturn
 
 from hunters.scale import ScaleError
@@ -22,22 +23,65 @@ from hunters.scale import ScaleError
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
 
+# What a server without a create token (anyone may create matches) holds at most, unless told otherwise:
+# strangers cannot be told apart, so the limits stay small and their matches short-lived.
+@dataclass(frozen=True)
+class Limits:
+    max_matches: int
+    idle_timeout: float
+    max_bot_seats: int
+
+
+WITH_TOKEN = Limits(max_matches=10_000, idle_timeout=7 * 24 * 3600.0, max_bot_seats=256)
+ANONYMOUS = Limits(max_matches=1000, idle_timeout=3600.0, max_bot_seats=32)
+
+
 def _env(name: str, default: str | None = None) -> str | None:
     return os.environ.get(name) or default
 
 
-def _seconds(text: str) -> float:
-    value = float(text)
-    if not value >= 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError("must be a finite number of seconds, 0 or more")
-    return value
+MAX_SECONDS = 10 * 365 * 24 * 3600.0  # ten years: any longer time is a mistake
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
+def _seconds_in(high: float) -> Callable[[str], float]:
+    """An argparse type: a number of seconds from 0 to `high`."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+        if not 0 <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be a number of seconds from 0 to {high:.0f}, not {text!r}")
+        return value
+
+    parse.__name__ = "seconds"
+    return parse
+
+
+_seconds = _seconds_in(MAX_SECONDS)
+
+
+def _int_in(low: int, high: int, what: str = "") -> Callable[[str], int]:
+    """An argparse type: an integer from `low` to `high` (`what` names where a default came from)."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer{what}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be from {low:,} to {high:,}, not {text}{what}")
+        return value
+
+    parse.__name__ = "integer"  # argparse's word for a value it could not convert
+    return parse
+
+
+_positive = _int_in(1, 1_000_000)
+_threads = _int_in(1, 256)
+_port = _int_in(0, 65535, " (from --port or HUNTERS_PORT)")
+MAX_MESSAGE_BYTES = 2**31 - 1  # gRPC's channel arguments are C ints
 
 
 def _one_line_error(parser: argparse.ArgumentParser) -> Callable[[str], NoReturn]:
@@ -57,7 +101,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="interface to bind (0.0.0.0 or [::] for every interface)",
     )
     parser.add_argument(
-        "--port", type=int, default=int(_env("HUNTERS_PORT", "50051") or 50051), help="gRPC port (0: any free port)"
+        "--port",
+        type=_port,
+        default=_env("HUNTERS_PORT", "50051"),  # a string: argparse checks it with `type`, as if given
+        help="gRPC port (0: any free port)",
     )
     parser.add_argument(
         "--db",
@@ -70,23 +117,89 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--create-token-file",
         help="file holding the operator token CreateMatch must present "
-        "(or set HUNTERS_CREATE_TOKEN); without one anyone may create matches",
+        "(or set HUNTERS_CREATE_TOKEN); without one anyone may create matches, within the smaller limits of "
+        "an anonymous server (see --max-matches, --idle-timeout, --max-bot-seats)",
+    )
+    parser.add_argument(
+        "--oracle-token-file",
+        help="file holding the token Evaluate and SimulateGames must present (or set HUNTERS_ORACLE_TOKEN); "
+        "without one anyone may use the oracle, within the per-caller limits",
     )
     parser.add_argument(
         "--idle-timeout",
         type=_seconds,
-        default=7 * 24 * 3600.0,
-        help="seconds without a move after which an unfinished match is abandoned (0: never)",
-    )
-    parser.add_argument("--max-matches", type=_positive, default=10_000, help="limit of active (unfinished) matches")
-    parser.add_argument(
-        "--max-message-bytes", type=_positive, default=4 * 1024 * 1024, help="largest request or reply message"
+        default=None,
+        help="seconds without a move after which an unfinished match is abandoned (0: never; a match whose every "
+        "seat is a bot ends that long after its creation); default 604800 (7 days) with a create token, "
+        f"{ANONYMOUS.idle_timeout:.0f} without",
     )
     parser.add_argument(
-        "--max-concurrent-rpcs", type=_positive, default=10_000, help="calls in progress at once, open streams included"
+        "--max-matches",
+        type=_positive,
+        default=None,
+        help=f"limit of active (unfinished) matches, 1 to 1,000,000; default 10000 with a create token, "
+        f"{ANONYMOUS.max_matches} without",
     )
     parser.add_argument(
-        "--engine-threads", type=_positive, default=2, help="threads for long engine work (Evaluate, SimulateGames)"
+        "--max-message-bytes",
+        type=_int_in(1024, MAX_MESSAGE_BYTES),
+        default=4 * 1024 * 1024,
+        help=f"largest request or reply message, 1024 to {MAX_MESSAGE_BYTES}",
+    )
+    parser.add_argument(
+        "--max-concurrent-rpcs",
+        type=_positive,
+        default=10_000,
+        help="calls in progress at once, open streams included, 1 to 1,000,000",
+    )
+    parser.add_argument("--engine-threads", type=_threads, default=2, help="threads for Evaluate, 1 to 256")
+    parser.add_argument(
+        "--simulate-threads", type=_threads, default=1, help="threads for SimulateGames (without --ray), 1 to 256"
+    )
+    parser.add_argument(
+        "--bot-threads",
+        type=_threads,
+        default=1,
+        help="threads the server's bot seats think on (every match's bots in turn), 1 to 256",
+    )
+    parser.add_argument(
+        "--engine-queue",
+        type=_int_in(0, 100_000),
+        default=64,
+        help="Evaluate / SimulateGames jobs that may wait for a thread; more are RESOURCE_EXHAUSTED / ENGINE_BUSY",
+    )
+    parser.add_argument(
+        "--caller-engine-calls",
+        type=_int_in(1, 10_000),
+        default=1,
+        help="Evaluate calls (and, apart, SimulateGames calls) one caller may have in progress; more are "
+        "RESOURCE_EXHAUSTED / CALLER_BUSY. A caller is its bearer token, else its address",
+    )
+    parser.add_argument(
+        "--caller-engine-seconds",
+        type=_seconds,
+        default=60.0,
+        help="engine seconds per minute one caller may use on Evaluate (and apart on SimulateGames, which then "
+        "slows down); past it Evaluate is RESOURCE_EXHAUSTED / CALLER_BUDGET_EXHAUSTED (0: no bound)",
+    )
+    parser.add_argument(
+        "--max-bot-iterations",
+        type=_int_in(1, 1_000_000),
+        default=100_000,
+        help="most iterations per move a bot seat (mcts:iterations=N) may search; more is INVALID_CONFIG",
+    )
+    parser.add_argument(
+        "--max-bot-seats",
+        type=_int_in(0, 1_000_000),
+        default=None,
+        help="bot seats the server plays in unfinished matches; more are RESOURCE_EXHAUSTED / TOO_MANY_BOT_SEATS; "
+        f"default 256 with a create token, {ANONYMOUS.max_bot_seats} without",
+    )
+    parser.add_argument(
+        "--caller-bot-seats",
+        type=_int_in(0, 1_000_000),
+        default=16,
+        help="bot seats in the unfinished matches one caller created",
     )
     parser.add_argument(
         "--ray",
@@ -96,18 +209,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "hunters[ray]): the same results as on the engine threads",
     )
     parser.add_argument(
+        "--db-busy-timeout",
+        type=_seconds_in(60),
+        default=2.0,
+        help="seconds a call waits while another process holds the SQLite database's write lock, then "
+        "UNAVAILABLE / DATABASE_BUSY (0 to 60)",
+    )
+    parser.add_argument(
         "--sync",
         choices=["normal", "full"],
         default="normal",
         help="SQLite synchronous: normal survives process crashes, full also power loss",
     )
-    parser.add_argument("--grace", type=_seconds, default=5.0, help="seconds calls in flight get on SIGTERM")
+    parser.add_argument(
+        "--grace", type=_seconds_in(3600), default=5.0, help="seconds calls in flight get on SIGTERM, 0 to 3600"
+    )
     parser.add_argument(
         "--http",
-        type=int,
+        type=_int_in(0, 65535),
         metavar="PORT",
         default=None,
         help="also serve the live viewer (web pages of the matches) on this port of --host; off by default",
+    )
+    parser.add_argument(
+        "--http-connections-per-client",
+        type=_int_in(1, 100_000),
+        default=32,
+        help="the viewer's open connections from one address; more are answered 503 at once",
     )
     parser.add_argument(
         "--log-level",
@@ -118,14 +246,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _create_token(args: argparse.Namespace) -> str | None:
-    if args.create_token_file:
-        with open(args.create_token_file, encoding="utf-8") as fh:
+def _token_file(path: str | None, variable: str) -> str | None:
+    if path:
+        with open(path, encoding="utf-8") as fh:
             token = fh.read().strip()
         if not token:
-            raise ValueError(f"{args.create_token_file} holds no token")
+            raise ValueError(f"{path} holds no token")
         return token
-    return _env("HUNTERS_CREATE_TOKEN")
+    return _env(variable)
+
+
+def _create_token(args: argparse.Namespace) -> str | None:
+    return _token_file(args.create_token_file, "HUNTERS_CREATE_TOKEN")
 
 
 def _check_tls(cert: str | None, key: str | None) -> None:
@@ -173,28 +305,40 @@ def run(args: argparse.Namespace) -> int:
         *_postgres_errors(args.db),
     )
     try:
-        if not 0 <= args.port <= 65535:
-            raise ValueError(f"--port must be 0 to 65535, not {args.port}")
         _check_tls(args.tls_cert, args.tls_key)
         _check_port(args.host, args.port)
         if args.http is not None:
-            if not 0 <= args.http <= 65535 or (args.http == args.port and args.port):
+            if args.http == args.port and args.port:
                 raise ValueError(f"--http must be a port from 0 to 65535 other than --port, not {args.http}")
             _check_port(args.host, args.http)
+        create_token = _create_token(args)
+        limits = WITH_TOKEN if create_token else ANONYMOUS
+        idle = limits.idle_timeout if args.idle_timeout is None else args.idle_timeout
         config = ServerConfig(
             address=f"{args.host}:{args.port}",
             db=args.db,
             tls_cert=args.tls_cert,
             tls_key=args.tls_key,
             engine_threads=args.engine_threads,
-            max_live_matches=args.max_matches,
+            simulate_threads=args.simulate_threads,
+            bot_threads=args.bot_threads,
+            engine_queue=args.engine_queue,
+            caller_engine_calls=args.caller_engine_calls,
+            caller_engine_seconds=args.caller_engine_seconds or None,
+            max_bot_iterations=args.max_bot_iterations,
+            max_bot_seats=limits.max_bot_seats if args.max_bot_seats is None else args.max_bot_seats,
+            caller_bot_seats=args.caller_bot_seats,
+            max_live_matches=limits.max_matches if args.max_matches is None else args.max_matches,
             max_message_bytes=args.max_message_bytes,
             max_concurrent_rpcs=args.max_concurrent_rpcs,
             sqlite_sync=args.sync,
+            db_busy_timeout=args.db_busy_timeout,
             grace_seconds=args.grace,
-            idle_seconds=args.idle_timeout or None,
-            create_token=_create_token(args),
+            idle_seconds=idle or None,
+            create_token=create_token,
+            oracle_token=_token_file(args.oracle_token_file, "HUNTERS_ORACLE_TOKEN"),
             http_port=args.http,
+            http_per_client=args.http_connections_per_client,
             ray_address=args.ray,
         )
         return serve(config, log_level=args.log_level)

@@ -1,56 +1,279 @@
 """Worker threads for engine work that can take long (an `Evaluate` of many moves, a block of
 simulated games, a bot's search), so that the event loop never waits for it, and a cancel flag the
-work polls so that a caller going away, or a shutdown, stops it at its next step."""
+work polls so that a caller going away, or a shutdown, stops it at its next step.
+
+The work is split into lanes, each with its own threads and its own bound on jobs waiting: bots
+think on theirs, `Evaluate` and `SimulateGames` on theirs, so that a flood of one kind never takes
+the threads of another. Within a lane each caller (`Callers`: a token, else the peer's address)
+has a bound on its jobs at once and a budget of engine seconds per minute; past either the call is
+RESOURCE_EXHAUSTED with a reason, instead of waiting behind everybody else's work."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
+import heapq
+import itertools
+import os
 import threading
-from collections.abc import Callable
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any, TypeVar, TypeVarTuple
 
-__all__ = ["Cancel", "Engine"]
+import grpc
+
+from .errors import ServiceError
+
+__all__ = ["Callers", "Cancel", "Engine", "Lane"]
 
 _T = TypeVar("_T")
 _Args = TypeVarTuple("_Args")
+MAX_CALLERS = 10_000  # callers whose budgets are remembered (least recently seen first out)
 
 
 class Cancel:
-    """A flag a worker thread polls between steps; set when the caller is gone."""
+    """A flag a worker thread polls between steps; set when the caller is gone. `flag` is one byte a
+    search in the core may read without the GIL (1: stop now)."""
 
     def __init__(self) -> None:
         self._event = threading.Event()
+        self.flag = bytearray(1)
 
     def set(self) -> None:
+        self.flag[0] = 1
         self._event.set()
 
     def __bool__(self) -> bool:
         return self._event.is_set()
 
 
-class Engine:
-    """Worker threads for long engine work, and how many jobs are running on them now."""
+@dataclass
+class _Budget:
+    jobs: int = 0  # running or waiting now
+    seconds: float = 0.0  # engine seconds left (refilled over time)
+    refilled: float = 0.0  # when it was last refilled (monotonic)
 
-    def __init__(self, threads: int):
-        self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="hunters-engine")
-        self.busy = 0  # jobs started and not yet returned (updated on the event loop)
 
-    async def run(self, fn: Callable[[*_Args, Cancel], _T], *args: *_Args) -> _T:
-        """`fn(*args, cancel)` in a worker thread; if the awaiting call is cancelled (the caller went
-        away, or the server stops), `cancel` is set so that `fn` stops at its next check."""
+class Callers:
+    """Per-caller bounds on one lane: jobs at once, and engine seconds per minute (a bucket that
+    refills continuously; a caller may start a job while it has any seconds left, the job's time is
+    charged when it ends)."""
+
+    def __init__(self, jobs: int, seconds_per_minute: float | None):
+        self.jobs = jobs
+        self.per_minute = seconds_per_minute
+        self._budgets: OrderedDict[str, _Budget] = OrderedDict()
+
+    def _budget(self, caller: str) -> _Budget:
+        now = time.monotonic()
+        budget = self._budgets.get(caller)
+        if budget is None:
+            budget = self._budgets[caller] = _Budget(0, self.per_minute or 0.0, now)
+            while len(self._budgets) > MAX_CALLERS:
+                oldest, old = next(iter(self._budgets.items()))
+                if old.jobs:  # never forget a caller with work under way
+                    break
+                del self._budgets[oldest]
+        else:
+            self._budgets.move_to_end(caller)
+        return budget
+
+    @contextlib.contextmanager
+    def admitted(self, caller: str, lane: str) -> Iterator[_Budget]:
+        """Hold one of `caller`'s calls at once for the block (RESOURCE_EXHAUSTED / CALLER_BUSY past
+        its limit, CALLER_BUDGET_EXHAUSTED while its engine seconds are used up)."""
+        budget = self._budget(caller)
+        if budget.jobs >= self.jobs:
+            raise ServiceError(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                "CALLER_BUSY",
+                f"you have {budget.jobs} {lane} calls in progress, this server's limit per caller: wait for one to end",
+                limit=str(self.jobs),
+            )
+        self.check(budget, lane)
+        budget.jobs += 1
+        try:
+            yield budget
+        finally:
+            budget.jobs -= 1
+
+    def check(self, budget: _Budget, lane: str) -> None:
+        wait = self.wait(budget)
+        if wait > 0:
+            raise ServiceError(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                "CALLER_BUDGET_EXHAUSTED",
+                f"you used your {self.per_minute:g} engine seconds per minute of {lane} work: retry in {wait:.1f} s",
+                retry_after_seconds=f"{wait:.1f}",
+            )
+
+    def wait(self, budget: _Budget) -> float:
+        """Seconds until `budget` has engine time again (0: it has some now)."""
+        if not self.per_minute:
+            return 0.0
+        now = time.monotonic()
+        budget.seconds = min(self.per_minute, budget.seconds + (now - budget.refilled) * self.per_minute / 60)
+        budget.refilled = now
+        return 0.0 if budget.seconds > 0 else -budget.seconds * 60 / self.per_minute + 0.01
+
+    def charge(self, budget: _Budget, seconds: float) -> None:
+        if self.per_minute:
+            budget.seconds -= seconds
+
+
+ENGINE_NICENESS = 10  # how much lower the engine threads' CPU priority is than the server's own
+
+
+def _lower_priority() -> None:
+    """Run this engine thread at a lower CPU priority than the event loop's thread (Linux sets a
+    niceness per thread): on a busy machine the loop answers calls first, the search waits."""
+    if not hasattr(os, "setpriority"):
+        return
+    try:
+        tid = threading.get_native_id()
+        os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + ENGINE_NICENESS))
+    except OSError:  # not permitted here: the thread keeps the server's priority
+        pass
+
+
+class Lane:
+    """`threads` worker threads and at most `queue` jobs waiting for one; past that a job is refused
+    (RESOURCE_EXHAUSTED / ENGINE_BUSY), or (`wait_run`) it waits on the event loop for its turn (bots:
+    their moves come in turn, costing nothing while they wait). `callers` bounds each caller's calls
+    (`admitted`) and engine time (charged per job)."""
+
+    def __init__(self, name: str, threads: int, queue: int, callers: Callers | None = None):
+        self.name = name
+        self.threads = threads
+        self.queue = queue
+        self.callers = callers
+        self.pool = ThreadPoolExecutor(
+            max_workers=threads, thread_name_prefix=f"hunters-{name}", initializer=_lower_priority
+        )
+        self.busy = 0  # jobs on a thread or queued for one (updated on the event loop)
+        self.done = 0  # jobs finished
+        self._free = threads  # threads no `wait_run` job holds
+        self._turns: list[tuple[int, int, asyncio.Future[None]]] = []  # (priority, order, wake-up): a heap
+        self._order = itertools.count()
+
+    def admitted(self, caller: str) -> contextlib.AbstractContextManager[_Budget | None]:
+        """One call of `caller` on this lane (its per-caller bounds), for a `with` block."""
+        if self.callers is None:
+            return contextlib.nullcontext()
+        return self.callers.admitted(caller, self.name)
+
+    async def run(self, fn: Callable[[*_Args, Cancel], _T], *args: *_Args, budget: _Budget | None = None) -> _T:
+        """`fn(*args, cancel)` on one of the lane's threads (its time charged to `budget`); if the
+        awaiting call is cancelled (the caller went away, or the server stops), `cancel` is set so
+        that `fn` stops at its next check."""
+        if self.busy >= self.threads + self.queue:
+            raise ServiceError(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                "ENGINE_BUSY",
+                f"the server's {self.name} work is at its limit ({self.threads} running, {self.queue} waiting): "
+                "retry after a pause",
+            )
+        return await self._run(fn, args, budget)
+
+    async def wait_run(self, fn: Callable[[*_Args, Cancel], _T], *args: *_Args, priority: int = 0) -> _T:
+        """The same, waiting (on the loop) for a free thread instead of being refused: a thread is
+        taken only when one is free, by the waiting job of the lowest `priority`, then the first come
+        (bots: a bot whose opponent is a person goes before bots playing bots)."""
+        await self._turn(priority)
+        return await self._run(fn, args, None, True)
+
+    async def _turn(self, priority: int) -> None:
+        if self._free > 0 and not self._turns:
+            self._free -= 1
+            return
+        woken = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._turns, (priority, next(self._order), woken))
+        try:
+            await woken
+        except asyncio.CancelledError:
+            if woken.done() and not woken.cancelled():  # given a thread, then cancelled: pass it on
+                self._next_turn()
+            raise
+
+    def _next_turn(self) -> None:
+        """A `wait_run` thread is free: to the next waiting job (cancelled ones are skipped)."""
+        while self._turns:
+            _, _, woken = heapq.heappop(self._turns)
+            if not woken.done():
+                woken.set_result(None)
+                return
+        self._free += 1
+
+    async def _run(
+        self,
+        fn: Callable[..., _T],
+        args: tuple[Any, ...],
+        budget: _Budget | None,
+        turn: bool = False,
+    ) -> _T:
         cancel = Cancel()
-        future = asyncio.get_running_loop().run_in_executor(self.pool, fn, *args, cancel)
+        started = time.perf_counter()
+        try:
+            future = asyncio.get_running_loop().run_in_executor(self.pool, functools.partial(fn, *args, cancel))
+        except BaseException:
+            if turn:
+                self._next_turn()
+            raise
         self.busy += 1
-        future.add_done_callback(self._done)
+
+        def finished(done: asyncio.Future[Any]) -> None:
+            # When the job has really ended (a cancelled caller's job runs to its next check): its
+            # thread is free again, its time charged, its result or error read (never left unread).
+            self.busy -= 1
+            self.done += 1
+            if turn:
+                self._next_turn()
+            if budget is not None and self.callers is not None:
+                self.callers.charge(budget, time.perf_counter() - started)
+            if not done.cancelled():
+                done.exception()
+
+        future.add_done_callback(finished)
         try:
             return await asyncio.shield(future)
         except asyncio.CancelledError:
             cancel.set()
             raise
 
-    def _done(self, _future: asyncio.Future[Any]) -> None:
-        self.busy -= 1
-
     def shutdown(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)
+
+
+class Engine:
+    """The lanes of engine work: `bots` (the server's own seats), `evaluate`, `simulate`."""
+
+    def __init__(
+        self,
+        threads: int = 2,
+        bot_threads: int = 1,
+        simulate_threads: int | None = None,
+        queue: int = 64,
+        caller_jobs: int = 1,
+        caller_seconds: float | None = None,
+    ):
+        self.bots = Lane("bots", bot_threads, queue)
+        self.evaluate = Lane("evaluate", threads, queue, Callers(caller_jobs, caller_seconds))
+        self.simulate = Lane("simulate", simulate_threads or threads, queue, Callers(caller_jobs, caller_seconds))
+        self.lanes = (self.bots, self.evaluate, self.simulate)
+
+    @property
+    def busy(self) -> int:
+        """Jobs started (or waiting for a thread) and not yet returned, over every lane."""
+        return sum(lane.busy for lane in self.lanes)
+
+    async def run(self, fn: Callable[[*_Args, Cancel], _T], *args: *_Args) -> _T:
+        """`fn(*args, cancel)` on the evaluate lane, for tools that want one thread pool."""
+        return await self.evaluate.run(fn, *args)
+
+    def shutdown(self) -> None:
+        for lane in self.lanes:
+            lane.shutdown()

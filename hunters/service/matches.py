@@ -20,7 +20,7 @@ import secrets
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,7 +31,7 @@ from hunters.errors import IllegalMoveError
 from hunters.v1 import matches_pb2
 
 from . import auth, validate
-from .botseats import bot_seats, choose
+from .botseats import MAX_ITERATIONS, bot_seats, choose
 from .engine import Engine
 from .errors import ServiceError, invalid, not_found
 from .games import GameAdapter, adapter
@@ -62,6 +62,7 @@ class LiveMatch:
     recent: dict[int, bytes] = field(default_factory=dict)  # version -> encoded watch event
     bots: dict[int, Bot] = field(default_factory=dict)  # seats the server plays (GameConfig.bots)
     bot_task: asyncio.Task[None] | None = None  # the bots' moves in progress
+    owner: str = ""  # who created it (a caller's key), while its bot seats count against that caller
     heard: int = 0  # the latest version another replica announced (shared stores)
 
     @property
@@ -82,6 +83,25 @@ class LiveMatch:
         self.recent[version] = event
         if len(self.recent) > RECENT_EVENTS:
             del self.recent[min(self.recent)]
+
+
+async def _to_the_end(work: Coroutine[Any, Any, None]) -> None:
+    """Run `work` (a write and its effect in memory) to its end even if the caller is cancelled
+    meanwhile (a client gone), then pass the cancellation on: what the database holds and what
+    memory holds never part, and the match's lock is held until both agree."""
+    task = asyncio.ensure_future(work)
+    cancelled = False
+    while True:
+        try:
+            await asyncio.shield(task)
+            break
+        except asyncio.CancelledError:
+            if task.done():
+                break
+            cancelled = True
+    task.result()  # its error, if any, first
+    if cancelled:
+        raise asyncio.CancelledError
 
 
 def _chosen(move: Any, _game: Any) -> Any:
@@ -117,6 +137,9 @@ class MatchManager:
         idle_seconds: float | None = None,
         create_token: str | None = None,
         engine: Engine | None = None,
+        max_bot_iterations: int = MAX_ITERATIONS,
+        max_bot_seats: int = 256,
+        caller_bot_seats: int = 16,
     ):
         self.store = store
         self.encode = encode
@@ -132,6 +155,11 @@ class MatchManager:
         self.engine = engine  # where bots think (None: on the loop, for tools that drive the manager)
         self._tasks: set[asyncio.Task[None]] = set()  # catch-ups under way (held against collection)
         self.lost_races = 0  # moves whose version another server took first (decided by the database)
+        self.max_bot_iterations = max_bot_iterations  # an mcts bot seat's search per move
+        self.max_bot_seats = max_bot_seats  # bot seats of the open matches in memory, server-wide
+        self.caller_bot_seats = caller_bot_seats  # ... and of the matches one caller created
+        self.bot_seats = 0
+        self._owned: dict[str, int] = {}  # caller -> bot seats of its open matches
 
     async def start(self) -> None:
         """Read what the store holds (the page-token key, the count of active matches) and, on a
@@ -143,7 +171,9 @@ class MatchManager:
             self._open_count = await self.store.live_count()
 
     # -- creation and lookup ----------------------------------------------------------------
-    async def create(self, config: matches_pb2.GameConfig, token: str | None) -> tuple[LiveMatch, list[str], str]:
+    async def create(
+        self, config: matches_pb2.GameConfig, token: str | None, caller: str = ""
+    ) -> tuple[LiveMatch, list[str], str]:
         if self._create_hash is not None and not auth.matches(auth.require_token(token), self._create_hash):
             raise ServiceError(
                 grpc.StatusCode.PERMISSION_DENIED,
@@ -155,7 +185,9 @@ class MatchManager:
             raise self._too_many()
         seed = config.seed if config.HasField("seed") else secrets.randbits(63)
         game = ad.new_game(config, seed)
-        bots = bot_seats(config.bots, game.players, seed)
+        bots = bot_seats(config.bots, game.players, seed, self.max_bot_iterations)
+        if bots:
+            self._check_bot_seats(len(bots), caller)
         stored_config = matches_pb2.GameConfig()
         stored_config.CopyFrom(config)
         stored_config.seed = seed
@@ -195,8 +227,47 @@ class MatchManager:
         self._keep(live)
         if live.is_open:
             self._open_count += 1
+            self._count_bots(live, caller)
         self._wake_bots(live)
         return live, tokens, admin
+
+    def _check_bot_seats(self, wanted: int, caller: str) -> None:
+        if self.bot_seats + wanted > self.max_bot_seats:
+            raise ServiceError(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                "TOO_MANY_BOT_SEATS",
+                f"the server plays its limit of {self.max_bot_seats} bot seats in unfinished matches",
+                limit=self.max_bot_seats,
+            )
+        if self._owned.get(caller, 0) + wanted > self.caller_bot_seats:
+            raise ServiceError(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                "TOO_MANY_BOT_SEATS",
+                f"your unfinished matches hold this server's limit of {self.caller_bot_seats} bot seats per caller",
+                limit=self.caller_bot_seats,
+            )
+
+    def _count_bots(self, live: LiveMatch, owner: str) -> None:
+        """`live`'s bot seats count (server-wide, and against `owner`) while it is open."""
+        if not live.bots:
+            return
+        live.owner = owner
+        self.bot_seats += len(live.bots)
+        self._owned[owner] = self._owned.get(owner, 0) + len(live.bots)
+
+    def _stop_bots(self, live: LiveMatch) -> None:
+        """`live` closed (over, abandoned, deleted) or its bots handed their seats back: its bots stop
+        now (a search under way ends at its next check) and no longer count."""
+        if live.bot_task is not None and live.bot_task is not asyncio.current_task():
+            live.bot_task.cancel()
+        if live.bots:
+            self.bot_seats -= len(live.bots)
+            left = self._owned.get(live.owner, 0) - len(live.bots)
+            if left > 0:
+                self._owned[live.owner] = left
+            else:
+                self._owned.pop(live.owner, None)
+            live.bots = {}
 
     def _too_many(self) -> ServiceError:
         return ServiceError(
@@ -254,14 +325,32 @@ class MatchManager:
             stored.admin_hash,
             stored.created_at,
             abandoned=stored.abandoned,
-            bots=bot_seats(config.bots, game.players, config.seed),
+            bots=self._stored_bots(config, game, stored.match_id),
         )
         self._keep(live)
+        if live.is_open:
+            self._count_bots(live, "")
+        else:
+            live.bots = {}
         if self.store.shared and live.is_open:
             # A change heard while the match was loading found nothing in memory to bring up to date.
             self._schedule_catch_up(live)
         self._wake_bots(live)
         return live
+
+    def _stored_bots(self, config: matches_pb2.GameConfig, game: Any, match_id: str) -> dict[int, Bot]:
+        """The bots of a stored match; a spec this server no longer accepts (a lower
+        --max-bot-iterations, a stricter check) hands those seats back to their tokens."""
+        if not config.bots:
+            return {}
+        try:
+            return bot_seats(config.bots, game.players, config.seed, self.max_bot_iterations)
+        except ServiceError as exc:
+            log.warning(
+                "bot seats handed back: this server refuses their spec",
+                extra={"match_id": match_id, "error": exc.message},
+            )
+            return {}
 
     async def page(self, page_size: int, page_token: str, game: str) -> tuple[list[LiveMatch], str]:
         """One page of matches in creation order, and the token of the next page ("" at the end).
@@ -285,8 +374,12 @@ class MatchManager:
     async def delete(self, match_id: str, token: str | None) -> None:
         live = await self.get(match_id)
         self._check_admin(live, token)
-        await self.store.delete(match_id)
-        self._forget(live)
+
+        async def durable() -> None:
+            await self.store.delete(match_id)
+            self._forget(live)
+
+        await _to_the_end(durable())
 
     def _forget(self, live: LiveMatch) -> None:
         """`live` was deleted (here or by another replica): out of memory, its watchers told."""
@@ -294,6 +387,7 @@ class MatchManager:
             return
         if live.is_open:
             self._open_count -= 1
+        self._stop_bots(live)
         live.deleted = True
         self._open.pop(live.match_id, None)
         self._closed.pop(live.match_id, None)
@@ -322,10 +416,18 @@ class MatchManager:
 
     async def expire(self, now: float | None = None) -> list[str]:
         """Abandon every open match idle for longer than `idle_seconds`; their watchers are told.
-        Every replica sweeps; the database abandons each match once, and tells the others."""
+        Every replica sweeps; the database abandons each match once, and tells the others.
+
+        A bot's move is not a person's activity: a match every seat of which is a bot is abandoned
+        `idle_seconds` after its creation, unless it ended before."""
         if not self.idle_seconds:
             return []
-        ids = await self.store.abandon_idle((time.time() if now is None else now) - self.idle_seconds)
+        before = (time.time() if now is None else now) - self.idle_seconds
+        ids = await self.store.abandon_idle(before)
+        for candidate in list(self._open.values()):
+            stale = candidate.is_open and candidate.created_at < before and self._all_bots(candidate)
+            if stale and candidate.match_id not in ids and await self.store.abandon(candidate.match_id):
+                ids.append(candidate.match_id)
         self._open_count -= len(ids)
         for match_id in ids:
             live = self._open.get(match_id)
@@ -333,7 +435,12 @@ class MatchManager:
                 self._abandoned(live)
         return ids
 
+    @staticmethod
+    def _all_bots(live: LiveMatch) -> bool:
+        return bool(live.bots) and len(live.bots) == live.game.players
+
     def _abandoned(self, live: LiveMatch) -> None:
+        self._stop_bots(live)
         live.abandoned = True
         self._keep(live)
         live.publish()
@@ -500,7 +607,8 @@ class MatchManager:
             raise ServiceError.from_illegal(exc, match_id=match_id, version=live.version) from None
         played = Played(live.version + 1, seat, events)
         response = respond(after, played) if respond is not None else None
-        try:
+
+        async def durable() -> None:
             await self.store.append_move(
                 match_id,
                 live.version,
@@ -509,11 +617,14 @@ class MatchManager:
                 after.is_over,
                 (request_id, digest, response.SerializeToString()) if request_id and response is not None else None,
             )
+            self._apply(live, seat, move, after, events, getattr(response, "state", None))
+
+        try:
+            await _to_the_end(durable())
         except VersionConflict:  # another server (a replica) on this database got there first
             self.lost_races += 1
             await self._catch_up(live)
             raise
-        self._apply(live, seat, move, after, events, getattr(response, "state", None))
         return Played(played.version, seat, events, response)
 
     def _apply(self, live: LiveMatch, seat: int, move: Any, after: Any, events: list[Any], state: Any) -> None:
@@ -523,6 +634,7 @@ class MatchManager:
         live.seats.append(seat)
         if after.is_over:
             self._open_count -= 1
+            self._stop_bots(live)
             self._keep(live)
             log.info("match over", extra={"match_id": live.match_id, "version": live.version, "winners": after.winners})
         if live.watchers:
@@ -604,8 +716,11 @@ class MatchManager:
             live.bot_task = asyncio.get_running_loop().create_task(self._bot_moves(live))
 
     async def _bot_moves(self, live: LiveMatch) -> None:
-        """Play every bot seat's move while one is to move: each bot thinks on an engine thread, its
-        move is committed like a player's."""
+        """Play every bot seat's move while one is to move: each bot thinks on the engine's bot lane
+        (in turn with every other match's bots), its move is committed like a player's. A bot that
+        fails (raises, or chooses a move the game refuses) hands its seat back to the seat's token,
+        logged with the reason, instead of leaving the match waiting for it."""
+        delay = 0.05
         while live.is_open and not self.closing and live.game.player in live.bots:
             seat, game = live.game.player, live.game
             bot = live.bots[seat]
@@ -613,21 +728,51 @@ class MatchManager:
                 if self.engine is None:
                     move = bot(game)
                 else:
-                    move = await self.engine.run(choose, bot, game)
+                    # a bot facing a person thinks before bots that play only bots
+                    move = await self.engine.bots.wait_run(choose, bot, game, priority=int(self._all_bots(live)))
                 async with self._locked(live):
-                    if live.game is not game:  # the match changed meanwhile (deleted, abandoned)
+                    if live.game is not game or seat not in live.bots:  # the match changed meanwhile
                         continue
                     try:
                         await self._commit(live, seat, functools.partial(_chosen, move), None)
                     except VersionConflict:  # another replica's bot played this seat: it goes on
                         raise self._lost(live) from None
-            except ServiceError as exc:  # the match was deleted or closed while the bot thought
-                log.debug("bot stopped", extra={"match_id": live.match_id, "seat": seat, "reason": exc.reason})
+            except ServiceError as exc:
+                if not live.is_open or exc.reason in ("STALE_VERSION", "MATCH_NOT_FOUND"):
+                    # the match was deleted or closed while the bot thought, or another replica played
+                    log.debug("bot stopped", extra={"match_id": live.match_id, "seat": seat, "reason": exc.reason})
+                    return
+                self._hand_back(live, seat, bot, f"its move was refused: {exc.reason}: {exc.message}")
                 return
-            except Exception:
-                log.exception("bot failed", extra={"match_id": live.match_id, "seat": seat})
+            except StoreUnavailable as exc:  # the database is away: the move is thought again later
+                log.warning(
+                    "bot move not stored: database unavailable", extra={"match_id": live.match_id, "error": str(exc)}
+                )
+                await asyncio.sleep(delay)
+                delay = min(2 * delay, 5.0)
+                continue
+            except Exception as exc:
+                if live.deleted or not live.is_open or self.closing:
+                    return
+                self._hand_back(live, seat, bot, f"{type(exc).__name__}: {exc}")
                 return
             log.debug("bot played", extra={"match_id": live.match_id, "version": live.version, "seat": seat})
+
+    def _hand_back(self, live: LiveMatch, seat: int, bot: Bot, why: str) -> None:
+        """`bot` failed at `seat`: the seat is played by its token from now on (PlayMove), the
+        watchers are woken, the reason logged (once per failure)."""
+        log.error(
+            "bot failed: its seat is handed back to the seat's token",
+            extra={"match_id": live.match_id, "seat": seat, "bot": repr(bot), "error": why[:200]},
+        )
+        if live.bots.pop(seat, None) is not None:
+            self.bot_seats -= 1
+            left = self._owned.get(live.owner, 0) - 1
+            if left > 0:
+                self._owned[live.owner] = left
+            else:
+                self._owned.pop(live.owner, None)
+        live.publish()
 
     async def resume_bots(self, quiet_for: float | None = None) -> int:
         """After a start: load every open match whose next move is a bot's, so that it plays on.
@@ -676,11 +821,13 @@ class MatchManager:
                     continue
                 data = live.recent.get(version)
                 if data is None:
-                    if cursor is None or len(cursor.moves) > version:
+                    # `moves_played`, not `len(cursor.moves)`: that decodes every move so far, which
+                    # made a watch from version 0 quadratic in the length of the match
+                    if cursor is None or cursor.moves_played > version:
                         cursor = live.adapter.from_record(dict(live.record, moves=[]))
                         cursor_events = list(cursor.events)
-                    while len(cursor.moves) < version:
-                        cursor_events = cursor.play(live.moves[len(cursor.moves)])
+                    while cursor.moves_played < version:
+                        cursor_events = cursor.play(live.moves[cursor.moves_played])
                     move = live.moves[version - 1] if version else None
                     seat = live.seats[version - 1] if version else -1
                     data = self.encode(live, version, cursor, seat, move, cursor_events, None)

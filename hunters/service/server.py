@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import json
 import logging
@@ -28,7 +29,7 @@ from .games import adapter
 from .handlers import add_service
 from .matches import MatchManager
 from .servicer import GameInfoServicer, MatchServicer, OracleServicer, encode_watch_event
-from .store_base import MatchStore, without_password
+from .store_base import MatchStore, StoreUnavailable, without_password
 from .stores import open_store
 from .web import Viewer
 
@@ -38,6 +39,7 @@ SERVICE_NAMES = (
     games_pb2.DESCRIPTOR.services_by_name["GameService"].full_name,
 )
 HEALTH_SERVICE = "grpc.health.v1.Health"
+SWITCH_INTERVAL = 0.001  # seconds a thread holds the GIL while another waits (Python's default: 0.005)
 log = logging.getLogger("hunters.service")
 
 
@@ -47,15 +49,26 @@ class ServerConfig:
     db: str = "hunters.db"  # a SQLite file, or a postgresql:// URL (replicas share that database)
     tls_cert: str | None = None
     tls_key: str | None = None
-    engine_threads: int = 2  # threads for long engine work (Evaluate, SimulateGames)
+    engine_threads: int = 2  # threads for Evaluate
+    simulate_threads: int = 1  # threads for SimulateGames (when not on Ray)
+    bot_threads: int = 1  # threads the server's bot seats think on, in turn
+    engine_queue: int = 64  # Evaluate / SimulateGames jobs waiting per lane; more are ENGINE_BUSY
+    caller_engine_calls: int = 1  # Evaluate (and SimulateGames) calls at once per caller
+    caller_engine_seconds: float | None = 60.0  # engine seconds per minute per caller and lane; None: no bound
+    max_bot_iterations: int = 100_000  # an mcts bot seat's search per move
+    max_bot_seats: int = 256  # bot seats in the unfinished matches in memory
+    caller_bot_seats: int = 16  # ... of the matches one caller created
+    oracle_token: str | None = None  # when set, Evaluate and SimulateGames need it as their bearer token
     max_live_matches: int = 10_000  # active (unfinished, not abandoned) matches
     max_message_bytes: int = 4 * 1024 * 1024
     max_concurrent_rpcs: int = 10_000  # calls in progress, streams included; more are RESOURCE_EXHAUSTED
     sqlite_sync: str = "NORMAL"
+    db_busy_timeout: float = 2.0  # seconds a SQLite call waits for another process's lock (then DATABASE_BUSY)
     grace_seconds: float = 5.0
     idle_seconds: float | None = 7 * 24 * 3600  # an unfinished match with no move for this long is abandoned
     create_token: str | None = None  # when set, CreateMatch needs it as its bearer token
     http_port: int | None = None  # the live viewer (web.py) on this port of the same host; None: off
+    http_per_client: int = 32  # the viewer's open connections from one address
     ray_address: str | None = None  # SimulateGames plays its blocks on this Ray cluster (hunters.scale)
     # Replicas (a shared store): how often each one takes over the bot matches with no move for as long
     # (their replica may have died; the database keeps one move per version if two play).
@@ -77,6 +90,7 @@ class Started:
     http_port: int | None = None
     scale: Executor | None = None
     bot_keeper: asyncio.Task[None] | None = None
+    storage_watch: asyncio.Task[None] | None = None
 
     async def stop(self, grace: float | None) -> None:
         """NOT_SERVING, finish calls in flight (up to `grace` s, then cancel them), close the database."""
@@ -84,7 +98,7 @@ class Started:
         self.manager.close()
         if self.viewer is not None:
             await self.viewer.stop()
-        for task in (self.sweeper, self.bot_keeper):
+        for task in (self.sweeper, self.bot_keeper, self.storage_watch):
             if task is not None:
                 task.cancel()
         await self.server.stop(grace)
@@ -109,7 +123,9 @@ async def _sweep(manager: MatchManager, every: float) -> None:
         await asyncio.sleep(every)
         try:
             ids = await manager.expire()
-        except Exception:  # a locked or failing database must not end the sweeper
+        except StoreUnavailable:  # logged by the store, once per fault: try again next time
+            continue
+        except Exception:  # a failing database must not end the sweeper
             log.exception("expiry sweep failed")
             continue
         if ids:
@@ -126,6 +142,44 @@ async def _keep_bots(manager: MatchManager, every: float) -> None:
             log.exception("taking over bot seats failed")
 
 
+STORAGE_CHECK_SECONDS = 1.0  # how often the server checks its database file, and retries a failed write
+
+
+async def _watch_storage(store: MatchStore, health: HealthServicer, every: float) -> None:
+    """Keep the health service honest about the database: NOT_SERVING while writes fail for a
+    storage fault (disk full, file unwritable, deleted or replaced), SERVING again once a probe write
+    works. Also notices a database file deleted or replaced before the next move would."""
+    serving = True
+    fault: list[str | None] = [None]
+    changed = asyncio.Event()
+
+    def on_health(reason: str | None) -> None:
+        fault[0] = reason
+        changed.set()
+
+    store.on_health = on_health
+    while True:
+        try:
+            if fault[0] == "STORAGE_UNAVAILABLE":
+                await store.probe()
+            else:
+                await store.check()
+        except StoreUnavailable:
+            pass
+        except Exception:  # a surprise must not end the watch
+            log.exception("checking the database failed")
+        healthy = fault[0] != "STORAGE_UNAVAILABLE"
+        if healthy != serving:
+            serving = healthy
+            status = health_pb2.HealthCheckResponse.SERVING if healthy else health_pb2.HealthCheckResponse.NOT_SERVING
+            for name in ("", *SERVICE_NAMES):
+                await health.set(name, status)
+            continue  # probe again at once: the fault may be over already
+        changed.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(changed.wait(), every)
+
+
 async def start_server(config: ServerConfig) -> Started:
     """Build and start a server on the running loop (port 0 picks a free one); SERVING once every
     game's core is loaded. Raises OSError/ValueError for a bad address, database or TLS files."""
@@ -134,14 +188,21 @@ async def start_server(config: ServerConfig) -> Started:
     credentials = _credentials(config)
     scale = connect_ray(config.ray_address) if config.ray_address is not None else None
     try:
-        store = open_store(config.db, sqlite_sync=config.sqlite_sync)
+        store = open_store(config.db, sqlite_sync=config.sqlite_sync, busy_timeout=config.db_busy_timeout)
     except BaseException:
         if scale is not None:
             scale.close()
         raise
     try:
         await store.open()
-        engine = Engine(config.engine_threads)
+        engine = Engine(
+            config.engine_threads,
+            bot_threads=config.bot_threads,
+            simulate_threads=config.simulate_threads,
+            queue=config.engine_queue,
+            caller_jobs=config.caller_engine_calls,
+            caller_seconds=config.caller_engine_seconds,
+        )
         manager = MatchManager(
             store,
             encode_watch_event,
@@ -149,6 +210,9 @@ async def start_server(config: ServerConfig) -> Started:
             idle_seconds=config.idle_seconds,
             create_token=config.create_token,
             engine=engine,
+            max_bot_iterations=config.max_bot_iterations,
+            max_bot_seats=config.max_bot_seats,
+            caller_bot_seats=config.caller_bot_seats,
         )
         await manager.start()
         options = [
@@ -163,7 +227,8 @@ async def start_server(config: ServerConfig) -> Started:
         ]
         server = grpc.aio.server(options=options, maximum_concurrent_rpcs=config.max_concurrent_rpcs)
         add_service(server, matches_pb2.DESCRIPTOR.services_by_name["MatchService"], MatchServicer(manager))
-        add_service(server, oracle_pb2.DESCRIPTOR.services_by_name["OracleService"], OracleServicer(engine, scale))
+        oracle = OracleServicer(engine, scale, config.oracle_token)
+        add_service(server, oracle_pb2.DESCRIPTOR.services_by_name["OracleService"], oracle)
         add_service(server, games_pb2.DESCRIPTOR.services_by_name["GameService"], GameInfoServicer())
         health = HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(health, server)
@@ -181,7 +246,7 @@ async def start_server(config: ServerConfig) -> Started:
         await server.start()
         viewer, http_port = None, None
         if config.http_port is not None:
-            viewer = Viewer(manager)
+            viewer = Viewer(manager, per_client=config.http_per_client)
             try:
                 http_port = await viewer.start(config.address.rpartition(":")[0].strip("[]"), config.http_port)
             except BaseException:
@@ -203,7 +268,10 @@ async def start_server(config: ServerConfig) -> Started:
     bot_keeper = None
     if store.shared and config.bot_takeover_seconds:
         bot_keeper = asyncio.get_running_loop().create_task(_keep_bots(manager, config.bot_takeover_seconds))
-    return Started(server, port, manager, health, store, engine, sweeper, viewer, http_port, scale, bot_keeper)
+    storage_watch = asyncio.get_running_loop().create_task(_watch_storage(store, health, STORAGE_CHECK_SECONDS))
+    return Started(
+        server, port, manager, health, store, engine, sweeper, viewer, http_port, scale, bot_keeper, storage_watch
+    )
 
 
 class RunningServer:
@@ -294,10 +362,24 @@ async def _serve(config: ServerConfig, ready: Callable[[Started], None] | None =
             "tls": bool(config.tls_cert),
             "games": games.ids(),
             "create_token": bool(config.create_token),
+            "oracle_token": bool(config.oracle_token),
+            "max_matches": config.max_live_matches,
+            "max_bot_seats": config.max_bot_seats,
             "idle_seconds": config.idle_seconds,
             "http_port": started.http_port,
         },
     )
+    host = config.address.rpartition(":")[0].strip("[]")
+    if not config.create_token and host not in ("127.0.0.1", "localhost", "::1"):
+        log.warning(
+            "anyone who reaches this address may create matches (no create token): the limits of an "
+            "anonymous server apply unless set (see hunters serve --help)",
+            extra={
+                "address": config.address,
+                "max_matches": config.max_live_matches,
+                "idle_seconds": config.idle_seconds,
+            },
+        )
     if ready is not None:
         ready(started)
     stop = asyncio.Event()
@@ -323,5 +405,10 @@ def serve(config: ServerConfig, log_level: str = "INFO") -> int:
     """Run until SIGTERM or SIGINT; then NOT_SERVING and a graceful stop (calls in flight get
     `grace_seconds`, then are cancelled)."""
     configure_logging(log_level)
+    # Engine work in Python (Evaluate) holds the GIL in turns with the event loop: hand it back every
+    # millisecond instead of every 5, so that a call waits less behind another caller's work.
+    sys.setswitchinterval(SWITCH_INTERVAL)
+    if hasattr(signal, "SIGXFSZ"):  # a file-size limit reached: the write fails (STORAGE_UNAVAILABLE), no kill
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     asyncio.run(_serve(config))
     return 0

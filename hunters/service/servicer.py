@@ -47,10 +47,14 @@ _Response = TypeVar("_Response")
 async def _abort(name: str, context: grpc.aio.ServicerContext, exc: Exception) -> None:
     """End the call with the status of a ServiceError, or INTERNAL (logged) for anything else."""
     if isinstance(exc, StoreUnavailable):
-        log.warning("database unavailable", extra={"rpc": name, "error": str(exc)})
-        exc = ServiceError(
-            grpc.StatusCode.UNAVAILABLE, "DATABASE_UNAVAILABLE", "the database cannot be reached now: try again"
-        )
+        if not exc.logged:  # else the store logged the fault once for its whole episode
+            log.warning("database unavailable", extra={"rpc": name, "error": str(exc)})
+        message = {
+            "DATABASE_BUSY": "the database is locked by another process: try again",
+            "STORAGE_UNAVAILABLE": "the server cannot write its database now (disk full, file unwritable or "
+            "replaced): try again later",
+        }.get(exc.reason, "the database cannot be reached now: try again")
+        exc = ServiceError(grpc.StatusCode.UNAVAILABLE, exc.reason, message)
     if isinstance(exc, ServiceError):
         log.debug("rpc refused", extra={"rpc": name, "reason": exc.reason, "code": exc.code.name})
         error = exc
@@ -104,6 +108,17 @@ def stream_rpc(
 
 def _token(context: grpc.aio.ServicerContext) -> str | None:
     return auth.token_from_metadata(context.invocation_metadata())
+
+
+def caller_key(context: grpc.aio.ServicerContext) -> str:
+    """Whom per-caller limits count against: the bearer token's hash when the call has one, else
+    the peer's address without its port (every connection from one host is one caller)."""
+    token = _token(context)
+    if token:
+        return "token:" + auth.hash_token(token)[:32]
+    peer = context.peer() or ""
+    host = peer.rpartition(":")[0] if peer.startswith(("ipv4:", "ipv6:")) else peer
+    return "peer:" + host
 
 
 @functools.lru_cache(maxsize=65536)
@@ -178,7 +193,7 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
     ) -> matches_pb2.CreateMatchResponse:
         if not request.HasField("config"):
             raise invalid("INVALID_CONFIG", "config is required")
-        live, tokens, admin = await self.manager.create(request.config, _token(context))
+        live, tokens, admin = await self.manager.create(request.config, _token(context), caller_key(context))
         log.info("match created", extra={"match_id": live.match_id, "game": request.config.game})
         return matches_pb2.CreateMatchResponse(match=self.match_pb(live), seat_tokens=tokens, admin_token=admin)
 
@@ -303,20 +318,33 @@ def simulate_block(game: type[GameBase], games: int, players: int, seed: int, ca
 class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
     """The stateless oracle; `engine` runs its work off the event loop."""
 
-    def __init__(self, engine: Engine, scale: Executor | None = None):
+    def __init__(self, engine: Engine, scale: Executor | None = None, token: str | None = None):
         self.engine = engine
         self.scale = scale  # where SimulateGames plays its blocks, when not on the engine's threads
+        self._token_hash = auth.hash_token(token) if token else None  # the oracle's token, when guarded
+
+    def _check_token(self, context: grpc.aio.ServicerContext) -> None:
+        if self._token_hash is not None and not auth.matches(auth.require_token(_token(context)), self._token_hash):
+            raise ServiceError(
+                grpc.StatusCode.PERMISSION_DENIED,
+                "ORACLE_TOKEN_REQUIRED",
+                "this server's oracle answers only its operator's token",
+            )
 
     @rpc
     async def Evaluate(
         self, request: oracle_pb2.EvaluateRequest, context: grpc.aio.ServicerContext
     ) -> oracle_pb2.EvaluateResponse:
-        return await self.engine.run(evaluate, request)
+        self._check_token(context)
+        lane = self.engine.evaluate
+        with lane.admitted(caller_key(context)) as budget:
+            return await lane.run(evaluate, request, budget=budget)
 
     @stream_rpc
     async def SimulateGames(
         self, request: oracle_pb2.SimulateGamesRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[oracle_pb2.SimulateGamesResponse]:
+        self._check_token(context)
         ad = adapter(request.game)
         if not 0 < request.games <= MAX_SIMULATED_GAMES:
             raise invalid("BAD_GAMES", f"games must be an integer from 1 to {MAX_SIMULATED_GAMES}")
@@ -324,13 +352,20 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
             ad.Game.random_games(0, players=request.players, seed=request.seed)
         except ValueError as exc:
             raise invalid("INVALID_CONFIG", str(exc)) from None
+        with self.engine.simulate.admitted(caller_key(context)) as budget:
+            async for item in self._report(request, ad.Game, budget):
+                yield item
+
+    async def _report(
+        self, request: oracle_pb2.SimulateGamesRequest, game: type[GameBase], budget: Any
+    ) -> AsyncIterator[oracle_pb2.SimulateGamesResponse]:
         total = request.games
         done = moves = 0
         scores = [0] * request.players
         wins = [0] * request.players
         start = last = time.perf_counter()
         reported = 0
-        async for res in self._simulated(request.game, ad.Game, total, request.players, request.seed):
+        async for res in self._simulated(request.game, game, total, request.players, request.seed, budget):
             done += res.games
             moves += res.decisions
             scores = [a + b for a, b in zip(scores, res.total_scores, strict=True)]
@@ -348,15 +383,19 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
                 )
 
     async def _simulated(
-        self, game_id: str, game: type[GameBase], total: int, players: int, seed: int
+        self, game_id: str, game: type[GameBase], total: int, players: int, seed: int, budget: Any = None
     ) -> AsyncIterator[SimulationResult]:
         """The blocks of a run (block b: `random_games(SIMULATION_BLOCK, seed + b)`), in order: one at a
         time on the engine's threads, or units of a few blocks on the scale executor (a Ray cluster),
         a bounded number in flight; the caller going away cancels those and submits no more."""
         sizes = block_sizes(total)
         if self.scale is None:
+            lane = self.engine.simulate
             for b, n in enumerate(sizes):
-                yield await self.engine.run(simulate_block, game, n, players, (seed + b) % 2**64)
+                # a caller past its engine seconds per minute waits (its stream slows down) for more
+                while lane.callers is not None and budget is not None and (pause := lane.callers.wait(budget)) > 0:
+                    await asyncio.sleep(min(pause, 5.0))
+                yield await lane.run(simulate_block, game, n, players, (seed + b) % 2**64, budget=budget)
             return
         # units of up to SCALE_BLOCKS blocks (Ray's ~1 ms per task amortised), smaller when the run is
         # short for the cluster, so that every worker gets a few units; results do not depend on it

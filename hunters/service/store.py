@@ -3,23 +3,45 @@ is committed before the reply, so a restart (or a kill -9) loses nothing that wa
 
 synchronous=NORMAL (default) survives a crash of the process; "full" also survives a power cut at
 the cost of an fsync per move. A match is active, over, or abandoned (idle past the server's time
-limit); only active matches count against the limit of unfinished matches."""
+limit); only active matches count against the limit of unfinished matches.
+
+The database is used from one thread of its own, never from the event loop, so a slow disk or
+another process holding the write lock never stalls the server: such a call waits at most the busy
+timeout and fails with StoreUnavailable (DATABASE_BUSY), a full disk or an unwritable, failing,
+deleted or replaced file with StoreUnavailable (STORAGE_UNAVAILABLE), each fault logged once until
+writes work again. Before every write the file is checked to be the one opened (device and inode):
+a database deleted or replaced under the server is never written to again (a restart opens the
+new one)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import functools
 import json
+import logging
+import os
 import secrets
 import sqlite3
 import threading
 import time
-from typing import Any
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
-from .store_base import MatchStore, StoredMatch, VersionConflict
+from .store_base import MatchStore, StoredMatch, StoreUnavailable, VersionConflict
 
 __all__ = ["SQLiteStore", "Store", "StoredMatch"]
 
 # one SQL statement and its parameters
 _Statement = tuple[str, tuple[Any, ...]]
+_T = TypeVar("_T")
+log = logging.getLogger("hunters.service")
+BUSY_TIMEOUT = 2.0  # seconds a call waits for another process's write lock before DATABASE_BUSY
+_BUSY = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
+# A fault is over once a write works at least this long after the last failure: a nearly full disk
+# lets a small write through now and then, which does not end the episode (nor start a new one).
+RECOVERY_QUIET = 1.0
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -67,15 +89,15 @@ _INDEXES = (
 
 
 class SQLiteStore(MatchStore):
-    """All database access; thread-safe (one connection behind a lock). Its calls are local and short,
-    so they run on the event loop itself (the async methods never wait)."""
+    """All database access, on one thread of its own (one connection behind a lock); the async
+    methods wait for it without blocking the event loop."""
 
     shared = False
 
-    def __init__(self, path: str, synchronous: str = "NORMAL"):
+    def __init__(self, path: str, synchronous: str = "NORMAL", busy_timeout: float = BUSY_TIMEOUT):
         self.path = path
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=30)
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=busy_timeout)
         try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute(f"PRAGMA synchronous={'FULL' if synchronous.upper() == 'FULL' else 'NORMAL'}")
@@ -92,29 +114,148 @@ class SQLiteStore(MatchStore):
         except BaseException:
             self._db.close()
             raise
+        self._busy_ms = int(busy_timeout * 1000)
+        self._db.execute("PRAGMA busy_timeout = 0")  # calls on the loop never wait (see _run)
+        # Checkpoints (the only fsyncs with synchronous=NORMAL) run on the database thread (`check`,
+        # every second), not in whichever commit crosses the WAL's size; with FULL every commit syncs,
+        # so every write goes to the thread.
+        self._db.execute("PRAGMA wal_autocheckpoint = 0")
+        self._durable = synchronous.upper() == "FULL"
+        self._file = _identity(path)  # (device, inode) of the file opened; None for an in-memory database
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hunters-sqlite")
+        self.fault: str | None = None  # the reason of the fault under way (logged once), or None
+        self._failed_at = 0.0  # when a call last failed (monotonic)
+        self.lost = False  # the file was deleted or replaced: never written again
 
     async def close(self) -> None:
+        self._thread.shutdown(wait=True)
         with self._lock:
             self._db.close()
 
-    def _tx(self, statements: list[_Statement]) -> None:
-        """Run the statements as one transaction (a single statement commits on its own)."""
-        with self._lock:
-            if len(statements) == 1:
-                self._db.execute(*statements[0])
-                return
-            self._db.execute("BEGIN IMMEDIATE")
+    # -- running and fault episodes -----------------------------------------------------------------
+    async def _run(self, fn: Callable[..., _T], *args: Any, write: bool = False, thread: bool = False) -> _T:
+        """`fn(*args)`: first on the loop itself without waiting for any lock (the common case: a few
+        tens of microseconds, no thread handoff); if the database is locked (by another process, or
+        by a call under way on the database thread), on the database thread, which waits up to the
+        busy timeout while the loop goes on. A write whose caller is cancelled still finishes there
+        (matches.py waits for it), so nothing committed goes unnoticed."""
+        try:
             try:
-                for sql, args in statements:
-                    self._db.execute(sql, args)
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+                if thread or (write and self._durable):
+                    raise _Locked  # an fsync (synchronous=FULL, a checkpoint) never runs on the loop
+                result = self._at_once(fn, args, write)
+            except _Locked:
+                future = asyncio.get_running_loop().run_in_executor(
+                    self._thread, functools.partial(self._guarded, fn, args, write)
+                )
+                result = await future
+        except StoreUnavailable as exc:
+            self._faulted(exc, write)
+            raise StoreUnavailable(str(exc), exc.reason, logged=True) from None
+        if write and self.fault is not None and time.monotonic() - self._failed_at >= RECOVERY_QUIET:
+            self._recovered()
+        return result
 
-    async def secret(self, key: str) -> bytes:
+    def _at_once(self, fn: Callable[..., _T], args: tuple[Any, ...], write: bool) -> _T:
+        """`fn(*args)` on the calling thread (the loop) if neither our lock nor SQLite's is taken;
+        _Locked otherwise (nothing was changed: a transaction that found the database locked is rolled
+        back, a single statement was not applied)."""
+        if not self._lock.acquire(blocking=False):
+            raise _Locked
+        try:
+            if write:
+                self._check_file()
+            try:
+                return fn(*args)
+            except sqlite3.IntegrityError:
+                raise
+            except sqlite3.Error as exc:
+                error = _unavailable(exc)
+                if error.reason == "DATABASE_BUSY":
+                    raise _Locked from None
+                raise error from None
+        finally:
+            self._lock.release()
+
+    def _guarded(self, fn: Callable[..., _T], args: tuple[Any, ...], write: bool) -> _T:
+        """On the database thread: the busy timeout waited, the file checked before a write, SQLite's
+        faults as StoreUnavailable."""
         with self._lock:
-            return bytes(self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()[0])
+            if write:
+                self._check_file()
+            self._db.execute(f"PRAGMA busy_timeout = {self._busy_ms}")
+            try:
+                return fn(*args)
+            except sqlite3.IntegrityError:
+                raise
+            except sqlite3.Error as exc:
+                raise _unavailable(exc) from None
+            finally:
+                self._db.execute("PRAGMA busy_timeout = 0")
+
+    def _check_file(self) -> None:
+        if self.lost:
+            raise StoreUnavailable(
+                f"the database file {self.path} was deleted or replaced while serving: restart the server",
+                "STORAGE_UNAVAILABLE",
+            )
+        if self._file is None:
+            return
+        if _identity(self.path) != self._file:
+            self.lost = True
+            self._check_file()
+
+    def _faulted(self, exc: StoreUnavailable, write: bool) -> None:
+        """A call failed: the first failure of an episode is logged (one line), and the server told
+        (`on_health`: a storage fault makes it NOT_SERVING until a write works again)."""
+        self._failed_at = time.monotonic()
+        if self.fault == exc.reason:
+            return
+        self.fault = exc.reason
+        log.error("database fault", extra={"reason": exc.reason, "db": self.path, "error": str(exc)})
+        if self.on_health is not None:
+            self.on_health(exc.reason)
+
+    def _recovered(self) -> None:
+        reason, self.fault = self.fault, None
+        log.warning("database works again", extra={"after": reason, "db": self.path})
+        if self.on_health is not None:
+            self.on_health(None)
+
+    async def probe(self) -> None:
+        await self._run(self._probe, write=True)
+
+    async def check(self) -> None:
+        """The file is still the one opened; the WAL checkpointed into it (on the database thread)."""
+        await self._run(self._checkpoint, write=True, thread=True)
+
+    def _checkpoint(self) -> None:
+        self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+
+    def _probe(self) -> None:
+        self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('probe', ?)", (secrets.token_bytes(8),))
+
+    def _tx(self, statements: list[_Statement]) -> None:
+        """Run the statements as one transaction (a single statement commits on its own); on the
+        database thread, its lock held."""
+        if len(statements) == 1:
+            self._db.execute(*statements[0])
+            return
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            for sql, args in statements:
+                self._db.execute(sql, args)
+            self._db.execute("COMMIT")
+        except BaseException:
+            _rollback(self._db)
+            raise
+
+    # -- the store's calls --------------------------------------------------------------------------
+    async def secret(self, key: str) -> bytes:
+        return await self._run(self._secret, key)
+
+    def _secret(self, key: str) -> bytes:
+        return bytes(self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()[0])
 
     async def create(
         self,
@@ -129,28 +270,31 @@ class SQLiteStore(MatchStore):
         limit: int | None = None,
     ) -> tuple[int, float] | None:
         created = time.time()
-        with self._lock:
-            if limit is not None and self._live_count() >= limit:
-                return None
-            cur = self._db.execute(
-                "INSERT INTO matches (match_id, game, record, config, seat_hashes, admin_hash, created_at, over,"
-                " last_active, bots) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    match_id,
-                    game,
-                    json.dumps(record),
-                    config,
-                    json.dumps(seat_hashes),
-                    admin_hash,
-                    created,
-                    int(over),
-                    created,
-                    int(has_bots),
-                ),
-            )
-            seq = cur.lastrowid
-        assert seq is not None  # set by every successful INSERT
-        return seq, created
+        row = (
+            match_id,
+            game,
+            json.dumps(record),
+            config,
+            json.dumps(seat_hashes),
+            admin_hash,
+            created,
+            int(over),
+            created,
+            int(has_bots),
+        )
+        seq = await self._run(self._create, row, limit, write=True)
+        return None if seq is None else (seq, created)
+
+    def _create(self, row: tuple[Any, ...], limit: int | None) -> int | None:
+        if limit is not None and self._live_count() >= limit:
+            return None
+        cur = self._db.execute(
+            "INSERT INTO matches (match_id, game, record, config, seat_hashes, admin_hash, created_at, over,"
+            " last_active, bots) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            row,
+        )
+        assert cur.lastrowid is not None  # set by every successful INSERT
+        return cur.lastrowid
 
     async def append_move(
         self,
@@ -181,32 +325,34 @@ class SQLiteStore(MatchStore):
                 )
             )
         try:
-            self._tx(statements)
+            await self._run(self._tx, statements, write=True)
         except sqlite3.IntegrityError:  # another server process on this database got there first
             raise VersionConflict(match_id) from None
         return now
 
     async def request(self, match_id: str, request_id: str) -> tuple[str, bytes] | None:
-        with self._lock:
-            row = self._db.execute(
-                "SELECT fingerprint, response FROM requests WHERE match_id = ? AND request_id = ?",
-                (match_id, request_id),
-            ).fetchone()
+        return await self._run(self._request, match_id, request_id)
+
+    def _request(self, match_id: str, request_id: str) -> tuple[str, bytes] | None:
+        row = self._db.execute(
+            "SELECT fingerprint, response FROM requests WHERE match_id = ? AND request_id = ?",
+            (match_id, request_id),
+        ).fetchone()
         return None if row is None else (row[0], bytes(row[1]))
 
     async def load(self, match_id: str) -> StoredMatch | None:
-        with self._lock:
-            row = self._db.execute(
-                "SELECT seq, match_id, game, record, config, seat_hashes, admin_hash, created_at, over, abandoned,"
-                " MAX(last_active, COALESCE((SELECT MAX(played_at) FROM moves WHERE moves.match_id = ?), 0))"
-                " FROM matches WHERE match_id = ?",
-                (match_id, match_id),
-            ).fetchone()
-            if row is None:
-                return None
-            moves = self._db.execute(
-                "SELECT seat, move FROM moves WHERE match_id = ? ORDER BY idx", (match_id,)
-            ).fetchall()
+        return await self._run(self._load, match_id)
+
+    def _load(self, match_id: str) -> StoredMatch | None:
+        row = self._db.execute(
+            "SELECT seq, match_id, game, record, config, seat_hashes, admin_hash, created_at, over, abandoned,"
+            " MAX(last_active, COALESCE((SELECT MAX(played_at) FROM moves WHERE moves.match_id = ?), 0))"
+            " FROM matches WHERE match_id = ?",
+            (match_id, match_id),
+        ).fetchone()
+        if row is None:
+            return None
+        moves = self._db.execute("SELECT seat, move FROM moves WHERE match_id = ? ORDER BY idx", (match_id,)).fetchall()
         return StoredMatch(
             row[0],
             row[1],
@@ -223,13 +369,15 @@ class SQLiteStore(MatchStore):
         )
 
     async def moves_from(self, match_id: str, idx: int) -> tuple[list[tuple[int, dict[str, Any]]], bool] | None:
-        with self._lock:
-            row = self._db.execute("SELECT abandoned FROM matches WHERE match_id = ?", (match_id,)).fetchone()
-            if row is None:
-                return None
-            moves = self._db.execute(
-                "SELECT seat, move FROM moves WHERE match_id = ? AND idx >= ? ORDER BY idx", (match_id, idx)
-            ).fetchall()
+        return await self._run(self._moves_from, match_id, idx)
+
+    def _moves_from(self, match_id: str, idx: int) -> tuple[list[tuple[int, dict[str, Any]]], bool] | None:
+        row = self._db.execute("SELECT abandoned FROM matches WHERE match_id = ?", (match_id,)).fetchone()
+        if row is None:
+            return None
+        moves = self._db.execute(
+            "SELECT seat, move FROM moves WHERE match_id = ? AND idx >= ? ORDER BY idx", (match_id, idx)
+        ).fetchall()
         return [(s, json.loads(m)) for s, m in moves], bool(row[0])
 
     async def page(self, after_seq: int, limit: int, game: str | None) -> list[tuple[int, str]]:
@@ -240,13 +388,14 @@ class SQLiteStore(MatchStore):
             + " ORDER BY seq LIMIT ?"
         )
         args = (after_seq, game, limit) if game else (after_seq, limit)
-        with self._lock:
-            return [(r[0], r[1]) for r in self._db.execute(sql, args).fetchall()]
+        return await self._run(self._rows, sql, args)
+
+    def _rows(self, sql: str, args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        return [tuple(r) for r in self._db.execute(sql, args).fetchall()]
 
     async def live_count(self) -> int:
         """Active matches: neither over nor abandoned (answered from the index)."""
-        with self._lock:
-            return self._live_count()
+        return await self._run(self._live_count)
 
     def _live_count(self) -> int:
         count: int = self._db.execute("SELECT COUNT(*) FROM matches WHERE over = 0 AND abandoned = 0").fetchone()[0]
@@ -255,11 +404,8 @@ class SQLiteStore(MatchStore):
     async def open_with_bots(self, quiet_before: float | None = None) -> list[str]:
         """Ids of the active matches some of whose seats the server plays (`quiet_before` is for
         shared stores: one server has no other server's stalled bots to take over)."""
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT match_id FROM matches WHERE over = 0 AND abandoned = 0 AND bots = 1 ORDER BY seq"
-            ).fetchall()
-        return [r[0] for r in rows]
+        sql = "SELECT match_id FROM matches WHERE over = 0 AND abandoned = 0 AND bots = 1 ORDER BY seq"
+        return [r[0] for r in await self._run(self._rows, sql, ())]
 
     async def abandon_idle(self, idle_before: float) -> list[str]:
         """Mark every active match with no move since `idle_before` abandoned; return their ids.
@@ -267,34 +413,79 @@ class SQLiteStore(MatchStore):
         Moves carry their time, so playing never updates the match row; the sweep first brings the
         `last_active` of the candidates up to their latest move (each match is scanned about once per
         idle period), then abandons those still idle."""
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                self._db.execute(
-                    "UPDATE matches SET last_active = (SELECT MAX(played_at) FROM moves WHERE moves.match_id ="
-                    " matches.match_id) WHERE over = 0 AND abandoned = 0 AND last_active < ?1 AND EXISTS"
-                    " (SELECT 1 FROM moves WHERE moves.match_id = matches.match_id AND played_at >= ?1)",
-                    (idle_before,),
-                )
-                rows = self._db.execute(
-                    "UPDATE matches SET abandoned = 1 WHERE over = 0 AND abandoned = 0 AND last_active < ?"
-                    " RETURNING match_id",
-                    (idle_before,),
-                ).fetchall()
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
+        return await self._run(self._abandon_idle, idle_before, write=True)
+
+    def _abandon_idle(self, idle_before: float) -> list[str]:
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            self._db.execute(
+                "UPDATE matches SET last_active = (SELECT MAX(played_at) FROM moves WHERE moves.match_id ="
+                " matches.match_id) WHERE over = 0 AND abandoned = 0 AND last_active < ?1 AND EXISTS"
+                " (SELECT 1 FROM moves WHERE moves.match_id = matches.match_id AND played_at >= ?1)",
+                (idle_before,),
+            )
+            rows = self._db.execute(
+                "UPDATE matches SET abandoned = 1 WHERE over = 0 AND abandoned = 0 AND last_active < ?"
+                " RETURNING match_id",
+                (idle_before,),
+            ).fetchall()
             self._db.execute("COMMIT")
+        except BaseException:
+            _rollback(self._db)
+            raise
         return [r[0] for r in rows]
 
+    async def abandon(self, match_id: str) -> bool:
+        return await self._run(self._abandon, match_id, write=True)
+
+    def _abandon(self, match_id: str) -> bool:
+        cur = self._db.execute(
+            "UPDATE matches SET abandoned = 1 WHERE match_id = ? AND over = 0 AND abandoned = 0", (match_id,)
+        )
+        return cur.rowcount > 0
+
     async def delete(self, match_id: str) -> None:
-        self._tx(
+        await self._run(
+            self._tx,
             [
                 ("DELETE FROM moves WHERE match_id = ?", (match_id,)),
                 ("DELETE FROM requests WHERE match_id = ?", (match_id,)),
                 ("DELETE FROM matches WHERE match_id = ?", (match_id,)),
-            ]
+            ],
+            write=True,
         )
+
+
+class _Locked(Exception):
+    """The database is locked now: the call goes to the database thread, which may wait."""
+
+
+def _identity(path: str) -> tuple[int, int] | None:
+    """(device, inode) of the database file, None when it is missing or not a file (":memory:")."""
+    if path == ":memory:" or path.startswith("file:"):
+        return None
+    try:
+        st = os.stat(path)
+    except OSError:
+        return (-1, -1)
+    return st.st_dev, st.st_ino
+
+
+def _rollback(db: sqlite3.Connection) -> None:
+    """Roll back a transaction a failure interrupted (SQLite may have rolled it back already)."""
+    with contextlib.suppress(sqlite3.Error):
+        db.execute("ROLLBACK")
+
+
+def _unavailable(exc: sqlite3.Error) -> StoreUnavailable:
+    """SQLite's error as the store's: a lock held too long is DATABASE_BUSY, anything else (a full
+    disk, a read-only or failing file) STORAGE_UNAVAILABLE."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    primary = code & 0xFF if isinstance(code, int) else None
+    text = str(exc)
+    if primary in _BUSY or (primary is None and "locked" in text):
+        return StoreUnavailable(f"the database is locked by another process: {text}", "DATABASE_BUSY")
+    return StoreUnavailable(f"the database cannot be written: {text}", "STORAGE_UNAVAILABLE")
 
 
 Store = SQLiteStore  # the name before there were two stores

@@ -20,9 +20,18 @@ class VersionConflict(Exception):
 
 
 class StoreUnavailable(Exception):
-    """The database cannot be reached now (a shared store's server is down or unreachable): the call
-    may be retried. A move whose commit was cut off may or may not be stored: retry it with its
-    request_id."""
+    """The database cannot be used now: the call may be retried (UNAVAILABLE with `reason`). A move
+    whose commit was cut off may or may not be stored: retry it with its request_id.
+
+    Reasons: DATABASE_UNAVAILABLE (a shared store's server is down or unreachable), DATABASE_BUSY
+    (another process holds the write lock past the busy timeout), STORAGE_UNAVAILABLE (the disk is
+    full, the file unwritable, failing, deleted or replaced). `logged`: the store has logged the
+    fault already (once per episode), so the caller need not."""
+
+    def __init__(self, message: str, reason: str = "DATABASE_UNAVAILABLE", logged: bool = False):
+        super().__init__(message)
+        self.reason = reason
+        self.logged = logged
 
 
 @dataclass
@@ -65,6 +74,15 @@ class MatchStore(abc.ABC):
     # and changes made elsewhere arrive through `listen`. False: this server is the only writer.
     shared: bool = False
     path: str  # what the server was given (`--db`): a file name or a connection URL
+    # Told of every change of the store's health: a fault's reason (writes fail), or None (they work
+    # again). The server answers NOT_SERVING in between.
+    on_health: Callable[[str | None], None] | None = None
+
+    async def probe(self) -> None:  # noqa: B027 (optional: a store whose faults need no probe)
+        """Try a small write (during a fault, to notice its end); raise StoreUnavailable if it fails."""
+
+    async def check(self) -> None:  # noqa: B027 (optional)
+        """Check that the database is still the one opened (raise StoreUnavailable if not)."""
 
     async def open(self) -> None:  # noqa: B027 (optional: a store may connect in its constructor)
         """Connect and create the schema (idempotent). Raises on an unusable database."""
@@ -135,6 +153,10 @@ class MatchStore(abc.ABC):
     @abc.abstractmethod
     async def abandon_idle(self, idle_before: float) -> list[str]:
         """Mark every active match with no move since `idle_before` abandoned; return their ids."""
+
+    @abc.abstractmethod
+    async def abandon(self, match_id: str) -> bool:
+        """Mark one active match abandoned (an all-bot match past its time); False if it was not active."""
 
     @abc.abstractmethod
     async def delete(self, match_id: str) -> None: ...

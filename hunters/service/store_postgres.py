@@ -97,6 +97,12 @@ WITH idle AS (
 )
 SELECT match_id, pg_notify('{CHANNEL}', match_id || ' a') FROM idle
 """
+_ABANDON_ONE = f"""
+WITH one AS (
+    UPDATE matches SET abandoned = true WHERE match_id = %s AND NOT over AND NOT abandoned RETURNING match_id
+)
+SELECT match_id, pg_notify('{CHANNEL}', match_id || ' a') FROM one
+"""
 
 
 def parse_change(payload: str) -> Change | None:
@@ -309,6 +315,10 @@ class PostgresStore(MatchStore):
 
     async def abandon_idle(self, idle_before: float) -> list[str]:
         return [r[0] for r in await self._fetch(_ABANDON, (idle_before,))]
+
+    async def abandon(self, match_id: str) -> bool:
+        rows = await self._fetch(_ABANDON_ONE, (match_id,))
+        return bool(rows)
 
     async def delete(self, match_id: str) -> None:
         async with self._connection() as conn, conn.transaction():

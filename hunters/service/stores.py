@@ -8,7 +8,7 @@ from .store_base import MatchStore, is_postgres
 __all__ = ["open_store"]
 
 
-def open_store(db: str, sqlite_sync: str = "NORMAL") -> MatchStore:
+def open_store(db: str, sqlite_sync: str = "NORMAL", busy_timeout: float = 2.0) -> MatchStore:
     """The store for `--db`: a postgresql:// (or postgres://) URL selects PostgreSQL, anything else is
     a SQLite file. Call `await store.open()` before use."""
     if is_postgres(db):
@@ -22,4 +22,4 @@ def open_store(db: str, sqlite_sync: str = "NORMAL") -> MatchStore:
         return PostgresStore(db)
     from .store import SQLiteStore
 
-    return SQLiteStore(db, synchronous=sqlite_sync)
+    return SQLiteStore(db, synchronous=sqlite_sync, busy_timeout=busy_timeout)

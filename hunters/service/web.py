@@ -12,7 +12,8 @@ Routes (GET or HEAD):
 - ``/`` the list of matches, ``/match/<id>`` the match page; ``/static/<file>`` their assets;
 - ``/api/games`` the registered games (id and name);
 - ``/api/matches?game=&page_token=`` a page of matches (newest last), ``next_page_token``;
-- ``/api/matches/<id>?at=N`` the state after N moves (default: the latest): view, SVG, the log;
+- ``/api/matches/<id>?at=N`` the state after N moves (default: the latest): view, SVG, the log of
+  the moves around it (at most 400, from ``log_first``);
 - ``/api/matches/<id>/picture.svg?at=N`` the picture alone;
 - ``/api/matches/<id>/events`` server-sent events: ``{"version", "over", "open"}`` now and at every
   change, until the match is closed (a comment line every 15 s keeps idle proxies from closing it).
@@ -23,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from importlib import resources
@@ -33,6 +35,7 @@ from hunters import games, pictures
 
 from .errors import ServiceError
 from .matches import LiveMatch, MatchManager
+from .store_base import StoreUnavailable
 
 log = logging.getLogger("hunters.service.web")
 
@@ -41,6 +44,11 @@ REQUEST_TIMEOUT = 10.0
 HEARTBEAT_SECONDS = 15.0
 STATE_CACHE = 256  # rendered (match, version) states kept
 MAX_CONNECTIONS = 1000  # open connections (event streams included); more get 503 at once
+MAX_PER_CLIENT = 32  # open connections from one address (a browser opens a handful)
+ACCEPT_QUIET = 1.5  # seconds without a failed accept (asyncio retries every second) that end an episode
+LOG_WINDOW = 400  # log entries a state carries: those around the version shown (the page asks for more)
+CHECKPOINT = 256  # a copy of the game kept every this many moves, so that ?at=N replays at most that many
+MAX_CHECKPOINTS = 128  # per match; past it every other one goes and the spacing doubles
 ASSETS = {
     "index.html": "text/html; charset=utf-8",
     "match.html": "text/html; charset=utf-8",
@@ -81,12 +89,31 @@ def _jsonable(value: Any) -> Any:
 
 @dataclass
 class _Log:
-    """A match replayed move by move once, for the per-move score events of its log."""
+    """A match replayed move by move once, for the per-move score events of its log, with a copy of
+    the game every `spacing` moves (`checkpoints`: version -> game) to replay an earlier state from."""
 
     game: Any
     setup: list[Any]
     setup_text: str
     entries: list[dict[str, Any]] = field(default_factory=list)
+    checkpoints: dict[int, Any] = field(default_factory=dict)
+    spacing: int = CHECKPOINT
+
+    def keep(self, version: int) -> None:
+        if version % self.spacing:
+            return
+        self.checkpoints[version] = self.game.clone()
+        if len(self.checkpoints) > MAX_CHECKPOINTS:
+            self.spacing *= 2
+            self.checkpoints = {v: g for v, g in self.checkpoints.items() if v % self.spacing == 0}
+
+    def replay(self, version: int) -> Any:
+        """The game after `version` moves (at most `spacing` moves played from a checkpoint)."""
+        start = max((v for v in self.checkpoints if v <= version), default=None)
+        if start is None:
+            raise LookupError(version)
+        game = self.checkpoints[start].clone()
+        return game, start
 
 
 SEAT_NAMES = ("red", "blue", "yellow", "purple", "orange")
@@ -100,9 +127,13 @@ def _seat_name(seat: int) -> str:
 class Viewer:
     """The viewer's routes over a `MatchManager`; `start` serves them on an asyncio server."""
 
-    def __init__(self, manager: MatchManager, max_connections: int = MAX_CONNECTIONS):
+    def __init__(self, manager: MatchManager, max_connections: int = MAX_CONNECTIONS, per_client: int = MAX_PER_CLIENT):
         self.manager = manager
         self.max_connections = max_connections
+        self.per_client = per_client
+        self._clients: dict[str, int] = {}  # address -> open connections
+        self._accept_failing = False  # an episode of failed accepts (out of file descriptors) is under way
+        self._accept_failed_at = 0.0
         self._states: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
         self._logs: OrderedDict[str, _Log] = OrderedDict()
         self._server: asyncio.Server | None = None
@@ -111,6 +142,24 @@ class Viewer:
     # -- serving ----------------------------------------------------------------------------------
     async def start(self, host: str, port: int) -> int:
         """Listen on host:port (0: a free port); return the port."""
+        loop = asyncio.get_running_loop()
+        previous = loop.get_exception_handler()
+
+        def on_loop_error(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+            # asyncio reports every failed accept (EMFILE: out of file descriptors) and retries a
+            # second later: one line per episode instead, until a connection is accepted again
+            if str(context.get("message", "")).startswith("socket.accept() out of system resource"):
+                self._accept_failed_at = time.monotonic()
+                if not self._accept_failing:
+                    self._accept_failing = True
+                    log.error("viewer cannot accept connections", extra={"error": str(context.get("exception"))})
+                return
+            if previous is not None:
+                previous(loop, context)
+            else:
+                loop.default_exception_handler(context)
+
+        loop.set_exception_handler(on_loop_error)
         self._server = await asyncio.start_server(self._handle, host, port, limit=MAX_REQUEST_BYTES)
         return int(self._server.sockets[0].getsockname()[1])
 
@@ -128,10 +177,20 @@ class Viewer:
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
         assert task is not None
+        if self._accept_failing and time.monotonic() - self._accept_failed_at > ACCEPT_QUIET:
+            # (connections accepted in the same batch as a failure are handled after it: not a recovery)
+            self._accept_failing = False
+            log.warning("viewer accepts connections again")
+        peer = writer.get_extra_info("peername")
+        client = str(peer[0]) if isinstance(peer, tuple) and peer else ""
         self._streams.add(task)
+        self._clients[client] = self._clients.get(client, 0) + 1
         try:
             if len(self._streams) > self.max_connections:
                 await self._send(writer, 503, "text/plain", b"too many open connections")
+                return
+            if self._clients[client] > self.per_client:
+                await self._send(writer, 503, "text/plain", b"too many open connections from your address")
                 return
             await self._serve_one(reader, writer)
         except (ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError):
@@ -142,6 +201,11 @@ class Viewer:
             log.exception("viewer request failed")
         finally:
             self._streams.discard(task)
+            left = self._clients[client] - 1
+            if left:
+                self._clients[client] = left
+            else:
+                del self._clients[client]
             writer.close()
 
     async def _serve_one(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -204,6 +268,8 @@ class Viewer:
             return await self.manager.get(match_id)
         except ServiceError as exc:
             raise HttpError(404 if exc.reason == "MATCH_NOT_FOUND" else 400, exc.message) from None
+        except StoreUnavailable:
+            raise HttpError(503, "the database cannot be read now: try again") from None
 
     async def matches(self, query: dict[str, str]) -> dict[str, Any]:
         """One page of matches, in creation order (the manager's ListMatches page)."""
@@ -211,6 +277,8 @@ class Viewer:
             found, token = await self.manager.page(100, query.get("page_token", ""), query.get("game", ""))
         except ServiceError as exc:
             raise HttpError(400, exc.message) from None
+        except StoreUnavailable:
+            raise HttpError(503, "the database cannot be read now: try again") from None
         return {
             "matches": [
                 {
@@ -248,8 +316,9 @@ class Viewer:
                 raise HttpError(400, f"at must be from 0 to {latest}")
         key = (live.match_id, version)
         shown = self._states.get(key)
+        history = self._log(live)
         if shown is None:
-            game = live.game if version == latest else self._replay(live, version)
+            game = live.game if version == latest else self._replay(live, history, version)
             try:
                 picture = pictures.svg(game)
             except ValueError:  # a game without pictures: the page shows the rest
@@ -260,7 +329,7 @@ class Viewer:
                 self._states.popitem(last=False)
         else:
             self._states.move_to_end(key)
-        history = self._log(live)
+        first = max(0, min(version - LOG_WINDOW // 2, latest - LOG_WINDOW))
         return {
             "match_id": live.match_id,
             "game": live.adapter.game_id,
@@ -274,12 +343,14 @@ class Viewer:
             "svg": shown["svg"],
             "setup_events": history.setup,
             "setup_text": history.setup_text,
-            "log": history.entries[:latest],
+            "log": history.entries[first : first + LOG_WINDOW],  # the moves around `version`
+            "log_first": first + 1,
         }
 
-    def _replay(self, live: LiveMatch, version: int) -> Any:
-        game = live.adapter.from_record(dict(live.record, moves=[]))
-        for move in live.moves[:version]:
+    def _replay(self, live: LiveMatch, history: _Log, version: int) -> Any:
+        """The game after `version` moves: from the nearest checkpoint at or before it."""
+        game, start = history.replay(version)
+        for move in live.moves[start:version]:
             game.play(move)
         return game
 
@@ -289,6 +360,7 @@ class Viewer:
         if history is None or len(history.entries) > live.version:
             game = live.adapter.from_record(dict(live.record, moves=[]))
             history = _Log(game, _jsonable(game.events), live.adapter.describe_events(game.events, _seat_name))
+            history.keep(0)
             self._logs[live.match_id] = history
             while len(self._logs) > STATE_CACHE:
                 self._logs.popitem(last=False)
@@ -307,6 +379,7 @@ class Viewer:
                     "events_text": live.adapter.describe_events(events, _seat_name),
                 }
             )
+            history.keep(i + 1)
         return history
 
     async def _events(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, match_id: str) -> None:

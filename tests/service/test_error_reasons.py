@@ -23,6 +23,16 @@ from .helpers import bearer, stubs
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "clients.md"
 # Reasons no client can observe: the client that cancels a call sees its own CANCELLED, without details.
 UNOBSERVABLE = {"CANCELLED"}
+# Reasons that need a server under load or a broken disk: their own tests trigger them for real.
+ELSEWHERE = {
+    "ORACLE_TOKEN_REQUIRED": "tests/service/test_limits.py",
+    "TOO_MANY_BOT_SEATS": "tests/service/test_limits.py",
+    "CALLER_BUSY": "tests/service/test_limits.py",
+    "CALLER_BUDGET_EXHAUSTED": "tests/service/test_limits.py",
+    "ENGINE_BUSY": "tests/service/test_limits.py",
+    "DATABASE_BUSY": "tests/service/test_storage_faults.py",
+    "STORAGE_UNAVAILABLE": "tests/service/test_storage_faults.py",
+}
 # Words of Python, not of the contract, that no message may use.
 PYTHONISMS = re.compile(r"\bNone\b|\bint\b|\bdict\b|\bstr\b|\bbool\b|\bTrue\b|\bFalse\b|\*\*|\[0, |\.\.")
 
@@ -289,7 +299,7 @@ def test_every_documented_reason_is_sent_with_its_code_and_metadata(server_facto
     running.stop(grace=10)
     seen.expect("SHUTTING_DOWN", lambda: list(watch))
 
-    missing = set(table) - UNOBSERVABLE - set(seen.by_reason)
+    missing = set(table) - UNOBSERVABLE - set(ELSEWHERE) - set(seen.by_reason)
     assert not missing, f"documented but not triggered: {sorted(missing)}"
     undocumented = set(seen.by_reason) - set(table)
     assert not undocumented, f"sent but not in docs/clients.md: {sorted(undocumented)}"

@@ -1,0 +1,275 @@
+"""What one caller may ask of the server: bot specs checked whole before the match exists, bots that
+fail hand their seat back, bots stop when their match closes, engine work in lanes with per-caller
+bounds, the oracle's token."""
+
+import asyncio
+import logging
+import threading
+import time
+
+import grpc
+import pytest
+
+from hunters.bots.simple import RandomBot
+from hunters.service.engine import Cancel, Lane
+from hunters.service.errors import ServiceError
+from hunters.status import error_info
+from hunters.v1 import matches_pb2, oracle_pb2
+
+from .helpers import bearer, rpc_error, stubs
+from .test_bot_seats import config
+
+
+def eventually(condition, timeout=30.0):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "condition not reached"
+        time.sleep(0.02)
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("random:seed=abc", "seed of bot 'random' must be an integer, not 'abc'"),
+        ("random:seed=1.5", "must be an integer, not 1.5"),
+        ("greedy:seed=", "must be an integer"),
+        ("mcts:iterations=1e3", "iterations of bot 'mcts' must be an integer"),
+        ("mcts:iterations=10,c=nan", "c of bot 'mcts' must be a finite number"),
+        ("mcts:iterations=10,margin=inf", "must be a finite number"),
+        ("mcts:iterations=0", "iterations must be 1 to"),
+        ("greedy:depth=2", "has no option 'depth'"),
+    ],
+)
+def test_every_bot_option_is_checked_at_create(server, spec, words):
+    _, stub, _ = stubs(server.port)
+    with pytest.raises(grpc.RpcError) as refused:
+        stub.CreateMatch(matches_pb2.CreateMatchRequest(config=config(bots=[(1, spec)])))
+    err = refused.value
+    assert (err.code(), error_info(err)[0]) == (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_CONFIG")
+    assert "bot for seat 1: " in err.details() and words in err.details(), err.details()
+    assert server.manager.bot_seats == 0
+
+
+def test_a_bot_that_fails_hands_its_seat_back(server, monkeypatch, caplog):
+    """A bot raising at its move (a fault injected into the random bot) does not leave the match
+    waiting: its seat goes back to the seat's token, and the log says why."""
+
+    def broken(self, obs):
+        raise RuntimeError("injected fault")
+
+    monkeypatch.setattr(RandomBot, "choose", broken)
+    _, stub, _ = stubs(server.port)
+    with caplog.at_level(logging.ERROR, logger="hunters.service"):
+        created = stub.CreateMatch(matches_pb2.CreateMatchRequest(config=config(bots=[(0, "random")])))
+        mid = created.match.match_id
+        eventually(lambda: 0 not in server.manager.cached(mid).bots)
+    failed = [r for r in caplog.records if r.getMessage().startswith("bot failed")]
+    assert len(failed) == 1 and "injected fault" in failed[0].error and failed[0].seat == 0
+    legal = stub.ListLegalMoves(matches_pb2.ListLegalMovesRequest(match_id=mid)).moves
+    played = stub.PlayMove(
+        matches_pb2.PlayMoveRequest(match_id=mid, action=legal[0].action), metadata=bearer(created.seat_tokens[0])
+    )
+    assert played.version == 1 and server.manager.bot_seats == 0
+
+
+def test_a_deleted_match_stops_its_bot_at_once(server):
+    """The search under way ends at its next check instead of running its 100,000 iterations."""
+    _, stub, _ = stubs(server.port)
+    created = stub.CreateMatch(
+        matches_pb2.CreateMatchRequest(config=config(seed=9, bots=[(0, "mcts:iterations=100000")]))
+    )
+    mid = created.match.match_id
+    bot = server.manager.cached(mid).bots[0]
+    eventually(lambda: server.call(lambda: server.engine.bots.busy) == 1)
+    stub.DeleteMatch(matches_pb2.DeleteMatchRequest(match_id=mid), metadata=bearer(created.admin_token))
+    eventually(lambda: server.call(lambda: server.engine.bots.busy) == 0)
+    assert 0 <= bot.last_iterations < 100_000
+    assert server.manager.bot_seats == 0
+
+
+def test_an_all_bot_match_expires_like_any_other(server_factory):
+    """Bots' moves are not a person's activity: an all-bot match is abandoned idle_seconds after its
+    creation, and its bots stop."""
+    server = server_factory(idle_seconds=3600)
+    _, stub, _ = stubs(server.port)
+    bots = [(0, "mcts:iterations=100000"), (1, "mcts:iterations=100000")]
+    mid = stub.CreateMatch(matches_pb2.CreateMatchRequest(config=config(bots=bots))).match.match_id
+    played = stub.CreateMatch(matches_pb2.CreateMatchRequest(config=config(bots=[(1, "greedy")]))).match.match_id
+    eventually(lambda: server.call(lambda: server.engine.bots.busy) == 1)
+    ids = server.call(server.manager.expire(now=time.time() + 3601))
+    assert mid in ids
+    match = stub.GetMatch(matches_pb2.GetMatchRequest(match_id=mid)).match
+    assert match.status == matches_pb2.MATCH_STATUS_ABANDONED
+    eventually(lambda: server.call(lambda: server.engine.bots.busy) == 0)
+    assert played in ids  # no move at all for an hour: idle like any match
+
+
+def test_bot_seats_are_bounded_per_server_and_per_caller(server_factory):
+    server = server_factory(max_bot_seats=3, caller_bot_seats=2)
+    _, stub, _ = stubs(server.port)
+    slow = "mcts:iterations=100000"
+
+    def create(bots, token=None):
+        request = matches_pb2.CreateMatchRequest(config=config(bots=bots))
+        return stub.CreateMatch(request, metadata=bearer(token) if token else None)
+
+    first = create([(0, slow), (1, slow)], token="alice")
+    code, reason, meta = rpc_error(create, [(0, slow)], token="alice")
+    assert (code, reason, meta["limit"]) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_BOT_SEATS", "2")
+    create([(0, slow)], token="bob")
+    code, reason, meta = rpc_error(create, [(1, slow)], token="carol")
+    assert (code, reason, meta["limit"]) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_BOT_SEATS", "3")
+    create([])  # a match without bots is not limited by bot seats
+    stub.DeleteMatch(matches_pb2.DeleteMatchRequest(match_id=first.match.match_id), metadata=bearer(first.admin_token))
+    create([(1, slow)], token="carol")
+    assert server.manager.bot_seats == 2
+
+
+def test_bot_iterations_per_move_follow_the_server_option(server_factory):
+    server = server_factory(max_bot_iterations=500)
+    _, stub, _ = stubs(server.port)
+    code, reason, _ = rpc_error(
+        stub.CreateMatch, matches_pb2.CreateMatchRequest(config=config(bots=[(0, "mcts:iterations=501")]))
+    )
+    assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_CONFIG")
+    stub.CreateMatch(matches_pb2.CreateMatchRequest(config=config(bots=[(0, "mcts:iterations=500")])))
+
+
+def test_the_oracle_token_guards_the_oracle(server_factory):
+    server = server_factory(oracle_token="oracle-secret")
+    _, stub, oracle = stubs(server.port)
+    request = oracle_pb2.EvaluateRequest(config=matches_pb2.GameConfig(game="carcassonne_hg", players=2, seed=1))
+    code, reason, _ = rpc_error(oracle.Evaluate, request)
+    assert (code, reason) == (grpc.StatusCode.UNAUTHENTICATED, "MISSING_TOKEN")
+    code, reason, _ = rpc_error(oracle.Evaluate, request, metadata=bearer("wrong"))
+    assert (code, reason) == (grpc.StatusCode.PERMISSION_DENIED, "ORACLE_TOKEN_REQUIRED")
+    sim = oracle_pb2.SimulateGamesRequest(game="carcassonne_hg", players=2, games=10, seed=1)
+    code, reason, _ = rpc_error(lambda: list(oracle.SimulateGames(sim, metadata=bearer("wrong"))))
+    assert (code, reason) == (grpc.StatusCode.PERMISSION_DENIED, "ORACLE_TOKEN_REQUIRED")
+    assert oracle.Evaluate(request, metadata=bearer("oracle-secret")).legal
+    assert list(oracle.SimulateGames(sim, metadata=bearer("oracle-secret")))[-1].done
+    stub.CreateMatch(matches_pb2.CreateMatchRequest(config=config()))  # matches need no oracle token
+
+
+def test_a_caller_has_one_simulation_at_a_time_and_others_go_on(server):
+    _, _, oracle = stubs(server.port)
+    big = oracle_pb2.SimulateGamesRequest(game="carcassonne_hg", players=2, games=5_000_000, seed=1)
+    small = oracle_pb2.SimulateGamesRequest(game="carcassonne_hg", players=2, games=300, seed=1)
+    first = oracle.SimulateGames(big, metadata=bearer("alice"))
+    next(first)
+    code, reason, meta = rpc_error(lambda: list(oracle.SimulateGames(small, metadata=bearer("alice"))))
+    assert (code, reason, meta["limit"]) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "CALLER_BUSY", "1")
+    assert list(oracle.SimulateGames(small, metadata=bearer("bob")))[-1].games_done == 300
+    first.cancel()
+
+
+def test_a_caller_past_its_engine_seconds_is_told_when_to_retry(server_factory):
+    server = server_factory(caller_engine_seconds=0.0001)
+    _, _, oracle = stubs(server.port)
+    request = oracle_pb2.EvaluateRequest(
+        config=matches_pb2.GameConfig(game="carcassonne_hg", players=2, seed=1), include_legal_moves=True
+    )
+    oracle.Evaluate(request, metadata=bearer("alice"))  # the first call spends more than the budget
+    code, reason, meta = rpc_error(oracle.Evaluate, request, metadata=bearer("alice"))
+    assert (code, reason) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "CALLER_BUDGET_EXHAUSTED")
+    assert float(meta["retry_after_seconds"]) > 0
+    assert oracle.Evaluate(request, metadata=bearer("bob")).legal  # another caller is not affected
+
+
+def test_a_lane_refuses_past_its_queue_and_a_cancelled_job_leaves_no_unread_error():
+    """ENGINE_BUSY past threads + queue; a call cancelled while its job runs sets the job's cancel
+    flag, and the job's own error is read when it ends (no "exception was never retrieved")."""
+
+    async def scenario():
+        loop = asyncio.get_running_loop()
+        unhandled = []
+        loop.set_exception_handler(lambda _loop, ctx: unhandled.append(ctx))
+        lane = Lane("evaluate", threads=1, queue=0)
+        started = threading.Event()
+
+        def job(cancel: Cancel):
+            started.set()
+            deadline = time.monotonic() + 30
+            while not cancel and time.monotonic() < deadline:
+                time.sleep(0.005)
+            raise ServiceError(grpc.StatusCode.CANCELLED, "CANCELLED", "the call was cancelled")
+
+        task = loop.create_task(lane.run(job))
+        await loop.run_in_executor(None, started.wait, 30)
+        with pytest.raises(ServiceError) as refused:
+            await lane.run(job)
+        assert refused.value.reason == "ENGINE_BUSY"
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        for _ in range(3000):
+            if lane.busy == 0:
+                break
+            await asyncio.sleep(0.01)
+        assert lane.busy == 0 and lane.done == 1
+        del task
+        import gc
+
+        gc.collect()
+        await asyncio.sleep(0)
+        lane.shutdown()
+        return unhandled
+
+    assert asyncio.run(scenario()) == []
+
+
+def test_a_cancelled_evaluate_stops_and_leaves_no_unread_error(server, caplog):
+    """An Evaluate of a 20,000-move Jäger game, cancelled by its client while it runs: the engine
+    thread stops at its next move, and its CANCELLED error is read (asyncio logs nothing)."""
+    import gc
+
+    from hunters.wire import adapter
+
+    from .test_long_matches import long_game
+
+    ad = adapter("jaeger_sammler")
+    config = matches_pb2.GameConfig(game="jaeger_sammler", players=2, seed=1)
+    config.jaeger.stall_rounds = 10_000
+    moves = [ad.move_to_proto(m) for m in long_game(20_000).moves]
+    _, _, oracle = stubs(server.port)
+    with caplog.at_level(logging.DEBUG, logger="asyncio"):
+        call = oracle.Evaluate.future(oracle_pb2.EvaluateRequest(config=config, moves=moves))
+        eventually(lambda: server.call(lambda: server.engine.evaluate.busy) == 1)
+        call.cancel()
+        eventually(lambda: server.call(lambda: server.engine.evaluate.busy) == 0)
+        server.call(gc.collect)
+        time.sleep(0.2)
+    assert not [r for r in caplog.records if "never retrieved" in r.getMessage()]
+    assert server.engine.evaluate.done == 1
+
+
+def test_bots_facing_a_person_think_first():
+    """The bot lane gives its thread to the waiting job of the lowest priority, then the first come."""
+
+    async def scenario():
+        lane = Lane("bots", threads=1, queue=0)
+        order = []
+        gate = threading.Event()
+
+        def job(name, cancel):
+            if name == "first":
+                gate.wait(30)
+            order.append(name)
+            return name
+
+        first = asyncio.ensure_future(lane.wait_run(job, "first"))
+        await asyncio.sleep(0.05)
+        waiting = [
+            asyncio.ensure_future(lane.wait_run(job, name, priority=priority))
+            for name, priority in (("all-bot 1", 1), ("all-bot 2", 1), ("vs person", 0))
+        ]
+        cancelled = asyncio.ensure_future(lane.wait_run(job, "gone", priority=0))
+        await asyncio.sleep(0.05)
+        cancelled.cancel()
+        gate.set()
+        await asyncio.gather(first, *waiting)
+        lane.shutdown()
+        return order, lane._free
+
+    order, free = asyncio.run(scenario())
+    assert order == ["first", "vs person", "all-bot 1", "all-bot 2"] and free == 1
