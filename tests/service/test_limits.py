@@ -36,7 +36,7 @@ def eventually(condition, timeout=30.0):
         ("mcts:iterations=1e3", "iterations of bot 'mcts' must be an integer"),
         ("mcts:iterations=10,c=nan", "c of bot 'mcts' must be a finite number"),
         ("mcts:iterations=10,margin=inf", "must be a finite number"),
-        ("mcts:iterations=0", "iterations must be 1 to"),
+        ("mcts:iterations=0", "iterations must be an integer from 1 to"),
         ("greedy:depth=2", "has no option 'depth'"),
     ],
 )
