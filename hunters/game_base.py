@@ -8,8 +8,9 @@ A game is a class deriving from `GameBase` (OpenSpiel's `State` and `GameType` i
   `score_breakdown()`, `view()` (public JSON), `to_record()`;
 - moves: `legal_moves()` (a `Sequence` of the game's move type), `play(move)` (returns events),
   `check(move)`, `is_legal(move)`;
-- dense actions (bots, RL): `legal_actions()`, `action_mask()`, `move_to_action()`,
-  `action_to_move()`, `play_action()`, `legal_moves_with_actions()`;
+- two integer encodings of a move, each one `ActionSpace` (size, legal, mask, to_move,
+  from_move, play): `actions` (dense: bots, the service) and `compact` (learning); the methods
+  `legal_actions()` ... `play_action()` and `learn_actions()` ... `play_learn()` are shorthands;
 - `random_games(n, players, seed)` -> `SimulationResult`.
 - learning (`hunters.learn`): a compact action space with masks, per-seat observations, a batch
   stepped in the core, and chance outcomes for OpenSpiel (`learn_layout()`, `observe()`, ...).
@@ -26,13 +27,12 @@ import abc
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from types import ModuleType
-from typing import Any, ClassVar, TypeVar, overload
+from typing import Any, ClassVar, Generic, TypeVar, overload
 
 from hunters.errors import IllegalMoveError, InvalidOptionError, InvalidRecordError
 from hunters.learn import LearnBatch, LearnLayout
 
-__all__ = ["MAX_SEED", "GameBase", "GameInfo", "LegalMoves", "Option", "SearchStats", "SimulationResult"]
+__all__ = ["MAX_SEED", "ActionSpace", "GameBase", "GameInfo", "LegalMoves", "Option", "SearchStats", "SimulationResult"]
 
 MAX_SEED = 2**64 - 1
 """Seeds are ints in 0..MAX_SEED (the cores' splitmix64 state)."""
@@ -221,16 +221,84 @@ class LegalMoves(Sequence[M]):
         return f"LegalMoves({list(self)!r})"
 
 
+class ActionSpace(abc.ABC, Generic[M]):
+    """One integer encoding of a game's moves, at the game's current decision. A game has two:
+    `GameBase.actions`, the dense codes (a fixed space, stable across versions: the service's action
+    codes) and `GameBase.compact`, the learning codes (`hunters.learn`). A game implements each as
+    one subclass; the codes of one decision are `legal()`, ascending."""
+
+    __slots__ = ("game",)
+
+    def __init__(self, game: GameBase) -> None:
+        self.game = game
+
+    @property
+    @abc.abstractmethod
+    def size(self) -> int:
+        """Codes are 0 to size - 1."""
+
+    @abc.abstractmethod
+    def legal(self) -> list[int]:
+        """The codes of every legal move, ascending."""
+
+    def mask(self, out: Any = None) -> Any:
+        """One byte per code, 1 where legal: a new bytearray, or filled into `out` (any writable
+        buffer of `size` bytes, e.g. a uint8 numpy array), which is then returned."""
+        mask = bytearray(self.size) if out is None else out
+        if out is not None:
+            mask[:] = bytes(self.size)
+        for code in self.legal():
+            mask[code] = 1
+        return mask
+
+    @abc.abstractmethod
+    def to_move(self, code: int) -> M:
+        """The move a code stands for now (IllegalMoveError when it stands for none)."""
+
+    @abc.abstractmethod
+    def from_move(self, move: Any) -> int:
+        """The code of a move that is legal now (IllegalMoveError otherwise)."""
+
+    def play(self, code: int) -> list[Any]:
+        """Play the move of a code: its events (an illegal code raises IllegalMoveError and changes
+        nothing)."""
+        return self.game.play(self.to_move(code))
+
+
+class PairedActions(ActionSpace[Any]):
+    """The dense encoding of a game that lists its (move, code) pairs (`legal_moves_with_actions`):
+    the default of `GameBase.ACTIONS`; a game whose core computes codes fast brings its own."""
+
+    __slots__ = ()
+
+    @property
+    def size(self) -> int:
+        return self.game.action_space_size
+
+    def legal(self) -> list[int]:
+        return sorted(a for _, a in self.game.legal_moves_with_actions())
+
+    def to_move(self, code: int) -> Any:
+        if type(code) is not int or not 0 <= code < self.size:
+            raise IllegalMoveError("MALFORMED", f"action must be an integer from 0 to {self.size - 1}", code)
+        for m, a in self.game.legal_moves_with_actions():
+            if a == code:
+                return m
+        raise IllegalMoveError("ILLEGAL_ACTION", "that action is not legal now", code)
+
+    def from_move(self, move: Any) -> int:
+        self.game.check(move)
+        return next(a for m, a in self.game.legal_moves_with_actions() if m == move)
+
+
 class GameBase(abc.ABC):
     """The contract of a game; see the module docstring. Subclasses set `INFO` and `GAME_ID`."""
 
     __slots__ = ()
     INFO: ClassVar[GameInfo]
     GAME_ID: ClassVar[str]
-    _ACTIONS: ClassVar[ModuleType | None] = None
-    """The game's dense-action module (legal_actions, action_mask, move_to_action, action_to_move,
-    each taking the game first), for a core that computes them fast; None: the generic versions
-    below, built on `legal_moves_with_actions()`."""
+    ACTIONS: ClassVar[type[ActionSpace[Any]]] = PairedActions
+    """The class of the game's dense encoding (`actions`)."""
 
     # -- construction ----------------------------------------------------------------------------
     @classmethod
@@ -460,45 +528,32 @@ class GameBase(abc.ABC):
         """Size of this game's action space (INFO.action_space_size unless options change it)."""
         return self.INFO.action_space_size
 
+    @property
+    def actions(self) -> ActionSpace[Any]:
+        """The dense encoding (a fixed action space; the service's action codes)."""
+        return self.ACTIONS(self)
+
     def legal_actions(self) -> list[int]:
-        """Action codes of every legal move, ascending."""
-        if self._ACTIONS is not None:
-            return self._ACTIONS.legal_actions(self)  # type: ignore[no-any-return]
-        return sorted(a for _, a in self.legal_moves_with_actions())
+        """Action codes of every legal move, ascending (`actions.legal()`)."""
+        return self.actions.legal()
 
     def action_mask(self) -> bytearray:
         """One byte per action of the game's action space, 1 where the action is legal
-        (`numpy.frombuffer`-ready)."""
-        if self._ACTIONS is not None:
-            return self._ACTIONS.action_mask(self)  # type: ignore[no-any-return]
-        mask = bytearray(self.action_space_size)
-        for a in self.legal_actions():
-            mask[a] = 1
+        (`numpy.frombuffer`-ready; `actions.mask()`)."""
+        mask: bytearray = self.actions.mask()
         return mask
 
     def move_to_action(self, move: Any) -> int:
         """The action code of a move that is legal now (IllegalMoveError otherwise)."""
-        if self._ACTIONS is not None:
-            return self._ACTIONS.move_to_action(self, move)  # type: ignore[no-any-return]
-        self.check(move)
-        return next(a for m, a in self.legal_moves_with_actions() if m == move)
+        return self.actions.from_move(move)
 
     def action_to_move(self, action: int) -> Any:
         """The move an action code stands for now (it may still be illegal)."""
-        if self._ACTIONS is not None:
-            return self._ACTIONS.action_to_move(self, action)
-        if type(action) is not int or not 0 <= action < self.action_space_size:
-            raise IllegalMoveError(
-                "MALFORMED", f"action must be an integer from 0 to {self.action_space_size - 1}", action
-            )
-        for m, a in self.legal_moves_with_actions():
-            if a == action:
-                return m
-        raise IllegalMoveError("ILLEGAL_ACTION", "that action is not legal now", action)
+        return self.actions.to_move(action)
 
     def play_action(self, action: int) -> list[Any]:
         """Play the move of an action code."""
-        return self.play(self.action_to_move(action))
+        return self.actions.play(action)
 
     @abc.abstractmethod
     def legal_moves_with_actions(self) -> list[tuple[Any, int]]:
@@ -509,26 +564,31 @@ class GameBase(abc.ABC):
         """The compact action space and observation fields of this game's configuration."""
         raise NotImplementedError(f"{self.INFO.id} has no learning layout")
 
-    def learn_actions(self) -> list[int]:
-        """Compact codes of every legal move, ascending."""
+    @property
+    def compact(self) -> ActionSpace[Any]:
+        """The compact encoding of `learn_layout()` (learning: its size is the layout's `actions`)."""
         raise NotImplementedError(f"{self.INFO.id} has no compact actions")
+
+    def learn_actions(self) -> list[int]:
+        """Compact codes of every legal move, ascending (`compact.legal()`)."""
+        return self.compact.legal()
 
     def learn_mask(self, out: Any = None) -> Any:
         """uint8 numpy array of `learn_layout().actions` entries, 1 where legal; filled into `out`
-        (C-contiguous uint8 of that size) when given, which is then returned."""
-        raise NotImplementedError(f"{self.INFO.id} has no compact actions")
+        (C-contiguous uint8 of that size) when given, which is then returned (`compact.mask`)."""
+        return self.compact.mask(out)
 
     def learn_to_move(self, code: int) -> Any:
         """The move a compact code stands for now (IllegalMoveError if it stands for none)."""
-        raise NotImplementedError(f"{self.INFO.id} has no compact actions")
+        return self.compact.to_move(code)
 
     def move_to_learn(self, move: Any) -> int:
         """The compact code of a move that is legal now (IllegalMoveError otherwise)."""
-        raise NotImplementedError(f"{self.INFO.id} has no compact actions")
+        return self.compact.from_move(move)
 
     def play_learn(self, code: int) -> list[Any]:
         """Play the move of a compact code; an illegal code raises IllegalMoveError, changes nothing."""
-        return self.play(self.learn_to_move(code))
+        return self.compact.play(code)
 
     def observe(self, seat: int, out: dict[str, Any] | None = None) -> dict[str, Any]:
         """{field: numpy array} of what `seat` may know now (fields of `learn_layout()`); filled into

@@ -14,9 +14,10 @@ Every constant comes from the core, which also computes the legal actions and fi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from hunters._core import carcassonne as _core
+from hunters.game_base import ActionSpace
 
 from .errors import IllegalMoveError
 from .moves import Move, Occupant
@@ -33,50 +34,59 @@ HUT_SLOT: int = _core.HUT_SLOT_BASE
 RETAKE_SLOTS: int = _core.ACTION_RETAKE_SLOTS
 ACTION_SPACE_SIZE: int = _core.ACTION_SPACE_SIZE
 
-__all__ = ["ACTION_SPACE_SIZE", "ZONE_TYPES", "action_mask", "action_to_move", "legal_actions", "move_to_action"]
+__all__ = ["ACTION_SPACE_SIZE", "ZONE_TYPES", "DenseActions", "legal_pairs"]
 
 
-def move_to_action(game: Game, move: Move) -> int:
-    """The action code of a move that is legal now (IllegalMoveError otherwise)."""
-    return game._core.action_of(game._code(move))
+class DenseActions(ActionSpace[Move]):
+    """The dense encoding of carcassonne_hg (see the module docstring), computed by the core."""
 
+    __slots__ = ()
+    game: Game
 
-def action_to_move(game: Game, action: int) -> Move:
-    """The move an action code stands for in the current decision (it may still be illegal)."""
-    if type(action) is not int or not 0 <= action < ACTION_SPACE_SIZE:
-        raise IllegalMoveError("MALFORMED", f"action must be an integer from 0 to {ACTION_SPACE_SIZE - 1}", action)
-    tile = game.tile
-    if tile is None:
-        raise IllegalMoveError("GAME_OVER", "the game is over", action)
-    rest, ret = divmod(action, RETAKE_SLOTS)
-    rest, slot = divmod(rest, OCCUPANT_SLOTS)
-    pos, rot = divmod(rest, 4)
-    y, x = divmod(pos, SIDE)
-    retake = None
-    if ret:
-        seat = game.player
-        own = [z for z, s, kind in game.occupants if s == seat and kind == "meeple"]
-        if ret > len(own):
-            raise IllegalMoveError("NOT_YOUR_MEEPLE", f"you have no meeple number {ret} on the board", action)
-        retake = own[ret - 1]
-    occupant = None
-    if slot:
-        kind, local = ("meeple", slot - MEEPLE_SLOT) if slot < HUT_SLOT else ("hut", slot - HUT_SLOT)
-        occupant = Occupant(kind, tile * 10 + local)
-    return Move(x - BOUND, y - BOUND, rot, occupant, retake)
+    @property
+    def size(self) -> int:
+        return ACTION_SPACE_SIZE
 
+    def legal(self) -> list[int]:
+        """Action codes of every legal move, ascending (computed in the core)."""
+        return self.game._core.legal_actions()
 
-def legal_actions(game: Game) -> list[int]:
-    """Action codes of every legal move, ascending (computed in the core)."""
-    return game._core.legal_actions()
+    def mask(self, out: Any = None) -> Any:
+        """A bytearray of ACTION_SPACE_SIZE entries, 1 for each legal action, filled by the core."""
+        if out is None:
+            return self.game._core.action_mask()
+        return super().mask(out)
+
+    def from_move(self, move: Any) -> int:
+        """The action code of a move that is legal now (IllegalMoveError otherwise)."""
+        return self.game._core.action_of(self.game._code(move))
+
+    def to_move(self, code: int) -> Move:
+        """The move an action code stands for in the current decision (it may still be illegal)."""
+        game = self.game
+        if type(code) is not int or not 0 <= code < ACTION_SPACE_SIZE:
+            raise IllegalMoveError("MALFORMED", f"action must be an integer from 0 to {ACTION_SPACE_SIZE - 1}", code)
+        tile = game.tile
+        if tile is None:
+            raise IllegalMoveError("GAME_OVER", "the game is over", code)
+        rest, ret = divmod(code, RETAKE_SLOTS)
+        rest, slot = divmod(rest, OCCUPANT_SLOTS)
+        pos, rot = divmod(rest, 4)
+        y, x = divmod(pos, SIDE)
+        retake = None
+        if ret:
+            seat = game.player
+            own = [z for z, s, kind in game.occupants if s == seat and kind == "meeple"]
+            if ret > len(own):
+                raise IllegalMoveError("NOT_YOUR_MEEPLE", f"you have no meeple number {ret} on the board", code)
+            retake = own[ret - 1]
+        occupant = None
+        if slot:
+            kind, local = ("meeple", slot - MEEPLE_SLOT) if slot < HUT_SLOT else ("hut", slot - HUT_SLOT)
+            occupant = Occupant(kind, tile * 10 + local)
+        return Move(x - BOUND, y - BOUND, rot, occupant, retake)
 
 
 def legal_pairs(game: Game) -> list[tuple[Move, int]]:
     """(move, action code) of every legal move, in legal_moves() order (= ascending actions)."""
     return list(zip(game.legal_moves(), game._core.legal_actions(), strict=True))
-
-
-def action_mask(game: Game) -> bytearray:
-    """A bytearray of ACTION_SPACE_SIZE entries, 1 for each legal action (numpy.frombuffer-ready),
-    filled by the core."""
-    return game._core.action_mask()

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterable
-from types import ModuleType
-from typing import Any, ClassVar
+from typing import Any
 
 from hunters._core import carcassonne as _core
 from hunters._core.carcassonne import CoreGame
 from hunters.errors import InvalidOptionError
 from hunters.game_base import (
+    ActionSpace,
     GameBase,
     GameInfo,
     LegalMoves,
@@ -99,7 +99,7 @@ class Game(GameBase):
     _menhir: tuple[int, ...]
     INFO = INFO
     GAME_ID = GAME_ID
-    _ACTIONS: ClassVar[ModuleType] = _actions
+    ACTIONS = _actions.DenseActions
 
     def __init__(self) -> None:
         raise TypeError("use Game.new(...) or Game.from_record(...)")
@@ -423,32 +423,12 @@ class Game(GameBase):
 
         return learn.layout(self.players)
 
-    def learn_actions(self) -> list[int]:
-        """Compact codes of every legal move, ascending (legal_moves() order)."""
-        return self._core.learn_codes()
-
-    def learn_mask(self, out: Any = None) -> Any:
+    @property
+    def compact(self) -> ActionSpace[Move]:
+        """The compact codes of `learn_layout()` (hunters.carcassonne.learn)."""
         from . import learn
 
-        return learn.learn_mask(self, out)
-
-    def learn_to_move(self, code: int) -> Move:
-        from . import learn
-
-        return learn.learn_to_move(self, code)
-
-    def move_to_learn(self, move: Any) -> int:
-        from . import learn
-
-        return learn.move_to_learn(self, move)
-
-    def play_learn(self, code: int) -> list[ScoreEvent]:
-        """Play the move of a compact code; an illegal code raises IllegalMoveError, changes nothing."""
-        from . import learn
-
-        events = events_of(self._core.play_code(learn.internal_code(self, code)))
-        self._events.extend(events)
-        return events
+        return learn.CompactActions(self)
 
     def observe(self, seat: int, out: dict[str, Any] | None = None) -> dict[str, Any]:
         from . import learn

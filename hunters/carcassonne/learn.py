@@ -72,7 +72,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from hunters._core import carcassonne as _core
-from hunters.game_base import check_seed
+from hunters.game_base import ActionSpace, check_seed
 from hunters.learn import BatchBuffers, LearnLayout, ObservationField
 
 from .codes import events_of, move_of
@@ -192,7 +192,7 @@ def _check_code(code: Any) -> int:
         raise IllegalMoveError("MALFORMED", f"a compact code must be an int in [0, {ACTIONS})", code)
     value = int(code)
     if not 0 <= value < ACTIONS:
-        raise IllegalMoveError("MALFORMED", f"a compact code must be an int in [0, {ACTIONS})", value)
+        raise IllegalMoveError("MALFORMED", f"a compact code must be an integer from 0 to {ACTIONS - 1}", value)
     return value
 
 
@@ -228,6 +228,36 @@ def learn_mask(game: Game, out: Any = None) -> Any:
         raise ValueError(f"out must be a uint8 numpy array of shape ({ACTIONS},)")
     game._core.learn_mask(out)
     return out
+
+
+class CompactActions(ActionSpace[Move]):
+    """The compact encoding of carcassonne_hg (see the module docstring), in the core."""
+
+    __slots__ = ()
+    game: Game
+
+    @property
+    def size(self) -> int:
+        return ACTIONS
+
+    def legal(self) -> list[int]:
+        """Compact codes of every legal move, ascending (legal_moves() order)."""
+        return self.game._core.learn_codes()
+
+    def mask(self, out: Any = None) -> Any:
+        return learn_mask(self.game, out)
+
+    def to_move(self, code: int) -> Move:
+        return learn_to_move(self.game, code)
+
+    def from_move(self, move: Any) -> int:
+        return move_to_learn(self.game, move)
+
+    def play(self, code: int) -> list[Any]:
+        game = self.game
+        events = events_of(game._core.play_code(internal_code(game, code)))
+        game._events.extend(events)
+        return events
 
 
 def empty_observation(players: int) -> dict[str, Any]:

@@ -16,7 +16,9 @@ number of caves) has `game.action_space_size`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from hunters.game_base import ActionSpace
 
 from .board import default_board
 from .errors import IllegalMoveError, refusal
@@ -37,34 +39,35 @@ def _default_size() -> int:
 
 ACTION_SPACE_SIZE: int = _default_size()
 
-__all__ = ["ACTION_SPACE_SIZE", "action_mask", "action_to_move", "legal_actions", "move_to_action"]
+__all__ = ["ACTION_SPACE_SIZE", "DenseActions"]
 
 
-def move_to_action(game: Game, move: Move) -> int:
-    """The action code of a move that is legal now (IllegalMoveError otherwise)."""
-    return game._code(move)
+class DenseActions(ActionSpace[Move]):
+    """The dense encoding of jaeger_sammler (see the module docstring): the core's own turn codes."""
 
+    __slots__ = ()
+    game: Game
 
-def action_to_move(game: Game, action: int) -> Move:
-    """The move an action code stands for on this game's board (it may still be illegal now)."""
-    size = game.action_space_size
-    if type(action) is not int or not 0 <= action < size:
-        raise IllegalMoveError("MALFORMED", f"action must be an integer from 0 to {size - 1}", action)
-    try:
-        return game._decode(action)
-    except ValueError:
-        raise refusal("NOT_ADJACENT", action, "that action's step leads nowhere on this board") from None
+    @property
+    def size(self) -> int:
+        return self.game.action_space_size
 
+    def legal(self) -> list[int]:
+        """Action codes of every legal move, ascending (= legal_moves() order); none while a chance
+        node is pending."""
+        game = self.game
+        return [] if game.chance_pending else game._core.legal_codes()
 
-def legal_actions(game: Game) -> list[int]:
-    """Action codes of every legal move, ascending (= legal_moves() order); none while a chance node
-    is pending."""
-    return [] if game.chance_pending else game._core.legal_codes()
+    def from_move(self, move: Any) -> int:
+        """The action code of a move that is legal now (IllegalMoveError otherwise)."""
+        return self.game._code(move)
 
-
-def action_mask(game: Game) -> bytearray:
-    """A bytearray of game.action_space_size entries, 1 for each legal action (numpy.frombuffer-ready)."""
-    mask = bytearray(game.action_space_size)
-    for a in legal_actions(game):
-        mask[a] = 1
-    return mask
+    def to_move(self, code: int) -> Move:
+        """The move an action code stands for on this game's board (it may still be illegal now)."""
+        size = self.game.action_space_size
+        if type(code) is not int or not 0 <= code < size:
+            raise IllegalMoveError("MALFORMED", f"action must be an integer from 0 to {size - 1}", code)
+        try:
+            return self.game._decode(code)
+        except ValueError:
+            raise refusal("NOT_ADJACENT", code, "that action's step leads nowhere on this board") from None

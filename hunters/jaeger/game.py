@@ -6,12 +6,13 @@ import copy
 import operator
 import random as _random
 from types import ModuleType
-from typing import Any, ClassVar
+from typing import Any
 
 from hunters._core import jaeger as _core
 from hunters._core.jaeger import CoreConfig, CoreGame
 from hunters.errors import IllegalMoveError, InvalidOptionError, InvalidRecordError
 from hunters.game_base import (
+    ActionSpace,
     GameBase,
     GameInfo,
     LegalMoves,
@@ -141,7 +142,7 @@ class Game(GameBase):
 
     INFO = INFO
     GAME_ID = GAME_ID
-    _ACTIONS: ClassVar[ModuleType] = _actions
+    ACTIONS = _actions.DenseActions
     __slots__ = (
         "_board",
         "_cfg",
@@ -569,30 +570,18 @@ class Game(GameBase):
     def legal_moves_with_actions(self) -> list[tuple[Move, int]]:
         """(move, action code) of every legal move, in legal_moves() order (= ascending codes)."""
         cfg = self._cfg
-        return [(_decode(cfg, c), c) for c in _actions.legal_actions(self)]
+        return [(_decode(cfg, c), c) for c in self.actions.legal()]
 
     # -- learning (hunters.learn; see hunters.jaeger.learn for the codes and fields) -----------
     def learn_layout(self) -> LearnLayout:
         layout: LearnLayout = _learn().layout_of(self)
         return layout
 
-    def learn_actions(self) -> list[int]:
-        codes: list[int] = _learn().learn_actions(self)
-        return codes
-
-    def learn_mask(self, out: Any = None) -> Any:
-        return _learn().learn_mask(self, out)
-
-    def learn_to_move(self, code: int) -> Move:
-        move: Move = _learn().learn_to_move(self, code)
-        return move
-
-    def move_to_learn(self, move: Any) -> int:
-        code: int = _learn().move_to_learn(self, move)
-        return code
-
-    def play_learn(self, code: int) -> list[Event]:
-        return self._play_code(_learn().learn_turn(self, code))
+    @property
+    def compact(self) -> ActionSpace[Move]:
+        """The compact codes of `learn_layout()` (hunters.jaeger.learn)."""
+        space: ActionSpace[Move] = _learn().CompactActions(self)
+        return space
 
     def observe(self, seat: int, out: dict[str, Any] | None = None) -> dict[str, Any]:
         obs: dict[str, Any] = _learn().observe(self, seat, out)

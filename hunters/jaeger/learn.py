@@ -89,7 +89,7 @@ import numpy as np
 
 from hunters._core import jaeger as _core
 from hunters.errors import IllegalMoveError
-from hunters.game_base import check_seed
+from hunters.game_base import ActionSpace, check_seed
 from hunters.learn import MAX_LEARN_ACTIONS, BatchBuffers, LearnLayout, ObservationField
 
 from .errors import core_error
@@ -311,6 +311,32 @@ def move_to_learn(game: Game, move: Move) -> int:
     turn = game._code(move)
     c, k = spec_of(game)
     return int(game._core.learn_code(turn, c, k))
+
+
+class CompactActions(ActionSpace[Move]):
+    """The compact encoding of jaeger_sammler (see the module docstring), in the core."""
+
+    __slots__ = ()
+    game: Game
+
+    @property
+    def size(self) -> int:
+        return layout_of(self.game).actions
+
+    def legal(self) -> list[int]:
+        return learn_actions(self.game)
+
+    def mask(self, out: Any = None) -> Any:
+        return learn_mask(self.game, out)
+
+    def to_move(self, code: int) -> Move:
+        return learn_to_move(self.game, code)
+
+    def from_move(self, move: Any) -> int:
+        return move_to_learn(self.game, move)
+
+    def play(self, code: int) -> list[Any]:
+        return self.game._play_code(learn_turn(self.game, code))
 
 
 def observe(game: Game, seat: int, out: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -216,3 +216,30 @@ def test_the_wire_adapter_round_trips(game_cls):
     state = ad.state(g, 4)
     assert state.game == game_cls.INFO.id and state.version == 4
     assert list(state.scores) in (g.scores, [])  # a game may hide the scores until its end
+
+
+def _spaces(game):
+    yield game.actions
+    try:
+        yield game.compact
+    except NotImplementedError:  # a game without a learning surface has the dense encoding only
+        pass
+
+
+def test_both_action_spaces(game_cls):
+    """Each encoding is one ActionSpace: codes ascending and within its size, a mask that matches,
+    code <-> move both ways for every legal move, and playing a code is playing its move."""
+    g = walk(game_cls, 2, 11, steps=7)
+    moves = list(g.legal_moves())
+    for space in _spaces(g):
+        codes = space.legal()
+        assert codes == sorted(codes) and len(codes) == len(moves) and all(0 <= c < space.size for c in codes)
+        mask = space.mask()
+        assert len(mask) == space.size and sum(int(b) for b in mask) == len(codes) and all(mask[c] for c in codes)
+        assert sorted(space.from_move(m) for m in moves) == codes
+        for code in codes[:25]:
+            move = space.to_move(code)
+            assert move in moves and space.from_move(move) == code
+            assert space.game.clone().play(move) == type(space)(g.clone()).play(code)
+        with pytest.raises(IllegalMoveError):
+            space.to_move(space.size)

@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from hunters.errors import IllegalMoveError, InvalidOptionError
-from hunters.game_base import GameBase, GameInfo, LegalMoves, Option, check_seed
+from hunters.game_base import ActionSpace, GameBase, GameInfo, LegalMoves, Option, check_seed
 from hunters.learn import LearnLayout, ObservationField, terminal_rewards
 
 KINDS = (0, 0, 0, 1, 1, 1, 2, 2, 2)
@@ -216,6 +216,11 @@ class TinyGame(GameBase):
     def legal_moves(self) -> LegalMoves[Place]:
         return LegalMoves(self, self.learn_actions(), Place)
 
+    def _free(self) -> list[int]:
+        if self.is_over or self._hand < 0:
+            return []
+        return [c for c in range(CELLS) if self._owner[c] < 0]
+
     def _code(self, move: Any) -> int:
         if self.is_over:
             raise IllegalMoveError("GAME_OVER", "the game is over", move)
@@ -251,29 +256,9 @@ class TinyGame(GameBase):
     def learn_layout(self) -> LearnLayout:
         return layout_for(self._players)
 
-    def learn_actions(self) -> list[int]:
-        if self.is_over or self._hand < 0:
-            return []
-        return [c for c in range(CELLS) if self._owner[c] < 0]
-
-    def learn_mask(self, out: Any = None) -> Any:
-        if out is None:
-            out = np.zeros(CELLS, np.uint8)
-        else:
-            out[:] = 0
-        for c in self.learn_actions():
-            out[c] = 1
-        return out
-
-    def learn_to_move(self, code: int) -> Place:
-        if type(code) is not int and not isinstance(code, np.integer):
-            raise IllegalMoveError("MALFORMED", "a compact code is an int", code)
-        move = Place(int(code))
-        self._code(move)
-        return move
-
-    def move_to_learn(self, move: Any) -> int:
-        return self._code(move)
+    @property
+    def compact(self) -> TinyCompact:
+        return TinyCompact(self)
 
     def observe(self, seat: int, out: dict[str, Any] | None = None) -> dict[str, Any]:
         if out is None:
@@ -314,6 +299,38 @@ class TinyGame(GameBase):
         self._pile[self._drawn], self._pile[j] = self._pile[j], self._pile[self._drawn]
         self._outcomes.append(outcome)
         self._draw_seeded()
+
+
+class TinyCompact(ActionSpace[Place]):
+    """The compact codes: the cell index."""
+
+    game: TinyGame
+
+    @property
+    def size(self) -> int:
+        return CELLS
+
+    def legal(self) -> list[int]:
+        return self.game._free()
+
+    def mask(self, out: Any = None) -> Any:
+        if out is None:
+            out = np.zeros(CELLS, np.uint8)
+        else:
+            out[:] = 0
+        for c in self.legal():
+            out[c] = 1
+        return out
+
+    def to_move(self, code: int) -> Place:
+        if type(code) is not int and not isinstance(code, np.integer):
+            raise IllegalMoveError("MALFORMED", "a compact code is an integer", code)
+        move = Place(int(code))
+        self.game._code(move)
+        return move
+
+    def from_move(self, move: Any) -> int:
+        return self.game._code(move)
 
 
 class TinyBatch:
