@@ -319,19 +319,21 @@ class GameBase(abc.ABC):
         moves, outcomes = record.get("moves", []), record.get("outcomes", [])
         if not isinstance(moves, list) or not isinstance(outcomes, list):
             raise InvalidRecordError("moves and outcomes must be lists")
-        pending = iter(outcomes)
+        used = 0  # outcomes applied so far
 
-        def settle(until_end: bool) -> None:
+        def settle(at_end: bool) -> None:
+            """Apply outcomes while a chance node is pending (its seat to move is -1)."""
+            nonlocal used
             while game.player == -1 and not game.is_over:
-                outcome = next(pending, None)
-                if outcome is None:
-                    if until_end:
+                if used == len(outcomes):
+                    if at_end:
                         return
-                    raise InvalidRecordError("a chance node is pending and the record has no outcome left")
+                    raise InvalidRecordError(f"move {i} comes while a chance node is pending")
                 try:
-                    game.apply_chance(outcome)
+                    game.apply_chance(outcomes[used])
                 except IllegalMoveError as exc:
-                    raise InvalidRecordError(f"outcome {outcome!r} does not apply: {exc}") from None
+                    raise InvalidRecordError(f"outcome {used} is not a chance outcome: {exc}") from None
+                used += 1
 
         for i, data in enumerate(moves):
             try:
@@ -346,6 +348,8 @@ class GameBase(abc.ABC):
                 raise InvalidRecordError(f"move {i} is illegal: {exc}") from None
         if outcomes:
             settle(True)
+            if used < len(outcomes):
+                raise InvalidRecordError(f"outcome {used} comes where no chance node is pending")
         return game
 
     @classmethod

@@ -10,7 +10,7 @@ from typing import Any
 
 from hunters._core import jaeger as _core
 from hunters._core.jaeger import CoreConfig, CoreGame
-from hunters.errors import IllegalMoveError, InvalidOptionError, InvalidRecordError
+from hunters.errors import IllegalMoveError, InvalidOptionError
 from hunters.game_base import (
     ActionSpace,
     GameBase,
@@ -741,62 +741,30 @@ class Game(GameBase):
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> Game:
-        """Replay a record made by `to_record` (or by hand) to the identical game (the base's replay
-        loop, typed as a Jäger game); a malformed record raises InvalidRecordError."""
-        if isinstance(record, dict) and record.get("chance") == "external":
-            return cls._from_external_record(record)
+        """Replay a record made by `to_record` (or by hand) to the identical game: the base's one
+        replay loop (a record with external chance lists its outcomes, applied at the chance
+        nodes), typed as a Jäger game; a malformed record raises InvalidRecordError."""
         game = super().from_record(record)
         assert isinstance(game, Game)
         return game
 
     @classmethod
-    def _from_external_record(cls, record: dict[str, Any]) -> Game:
-        """Replay a record of a game with external chance: its outcomes at the chance nodes, its
-        moves at the decisions, in the one order the game allows."""
-        cls._check_record_header(record)
-        outcomes, moves = record.get("outcomes"), record.get("moves", [])
-        if not isinstance(outcomes, list) or not isinstance(moves, list):
-            raise InvalidRecordError("outcomes and moves must be lists")
-        try:
-            options = record.get("options") or {}
-            if not isinstance(options, dict) or not set(options) <= set(DEFAULT_OPTIONS):
-                raise ValueError("options must be an object of known options")
-            game = cls.new(
+    def _new_from_record(cls, record: dict[str, Any]) -> Game:
+        """The game of a record's configuration (options checked: an object of known options); with
+        external chance, the layouts are its outcomes (see `from_record`)."""
+        options = record.get("options") or {}
+        if not isinstance(options, dict) or not set(options) <= set(DEFAULT_OPTIONS):
+            raise ValueError("options must be an object of known options")
+        if record.get("chance") == "external":
+            if not isinstance(record.get("outcomes"), list):
+                raise ValueError("a record with external chance lists its outcomes")
+            return cls.new(
                 players=record["players"],
                 seed=record.get("seed"),
                 start=record.get("start"),
                 chance="external",
                 **options,
             )
-        except (KeyError, ValueError, TypeError) as exc:
-            raise InvalidRecordError(f"bad configuration: {exc}") from None
-        o = m = 0
-        while o < len(outcomes) or m < len(moves):
-            if game.chance_pending:
-                if o == len(outcomes):
-                    raise InvalidRecordError(f"move {m} comes while a chance node is pending")
-                try:
-                    game.apply_chance(outcomes[o])
-                except (ValueError, TypeError) as exc:
-                    raise InvalidRecordError(f"outcome {o} is not a chance outcome: {exc}") from None
-                o += 1
-                continue
-            if m == len(moves):
-                raise InvalidRecordError(f"outcome {o} comes where no chance node is pending")
-            try:
-                move = cls.move_from_json(moves[m])
-                game.play(move)
-            except (KeyError, TypeError, AttributeError, ValueError) as exc:
-                raise InvalidRecordError(f"move {m} does not replay: {exc}") from None
-            m += 1
-        return game
-
-    @classmethod
-    def _new_from_record(cls, record: dict[str, Any]) -> Game:
-        """The game of a record's configuration (options checked: an object of known options)."""
-        options = record.get("options") or {}
-        if not isinstance(options, dict) or not set(options) <= set(DEFAULT_OPTIONS):
-            raise ValueError("options must be an object of known options")
         return cls.new(
             players=record["players"],
             seed=record.get("seed"),
