@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import copy
-import operator
-import random as _random
 from types import ModuleType
 from typing import Any
 
 from hunters._core import jaeger as _core
 from hunters._core.jaeger import CoreConfig, CoreGame
-from hunters.errors import IllegalMoveError, InvalidOptionError
+from hunters.errors import InvalidOptionError
 from hunters.game_base import (
     ActionSpace,
     GameBase,
@@ -25,12 +23,13 @@ from hunters.game_base import (
 from hunters.learn import LearnBatch, LearnLayout
 
 from . import actions as _actions
+from . import chance, views
 from .board import Board
 from .errors import core_error, refusal
 from .layouts import start_positions, summer_layout, winter_deck
 from .moves import Collection, Event, Move, Step
 from .options import DEFAULT_OPTIONS, WINTER_START, check_plain, validate_options
-from .tiles import FOOD, GOODS, KINDS, STAYING, code_of, deck, token_of
+from .tiles import KINDS, STAYING, code_of, deck, token_of
 
 GAME_ID = "jaeger_sammler"
 RECORD_FORMAT = 1
@@ -39,8 +38,6 @@ _EVENT_KINDS = _core.EVENT_KINDS
 _END_REASONS = _core.END_REASONS
 _START_RULES = _core.START_RULES
 _LIMITS = _core.LIMITS
-_FACE_DOWN = FOOD + GOODS
-"""Collection fields of the tiles that lie face down once taken (spec §5); weapons and mammoths lie face up."""
 INFO = GameInfo(
     id=GAME_ID,
     name="Jäger und Sammler",
@@ -592,70 +589,21 @@ class Game(GameBase):
         batch: LearnBatch = _learn().learn_batch(cls, games, players, seed, **options)
         return batch
 
-    # -- external chance (OpenSpiel) ---------------------------------------------------------
+    # -- external chance (OpenSpiel: hunters.jaeger.chance) ------------------------------------
     @property
     def chance_pending(self) -> bool:
         """Whether a chance node is pending (only with chance="external")."""
-        return self._summer_left is not None or (self._external and self._core.deal_space is not None)
-
-    def _summer_spaces_left(self) -> int:
-        return len(self._summer_deal_spaces()) if self._summer_left is not None else 0
-
-    def _summer_deal_spaces(self) -> list[int]:
-        """Tile spaces still to receive a summer tile in the external deal (ascending; the deal
-        stops when the deck or the tile spaces run out, as the seeded deal does)."""
-        left = self._summer_left or []
-        dealt = len(self._outcomes)
-        spaces = [v for v, k in enumerate(self._board.kinds) if k == "tile"]
-        return spaces[dealt : dealt + len(left)]
+        return chance.pending(self)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The pending chance node's outcomes: (tile code laid on the next space, probability = how
-        many such tiles are not laid yet / how many tiles are not laid yet), by code; [] when no
-        chance node is pending. The tile code is `kind | value << 4` (see hunters.jaeger.learn)."""
-        if self._summer_left is not None:
-            counts: dict[int, int] = {}
-            for c in self._summer_left:
-                counts[c] = counts.get(c, 0) + 1
-        elif self.chance_pending:
-            counts = dict(self._core.deal_outcomes())
-        else:
-            return []
-        total = sum(counts.values())
-        return [(c, n / total) for c, n in sorted(counts.items())]
+        """The pending chance node's outcomes: (tile code, probability), by code; [] when none is
+        pending (see `hunters.jaeger.chance.outcomes`)."""
+        return chance.outcomes(self)
 
     def apply_chance(self, outcome: int) -> None:
-        """Resolve the pending chance node: lay tile code `outcome` (one of `chance_outcomes()`) on
-        the next space (`events` gets what completing a deal causes: the winter set-up, a season
-        end). IllegalMoveError (NO_CHANCE_PENDING, NOT_AN_OUTCOME) otherwise, changing nothing."""
-        if not self.chance_pending:
-            raise IllegalMoveError("NO_CHANCE_PENDING", "no chance node is pending", outcome)
-        try:  # ints and numpy integers, not bools or floats
-            code = None if isinstance(outcome, bool) else operator.index(outcome)
-        except TypeError:
-            code = None
-        if code is None or code not in dict(self.chance_outcomes()):
-            raise IllegalMoveError("NOT_AN_OUTCOME", f"{outcome!r} is not among the chance outcomes", outcome)
-        outcome = code
-        left = self._summer_left
-        if left is not None:
-            v = self._summer_deal_spaces()[0]
-            self._core.lay(v, outcome)
-            left.remove(outcome)
-            self._summer = self._summer.copy()
-            self._summer[v] = token_of(outcome)
-            self._outcomes.append(outcome)
-            if left and self._summer_deal_spaces():
-                return
-            self._summer_left = None
-            self._lay_out(self._core.nplayers, True)
-            return
-        events = self._events_of(self._core.deal_apply(outcome))
-        self._outcomes.append(outcome)
-        if self._core.deal_space is None:  # the winter deck as dealt (observed_by)
-            summer = sum(1 for t in self._summer if t is not None)
-            self._winter = [t for t in map(token_of, self._outcomes[summer:]) if t is not None]
-        self._events.extend(events)
+        """Resolve the pending chance node with tile code `outcome` (IllegalMoveError otherwise,
+        changing nothing; see `hunters.jaeger.chance.apply`)."""
+        chance.apply(self, outcome)
 
     # -- what a seat may know (bots) ---------------------------------------------------------
     def observed_by(self, seat: int) -> Game:
@@ -668,36 +616,13 @@ class Game(GameBase):
         face-down tiles (public: every tile lay face up before it was taken) but not who took which,
         i.e. it does not recall the history of takes. With two players that loses nothing."""
         super().observed_by(seat)
-        return self._masked(seat, None)
+        return views.masked(self, seat, None)
 
     def determinized(self, seat: int, seed: int) -> Game:
         """`observed_by(seat)` with the winter deck (before winter) shuffled and the other seats'
         face-down tiles dealt at random from `seed`."""
         super().observed_by(seat)
-        return self._masked(seat, check_seed(seed, optional=False))
-
-    def _masked(self, seat: int, seed: int | None) -> Game:
-        winter = sorted(self._winter, key=code_of)
-        if seed is not None and self._core.season == 0:
-            _random.Random(seed).shuffle(winter)
-        opts = self._options
-        cfg = self._board.core.derive(
-            [0 if t is None else code_of(t) for t in self._summer],
-            [code_of(t) for t in winter],
-            opts["stall_rounds"],
-            opts["straight_jumps"],
-            WINTER_START[opts["winter_start"]],
-            opts["ties"] == "shared",
-        )
-        hidden = self.collections_hidden
-        g = self.clone()
-        g._core = self._core.masked(cfg, seat, seed, hidden)
-        g._cfg = cfg
-        g._seed = None
-        g._winter = winter
-        if hidden:
-            g._events = [e for e in self._events if not (e.kind == "take" and e.seat != seat and e.tile in _FACE_DOWN)]
-        return g
+        return views.masked(self, seat, check_seed(seed, optional=False))
 
     # -- copies and records ------------------------------------------------------------------
     def clone(self) -> Game:
@@ -824,69 +749,12 @@ class Game(GameBase):
         """A seat's collection as anyone may see it (the `view()` entry): weapons held and spent,
         mammoth values, supply packs in hand, characters on the board and `face_down`, the number of
         taken tiles lying face down; the face-down kinds are None while `collections_hidden`."""
-        c = self.collection(seat)
-        out = dict(
-            c.to_json(),
-            seat=seat,
-            characters_on_board=self._core.collection(seat)[5],
-            face_down=sum(getattr(c, k) for k in _FACE_DOWN),
-        )
-        if self.collections_hidden:
-            out.update(dict.fromkeys(_FACE_DOWN))
-        return out
+        return views.public_collection(self, seat)
 
     def view(self) -> dict[str, Any]:
-        """The state as anyone may see it, JSON-ready: what the service, bots and pictures show.
-
-        Taken tiles other than weapons and mammoths lie face down until the end (spec §5): before
-        the end (unless the option `open_collections` is set) each collection gives berries, tubers,
-        herbs, jug, necklace, pelt and skull as None and only their number as `face_down`, and
-        `scores` and `score_breakdown` are None (they would reveal them). After the end everything
-        is shown. The attributes `scores`, `collections`, `score_breakdown()` stay complete (the
-        engine keeps the full state): they are for analysis, not for showing to a seat."""
-        b = self._board
-        tiles = self.tiles
-        hidden = self.collections_hidden
-        occupants: dict[int, list[int]] = {}
-        for seat, v in self.characters:
-            occupants.setdefault(v, []).append(seat)
-        packs: dict[int, list[int]] = {}
-        for v, seat in self.supply_packs:
-            packs.setdefault(v, []).append(seat)
-        coords = b.coords
-        summer_mammoth = self.summer_mammoth
-        return {
-            "game": GAME_ID,
-            "players": self.players,
-            "player": self.player,
-            "season": self.season,
-            "is_over": self.is_over,
-            "winners": self.winners,
-            "scores": None if hidden else self.scores,
-            "turn": self.turns,
-            "board": [
-                {
-                    "space": v,
-                    "kind": b.kinds[v],
-                    "coords": None if coords is None else list(coords[v]),
-                    "tile": tiles[v],
-                    "characters": occupants.get(v, []),
-                    "supply_packs": packs.get(v, []),
-                }
-                for v in range(b.n)
-            ],
-            "characters": [{"seat": s, "space": v} for s, v in self.characters],
-            "supply_packs": [{"space": v, "seat": s} for v, s in self.supply_packs],
-            "collections": [self.public_collection(p) for p in range(self.players)],
-            "score_breakdown": None if hidden else self.score_breakdown(),
-            "tiles_left": sum(1 for t in tiles if t is not None and t not in STAYING),
-            "idle_turns": self.idle_turns,
-            "stall_rounds": self._options["stall_rounds"],
-            "summer_mammoth": None
-            if summer_mammoth is None
-            else {"value": summer_mammoth[0], "seat": summer_mammoth[1]},
-            "moves_played": len(self._moves),
-        }
+        """The state as anyone may see it, JSON-ready (see `hunters.jaeger.views.view`): before the
+        end, taken tiles other than weapons and mammoths are only counted, and scores are None."""
+        return views.view(self)
 
     def _summary_lines(self) -> list[str]:
         """Season, tiles left, pieces and collections of each seat (full state: face-down tiles too)."""
@@ -908,7 +776,7 @@ class Game(GameBase):
         lines.append(row("weapons held", [c.weapons for c in cols]))
         lines.append(row("weapons spent", [c.weapons_spent for c in cols]))
         lines.append(row("mammoths taken", [len(c.mammoths) for c in cols]))
-        lines += [row(kind, [getattr(c, kind) for c in cols]) for kind in _FACE_DOWN]
+        lines += [row(kind, [getattr(c, kind) for c in cols]) for kind in views.FACE_DOWN]
         lines.append(row("packs in hand", [c.supply_packs for c in cols]))
         return lines
 

@@ -92,6 +92,7 @@ from hunters.errors import IllegalMoveError
 from hunters.game_base import ActionSpace, check_seed
 from hunters.learn import MAX_LEARN_ACTIONS, BatchBuffers, LearnLayout, ObservationField
 
+from . import chance
 from .errors import core_error
 from .moves import Move
 from .options import WINTER_START, validate_options
@@ -362,7 +363,7 @@ def observe(game: Game, seat: int, out: dict[str, Any] | None = None) -> dict[st
         for code in left:
             out["tiles"][1, (code & 15) - 1] += 1
         out["status"][1] = -1
-        out["status"][9] += game._summer_spaces_left()
+        out["status"][9] += chance.summer_spaces_left(game)
     return out
 
 

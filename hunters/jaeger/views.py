@@ -1,0 +1,114 @@
+"""What a seat may see of a Jäger und Sammler game: the public view (taken tiles other than weapons
+and mammoths lie face down, spec §5), a seat's public collection, and the masked copies bots play
+on. The functions behind `Game.view`, `Game.public_collection`, `Game.observed_by` and
+`Game.determinized`."""
+
+from __future__ import annotations
+
+import random as _random
+from typing import TYPE_CHECKING, Any
+
+from .options import WINTER_START
+from .tiles import FOOD, GOODS, STAYING, code_of
+
+if TYPE_CHECKING:
+    from .game import Game
+
+__all__ = ["FACE_DOWN", "masked", "public_collection", "view"]
+
+FACE_DOWN = FOOD + GOODS
+"""Collection fields of the tiles that lie face down once taken (spec §5); weapons and mammoths lie face up."""
+
+
+def public_collection(game: Game, seat: int) -> dict[str, Any]:
+    """A seat's collection as anyone may see it (the `view()` entry): weapons held and spent,
+    mammoth values, supply packs in hand, characters on the board and `face_down`, the number of
+    taken tiles lying face down; the face-down kinds are None while `collections_hidden`."""
+    c = game.collection(seat)
+    out = dict(
+        c.to_json(),
+        seat=seat,
+        characters_on_board=game._core.collection(seat)[5],
+        face_down=sum(getattr(c, k) for k in FACE_DOWN),
+    )
+    if game.collections_hidden:
+        out.update(dict.fromkeys(FACE_DOWN))
+    return out
+
+
+def view(game: Game) -> dict[str, Any]:
+    """The state as anyone may see it, JSON-ready: what the service, bots and pictures show.
+
+    Taken tiles other than weapons and mammoths lie face down until the end (spec §5): before
+    the end (unless the option `open_collections` is set) each collection gives berries, tubers,
+    herbs, jug, necklace, pelt and skull as None and only their number as `face_down`, and
+    `scores` and `score_breakdown` are None (they would reveal them). After the end everything
+    is shown. The attributes `scores`, `collections`, `score_breakdown()` stay complete (the
+    engine keeps the full state): they are for analysis, not for showing to a seat."""
+    b = game._board
+    tiles = game.tiles
+    hidden = game.collections_hidden
+    occupants: dict[int, list[int]] = {}
+    for seat, v in game.characters:
+        occupants.setdefault(v, []).append(seat)
+    packs: dict[int, list[int]] = {}
+    for v, seat in game.supply_packs:
+        packs.setdefault(v, []).append(seat)
+    coords = b.coords
+    summer_mammoth = game.summer_mammoth
+    return {
+        "game": game.GAME_ID,
+        "players": game.players,
+        "player": game.player,
+        "season": game.season,
+        "is_over": game.is_over,
+        "winners": game.winners,
+        "scores": None if hidden else game.scores,
+        "turn": game.turns,
+        "board": [
+            {
+                "space": v,
+                "kind": b.kinds[v],
+                "coords": None if coords is None else list(coords[v]),
+                "tile": tiles[v],
+                "characters": occupants.get(v, []),
+                "supply_packs": packs.get(v, []),
+            }
+            for v in range(b.n)
+        ],
+        "characters": [{"seat": s, "space": v} for s, v in game.characters],
+        "supply_packs": [{"space": v, "seat": s} for v, s in game.supply_packs],
+        "collections": [public_collection(game, p) for p in range(game.players)],
+        "score_breakdown": None if hidden else game.score_breakdown(),
+        "tiles_left": sum(1 for t in tiles if t is not None and t not in STAYING),
+        "idle_turns": game.idle_turns,
+        "stall_rounds": game._options["stall_rounds"],
+        "summer_mammoth": None if summer_mammoth is None else {"value": summer_mammoth[0], "seat": summer_mammoth[1]},
+        "moves_played": len(game._moves),
+    }
+
+
+def masked(game: Game, seat: int, seed: int | None) -> Game:
+    """The game as `seat` may know it (`Game.observed_by`), or one world consistent with that
+    (`seed`: `Game.determinized`)."""
+    winter = sorted(game._winter, key=code_of)
+    if seed is not None and game._core.season == 0:
+        _random.Random(seed).shuffle(winter)
+    opts = game._options
+    cfg = game._board.core.derive(
+        [0 if t is None else code_of(t) for t in game._summer],
+        [code_of(t) for t in winter],
+        opts["stall_rounds"],
+        opts["straight_jumps"],
+        WINTER_START[opts["winter_start"]],
+        opts["ties"] == "shared",
+    )
+    hidden = game.collections_hidden
+    g = game.clone()
+    g._core = game._core.masked(cfg, seat, seed, hidden)
+    g._cfg = cfg
+    g._seed = None
+    g._winter = winter
+    if hidden:
+        g._events = [e for e in game._events if not (e.kind == "take" and e.seat != seat and e.tile in FACE_DOWN)]
+    return g
