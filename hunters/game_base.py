@@ -168,6 +168,12 @@ class SearchStats:
     iterations: int
     moves: list[tuple[Any, int, float]]
 
+    @classmethod
+    def of_codes(cls, iterations: int, stats: list[tuple[int, int, float]], codes: list[int]) -> SearchStats:
+        """From a core's root statistics by move code, given the legal codes in legal_moves() order."""
+        index = {code: i for i, code in enumerate(codes)}
+        return cls(iterations, [(index[code], visits, mean) for code, visits, mean in stats])
+
 
 class LegalMoves(Sequence[M]):
     """The legal moves of one decision: an immutable sequence backed by the core's codes, so listing

@@ -291,8 +291,7 @@ class Game(GameBase):
         if options:
             raise InvalidOptionError(f"unknown search options {sorted(options)}; the options are ['bare']")
         done, stats = self._core.mcts(iterations, seconds, c, margin, INFO.reward_scale, seed, bare, stop)
-        index = {code: i for i, code in enumerate(self._core.legal_codes())}
-        return SearchStats(done, [(index[code], visits, mean) for code, visits, mean in stats])
+        return SearchStats.of_codes(done, stats, self._core.legal_codes())
 
     def _code(self, move: Any) -> int:
         """The core code of a legal move, or IllegalMoveError saying why not."""

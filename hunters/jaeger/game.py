@@ -410,8 +410,7 @@ class Game(GameBase):
         if options:
             raise InvalidOptionError(f"unknown search options {sorted(options)}; this search has none")
         done, stats = self._core.mcts(iterations, seconds, c, margin, INFO.reward_scale, seed, 0.0, stop)
-        index = {code: i for i, code in enumerate(self._core.legal_codes())}
-        return SearchStats(done, [(index[code], visits, mean) for code, visits, mean in stats])
+        return SearchStats.of_codes(done, stats, self._core.legal_codes())
 
     @property
     def characters_on_board(self) -> list[int]:
