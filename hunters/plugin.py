@@ -7,7 +7,8 @@ and its hints to the bots. The parts are named as ``"module:attribute"`` strings
 use, so listing the games imports none of them.
 
 Games are found through the ``hunters.games`` entry-point group of installed distributions (this
-project's own games are declared in its ``pyproject.toml``), or registered at run time with
+project's own games are declared in its ``pyproject.toml``; without any such metadata, the
+``plugin`` module of each of the package's own game packages), or registered at run time with
 `Registry.register`.
 """
 
@@ -18,6 +19,7 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import metadata
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -91,9 +93,20 @@ class Registry:
         if self._group is None:
             return
         group, self._group = self._group, None
+        found = False
         for ep in metadata.entry_points(group=group):
+            found = True
             if ep.name not in self._plugins:
                 self._lazy.setdefault(ep.name, ep.value)
+        if not found:  # no metadata (a source tree, or an install older than the entry points)
+            self._scan_package()
+
+    def _scan_package(self) -> None:
+        """Every ``hunters.<package>.plugin`` module's PLUGIN, imported now."""
+        root = Path(__file__).resolve().parent
+        for folder in sorted(p.parent for p in root.glob("*/plugin.py")):
+            plugin = importlib.import_module(f"hunters.{folder.name}.plugin").PLUGIN
+            self._plugins.setdefault(plugin.id, plugin)
 
     def register(self, game: GamePlugin | type[GameBase]) -> Any:
         """Register a plugin, or a game class with the generic adapters (usable as a class decorator);

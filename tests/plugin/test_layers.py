@@ -68,3 +68,16 @@ def test_no_private_name_is_imported_across_packages():
     files = [p for p in _tracked("hunters") if p.suffix == ".py" and "hunters/v1/" not in str(p)]
     bad = [line for p in files for line in _private_imports(p)]
     assert not bad, "\n".join(bad)
+
+
+def test_the_registry_finds_the_installed_games_and_falls_back_to_the_package():
+    """The entry points list this project's games; without any metadata (a source tree, or an
+    install older than the entry points) the package's own plugin modules are found instead."""
+    from importlib import metadata
+
+    from hunters.plugin import ENTRY_POINT_GROUP, Registry
+
+    declared = sorted(ep.name for ep in metadata.entry_points(group=ENTRY_POINT_GROUP))
+    assert declared and set(declared) <= set(hunters.games.ids())
+    scanned = Registry(group="hunters.no_such_group")
+    assert scanned.ids() == declared and scanned.get(declared[0]) is hunters.games.get(declared[0])
