@@ -160,9 +160,9 @@ class Lane:
         self._turns: list[tuple[int, int, asyncio.Future[None]]] = []  # (priority, order, wake-up): a heap
         self._order = itertools.count()
 
-    def admitted(self, caller: str) -> contextlib.AbstractContextManager[_Budget | None]:
-        """One call of `caller` on this lane (its per-caller bounds), for a `with` block."""
-        if self.callers is None:
+    def admitted(self, caller: str | None) -> contextlib.AbstractContextManager[_Budget | None]:
+        """One call of `caller` on this lane (its per-caller bounds; None: none), for a `with` block."""
+        if self.callers is None or caller is None:
             return contextlib.nullcontext()
         return self.callers.admitted(caller, self.name)
 

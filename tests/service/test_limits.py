@@ -104,25 +104,34 @@ def test_an_all_bot_match_expires_like_any_other(server_factory):
     assert played in ids  # no move at all for an hour: idle like any match
 
 
-def test_bot_seats_are_bounded_per_server_and_per_caller(server_factory):
-    server = server_factory(max_bot_seats=3, caller_bot_seats=2)
-    _, stub, _ = stubs(server.port)
+def test_bot_seats_are_bounded_per_caller_and_per_server(server_factory, tmp_path):
+    """Without a create token a caller is its host (a made-up token changes nothing); with one, the
+    operator's matches are bounded by the server's limit alone."""
     slow = "mcts:iterations=100000"
 
-    def create(bots, token=None):
+    def create(stub, bots, token=None):
         request = matches_pb2.CreateMatchRequest(config=config(bots=bots))
         return stub.CreateMatch(request, metadata=bearer(token) if token else None)
 
-    first = create([(0, slow), (1, slow)], token="alice")
-    code, reason, meta = rpc_error(create, [(0, slow)], token="alice")
+    anonymous = server_factory(db=str(tmp_path / "anonymous.db"), max_bot_seats=3, caller_bot_seats=2)
+    _, stub, _ = stubs(anonymous.port)
+    first = create(stub, [(0, slow), (1, slow)], token="alice")
+    code, reason, meta = rpc_error(create, stub, [(0, slow)], token="bob")
     assert (code, reason, meta["limit"]) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_BOT_SEATS", "2")
-    create([(0, slow)], token="bob")
-    code, reason, meta = rpc_error(create, [(1, slow)], token="carol")
-    assert (code, reason, meta["limit"]) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_BOT_SEATS", "3")
-    create([])  # a match without bots is not limited by bot seats
+    create(stub, [])  # a match without bots is not limited by bot seats
     stub.DeleteMatch(matches_pb2.DeleteMatchRequest(match_id=first.match.match_id), metadata=bearer(first.admin_token))
-    create([(1, slow)], token="carol")
-    assert server.manager.bot_seats == 2
+    create(stub, [(1, slow)])
+    assert anonymous.manager.bot_seats == 1
+
+    operated = server_factory(
+        db=str(tmp_path / "operated.db"), max_bot_seats=3, caller_bot_seats=2, create_token="operator"
+    )
+    _, stub, _ = stubs(operated.port)
+    create(stub, [(0, slow), (1, slow)], token="operator")
+    create(stub, [(0, slow)], token="operator")
+    code, reason, meta = rpc_error(create, stub, [(1, slow)], token="operator")
+    assert (code, reason, meta["limit"]) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_BOT_SEATS", "3")
+    assert operated.manager.bot_seats == 3
 
 
 def test_bot_iterations_per_move_follow_the_server_option(server_factory):
@@ -148,6 +157,14 @@ def test_the_oracle_token_guards_the_oracle(server_factory):
     assert (code, reason) == (grpc.StatusCode.PERMISSION_DENIED, "ORACLE_TOKEN_REQUIRED")
     assert oracle.Evaluate(request, metadata=bearer("oracle-secret")).legal
     assert list(oracle.SimulateGames(sim, metadata=bearer("oracle-secret")))[-1].done
+    # the operator's token is not one caller among others: its calls are bounded by the lanes alone
+    first = oracle.SimulateGames(
+        oracle_pb2.SimulateGamesRequest(game="carcassonne_hg", players=2, games=5_000_000, seed=1),
+        metadata=bearer("oracle-secret"),
+    )
+    next(first)
+    assert list(oracle.SimulateGames(sim, metadata=bearer("oracle-secret")))[-1].done
+    first.cancel()
     stub.CreateMatch(matches_pb2.CreateMatchRequest(config=config()))  # matches need no oracle token
 
 
