@@ -290,3 +290,25 @@ def test_bots_facing_a_person_think_first():
 
     order, free = asyncio.run(scenario())
     assert order == ["first", "vs person", "all-bot 1", "all-bot 2"] and free == 1
+
+
+def test_a_stored_bot_this_server_refuses_hands_its_seat_back(server_factory, tmp_path, caplog):
+    """A match made under other limits (here more iterations than the next server allows) does not
+    wait forever for a bot that cannot play: its seat goes to the seat's token, logged."""
+    db = str(tmp_path / "bots.db")
+    first = server_factory(db=db)
+    _, stub, _ = stubs(first.port)
+    created = stub.CreateMatch(
+        matches_pb2.CreateMatchRequest(config=config(seed=8, bots=[(0, "mcts:iterations=90000")]))
+    )
+    first.stop(0)
+    with caplog.at_level(logging.WARNING, logger="hunters.service"):
+        second = server_factory(db=db, max_bot_iterations=1000)
+    assert any("handed back" in r.getMessage() for r in caplog.records)
+    _, stub, _ = stubs(second.port)
+    mid = created.match.match_id
+    legal = stub.ListLegalMoves(matches_pb2.ListLegalMovesRequest(match_id=mid)).moves
+    played = stub.PlayMove(
+        matches_pb2.PlayMoveRequest(match_id=mid, action=legal[0].action), metadata=bearer(created.seat_tokens[0])
+    )
+    assert played.version == 1 and second.manager.bot_seats == 0
