@@ -312,3 +312,20 @@ def test_a_stored_bot_this_server_refuses_hands_its_seat_back(server_factory, tm
         matches_pb2.PlayMoveRequest(match_id=mid, action=legal[0].action), metadata=bearer(created.seat_tokens[0])
     )
     assert played.version == 1 and second.manager.bot_seats == 0
+
+
+def test_engine_seconds_refill_over_a_minute():
+    from hunters.service.engine import Callers
+
+    callers = Callers(jobs=2, seconds_per_minute=60.0)
+    with callers.admitted("alice", "evaluate") as budget:
+        callers.charge(budget, 70.0)  # one long job: 10 s past the budget
+    wait = callers.wait(budget)
+    assert 9.5 < wait < 10.5
+    with pytest.raises(ServiceError) as refused, callers.admitted("alice", "evaluate"):
+        pass
+    assert refused.value.reason == "CALLER_BUDGET_EXHAUSTED"
+    with callers.admitted("bob", "evaluate") as other:  # another caller has its own minute
+        assert other.seconds == 60.0
+    budget.refilled -= 11  # eleven seconds later
+    assert callers.wait(budget) == 0
