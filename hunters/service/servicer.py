@@ -44,11 +44,30 @@ _Request = TypeVar("_Request")
 _Response = TypeVar("_Response")
 
 
+class _Throttled:
+    """A warning logged at most once per `every` seconds, with how many calls it stood for."""
+
+    def __init__(self, every: float):
+        self.every = every
+        self._last = float("-inf")
+        self._since = 0
+
+    def note(self, rpc: str, exc: Exception) -> None:
+        self._since += 1
+        now = time.monotonic()
+        if now - self._last >= self.every:
+            log.warning("database unavailable", extra={"rpc": rpc, "error": str(exc), "calls": self._since})
+            self._last, self._since = now, 0
+
+
+_UNAVAILABLE_LOG = _Throttled(60.0)  # a shared store away: one line a minute, not one per call
+
+
 async def _abort(name: str, context: grpc.aio.ServicerContext, exc: Exception) -> None:
     """End the call with the status of a ServiceError, or INTERNAL (logged) for anything else."""
     if isinstance(exc, StoreUnavailable):
         if not exc.logged:  # else the store logged the fault once for its whole episode
-            log.warning("database unavailable", extra={"rpc": name, "error": str(exc)})
+            _UNAVAILABLE_LOG.note(name, exc)
         message = {
             "DATABASE_BUSY": "the database is locked by another process: try again",
             "STORAGE_UNAVAILABLE": "the server cannot write its database now (disk full, file unwritable or "
