@@ -173,7 +173,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=_int_in(1, 10_000),
         default=1,
         help="Evaluate calls (and, apart, SimulateGames calls) one caller may have in progress; more are "
-        "RESOURCE_EXHAUSTED / CALLER_BUSY. A caller is its bearer token, else its address",
+        "RESOURCE_EXHAUSTED / CALLER_BUSY. A caller is its bearer token, else its address; the holder of "
+        "--oracle-token-file's token has no per-caller bound",
     )
     parser.add_argument(
         "--caller-engine-seconds",
@@ -199,7 +200,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--caller-bot-seats",
         type=_int_in(0, 1_000_000),
         default=16,
-        help="bot seats in the unfinished matches one caller created",
+        help="bot seats in the unfinished matches one host created (none with a create token: the operator's "
+        "game server creates them all)",
     )
     parser.add_argument(
         "--ray",

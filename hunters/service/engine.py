@@ -125,17 +125,18 @@ class Callers:
             budget.seconds -= seconds
 
 
-ENGINE_NICENESS = 10  # how much lower the engine threads' CPU priority is than the server's own
+BACKGROUND_NICENESS = 10  # how much lower the CPU priority of long work (bots, simulations) is
 
 
-def _lower_priority() -> None:
+def _lower_priority(by: int) -> None:
     """Run this engine thread at a lower CPU priority than the event loop's thread (Linux sets a
-    niceness per thread): on a busy machine the loop answers calls first, the search waits."""
-    if not hasattr(os, "setpriority"):
+    niceness per thread): on a busy machine the loop (and a short Evaluate) goes first, a long search
+    or simulation waits."""
+    if not by or not hasattr(os, "setpriority"):
         return
     try:
         tid = threading.get_native_id()
-        os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + ENGINE_NICENESS))
+        os.setpriority(os.PRIO_PROCESS, tid, min(19, os.getpriority(os.PRIO_PROCESS, tid) + by))
     except OSError:  # not permitted here: the thread keeps the server's priority
         pass
 
@@ -146,13 +147,16 @@ class Lane:
     their moves come in turn, costing nothing while they wait). `callers` bounds each caller's calls
     (`admitted`) and engine time (charged per job)."""
 
-    def __init__(self, name: str, threads: int, queue: int, callers: Callers | None = None):
+    def __init__(self, name: str, threads: int, queue: int, callers: Callers | None = None, niceness: int = 0):
         self.name = name
         self.threads = threads
         self.queue = queue
         self.callers = callers
         self.pool = ThreadPoolExecutor(
-            max_workers=threads, thread_name_prefix=f"hunters-{name}", initializer=_lower_priority
+            max_workers=threads,
+            thread_name_prefix=f"hunters-{name}",
+            initializer=_lower_priority,
+            initargs=(niceness,),
         )
         self.busy = 0  # jobs on a thread or queued for one (updated on the event loop)
         self.done = 0  # jobs finished
@@ -160,9 +164,9 @@ class Lane:
         self._turns: list[tuple[int, int, asyncio.Future[None]]] = []  # (priority, order, wake-up): a heap
         self._order = itertools.count()
 
-    def admitted(self, caller: str) -> contextlib.AbstractContextManager[_Budget | None]:
-        """One call of `caller` on this lane (its per-caller bounds), for a `with` block."""
-        if self.callers is None:
+    def admitted(self, caller: str | None) -> contextlib.AbstractContextManager[_Budget | None]:
+        """One call of `caller` on this lane (its per-caller bounds; None: none), for a `with` block."""
+        if self.callers is None or caller is None:
             return contextlib.nullcontext()
         return self.callers.admitted(caller, self.name)
 
@@ -260,9 +264,15 @@ class Engine:
         caller_jobs: int = 1,
         caller_seconds: float | None = None,
     ):
-        self.bots = Lane("bots", bot_threads, queue)
+        self.bots = Lane("bots", bot_threads, queue, niceness=BACKGROUND_NICENESS)
         self.evaluate = Lane("evaluate", threads, queue, Callers(caller_jobs, caller_seconds))
-        self.simulate = Lane("simulate", simulate_threads or threads, queue, Callers(caller_jobs, caller_seconds))
+        self.simulate = Lane(
+            "simulate",
+            simulate_threads or threads,
+            queue,
+            Callers(caller_jobs, caller_seconds),
+            niceness=BACKGROUND_NICENESS,
+        )
         self.lanes = (self.bots, self.evaluate, self.simulate)
 
     @property

@@ -187,7 +187,7 @@ class MatchManager:
         game = ad.new_game(config, seed)
         bots = bot_seats(config.bots, game.players, seed, self.max_bot_iterations)
         if bots:
-            self._check_bot_seats(len(bots), caller)
+            self._check_bot_seats(len(bots), None if self._create_hash is not None else caller)
         stored_config = matches_pb2.GameConfig()
         stored_config.CopyFrom(config)
         stored_config.seed = seed
@@ -231,7 +231,9 @@ class MatchManager:
         self._wake_bots(live)
         return live, tokens, admin
 
-    def _check_bot_seats(self, wanted: int, caller: str) -> None:
+    def _check_bot_seats(self, wanted: int, caller: str | None) -> None:
+        """Room for `wanted` more bot seats, server-wide and for `caller` (None: the operator, whose
+        create token made the match: the server's bound alone)."""
         if self.bot_seats + wanted > self.max_bot_seats:
             raise ServiceError(
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
@@ -239,7 +241,7 @@ class MatchManager:
                 f"the server plays its limit of {self.max_bot_seats} bot seats in unfinished matches",
                 limit=self.max_bot_seats,
             )
-        if self._owned.get(caller, 0) + wanted > self.caller_bot_seats:
+        if caller is not None and self._owned.get(caller, 0) + wanted > self.caller_bot_seats:
             raise ServiceError(
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
                 "TOO_MANY_BOT_SEATS",

@@ -401,6 +401,21 @@ async def _serve(config: ServerConfig, ready: Callable[[Started], None] | None =
     log.info("stopped")
 
 
+def _raise_file_limit() -> None:
+    """Every connection and stream holds a file descriptor: take the hard limit of open files (often
+    1,024 soft, far more hard), so that running out (EMFILE: accepts fail, retried every second and
+    logged) comes as late as the system allows."""
+    try:
+        import resource
+    except ImportError:  # not on this system
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = min(1 << 20, hard if hard != resource.RLIM_INFINITY else 1 << 20)
+    if soft != resource.RLIM_INFINITY and soft < want:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+
+
 def serve(config: ServerConfig, log_level: str = "INFO") -> int:
     """Run until SIGTERM or SIGINT; then NOT_SERVING and a graceful stop (calls in flight get
     `grace_seconds`, then are cancelled)."""
@@ -410,5 +425,6 @@ def serve(config: ServerConfig, log_level: str = "INFO") -> int:
     sys.setswitchinterval(SWITCH_INTERVAL)
     if hasattr(signal, "SIGXFSZ"):  # a file-size limit reached: the write fails (STORAGE_UNAVAILABLE), no kill
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    _raise_file_limit()
     asyncio.run(_serve(config))
     return 0

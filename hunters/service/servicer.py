@@ -44,11 +44,30 @@ _Request = TypeVar("_Request")
 _Response = TypeVar("_Response")
 
 
+class _Throttled:
+    """A warning logged at most once per `every` seconds, with how many calls it stood for."""
+
+    def __init__(self, every: float):
+        self.every = every
+        self._last = float("-inf")
+        self._since = 0
+
+    def note(self, rpc: str, exc: Exception) -> None:
+        self._since += 1
+        now = time.monotonic()
+        if now - self._last >= self.every:
+            log.warning("database unavailable", extra={"rpc": rpc, "error": str(exc), "calls": self._since})
+            self._last, self._since = now, 0
+
+
+_UNAVAILABLE_LOG = _Throttled(60.0)  # a shared store away: one line a minute, not one per call
+
+
 async def _abort(name: str, context: grpc.aio.ServicerContext, exc: Exception) -> None:
     """End the call with the status of a ServiceError, or INTERNAL (logged) for anything else."""
     if isinstance(exc, StoreUnavailable):
         if not exc.logged:  # else the store logged the fault once for its whole episode
-            log.warning("database unavailable", extra={"rpc": name, "error": str(exc)})
+            _UNAVAILABLE_LOG.note(name, exc)
         message = {
             "DATABASE_BUSY": "the database is locked by another process: try again",
             "STORAGE_UNAVAILABLE": "the server cannot write its database now (disk full, file unwritable or "
@@ -110,15 +129,21 @@ def _token(context: grpc.aio.ServicerContext) -> str | None:
     return auth.token_from_metadata(context.invocation_metadata())
 
 
-def caller_key(context: grpc.aio.ServicerContext) -> str:
-    """Whom per-caller limits count against: the bearer token's hash when the call has one, else
-    the peer's address without its port (every connection from one host is one caller)."""
-    token = _token(context)
-    if token:
-        return "token:" + auth.hash_token(token)[:32]
+def peer_key(context: grpc.aio.ServicerContext) -> str:
+    """The peer's address without its port: every connection from one host is one caller."""
     peer = context.peer() or ""
     host = peer.rpartition(":")[0] if peer.startswith(("ipv4:", "ipv6:")) else peer
     return "peer:" + host
+
+
+def caller_key(context: grpc.aio.ServicerContext) -> str:
+    """Whom the oracle's per-caller limits count against: the bearer token's hash when the call has
+    one (callers that share a host tell themselves apart so), else the peer's address. A caller that
+    makes up tokens gets a budget for each: the lanes' own bounds (threads, queue) hold for all."""
+    token = _token(context)
+    if token:
+        return "token:" + auth.hash_token(token)[:32]
+    return peer_key(context)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -193,7 +218,9 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
     ) -> matches_pb2.CreateMatchResponse:
         if not request.HasField("config"):
             raise invalid("INVALID_CONFIG", "config is required")
-        live, tokens, admin = await self.manager.create(request.config, _token(context), caller_key(context))
+        # Bot seats count per host: a made-up token is free, and with a create token the operator's
+        # game server creates every match (no per-caller bound then, only the server's).
+        live, tokens, admin = await self.manager.create(request.config, _token(context), peer_key(context))
         log.info("match created", extra={"match_id": live.match_id, "game": request.config.game})
         return matches_pb2.CreateMatchResponse(match=self.match_pb(live), seat_tokens=tokens, admin_token=admin)
 
@@ -323,28 +350,34 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
         self.scale = scale  # where SimulateGames plays its blocks, when not on the engine's threads
         self._token_hash = auth.hash_token(token) if token else None  # the oracle's token, when guarded
 
-    def _check_token(self, context: grpc.aio.ServicerContext) -> None:
-        if self._token_hash is not None and not auth.matches(auth.require_token(_token(context)), self._token_hash):
+    def _caller(self, context: grpc.aio.ServicerContext) -> str | None:
+        """Whom the call's engine work counts against: None (no per-caller bounds, only the lanes')
+        for the holder of the oracle's token, when the server has one; PERMISSION_DENIED /
+        ORACLE_TOKEN_REQUIRED for anyone else then."""
+        if self._token_hash is None:
+            return caller_key(context)
+        if not auth.matches(auth.require_token(_token(context)), self._token_hash):
             raise ServiceError(
                 grpc.StatusCode.PERMISSION_DENIED,
                 "ORACLE_TOKEN_REQUIRED",
                 "this server's oracle answers only its operator's token",
             )
+        return None
 
     @rpc
     async def Evaluate(
         self, request: oracle_pb2.EvaluateRequest, context: grpc.aio.ServicerContext
     ) -> oracle_pb2.EvaluateResponse:
-        self._check_token(context)
+        caller = self._caller(context)
         lane = self.engine.evaluate
-        with lane.admitted(caller_key(context)) as budget:
+        with lane.admitted(caller) as budget:
             return await lane.run(evaluate, request, budget=budget)
 
     @stream_rpc
     async def SimulateGames(
         self, request: oracle_pb2.SimulateGamesRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[oracle_pb2.SimulateGamesResponse]:
-        self._check_token(context)
+        caller = self._caller(context)
         ad = adapter(request.game)
         if not 0 < request.games <= MAX_SIMULATED_GAMES:
             raise invalid("BAD_GAMES", f"games must be an integer from 1 to {MAX_SIMULATED_GAMES}")
@@ -352,7 +385,7 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
             ad.Game.random_games(0, players=request.players, seed=request.seed)
         except ValueError as exc:
             raise invalid("INVALID_CONFIG", str(exc)) from None
-        with self.engine.simulate.admitted(caller_key(context)) as budget:
+        with self.engine.simulate.admitted(caller) as budget:
             async for item in self._report(request, ad.Game, budget):
                 yield item
 

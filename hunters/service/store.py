@@ -114,7 +114,7 @@ class SQLiteStore(MatchStore):
         except BaseException:
             self._db.close()
             raise
-        self._busy_ms = int(busy_timeout * 1000)
+        self._busy = busy_timeout
         self._db.execute("PRAGMA busy_timeout = 0")  # calls on the loop never wait (see _run)
         # Checkpoints (the only fsyncs with synchronous=NORMAL) run on the database thread (`check`,
         # every second), not in whichever commit crosses the WAL's size; with FULL every commit syncs,
@@ -146,7 +146,7 @@ class SQLiteStore(MatchStore):
                 result = self._at_once(fn, args, write)
             except _Locked:
                 future = asyncio.get_running_loop().run_in_executor(
-                    self._thread, functools.partial(self._guarded, fn, args, write)
+                    self._thread, functools.partial(self._guarded, fn, args, write, time.monotonic() + self._busy)
                 )
                 result = await future
         except StoreUnavailable as exc:
@@ -177,13 +177,14 @@ class SQLiteStore(MatchStore):
         finally:
             self._lock.release()
 
-    def _guarded(self, fn: Callable[..., _T], args: tuple[Any, ...], write: bool) -> _T:
-        """On the database thread: the busy timeout waited, the file checked before a write, SQLite's
-        faults as StoreUnavailable."""
+    def _guarded(self, fn: Callable[..., _T], args: tuple[Any, ...], write: bool, deadline: float) -> _T:
+        """On the database thread: the lock waited for until `deadline` (the busy timeout from when
+        the call was made, so calls queued behind a locked one do not wait one timeout each), the file
+        checked before a write, SQLite's faults as StoreUnavailable."""
         with self._lock:
             if write:
                 self._check_file()
-            self._db.execute(f"PRAGMA busy_timeout = {self._busy_ms}")
+            self._db.execute(f"PRAGMA busy_timeout = {max(0, int((deadline - time.monotonic()) * 1000))}")
             try:
                 return fn(*args)
             except sqlite3.IntegrityError:

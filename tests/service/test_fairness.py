@@ -8,7 +8,8 @@ under a new token each, up to the server's limit. It retries a refused call afte
 that retries in a tight loop is a flood of requests, which no budget of engine work can stop (that
 is what --max-concurrent-rpcs and a proxy's rate limit are for). Latencies are compared within one
 run: the 99th percentile under the flood (the middle of three windows, against the other programs on
-a shared machine) against twice the worst of the idle ones before and after. Marked slow (--slow)."""
+a shared machine) against twice the worst of three idle windows before it (after it the bots it made
+still play). Marked slow (--slow)."""
 
 import os
 import socket
@@ -56,13 +57,15 @@ def flood(port, seconds):
     evaluate = _evaluate_request()
     simulate = oracle_pb2.SimulateGamesRequest(game="carcassonne_hg", players=2, games=200_000, seed=1)
 
-    def oracle_calls():
+    def oracle_calls(kinds):
         _, _, oracle = _stubs(port)
-        while time.monotonic() < end:
-            for call in (
-                lambda: list(oracle.SimulateGames(simulate, metadata=_bearer("flood"), timeout=1)),
-                lambda: oracle.Evaluate(evaluate, metadata=_bearer("flood"), timeout=1),
-            ):
+        calls = {
+            "simulate": lambda: list(oracle.SimulateGames(simulate, metadata=_bearer("flood"), timeout=1)),
+            "evaluate": lambda: oracle.Evaluate(evaluate, metadata=_bearer("flood"), timeout=1),
+        }
+        chosen = [call for kind, call in calls.items() if kind in kinds]
+        while chosen and time.monotonic() < end:
+            for call in chosen:
                 try:
                     call()
                     counts["admitted"] += 1
@@ -84,7 +87,9 @@ def flood(port, seconds):
                 counts["refused"] += 1
                 time.sleep(0.01)
 
-    threads = [threading.Thread(target=oracle_calls) for _ in range(4)] + [threading.Thread(target=bot_matches)]
+    kinds = os.environ.get("HUNTERS_FLOOD", "simulate,evaluate,bots").split(",")
+    threads = [threading.Thread(target=oracle_calls, args=(kinds,)) for _ in range(4)]
+    threads += [threading.Thread(target=bot_matches)] if "bots" in kinds else []
     for t in threads:
         t.start()
     for t in threads:
@@ -125,24 +130,25 @@ def test_a_flood_of_engine_work_leaves_another_caller_its_latency(tmp_path):
             return sorted(took)[int(0.99 * len(took))]
 
         p99()  # warm up
-        before = max(p99(), p99())
+        idle = max(p99() for _ in range(3))
         flooder = subprocess.Popen(
             [sys.executable, __file__, str(port), str(FLOOD_SECONDS)],
             stdout=subprocess.PIPE,
             text=True,
             env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)),
+            # The flood's own client code must not take the victim's CPU: on a real network it runs on
+            # other machines, here it shares the cores (it still fills the server's lanes, checked below).
+            preexec_fn=lambda: os.nice(19),
         )
         time.sleep(2)  # the bot seats at their limit, the lanes busy
         # Other programs on the machine come and go: the middle of three windows under the flood (the
         # flood, running all along, would slow each of them) against the worst idle window.
         flooded = sorted(p99() for _ in range(3))[1]
         out, _ = flooder.communicate(timeout=FLOOD_SECONDS + 60)
-        after = max(p99(), p99())
         counts = dict(item.split("=") for item in out.split())
         assert int(counts["admitted"]) > 0 and int(counts["refused"]) > 0 and int(counts["bot_matches"]) > 0, out
-        idle = max(before, after)
-        print(f"victim p99: idle {before * 1e3:.2f} / {after * 1e3:.2f} ms, flooded {flooded * 1e3:.2f} ms; {out}")
-        assert flooded <= 2 * idle, (before, flooded, after, out)
+        print(f"victim p99: idle {idle * 1e3:.2f} ms, flooded {flooded * 1e3:.2f} ms; {out}")
+        assert flooded <= 2 * idle, (idle, flooded, out)
     finally:
         server.terminate()
         server.wait(timeout=30)

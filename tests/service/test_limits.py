@@ -104,25 +104,34 @@ def test_an_all_bot_match_expires_like_any_other(server_factory):
     assert played in ids  # no move at all for an hour: idle like any match
 
 
-def test_bot_seats_are_bounded_per_server_and_per_caller(server_factory):
-    server = server_factory(max_bot_seats=3, caller_bot_seats=2)
-    _, stub, _ = stubs(server.port)
+def test_bot_seats_are_bounded_per_caller_and_per_server(server_factory, tmp_path):
+    """Without a create token a caller is its host (a made-up token changes nothing); with one, the
+    operator's matches are bounded by the server's limit alone."""
     slow = "mcts:iterations=100000"
 
-    def create(bots, token=None):
+    def create(stub, bots, token=None):
         request = matches_pb2.CreateMatchRequest(config=config(bots=bots))
         return stub.CreateMatch(request, metadata=bearer(token) if token else None)
 
-    first = create([(0, slow), (1, slow)], token="alice")
-    code, reason, meta = rpc_error(create, [(0, slow)], token="alice")
+    anonymous = server_factory(db=str(tmp_path / "anonymous.db"), max_bot_seats=3, caller_bot_seats=2)
+    _, stub, _ = stubs(anonymous.port)
+    first = create(stub, [(0, slow), (1, slow)], token="alice")
+    code, reason, meta = rpc_error(create, stub, [(0, slow)], token="bob")
     assert (code, reason, meta["limit"]) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_BOT_SEATS", "2")
-    create([(0, slow)], token="bob")
-    code, reason, meta = rpc_error(create, [(1, slow)], token="carol")
-    assert (code, reason, meta["limit"]) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_BOT_SEATS", "3")
-    create([])  # a match without bots is not limited by bot seats
+    create(stub, [])  # a match without bots is not limited by bot seats
     stub.DeleteMatch(matches_pb2.DeleteMatchRequest(match_id=first.match.match_id), metadata=bearer(first.admin_token))
-    create([(1, slow)], token="carol")
-    assert server.manager.bot_seats == 2
+    create(stub, [(1, slow)])
+    assert anonymous.manager.bot_seats == 1
+
+    operated = server_factory(
+        db=str(tmp_path / "operated.db"), max_bot_seats=3, caller_bot_seats=2, create_token="operator"
+    )
+    _, stub, _ = stubs(operated.port)
+    create(stub, [(0, slow), (1, slow)], token="operator")
+    create(stub, [(0, slow)], token="operator")
+    code, reason, meta = rpc_error(create, stub, [(1, slow)], token="operator")
+    assert (code, reason, meta["limit"]) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "TOO_MANY_BOT_SEATS", "3")
+    assert operated.manager.bot_seats == 3
 
 
 def test_bot_iterations_per_move_follow_the_server_option(server_factory):
@@ -148,6 +157,14 @@ def test_the_oracle_token_guards_the_oracle(server_factory):
     assert (code, reason) == (grpc.StatusCode.PERMISSION_DENIED, "ORACLE_TOKEN_REQUIRED")
     assert oracle.Evaluate(request, metadata=bearer("oracle-secret")).legal
     assert list(oracle.SimulateGames(sim, metadata=bearer("oracle-secret")))[-1].done
+    # the operator's token is not one caller among others: its calls are bounded by the lanes alone
+    first = oracle.SimulateGames(
+        oracle_pb2.SimulateGamesRequest(game="carcassonne_hg", players=2, games=5_000_000, seed=1),
+        metadata=bearer("oracle-secret"),
+    )
+    next(first)
+    assert list(oracle.SimulateGames(sim, metadata=bearer("oracle-secret")))[-1].done
+    first.cancel()
     stub.CreateMatch(matches_pb2.CreateMatchRequest(config=config()))  # matches need no oracle token
 
 
@@ -273,3 +290,42 @@ def test_bots_facing_a_person_think_first():
 
     order, free = asyncio.run(scenario())
     assert order == ["first", "vs person", "all-bot 1", "all-bot 2"] and free == 1
+
+
+def test_a_stored_bot_this_server_refuses_hands_its_seat_back(server_factory, tmp_path, caplog):
+    """A match made under other limits (here more iterations than the next server allows) does not
+    wait forever for a bot that cannot play: its seat goes to the seat's token, logged."""
+    db = str(tmp_path / "bots.db")
+    first = server_factory(db=db)
+    _, stub, _ = stubs(first.port)
+    created = stub.CreateMatch(
+        matches_pb2.CreateMatchRequest(config=config(seed=8, bots=[(0, "mcts:iterations=90000")]))
+    )
+    first.stop(0)
+    with caplog.at_level(logging.WARNING, logger="hunters.service"):
+        second = server_factory(db=db, max_bot_iterations=1000)
+    assert any("handed back" in r.getMessage() for r in caplog.records)
+    _, stub, _ = stubs(second.port)
+    mid = created.match.match_id
+    legal = stub.ListLegalMoves(matches_pb2.ListLegalMovesRequest(match_id=mid)).moves
+    played = stub.PlayMove(
+        matches_pb2.PlayMoveRequest(match_id=mid, action=legal[0].action), metadata=bearer(created.seat_tokens[0])
+    )
+    assert played.version == 1 and second.manager.bot_seats == 0
+
+
+def test_engine_seconds_refill_over_a_minute():
+    from hunters.service.engine import Callers
+
+    callers = Callers(jobs=2, seconds_per_minute=60.0)
+    with callers.admitted("alice", "evaluate") as budget:
+        callers.charge(budget, 70.0)  # one long job: 10 s past the budget
+    wait = callers.wait(budget)
+    assert 9.5 < wait < 10.5
+    with pytest.raises(ServiceError) as refused, callers.admitted("alice", "evaluate"):
+        pass
+    assert refused.value.reason == "CALLER_BUDGET_EXHAUSTED"
+    with callers.admitted("bob", "evaluate") as other:  # another caller has its own minute
+        assert other.seconds == 60.0
+    budget.refilled -= 11  # eleven seconds later
+    assert callers.wait(budget) == 0

@@ -61,7 +61,7 @@ def test_out_of_file_descriptors_is_logged_once_per_episode(tmp_path):
     port, http_port = free_port(), free_port()
 
     def few_files():
-        resource.setrlimit(resource.RLIMIT_NOFILE, (48, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+        resource.setrlimit(resource.RLIMIT_NOFILE, (48, 48))  # the hard limit too: the server takes the hard one
 
     proc = subprocess.Popen(
         [
