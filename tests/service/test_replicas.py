@@ -160,6 +160,8 @@ def test_a_stale_cache_is_checked_against_the_database(replicas):
         with pytest.raises(ServiceError) as refused:
             cb.play(m.match_id, nth_move(local), token=m.seat_tokens[1])
         assert refused.value.reason == "NOT_YOUR_TURN"
+        # A hears of B's move by notification: reads there are up to date within moments, not at once
+        assert wait_for(lambda: ca.get_match(m.match_id).version == 4, timeout=10.0)
         assert ca.record(m.match_id, m.admin_token) == local.to_record()
 
 
