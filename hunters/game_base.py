@@ -481,6 +481,12 @@ class GameBase(abc.ABC):
         ends the search at once; `options` are the core's own."""
         return None
 
+    def search_state(self) -> Any:
+        """A fast, opaque handle on this position for searches that play it out many times (the
+        game's core state: ``clone()``, ``legal_codes()`` in `legal_moves()` order, ``play_code``,
+        ``player``, ``over``), read by the game's own search strategy; None for a game without one."""
+        return None
+
     def points_by_kind(self) -> dict[str, list[int]]:
         """Points per kind, one entry per seat: the transpose of `score_breakdown()` sans total."""
         parts = self.score_breakdown()

@@ -54,6 +54,9 @@ class GamePlugin:
     (default: the generic adapter, moves and views as JSON)."""
     value: str | Value | None = None
     """The greedy bot's one-ply evaluation (default: own points gained minus the best other seat's)."""
+    strategy: str | Any = None
+    """What the `strong` bot's search knows of the game (a module or object: `hunters.bots.strong`);
+    default: none, and that bot does not play the game."""
 
     @functools.cached_property
     def game_class(self) -> type[GameBase]:
@@ -72,6 +75,12 @@ class GamePlugin:
         if self.wire is None:
             return None
         return _load(self.wire) if isinstance(self.wire, str) else self.wire
+
+    @functools.cached_property
+    def search_strategy(self) -> Any:
+        if self.strategy is None:
+            return None
+        return _load(self.strategy) if isinstance(self.strategy, str) else self.strategy
 
     @functools.cached_property
     def evaluate(self) -> Value | None:

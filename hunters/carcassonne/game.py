@@ -275,6 +275,10 @@ class Game(GameBase):
             return LegalMoves(self, [], lambda code: move_of(-1, code))
         return LegalMoves(self, self._core.legal_codes(), lambda code: move_of(tile, code))
 
+    def search_state(self) -> CoreGame:
+        """The core state (see GameBase.search_state)."""
+        return self._core
+
     def search(
         self,
         iterations: int,

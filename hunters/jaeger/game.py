@@ -396,6 +396,10 @@ class Game(GameBase):
         super().private_view(seat)
         return {"collection": self.collection(seat).to_json()}
 
+    def search_state(self) -> CoreGame:
+        """The core state (see GameBase.search_state)."""
+        return self._core
+
     def search(
         self,
         iterations: int,
