@@ -19,7 +19,7 @@ def value(before: Game, after: Game, seat: int, move: Any) -> float:
     `Collection` objects: the greedy bot calls this once per legal move."""
     b, a = before._core.collection(seat), after._core.collection(seat)
     v = float(after._core.scores()[seat] - before._core.scores()[seat])
-    v += a[2] - b[2]
+    v += float(a[2] - b[2])
     left = b[5] - a[5]
     if left > 0 and any(t is not None and t not in STAYING for t in after.tiles):
         v -= 0.5 * left
