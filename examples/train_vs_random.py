@@ -6,12 +6,13 @@ Sammler (which step slots, leaving the board or not) that is enough to beat unif
 seconds; in Hunters & Gatherers a code also names a frontier position, too sparse to learn so.
 
 ``afterstates`` (slow, seconds an episode for H&G): for each legal code of the learner the script
-plays it on a copy of the env's game (`GameBase.clone`, `play_learn`) and values the position after it by ``w . phi``, where ``phi`` is the
-learner's observation of that position (`Game.observe(seat)`, every field flattened and divided by
-its bound, plus a constant). After each episode every afterstate the learner chose is moved toward
-the episode's terminal reward (+1 win, 0 shared first place, -1 loss). It beats `random` in H&G
-(93% after 150 episodes); in Jäger und Sammler its linear value of the visible score misleads it.
-Neither method is game-specific: any game with the learning surface trains the same way.
+plays it on a copy of the env's game (`GameBase.clone`, `play_learn`) and values the position
+after it by ``w . phi``, where ``phi`` is the learner's observation of that position
+(`Game.observe(seat)`, every field flattened and divided by its bound, plus a constant). After
+each episode every afterstate the learner chose is moved toward the episode's terminal reward (+1
+win, 0 shared first place, -1 loss). It beats `random` in H&G (93% after 150 episodes); in Jäger
+und Sammler its linear value of the visible score misleads it. Neither method is game-specific:
+any game with the learning surface trains the same way.
 
     python examples/train_vs_random.py --game jaeger_sammler --method codes --episodes 1000
     python examples/train_vs_random.py --game carcassonne_hg --method afterstates --episodes 150
