@@ -14,6 +14,9 @@ are per round):
   on every step (what a user without a policy pays), and with `HuntersVectorEnv.sample_legal` (the
   batch's lists of legal codes where it keeps them).
 
+- Gymnasium single-agent env against each built-in bot (``random``, ``greedy``, ``mcts``), the
+  learner's codes from ``sample_legal``: the bots' thinking included (target: ``greedy`` >= 2,000).
+
 A random legal code from a mask: ``mask.view(np.bool_).nonzero()[0]`` (10× faster than
 ``np.flatnonzero`` on int8 masks of this size with numpy 2.4).
 """
@@ -29,7 +32,7 @@ pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
 
 import hunters
-from hunters.rl import aec_env, vector_env
+from hunters.rl import aec_env, gym_env, vector_env
 
 AEC_STEPS = 5_000
 VECTOR_GAMES = 256
@@ -155,9 +158,43 @@ def test_vector_env_step_with_sample_legal(benchmark, game_id):
     assert max(rates) > 0
 
 
+SINGLE_STEPS = {"random": 3_000, "greedy": 200, "mcts": 8}
+"""Learner steps per round of the single-agent env against each built-in bot (fewer for slower bots)."""
+
+
+def single_run(game_id: str, opponent: str, steps: int) -> float:
+    """Learner steps per second of the single-agent Gymnasium env against `opponent` (every other
+    seat), the learner picking random legal codes (`sample_legal`); bots' moves included."""
+    env = gym_env(game_id, players=2, opponents=opponent)
+    rng = np.random.default_rng(0)
+    env.reset(seed=0)
+    done = 0
+    start = time.perf_counter()
+    while done < steps:
+        _obs, _reward, term, trunc, _info = env.step(env.sample_legal(rng))
+        done += 1
+        if term or trunc:
+            env.reset()
+    return done / (time.perf_counter() - start)
+
+
+@pytest.mark.benchmark(group="rl-single")
+@pytest.mark.parametrize("opponent", list(SINGLE_STEPS))
+@pytest.mark.parametrize("game_id", learn_games())
+def test_single_agent_env_against_bot(benchmark, game_id, opponent):
+    rates = []
+    benchmark.pedantic(
+        lambda: rates.append(single_run(game_id, opponent, SINGLE_STEPS[opponent])), rounds=2, iterations=1
+    )
+    benchmark.extra_info["steps_per_second"] = max(rates)
+    assert max(rates) > 0
+
+
 if __name__ == "__main__":  # quick figures without pytest-benchmark
     for gid in learn_games():
         print(
             f"{gid}: AEC step+observe {aec_run(gid, True, AEC_STEPS):,.0f} steps/s (copies), "
             f"{aec_run(gid, False, AEC_STEPS):,.0f} (buffers)"
         )
+        for opp, n in SINGLE_STEPS.items():
+            print(f"{gid}: single-agent env against {opp} {single_run(gid, opp, n):,.0f} steps/s")

@@ -87,7 +87,8 @@ class GameInfo:
     short_name: str = ""
     """CamelCase name for Gymnasium ids (``hunters/<short_name>-v0``); default: the id in CamelCase."""
     max_game_length: int = 10_000
-    """An upper bound on the decisions of one game (OpenSpiel's max_game_length)."""
+    """An upper bound on the decisions of one game with the default options, and on its chance nodes
+    with ``chance="external"`` (OpenSpiel's max_game_length, which bounds both for a Python game)."""
     options: tuple[Option, ...] = ()
     """The options of `Game.new` besides players and seed."""
 

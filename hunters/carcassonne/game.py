@@ -40,6 +40,10 @@ INFO = GameInfo(
     chance="explicit",
     reward_scale=20.0,
     short_name="CarcassonneHG",
+    # 95 unique tiles, the start tile laid before the first move: at most 94 draws (chance nodes with
+    # chance="external", discards included) and at most 94 decisions (one per tile placed, a menhir
+    # extra turn included); random games measured: at most 85
+    max_game_length=94,
     options=(
         Option(
             "normal_deck",

@@ -12,10 +12,15 @@ __all__ = ["value"]
 
 def value(before: Game, after: Game, seat: int, move: Any) -> float:
     """One ply: points gained plus weapons gained, less half a point per character that left the
-    board while takeable tiles remain."""
-    v = float(after.scores[seat] - before.scores[seat])
-    v += after.collection(seat).weapons - before.collection(seat).weapons
-    left = before.characters_on_board[seat] - after.characters_on_board[seat]
+    board while takeable tiles remain.
+
+    Read from the cores' collection tuples (weapons held at 2, characters on the board at 5: what
+    `Game.collection(seat).weapons` and `Game.characters_on_board[seat]` return) without building
+    `Collection` objects: the greedy bot calls this once per legal move."""
+    b, a = before._core.collection(seat), after._core.collection(seat)
+    v = float(after._core.scores()[seat] - before._core.scores()[seat])
+    v += float(a[2] - b[2])
+    left = b[5] - a[5]
     if left > 0 and any(t is not None and t not in STAYING for t in after.tiles):
         v -= 0.5 * left
     return v

@@ -49,6 +49,13 @@ INFO = GameInfo(
     chance="explicit",
     reward_scale=10.0,
     short_name="JaegerSammler",
+    # with the default options at the most players: 200 tiles are laid in all (at most 200 chance
+    # nodes with chance="external") and so at most 200 are taken; a season ends after stall_rounds (10)
+    # full rounds without a take, so each take and each season's end come after at most
+    # 10 * players turns: (200 + 2) * 10 * 4 = 8,080 turns (one decision each). Random games
+    # measured: at most 103 turns (4 players). A larger stall_rounds allows (200 + 2) * stall_rounds
+    # * players; stall_rounds=0 (off) no bound from the rules.
+    max_game_length=(200 + 2) * 10 * 4,
     options=(
         Option("board", "json", None, "the documented 10 x 12 hex grid, or board data (hunters.jaeger.board)"),
         Option("mammoths_summer", "ints", [4, 6, 8], "printed values of the summer mammoth tiles"),

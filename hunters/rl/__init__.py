@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from .gym import HuntersEnv, HuntersVectorEnv
     from .pettingzoo import HuntersAECEnv
 
-__all__ = ["aec_env", "gym_env", "register_openspiel", "vector_env"]
+__all__ = ["aec_env", "gym_env", "register_gymnasium", "register_openspiel", "vector_env"]
 
 
 def aec_env(game: Any, players: int = 2, **kwargs: Any) -> HuntersAECEnv:
@@ -43,3 +43,12 @@ def register_openspiel(game: Any, perfect_information: bool | None = None) -> st
     from .openspiel import register
 
     return register(game, perfect_information)
+
+
+def register_gymnasium() -> list[str]:
+    """Register the Gymnasium ids of every registered game with a learning surface
+    (`hunters.rl.gym.register_envs`; idempotent); returns them. The package's ``gymnasium.envs``
+    entry point names this function."""
+    from .gym import register_envs
+
+    return register_envs()

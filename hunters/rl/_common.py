@@ -3,6 +3,7 @@ buffers."""
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
@@ -14,14 +15,18 @@ from hunters.learn import LearnLayout
 
 __all__ = [
     "MASK",
+    "RENDER_FPS",
     "RENDER_MODES",
     "ObservationBuffers",
+    "SeedStream",
+    "as_int",
     "check_render_mode",
     "game_class",
     "gym_name",
     "learnable_games",
     "observation_space",
     "render_game",
+    "sample_legal",
 ]
 
 MASK = "action_mask"
@@ -30,6 +35,49 @@ MASK = "action_mask"
 
 RENDER_MODES = ("ansi", "svg")
 """``"ansi"``: the game's text summary; ``"svg"``: its picture (`hunters.pictures`)."""
+
+
+RENDER_FPS = 4
+"""Frames per second of a rendered episode (``metadata["render_fps"]``): a few moves a second."""
+
+MAX_DRAWN_SEED = 2**63 - 1
+"""Seeds an env draws for itself are at most this, so that a vector env's slot seeds ``s + i`` (and
+its later games' ``s + e * N + i``) stay below `MAX_SEED` for any practical number of games."""
+
+
+def as_int(value: Any, what: str, low: int | None = None, high: int | None = None) -> int:
+    """`value` as a Python int: any integer (Python or numpy, not a bool, not a float), within
+    `low`..`high` when given; else TypeError / ValueError naming `what`."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{what} must be an integer, not {value!r}")
+    try:
+        n = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{what} must be an integer, not {value!r}") from None
+    if (low is not None and n < low) or (high is not None and n > high):
+        raise ValueError(f"{what} must be an integer from {low} to {high}, not {n}")
+    return n
+
+
+class SeedStream:
+    """The one seed rule of every env: ``reset(seed=s)`` plays the game ``Game.new(players,
+    seed=s)`` (the vector env: slot i plays ``s + i``) and reseeds the stream with
+    ``numpy.random.default_rng(s)``; ``reset()`` without a seed plays the next seed of the stream
+    (`draw_seed` of it, at most `MAX_DRAWN_SEED`). Before any explicit seed the stream is seeded
+    from the OS. So the same seeds give the same games in every env type."""
+
+    __slots__ = ("rng",)
+
+    def __init__(self) -> None:
+        self.rng = np.random.default_rng()
+
+    def next(self, seed: Any = None) -> int:
+        """The game seed of a reset given `seed` (None: the stream's next)."""
+        if seed is None:
+            return draw_seed(self.rng) & MAX_DRAWN_SEED
+        s = as_int(seed, "seed", 0, MAX_SEED)
+        self.rng = np.random.default_rng(s)
+        return s
 
 
 def gym_name(game_id: str) -> str:
@@ -72,6 +120,14 @@ def render_game(game: GameBase, render_mode: str | None) -> str | None:
 def draw_seed(rng: np.random.Generator) -> int:
     """A game seed (0..MAX_SEED) from a numpy generator."""
     return int(rng.integers(0, MAX_SEED, dtype=np.uint64, endpoint=True))
+
+
+def sample_legal(game: GameBase, rng: np.random.Generator) -> int:
+    """A uniformly random legal compact code of the seat to move in `game`."""
+    if game.is_over or game.player < 0:
+        raise RuntimeError("no seat is to move")
+    codes = game.learn_actions()
+    return int(codes[int(rng.integers(len(codes)))])
 
 
 def observation_space(layout: LearnLayout) -> spaces.Dict:

@@ -30,7 +30,7 @@ Ids (registered when this module is imported): ``hunters/CarcassonneHG-v0`` and
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import gymnasium
@@ -46,8 +46,11 @@ from hunters.learn import terminal_rewards
 
 from ._common import (
     MASK,
+    RENDER_FPS,
     RENDER_MODES,
     ObservationBuffers,
+    SeedStream,
+    as_int,
     check_render_mode,
     draw_seed,
     game_class,
@@ -55,9 +58,20 @@ from ._common import (
     learnable_games,
     observation_space,
     render_game,
+    sample_legal,
 )
 
-__all__ = ["HuntersEnv", "HuntersVectorEnv", "register_envs"]
+__all__ = ["HuntersEnv", "HuntersVectorEnv", "Opponent", "register_envs"]
+
+Opponent = str | Bot | Callable[[dict[str, Any]], Any]
+"""Who plays another seat of `HuntersEnv`: a `hunters.bots` spec (``"greedy"``, ``"mcts:iterations=200"``;
+reseeded from the reset seed at every reset), a `Bot` (used as it is), or any other callable taking
+that seat's observation dict (the layout's fields and ``action_mask``, as the learner gets) and
+returning a legal compact code, such as a frozen copy of the learner's policy."""
+
+
+def _is_opponent(value: Any) -> bool:
+    return isinstance(value, (str, Bot)) or (callable(value) and not isinstance(value, Sequence))
 
 
 class HuntersEnv(gymnasium.Env[dict[str, Any], Any]):
@@ -66,30 +80,35 @@ class HuntersEnv(gymnasium.Env[dict[str, Any], Any]):
     ``seat``: the learner's seat, or ``"random"`` (drawn at each reset from the env's generator).
     Bots are seeded from the reset seed, so the same seed and actions give the same episode."""
 
-    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES)}  # noqa: RUF012 (gymnasium's)
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": RENDER_FPS}  # noqa: RUF012
 
     def __init__(
         self,
         game: str | type[GameBase],
         players: int = 2,
-        opponents: str | Sequence[str] = "random",
+        opponents: Opponent | Sequence[Opponent] = "random",
         seat: int | str = 0,
         illegal: str = "lose",
         render_mode: str | None = None,
         **options: Any,
     ):
         self._cls = game_class(game)
-        self._cls.INFO.check_players(players)
-        if seat != "random" and (type(seat) is not int or not 0 <= seat < players):
-            raise ValueError(f"seat must be an int from 0 to {players - 1} or 'random'")
+        players = self._cls.INFO.check_players(as_int(players, "players"))
+        if not (isinstance(seat, str) and seat == "random"):
+            seat = as_int(seat, "seat", 0, players - 1)
         if illegal not in ("lose", "raise"):
             raise ValueError("illegal must be 'lose' or 'raise'")
         check_render_mode(render_mode)
-        specs = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+        specs: list[Opponent] = (
+            [opponents] * (players - 1) if _is_opponent(opponents) else list(opponents)  # type: ignore[list-item,arg-type]
+        )
         if len(specs) != players - 1:
-            raise ValueError(f"opponents: one spec for all, or {players - 1} specs (one per other seat)")
+            raise ValueError(f"opponents: one for all, or {players - 1} (one per other seat)")
         for s in specs:
-            make_bot(s)  # a bad spec fails here, not at the first reset
+            if isinstance(s, str):
+                make_bot(s)  # a bad spec fails here, not at the first reset
+            elif not callable(s):
+                raise TypeError(f"an opponent is a bot spec, a Bot or a callable (observation -> code), not {s!r}")
         self._specs = specs
         self._players, self._seat_option, self._illegal, self._options = players, seat, illegal, options
         self.render_mode = render_mode
@@ -98,23 +117,41 @@ class HuntersEnv(gymnasium.Env[dict[str, Any], Any]):
         self.observation_space = observation_space(self.layout)
         self.action_space = spaces.Discrete(self.layout.actions)
         self._buffers = ObservationBuffers(self.layout)
+        self._policy_buffers = ObservationBuffers(self.layout)
+        self._seeds = SeedStream()
         self.seat = 0 if seat == "random" else int(seat)
-        self._bots: dict[int, Bot] = {}
+        self._bots: dict[int, Any] = {}
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        super().reset(seed=seed)
-        game_seed = draw_seed(self.np_random)
+        """Play the game ``Game.new(players, seed=seed)`` (no seed: the next of the env's seed
+        stream, `hunters.rl._common.SeedStream`); the seat (when ``"random"``) and the bots' seeds
+        are drawn from ``self.np_random``, seeded by the same seed."""
+        game_seed = self._seeds.next(seed)
+        super().reset(seed=None if seed is None else game_seed)
         if self._seat_option == "random":
             self.seat = int(self.np_random.integers(self._players))
         others = [s for s in range(self._players) if s != self.seat]
-        self._bots = {
-            s: make_bot(spec, seed=draw_seed(self.np_random) >> 1) for s, spec in zip(others, self._specs, strict=True)
-        }
+        self._bots = {s: self._opponent(spec) for s, spec in zip(others, self._specs, strict=True)}
         self.game = self._cls.new(players=self._players, seed=game_seed, **self._options)
         self._play_bots()
         return self._observe(), {"seat": self.seat}
+
+    def _opponent(self, spec: Opponent) -> Any:
+        """What plays a seat for one episode: a game -> move function."""
+        if isinstance(spec, str):
+            return make_bot(spec, seed=draw_seed(self.np_random) >> 1)
+        if isinstance(spec, Bot):
+            return spec
+        buffers = self._policy_buffers
+
+        def play(game: GameBase) -> Any:  # a policy: the seat's observation dict -> a code
+            seat = game.player
+            code = as_int(spec(buffers.fill(game, seat, True, copy=True)), "the opponent's code")
+            return game.learn_to_move(code)
+
+        return play
 
     def _play_bots(self) -> None:
         game = self.game
@@ -129,7 +166,7 @@ class HuntersEnv(gymnasium.Env[dict[str, Any], Any]):
         if self.game.is_over:  # (not `game.is_over`: mypy would keep it narrowed below)
             raise RuntimeError("the episode is over: call reset()")
         try:
-            game.play_learn(int(action))
+            game.play_learn(as_int(action, "action"))
         except IllegalMoveError:
             if self._illegal == "raise":
                 raise
@@ -141,6 +178,10 @@ class HuntersEnv(gymnasium.Env[dict[str, Any], Any]):
             return self._observe(), reward, True, False, {"scores": scores}
         return self._observe(), 0.0, False, False, {}
 
+    def sample_legal(self, rng: np.random.Generator | None = None) -> int:
+        """A uniformly random legal code of the learner (from `rng`, default ``self.np_random``)."""
+        return sample_legal(self.game, self.np_random if rng is None else rng)
+
     def render(self) -> str | None:
         return render_game(self.game, self.render_mode)
 
@@ -151,13 +192,13 @@ class HuntersVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012 (gymnasium's)
 
     def __init__(self, game: str | type[GameBase], num_envs: int = 256, players: int = 2, **options: Any):
-        if type(num_envs) is not int or num_envs < 1:
-            raise ValueError("num_envs must be a positive int")
+        num_envs = as_int(num_envs, "num_envs", 1)
         self._cls = game_class(game)
-        self._cls.INFO.check_players(players)
+        players = self._cls.INFO.check_players(as_int(players, "players"))
         self.num_envs = num_envs
         self.players = players
         self._options = options
+        self._seeds = SeedStream()
         self.batch = self._cls.learn_batch(num_envs, players=players, seed=0, **options)
         self.layout = self.batch.layout
         self.single_observation_space = observation_space(self.layout)
@@ -182,8 +223,9 @@ class HuntersVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
         seeds is refused, since the core seeds the slots itself); no seed: one drawn at random."""
         if isinstance(seed, list):
             raise ValueError("HuntersVectorEnv.reset takes one int seed (slot i plays seed + i)")
-        super().reset(seed=seed)
-        self.batch.reset(seed if seed is not None else draw_seed(self.np_random) >> 1)
+        game_seed = self._seeds.next(seed)
+        super().reset(seed=None if seed is None else game_seed)
+        self.batch.reset(game_seed)
         return self._obs, self._info
 
     def step(self, actions: Any) -> tuple[dict[str, Any], Any, Any, Any, dict[str, Any]]:

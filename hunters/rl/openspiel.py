@@ -37,9 +37,6 @@ from ._common import game_class, learnable_games
 __all__ = ["game_name", "register", "register_all"]
 
 
-_MAX_GAME_LENGTH = 10_000
-"""Bound on a game's length (decisions + chance nodes) when its layout does not give one."""
-
 _registered: dict[str, type[GameBase]] = {}
 
 
@@ -109,7 +106,8 @@ class HuntersGame(pyspiel.Game):
             min_utility=-1.0,
             max_utility=1.0,
             utility_sum=None,
-            max_game_length=getattr(self.layout, "max_game_length", 0) or _MAX_GAME_LENGTH,
+            # decisions; OpenSpiel also takes it as the bound on chance nodes of a Python game
+            max_game_length=cls.INFO.max_game_length,
         )
         super().__init__(game_type, info, {"players": players})
 

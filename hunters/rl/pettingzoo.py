@@ -9,8 +9,9 @@ illegal code raises `hunters.errors.IllegalMoveError` and changes nothing.
 
 Rewards are terminal (`hunters.learn.terminal_rewards`: +1 sole winner, 0 tied first, -1 otherwise),
 given to every agent on the step that ends the game; then every agent is terminated. ``reset(seed=s)``
-starts the game of seed ``s`` (same seed and actions, same game); without a seed, the next game's
-seed is drawn from the env's generator (seeded by the last explicit seed).
+plays ``Game.new(players, seed=s)`` (same seed and actions, same game); without a seed, the next
+game's seed is drawn from ``numpy.random.default_rng(s)`` of the last explicit seed ``s`` — the
+rule of every env type (`hunters.rl._common.SeedStream`).
 
 Observations returned by `observe`/`last` are copies (they stay valid after later steps); pass
 ``copy_observations=False`` to get the env's own buffers instead (refilled in place: faster, copy what
@@ -29,13 +30,16 @@ from hunters.game_base import GameBase
 from hunters.learn import terminal_rewards
 
 from ._common import (
+    RENDER_FPS,
     RENDER_MODES,
     ObservationBuffers,
+    SeedStream,
+    as_int,
     check_render_mode,
-    draw_seed,
     game_class,
     observation_space,
     render_game,
+    sample_legal,
 )
 
 __all__ = ["HuntersAECEnv", "aec_env"]
@@ -52,6 +56,7 @@ class HuntersAECEnv(AECEnv[str, dict[str, Any], int]):
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (pettingzoo's)
         "render_modes": list(RENDER_MODES),
+        "render_fps": RENDER_FPS,
         "is_parallelizable": False,
         "name": "hunters_v0",
     }
@@ -66,7 +71,7 @@ class HuntersAECEnv(AECEnv[str, dict[str, Any], int]):
     ):
         super().__init__()
         self._cls = game_class(game)
-        self._cls.INFO.check_players(players)
+        players = self._cls.INFO.check_players(as_int(players, "players"))
         self.render_mode = check_render_mode(render_mode)
         self.metadata = {**self.metadata, "name": f"hunters_{self._cls.INFO.id}_v0"}
         self._players = players
@@ -86,7 +91,8 @@ class HuntersAECEnv(AECEnv[str, dict[str, Any], int]):
             a: act_space if i == 0 else spaces.Discrete(self.layout.actions) for i, a in enumerate(self.possible_agents)
         }
         self._buffers = ObservationBuffers(self.layout)
-        self._rng = np.random.default_rng()
+        self._seeds = SeedStream()
+        self._sample_rng = np.random.default_rng()
         self.agents: list[str] = []
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -97,11 +103,7 @@ class HuntersAECEnv(AECEnv[str, dict[str, Any], int]):
 
     # -- the AEC protocol --------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
-            game_seed = seed
-        else:
-            game_seed = draw_seed(self._rng)
+        game_seed = self._seeds.next(seed)  # the one seed rule of every env (SeedStream)
         self.game = self._cls.new(players=self._players, seed=game_seed, **self._options)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -123,7 +125,7 @@ class HuntersAECEnv(AECEnv[str, dict[str, Any], int]):
             self._was_dead_step(action)
             return
         game = self.game
-        game.play_learn(int(action))
+        game.play_learn(as_int(action, "action"))
         self._cumulative_rewards[agent] = 0.0
         if game.is_over:
             scores = game.scores
@@ -136,6 +138,11 @@ class HuntersAECEnv(AECEnv[str, dict[str, Any], int]):
             self.agent_selection = self.agents[0]
         else:
             self.agent_selection = self.possible_agents[game.player]
+
+    def sample_legal(self, rng: np.random.Generator | None = None) -> int:
+        """A uniformly random legal code of the agent to act (from `rng`, default the env's own
+        generator); the game must not be over."""
+        return sample_legal(self.game, self._sample_rng if rng is None else rng)
 
     def render(self) -> str | None:
         return render_game(self.game, self.render_mode)

@@ -39,3 +39,15 @@ def test_mcts_against_our_bots(chance_cls, capsys):
 def test_command_line(game_id):
     """The command line takes registered game ids (the tiny test game is not registered)."""
     assert load_example().main(["--game", game_id, "--games", "1", "--simulations", "2"]) == 0
+
+
+@pytest.mark.slow
+def test_training_example_beats_random():
+    """examples/train_vs_random.py: a code-preference policy trained for 1,000 episodes wins most
+    games against `random` (untrained: about half)."""
+    spec = importlib.util.spec_from_file_location("train_vs_random", PATH.parent / "train_vs_random.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    result = module.train_codes("jaeger_sammler", episodes=1000, seed=0, eval_games=200)
+    assert result["before"] < 0.6
+    assert result["after"] >= 0.8

@@ -159,3 +159,50 @@ def test_mcts_opponents_and_svg(game_id):
         if term:
             break
     assert env.render().lstrip().startswith("<svg")
+
+
+def _fresh_python(code: str) -> str:
+    """Run `code` in a new interpreter (nothing of hunters imported before it); its stdout."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    return out.stdout.strip()
+
+
+def test_gymnasium_entry_point_registers_every_learnable_game():
+    """The package's `gymnasium.envs` entry point names a function that registers the ids of every
+    registered learnable game; loaded as Gymnasium 0.26-0.29 load it, `gymnasium.make` then works."""
+    from importlib import metadata
+
+    from hunters.rl._common import gym_name, learnable_games
+
+    eps = [ep for ep in metadata.entry_points(group="gymnasium.envs") if ep.value.startswith("hunters.")]
+    assert [ep.value for ep in eps] == ["hunters.rl:register_gymnasium"]
+    want = sorted(f"hunters/{gym_name(g)}-v0" for g in learnable_games())
+    got = _fresh_python(
+        "import sys\n"
+        "from importlib import metadata\n"
+        "ep = next(e for e in metadata.entry_points(group='gymnasium.envs') if e.value.startswith('hunters.'))\n"
+        "assert 'hunters.rl.gym' not in sys.modules\n"
+        "ids = ep.load()()\n"
+        "import gymnasium\n"
+        "for i in ids:\n"
+        "    if i.endswith('-v0') and 'SelfPlay' not in i:\n"
+        "        env = gymnasium.make(i)\n"
+        "        obs, _ = env.reset(seed=0)\n"
+        "        assert env.observation_space.contains(obs)\n"
+        "print(' '.join(sorted(i for i in ids if 'SelfPlay' not in i)))\n"
+    )
+    assert got.split() == want
+
+
+def test_make_with_no_prior_import():
+    """Gymnasium 1.x: ``module:id`` imports the registering module itself."""
+    got = _fresh_python(
+        "import gymnasium\n"
+        "env = gymnasium.make('hunters.rl.gym:hunters/JaegerSammler-v0', opponents='greedy')\n"
+        "obs, info = env.reset(seed=3)\n"
+        "print(env.unwrapped.game.to_record()['seed'], env.observation_space.contains(obs))\n"
+    )
+    assert got == "3 True"

@@ -86,3 +86,24 @@ def test_openspiel_mcts_plays(chance_cls):
             state.apply_action(action)
     if chance_cls is TinyGame:
         assert state.is_terminal() and sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_max_game_length_is_the_games_bound_on_decisions_and_chance_nodes(chance_cls):
+    info = chance_cls.INFO
+    name = register(chance_cls, perfect_information=True if chance_cls is TinyGame else None)
+    for players in range(max(2, info.min_players), info.max_players + 1):
+        game = pyspiel.load_game(f"{name}(players={players})")
+        assert game.max_game_length() == info.max_game_length
+        for seed in range(12):
+            state = game.new_initial_state()
+            rng = np.random.default_rng(seed)
+            decisions = chance = 0
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                    state.apply_action(int(rng.choice(outcomes, p=probs)))
+                    chance += 1
+                else:
+                    state.apply_action(int(rng.choice(state.legal_actions())))
+                    decisions += 1
+            assert decisions <= info.max_game_length and chance <= info.max_game_length

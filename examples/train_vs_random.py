@@ -1,0 +1,165 @@
+"""Learn to beat the `random` bot with numpy alone, two ways (``--method``):
+
+``codes`` (fast): REINFORCE on one preference per compact code, a softmax over the legal codes, no
+observation features at all. Compact codes say what kind of decision a move is; in Jäger und
+Sammler (which step slots, leaving the board or not) that is enough to beat uniform play within
+seconds; in Hunters & Gatherers a code also names a frontier position, too sparse to learn so.
+
+``afterstates`` (slow, seconds an episode for H&G): for each legal code of the learner the script
+plays it on a copy of the env's game (`GameBase.clone`, `play_learn`) and values the position
+after it by ``w . phi``, where ``phi`` is the learner's observation of that position
+(`Game.observe(seat)`, every field flattened and divided by its bound, plus a constant). After
+each episode every afterstate the learner chose is moved toward the episode's terminal reward (+1
+win, 0 shared first place, -1 loss). It beats `random` in H&G (93% after 150 episodes); in Jäger
+und Sammler its linear value of the visible score misleads it. Neither method is game-specific:
+any game with the learning surface trains the same way.
+
+    python examples/train_vs_random.py --game jaeger_sammler --method codes --episodes 1000
+    python examples/train_vs_random.py --game carcassonne_hg --method afterstates --episodes 150
+
+Prints the win rate against `random` (greedy play of the value, fresh seeds) before and after
+training, and the seconds it took.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+import numpy as np
+
+from hunters.rl import gym_env
+
+
+class Features:
+    """phi(game, seat): the seat's observation, every field flattened and scaled into [-1, 1]."""
+
+    def __init__(self, layout: Any):
+        self.fields = [(f.name, 1.0 / max(1.0, float(np.max(np.abs([f.low, f.high]))))) for f in layout.fields]
+        self.buffers = {f.name: np.zeros(f.shape, np.dtype(f.dtype)) for f in layout.fields}
+
+    def __call__(self, game: Any, seat: int) -> np.ndarray:
+        obs = game.observe(seat, self.buffers)
+        parts = [obs[name].reshape(-1).astype(np.float32) * scale for name, scale in self.fields]
+        return np.concatenate([*parts, np.ones(1, np.float32)])
+
+
+def choose(env: Any, phi: Features, w: np.ndarray, rng: np.random.Generator, epsilon: float):
+    """(code, features of its afterstate): the legal code with the best afterstate value."""
+    game, seat = env.unwrapped.game, env.unwrapped.seat
+    codes = game.learn_actions()
+    feats = []
+    for code in codes:
+        after = game.clone()
+        after.play_learn(code)
+        feats.append(phi(after, seat))
+    values = np.stack(feats) @ w
+    if rng.random() < epsilon:
+        k = int(rng.integers(len(codes)))
+    else:
+        k = int(rng.choice(np.flatnonzero(values >= values.max() - 1e-9)))
+    return int(codes[k]), feats[k]
+
+
+def episode(env: Any, phi: Features, w: np.ndarray, rng: np.random.Generator, seed: int | None, epsilon: float):
+    """One episode; returns (terminal reward, features of the afterstates chosen)."""
+    env.reset(seed=seed)
+    chosen = []
+    while True:
+        code, f = choose(env, phi, w, rng, epsilon)
+        chosen.append(f)
+        _obs, reward, term, trunc, _ = env.step(code)
+        if term or trunc:
+            return float(reward), chosen
+
+
+def win_rate(env: Any, phi: Features, w: np.ndarray, games: int, seed: int) -> float:
+    """Share of `games` episodes won outright (reward +1), seeds `seed`, `seed + 1`, ..."""
+    rng = np.random.default_rng(seed)
+    return sum(episode(env, phi, w, rng, seed + g, 0.0)[0] > 0 for g in range(games)) / games
+
+
+def masked_softmax(theta: np.ndarray, legal: np.ndarray) -> np.ndarray:
+    z = np.exp(theta[legal] - theta[legal].max())
+    return z / z.sum()
+
+
+def play_codes(env: Any, theta: np.ndarray, rng: np.random.Generator, seed: int | None, sample: bool):
+    """One episode of the code-preference policy; returns (reward, [(legal codes, index chosen)])."""
+    obs, _ = env.reset(seed=seed)
+    steps = []
+    while True:
+        legal = obs["action_mask"].view(np.bool_).nonzero()[0]
+        if sample:
+            k = int(rng.choice(len(legal), p=masked_softmax(theta, legal)))
+        else:
+            best = theta[legal]
+            k = int(rng.choice(np.flatnonzero(best == best.max())))
+        steps.append((legal, k))
+        obs, reward, term, trunc, _ = env.step(int(legal[k]))
+        if term or trunc:
+            return float(reward), steps
+
+
+def train_codes(game: Any, episodes: int, seed: int = 0, eval_games: int = 200, lr: float = 0.05) -> dict[str, Any]:
+    """REINFORCE on a preference per compact code (terminal reward, running-mean baseline)."""
+    env = gym_env(game, players=2, opponents="random", seat="random")
+    theta = np.zeros(env.action_space.n)
+    rng = np.random.default_rng(seed)
+    start = time.perf_counter()
+
+    def rate() -> float:
+        r = np.random.default_rng(10**6)
+        return sum(play_codes(env, theta, r, 10**6 + g, False)[0] > 0 for g in range(eval_games)) / eval_games
+
+    before, baseline = rate(), 0.0
+    env.reset(seed=seed)
+    for _ in range(episodes):
+        reward, steps = play_codes(env, theta, rng, None, True)
+        advantage = reward - baseline
+        baseline += 0.05 * (reward - baseline)
+        for legal, k in steps:  # the gradient of log softmax on the legal codes: onehot - p
+            p = masked_softmax(theta, legal)
+            p[k] -= 1.0
+            theta[legal] -= lr * advantage * p
+    return {"before": before, "after": rate(), "episodes": episodes, "seconds": time.perf_counter() - start}
+
+
+def train(game: Any, episodes: int, seed: int = 0, eval_games: int = 100, lr: float = 0.1) -> dict[str, Any]:
+    """The afterstate value (see the module docstring)."""
+    env = gym_env(game, players=2, opponents="random", seat="random")
+    phi = Features(env.layout)
+    w = np.zeros(phi(env.game, 0).size, np.float32)
+    rng = np.random.default_rng(seed)
+    start = time.perf_counter()
+    before = win_rate(env, phi, w, eval_games, 10**6)
+    env.reset(seed=seed)
+    for _ in range(episodes):
+        reward, chosen = episode(env, phi, w, rng, None, epsilon=0.1)
+        for f in chosen:  # normalised least-mean-squares step toward the final reward
+            w += lr * (reward - float(f @ w)) * f / float(f @ f)
+    after = win_rate(env, phi, w, eval_games, 10**6)
+    return {"before": before, "after": after, "episodes": episodes, "seconds": time.perf_counter() - start}
+
+
+def main(argv: list[str] | None = None) -> None:
+    import hunters
+    from hunters.rl._common import learnable_games
+
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--game", choices=hunters.games.ids(), help="default: every learnable game")
+    parser.add_argument("--method", choices=("codes", "afterstates"), default="codes")
+    parser.add_argument("--episodes", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    for game_id in [args.game] if args.game else learnable_games():
+        r = (train_codes if args.method == "codes" else train)(game_id, args.episodes, seed=args.seed)
+        print(
+            f"{game_id}: win rate against random {r['before']:.0%} untrained -> {r['after']:.0%} "
+            f"after {r['episodes']} episodes of {args.method} ({r['seconds']:.0f} s)"
+        )
+
+
+if __name__ == "__main__":
+    main()
