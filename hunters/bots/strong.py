@@ -1,0 +1,266 @@
+"""`strong`: information-set tree search guided by the game's own rules knowledge.
+
+The search is generic; everything it knows about a game comes from that game's strategy module
+(`strategy_for`): a rules-based estimate of every seat's final score for any position (open
+features, pieces in supply, reachable tiles ...) and how to read a core state (the key of a move as
+its maker sees it, what the legal moves of a decision depend on). See docs/bots.md for the
+measurements behind the choices.
+
+One decision:
+
+1. The root's hidden parts are drawn `dets` times (`Observation.determinized`: the bot sees only
+   what its seat may see); iteration i plays in determinization i mod dets.
+2. Every node, the first time it is reached with a given set of legal moves, estimates the
+   position after each of them (in the core, one call) and sorts them by the mover's reward: that is
+   the progressive bias (prior) and the order of progressive widening.
+3. Descent: among the `widen` · visits^`alpha` best moves by prior (at least 1), an untried one is
+   expanded (best prior first) and the iteration ends there, valued by its estimate (a truncated
+   search: no random playout, the estimate is the evaluator). Otherwise the child with the best
+   mean reward + `c` · sqrt(ln N / n) + `bias` · prior / (n + 1) is followed.
+4. Reward of an estimate for a seat: (1 + tanh((own − best other) / scale)) / 2 (margin-aware;
+   scale from the strategy), backed up to every node for the seat that moved into it.
+
+The move played is the root's most visited (then best prior). With `iterations` alone the bot is
+deterministic; `time` (seconds per decision) depends on the machine.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import time as _time
+from collections.abc import Hashable, Sequence
+from typing import Any, Protocol
+
+from .base import Bot, Observation, _mix, decision_seed
+
+__all__ = ["SearchStrategy", "StrongBot", "strategy_for"]
+
+
+class SearchStrategy(Protocol):
+    """What a game tells the search (its ``strategy`` module, or an object with these members).
+    States are the game's core handles: `clone()`, `legal_codes()`, `play_code(code)`, `player`,
+    `over`, `scores()`."""
+
+    SCALE: float
+    """Points of margin that make a clear advantage (the reward's tanh scale)."""
+
+    def estimates(self, state: Any) -> list[float]:
+        """Expected final score of every seat."""
+        ...
+
+    def child_estimates(self, state: Any, codes: list[int]) -> list[float]:
+        """`estimates` after each of `codes`, flat: players values per code."""
+        ...
+
+    def key(self, state: Any, code: int) -> int:
+        """The move as the mover sees it (equal across determinizations of one decision)."""
+        ...
+
+    def signature(self, state: Any) -> Hashable:
+        """What the legal moves depend on besides the moves that led here (e.g. the tile in hand)."""
+        ...
+
+
+_STRATEGIES: dict[type, Any] = {}
+
+
+def strategy_for(game: Any) -> Any:
+    """The strategy of a game (instance or class): its class's ``STRATEGY`` attribute when it has
+    one, else the module ``strategy`` of the package that defines the class (e.g.
+    ``hunters.carcassonne.strategy``). LookupError when there is none."""
+    cls = game if isinstance(game, type) else type(game)
+    found = _STRATEGIES.get(cls)
+    if found is None:
+        found = getattr(cls, "STRATEGY", None)
+        if found is None:
+            package = cls.__module__.rpartition(".")[0]
+            try:
+                found = importlib.import_module(f"{package}.strategy")
+            except ImportError:
+                raise LookupError(f"{cls.__name__} ({cls.__module__}) has no strategy for the search") from None
+        _STRATEGIES[cls] = found
+    return found
+
+
+def _rewards(values: Sequence[float], scale: float) -> list[float]:
+    n = len(values)
+    out = []
+    for p in range(n):
+        other = max(values[q] for q in range(n) if q != p) if n > 1 else 0.0
+        out.append(0.5 * (1.0 + math.tanh((values[p] - other) / scale)))
+    return out
+
+
+class _Node:
+    __slots__ = ("children", "mover", "options", "prior", "total", "values", "visits")
+
+    def __init__(self, mover: int, prior: float, values: list[float]):
+        self.mover = mover
+        self.prior = prior
+        self.values = values  # rewards of every seat by the estimate at creation
+        self.visits = 0
+        self.total = 0.0
+        self.children: dict[int, _Node] = {}
+        self.options: dict[Hashable, list[tuple[float, int, int, list[float]]]] = {}
+
+
+class StrongBot(Bot):
+    """Information-set tree search with the game's rules-based evaluation (see the module
+    docstring). Options: `time` (seconds per decision; default 1 when `iterations` is not given),
+    `iterations` (per decision; with `time` too, whichever ends first), `c` (exploration, default
+    0.1), `bias` (weight of the prior, default 1), `widen` and `alpha` (progressive widening:
+    candidates = max(1, widen · visits^alpha), default 2 and 0.5), `dets` (determinizations per
+    decision, default 16), `seed`."""
+
+    name = "strong"
+
+    def __init__(
+        self,
+        time: float | None = None,
+        iterations: int = 0,
+        c: float = 0.1,
+        bias: float = 1.0,
+        widen: float = 2.0,
+        alpha: float = 0.5,
+        dets: int = 16,
+        seed: int = 0,
+    ):
+        if type(iterations) is not int or iterations < 0:
+            raise ValueError("iterations must be an int >= 0")
+        if time is None:
+            time = 0.0 if iterations else 1.0
+        if not isinstance(time, int | float) or time < 0:
+            raise ValueError("time must be >= 0")
+        if iterations == 0 and time == 0:
+            raise ValueError("give iterations or time")
+        for name, v in (("c", c), ("bias", bias), ("widen", widen), ("alpha", alpha)):
+            if not isinstance(v, int | float) or v < 0:
+                raise ValueError(f"{name} must be >= 0")
+        if type(dets) is not int or dets < 1:
+            raise ValueError("dets must be an int >= 1")
+        self.time = float(time)
+        self.iterations = iterations
+        self.c = float(c)
+        self.bias = float(bias)
+        self.widen = float(widen)
+        self.alpha = float(alpha)
+        self.dets = dets
+        self.seed = seed
+        self.last_iterations = 0
+        """Iterations of the last decision."""
+        self.last_stats: list[tuple[int, int, float, float]] = []
+        """(core move code, visits, mean reward, prior) of the root's expanded moves at the last decision."""
+
+    @property
+    def spec(self) -> str:
+        parts = []
+        if self.time:
+            parts.append(f"time={self.time:g}")
+        if self.iterations:
+            parts.append(f"iterations={self.iterations}")
+        parts += [
+            f"c={self.c:g}",
+            f"bias={self.bias:g}",
+            f"widen={self.widen:g}",
+            f"alpha={self.alpha:g}",
+            f"dets={self.dets}",
+            f"seed={self.seed}",
+        ]
+        return "strong:" + ",".join(parts)
+
+    def choose(self, obs: Observation) -> Any:
+        moves = obs.legal_moves()
+        if len(moves) == 1:
+            self.last_iterations, self.last_stats = 0, []
+            return moves[0]
+        observed = obs._core()
+        codes = observed.legal_codes()
+        code = self.search(obs, strategy_for(obs._game))
+        return moves[codes.index(code)]
+
+    def search(self, obs: Observation, strat: Any) -> int:
+        """The core code of the chosen move (the seat to move must have two or more)."""
+        t0 = _time.perf_counter()
+        seed = decision_seed(self.seed, obs)
+        games = [obs.determinized(_mix(seed ^ (i + 1))) for i in range(self.dets)]  # kept alive: cores may point into them
+        dets = [g._core for g in games]  # type: ignore[attr-defined]
+        scale = float(strat.SCALE)
+        estimates, child_estimates, key_of, signature = (
+            strat.estimates,
+            strat.child_estimates,
+            strat.key,
+            strat.signature,
+        )
+        root = _Node(-1, 0.0, [])
+        c, bias, widen, alpha = self.c, self.bias, self.widen, self.alpha
+        deadline = t0 + self.time if self.time else 0.0
+        limit = self.iterations
+        it = 0
+        while True:
+            if limit and it >= limit:
+                break
+            if deadline and it > 0 and _time.perf_counter() >= deadline:
+                break
+            state = dets[it % len(dets)].clone()
+            node = root
+            path = []
+            leaf: list[float] | None = None
+            while True:
+                if state.over:
+                    leaf = _rewards(state.scores(), scale)
+                    break
+                sig = signature(state)
+                options = node.options.get(sig)
+                if options is None:
+                    legal = state.legal_codes()
+                    mover = state.player
+                    flat = child_estimates(state, legal)
+                    n = len(flat) // len(legal)
+                    options = []
+                    for i, code in enumerate(legal):
+                        r = _rewards(flat[i * n : (i + 1) * n], scale)
+                        options.append((r[mover], code, key_of(state, code), r))
+                    options.sort(key=lambda o: (-o[0], o[1]))
+                    node.options[sig] = options
+                k = max(1, int(widen * (node.visits + 1) ** alpha))
+                best: _Node | None = None
+                best_code = 0
+                best_v = -1.0
+                fresh = None
+                log_n = math.log(node.visits + 1)
+                for prior, code, key, r in options[:k]:
+                    child = node.children.get(key)
+                    if child is None:
+                        fresh = (prior, code, key, r)
+                        break
+                    v = child.total / child.visits + c * math.sqrt(log_n / child.visits) + bias * prior / (child.visits + 1)
+                    if v > best_v:
+                        best_v, best, best_code = v, child, code
+                mover = state.player
+                if fresh is not None:
+                    prior, code, key, r = fresh
+                    child = _Node(mover, prior, r)
+                    node.children[key] = child
+                    path.append(child)
+                    leaf = r
+                    break
+                assert best is not None
+                state.play_code(best_code)
+                node = best
+                path.append(node)
+            root.visits += 1
+            for n_ in path:
+                n_.visits += 1
+                n_.total += leaf[n_.mover]
+            it += 1
+        self.last_iterations = it
+        root_options = next(iter(root.options.values()))
+        stats = []
+        for prior, code, key, _ in root_options:
+            child = root.children.get(key)
+            if child is not None:
+                stats.append((code, child.visits, child.total / child.visits, prior))
+        self.last_stats = stats
+        code, _, _, _ = max(stats, key=lambda s: (s[1], s[3], -s[0]))
+        return int(code)
