@@ -40,13 +40,13 @@ __all__ = ["SearchStrategy", "StrongBot", "strategy_for"]
 class SearchStrategy(Protocol):
     """What a game tells the search (its ``strategy`` module, or an object with these members).
     States are the game's core handles: `clone()`, `legal_codes()`, `play_code(code)`, `player`,
-    `over`, `scores()`."""
+    `over`."""
 
     SCALE: float
     """Points of margin that make a clear advantage (the reward's tanh scale)."""
 
     def estimates(self, state: Any) -> list[float]:
-        """Expected final score of every seat."""
+        """Expected final score of every seat (the scores, once the game is over)."""
         ...
 
     def child_estimates(self, state: Any, codes: list[int]) -> list[float]:
@@ -208,7 +208,7 @@ class StrongBot(Bot):
             leaf: list[float] | None = None
             while True:
                 if state.over:
-                    leaf = _rewards(state.scores(), scale)
+                    leaf = _rewards(estimates(state), scale)
                     break
                 sig = signature(state)
                 options = node.options.get(sig)

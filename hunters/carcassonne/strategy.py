@@ -25,15 +25,15 @@ SCALE = 20.0
 """Points of margin that make a clear advantage (the search's reward scale)."""
 
 WEIGHTS: dict[str, float] = {
-    "Q": 8.0,
+    "Q": 12.0,
     "FGROW": 1.5,
     "RGROW": 1.5,
-    "MGROW": 6.0,
+    "MGROW": 0.0,
     "SGROW": 4.0,
-    "MEEPLE": 6.0,
+    "MEEPLE": 10.0,
     "HUT": 2.0,
     "MENHIR": 5.0,
-    "MHALF": 15.0,
+    "MHALF": 8.0,
     "MDECAY": 0.85,
     "OPENPEN": 1.0,
 }
