@@ -2105,4 +2105,5 @@ cdef class LearnCore:
         return self.seed + (self.epochs[i] - 1) * <uint64_t>self.n + <uint64_t>i
 
 
+include "rank.pxi"
 include "carcassonne_eval.pxi"

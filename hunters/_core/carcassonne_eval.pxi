@@ -108,16 +108,17 @@ def estimate(CoreGame g, tuple weights):
     return [out[p] for p in range(g.s.nplayers)]
 
 
-def child_estimates(CoreGame g, list codes, tuple weights):
+def child_estimates(CoreGame g, list codes, tuple weights, int mover=-1, double scale=1.0):
     """For each legal move code of `g`: the estimate of the position after it, as one flat list
-    (nplayers values per code, in code order)."""
+    (nplayers values per code, in code order). With a `mover` (seat), (flat, order, priors) as
+    rank_children gives them (rank.pxi) for that seat and reward `scale`."""
     cdef double w[EW_NPARAMS]
     cdef double out[MAXP]
     cdef Event ev[MAXEV]
     cdef State* work = <State*>checked_malloc(sizeof(State))
     cdef int n = len(codes), i, p, np = g.s.nplayers
     cdef uint32_t* buf = <uint32_t*>checked_malloc((n + 1) * sizeof(uint32_t))
-    cdef list res = [0.0] * (n * np)
+    cdef double* res = <double*>checked_malloc((n * np + 1) * sizeof(double))
     try:
         eval_weights(weights, w)
         for i in range(n):
@@ -128,7 +129,14 @@ def child_estimates(CoreGame g, list codes, tuple weights):
             estimate_into(work, w, out)
             for p in range(np):
                 res[i * np + p] = out[p]
-        return res
+        flat = [res[i] for i in range(n * np)]
+        if mover < 0:
+            return flat
+        if mover >= np or scale <= 0:
+            raise ValueError("bad mover or scale")
+        order, priors = rank_children(res, n, np, mover, scale)
+        return flat, order, priors
     finally:
+        free(res)
         free(work)
         free(buf)

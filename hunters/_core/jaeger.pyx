@@ -1987,4 +1987,5 @@ cdef class LearnCore:
             [self.hist[i][j] for j in range(self.hlen[i])]
 
 
+include "rank.pxi"
 include "jaeger_eval.pxi"

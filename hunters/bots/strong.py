@@ -49,8 +49,10 @@ class SearchStrategy(Protocol):
         """Expected final score of every seat (the scores, once the game is over)."""
         ...
 
-    def child_estimates(self, state: Any, codes: list[int]) -> list[float]:
-        """`estimates` after each of `codes`, flat: players values per code."""
+    def child_estimates(self, state: Any, codes: list[int], scale: float) -> tuple[list[float], list[int], list[float]]:
+        """After each of `codes` (the legal moves of the seat to move): `estimates`, flat (players
+        values per code); the codes' indices best first for the mover (by own − best other estimate,
+        ties: lower code); each one's prior reward for the mover, (1 + tanh(margin / scale)) / 2."""
         ...
 
     def key(self, state: Any, code: int) -> int:
@@ -92,17 +94,27 @@ def _rewards(values: Sequence[float], scale: float) -> list[float]:
     return out
 
 
-class _Node:
-    __slots__ = ("children", "mover", "options", "prior", "total", "values", "visits")
+_Options = tuple[list[int], list[float], list[float], int, list[int]]
+"""A decision's moves as the search keeps them: indices best first, prior rewards, flat
+estimates (players values per move), players, move codes."""
 
-    def __init__(self, mover: int, prior: float, values: list[float]):
+
+def _options(strat: Any, state: Any, scale: float) -> _Options:
+    legal = state.legal_codes()
+    flat, order, priors = strat.child_estimates(state, legal, scale)
+    return order, priors, flat, len(flat) // len(legal), legal
+
+
+class _Node:
+    __slots__ = ("children", "mover", "options", "prior", "total", "visits")
+
+    def __init__(self, mover: int, prior: float):
         self.mover = mover
         self.prior = prior
-        self.values = values  # rewards of every seat by the estimate at creation
         self.visits = 0
         self.total = 0.0
         self.children: dict[int, _Node] = {}
-        self.options: dict[Hashable, list[tuple[float, int, int, list[float]]]] = {}
+        self.options: dict[Hashable, _Options] = {}
 
 
 class StrongBot(Bot):
@@ -111,7 +123,7 @@ class StrongBot(Bot):
     `iterations` (per decision; with `time` too, whichever ends first), `c` (exploration, default
     0.1), `bias` (weight of the prior, default 1), `widen` and `alpha` (progressive widening:
     candidates = max(1, widen · visits^alpha), default 2 and 0.5), `dets` (determinizations per
-    decision, default 16), `seed`."""
+    decision, default 64), `seed`."""
 
     name = "strong"
 
@@ -123,7 +135,8 @@ class StrongBot(Bot):
         bias: float = 1.0,
         widen: float = 2.0,
         alpha: float = 0.5,
-        dets: int = 16,
+        dets: int = 64,
+        reply: int = 1,
         seed: int = 0,
     ):
         if type(iterations) is not int or iterations < 0:
@@ -146,6 +159,9 @@ class StrongBot(Bot):
         self.widen = float(widen)
         self.alpha = float(alpha)
         self.dets = dets
+        if reply not in (0, 1):
+            raise ValueError("reply must be 0 or 1")
+        self.reply = reply
         self.seed = seed
         self.last_iterations = 0
         """Iterations of the last decision."""
@@ -165,6 +181,7 @@ class StrongBot(Bot):
             f"widen={self.widen:g}",
             f"alpha={self.alpha:g}",
             f"dets={self.dets}",
+            f"reply={self.reply}",
             f"seed={self.seed}",
         ]
         return "strong:" + ",".join(parts)
@@ -186,23 +203,19 @@ class StrongBot(Bot):
         games = [obs.determinized(_mix(seed ^ (i + 1))) for i in range(self.dets)]  # kept alive: cores may point into them
         dets = [g._core for g in games]  # type: ignore[attr-defined]
         scale = float(strat.SCALE)
-        estimates, child_estimates, key_of, signature = (
-            strat.estimates,
-            strat.child_estimates,
-            strat.key,
-            strat.signature,
-        )
-        root = _Node(-1, 0.0, [])
-        c, bias, widen, alpha = self.c, self.bias, self.widen, self.alpha
+        estimates, key_of, signature = strat.estimates, strat.key, strat.signature
+        root = _Node(-1, 0.0)
+        c, bias, widen, alpha, reply = self.c, self.bias, self.widen, self.alpha, self.reply
         deadline = t0 + self.time if self.time else 0.0
         limit = self.iterations
+        ndets = len(dets)
         it = 0
         while True:
             if limit and it >= limit:
                 break
             if deadline and it > 0 and _time.perf_counter() >= deadline:
                 break
-            state = dets[it % len(dets)].clone()
+            state = dets[0]  # the root's moves do not depend on the hidden parts; cloned below
             node = root
             path = []
             leaf: list[float] | None = None
@@ -211,39 +224,45 @@ class StrongBot(Bot):
                     leaf = _rewards(estimates(state), scale)
                     break
                 sig = signature(state)
-                options = node.options.get(sig)
-                if options is None:
-                    legal = state.legal_codes()
-                    mover = state.player
-                    flat = child_estimates(state, legal)
-                    n = len(flat) // len(legal)
-                    options = []
-                    for i, code in enumerate(legal):
-                        r = _rewards(flat[i * n : (i + 1) * n], scale)
-                        options.append((r[mover], code, key_of(state, code), r))
-                    options.sort(key=lambda o: (-o[0], o[1]))
-                    node.options[sig] = options
+                entry = node.options.get(sig)
+                if entry is None:
+                    entry = node.options[sig] = _options(strat, state, scale)
+                order, priors, flat, n, legal = entry
+                mover = state.player
                 k = max(1, int(widen * (node.visits + 1) ** alpha))
                 best: _Node | None = None
                 best_code = 0
                 best_v = -1.0
                 fresh = None
                 log_n = math.log(node.visits + 1)
-                for prior, code, key, r in options[:k]:
+                for i in order[:k]:
+                    code = legal[i]
+                    prior = priors[i]
+                    key = key_of(state, code)
                     child = node.children.get(key)
                     if child is None:
-                        fresh = (prior, code, key, r)
+                        fresh = (prior, code, key, i)
                         break
                     v = child.total / child.visits + c * math.sqrt(log_n / child.visits) + bias * prior / (child.visits + 1)
                     if v > best_v:
                         best_v, best, best_code = v, child, code
-                mover = state.player
+                if node is root:  # common random numbers: a root move's j-th visit plays in determinization j
+                    state = dets[(best.visits if fresh is None and best is not None else 0) % ndets].clone()
                 if fresh is not None:
-                    prior, code, key, r = fresh
-                    child = _Node(mover, prior, r)
+                    prior, code, key, i = fresh
+                    child = _Node(mover, prior)
                     node.children[key] = child
                     path.append(child)
-                    leaf = r
+                    if reply:  # value the new node after the next mover's best reply by estimate
+                        state.play_code(code)
+                        if state.over:
+                            leaf = _rewards(estimates(state), scale)
+                        else:
+                            entry = child.options[signature(state)] = _options(strat, state, scale)
+                            j, m = entry[0][0], entry[3]
+                            leaf = _rewards(entry[2][j * m : (j + 1) * m], scale)
+                    else:
+                        leaf = _rewards(flat[i * n : (i + 1) * n], scale)
                     break
                 assert best is not None
                 state.play_code(best_code)
@@ -255,10 +274,11 @@ class StrongBot(Bot):
                 n_.total += leaf[n_.mover]
             it += 1
         self.last_iterations = it
-        root_options = next(iter(root.options.values()))
+        order, priors, _, _, legal = next(iter(root.options.values()))
         stats = []
-        for prior, code, key, _ in root_options:
-            child = root.children.get(key)
+        for i in order:
+            code, prior = legal[i], priors[i]
+            child = root.children.get(key_of(dets[0], code))
             if child is not None:
                 stats.append((code, child.visits, child.total / child.visits, prior))
         self.last_stats = stats

@@ -55,9 +55,11 @@ def estimates(state: Any) -> list[float]:
     return _core.estimate(state, _W)
 
 
-def child_estimates(state: Any, codes: list[int]) -> list[float]:
-    """`estimates` after each legal turn code, flat (players values per code)."""
-    return _core.child_estimates(state, codes, _W)
+def child_estimates(state: Any, codes: list[int], scale: float) -> tuple[list[float], list[int], list[float]]:
+    """The estimates after each legal turn code of the seat to move, flat (players values per
+    code), the codes' indices best first for that seat, and each one's prior reward (1 + tanh(margin
+    / scale)) / 2."""
+    return _core.child_estimates(state, codes, _W, state.player, scale)
 
 
 def key(state: Any, code: int) -> int:
