@@ -21,9 +21,8 @@ cdef enum:
 cdef void estimate_into(State* s, double* w, double* out) noexcept nogil:
     """Expected final score of each seat: points now + for every feature a seat holds (majority,
     ties all) its chance of scoring times what it would score + pieces in supply."""
-    cdef uint8_t fseen[MAXZ]
-    cdef uint8_t sseen[MAXZ]
-    cdef int i, t, dz, r, p, typ, nopen
+    cdef int roots[MAXP * (NMEEPLES + NHUTS)]
+    cdef int i, j, r, p, typ, nopen, nroots
     cdef double R = s.nnormal - s.inormal, q, prob, val, left = R / 78.0, mv, m
     cdef uint8_t seats
     cdef Agg* a
@@ -33,54 +32,60 @@ cdef void estimate_into(State* s, double* w, double* out) noexcept nogil:
         return
     q = R / (R + w[EW_Q]) if R + w[EW_Q] > 0 else 0.0
     mv = w[EW_MEEPLE] * (R / (R + w[EW_MHALF]) if R + w[EW_MHALF] > 0 else 0.0)
-    memset(fseen, 0, sizeof(fseen))
-    memset(sseen, 0, sizeof(sseen))
-    for i in range(s.nplaced):
-        t = s.order[i]
-        for dz in range(T_first[t], T_first[t] + T_nz[t]):
-            typ = T_type[dz]
-            if typ != LAKE:
-                r = ffind(s, dz)
-                if not fseen[r]:
-                    fseen[r] = 1
-                    a = &s.agg[r]
-                    if a.nmeeples > 0:
-                        seats = majority(a.meeples, s.nplayers)
-                        if typ == MEADOW:
-                            prob = 1.0
-                            val = meadow_value(s, r) + w[EW_MGROW] * left
-                        else:
-                            nopen = a.open
-                            prob = 1.0
-                            for p in range(nopen):
-                                prob *= q
-                            val = feature_value(s, r)
-                            if typ == FOREST:
-                                val += w[EW_FGROW] * nopen
-                                if a.menhir:
-                                    val += w[EW_MENHIR]
-                            else:
-                                val += w[EW_RGROW] * nopen
-                            if nopen > 2:
-                                val -= w[EW_OPENPEN] * (nopen - 2)
-                            for p in range(s.nplayers):   # meeples that come home when it closes
-                                out[p] += prob * mv * 0.5 * a.meeples[p]
-                        for p in range(s.nplayers):
-                            if seats & (1 << p):
-                                out[p] += prob * val
-            if typ == RIVER or typ == LAKE:
-                r = sfind(s, dz)
-                if not sseen[r]:
-                    sseen[r] = 1
-                    a = &s.agg[r]
-                    if a.nhuts > 0:
-                        seats = majority(a.huts, s.nplayers)
-                        val = a.sfish + w[EW_SGROW] * left
-                        if a.sflags & SF_RAFT:
-                            val += a.slakes
-                        for p in range(s.nplayers):
-                            if seats & (1 << p):
-                                out[p] += val
+    nroots = 0
+    for i in range(s.nonboard):            # the features holding meeples (each once)
+        r = ffind(s, s.onboard[i])
+        for j in range(nroots):
+            if roots[j] == r:
+                break
+        else:
+            roots[nroots] = r
+            nroots += 1
+    for j in range(nroots):
+        r = roots[j]
+        typ = T_type[r]
+        a = &s.agg[r]
+        seats = majority(a.meeples, s.nplayers)
+        if typ == MEADOW:
+            prob = 1.0
+            val = meadow_value(s, r) + w[EW_MGROW] * left
+        else:
+            nopen = a.open
+            prob = 1.0
+            for p in range(nopen):
+                prob *= q
+            val = feature_value(s, r)
+            if typ == FOREST:
+                val += w[EW_FGROW] * nopen
+                if a.menhir:
+                    val += w[EW_MENHIR]
+            else:
+                val += w[EW_RGROW] * nopen
+            if nopen > 2:
+                val -= w[EW_OPENPEN] * (nopen - 2)
+            for p in range(s.nplayers):   # meeples that come home when it closes
+                out[p] += prob * mv * 0.5 * a.meeples[p]
+        for p in range(s.nplayers):
+            if seats & (1 << p):
+                out[p] += prob * val
+    nroots = 0
+    for i in range(s.nhutzones):           # the river systems holding huts (each once)
+        r = sfind(s, s.hutzones[i])
+        for j in range(nroots):
+            if roots[j] == r:
+                break
+        else:
+            roots[nroots] = r
+            nroots += 1
+    for j in range(nroots):
+        a = &s.agg[roots[j]]
+        seats = majority(a.huts, s.nplayers)
+        val = a.sfish + w[EW_SGROW] * left
+        if a.sflags & SF_RAFT:
+            val += a.slakes
+        for p in range(s.nplayers):
+            if seats & (1 << p):
+                out[p] += val
     for p in range(s.nplayers):
         m = mv
         for i in range(s.meeples[p]):
