@@ -45,6 +45,9 @@ class SearchStrategy(Protocol):
     SCALE: float
     """Points of margin that make a clear advantage (the reward's tanh scale)."""
 
+    ITERATIONS: int
+    """Iterations per decision when the bot is given neither `iterations` nor `time`."""
+
     def estimates(self, state: Any) -> list[float]:
         """Expected final score of every seat (the scores, once the game is over)."""
         ...
@@ -119,8 +122,10 @@ class _Node:
 
 class StrongBot(Bot):
     """Information-set tree search with the game's rules-based evaluation (see the module
-    docstring). Options: `time` (seconds per decision; default 1 when `iterations` is not given),
-    `iterations` (per decision; with `time` too, whichever ends first), `c` (exploration, default
+    docstring). Options: `iterations` per decision (default: the game strategy's ITERATIONS, about
+    a second on one core; with `time` alone, no limit), `time` (seconds per decision, default 0 = no
+    limit; with both, whichever ends first; a time limit makes the bot depend on the machine's
+    speed, so only iterations alone are deterministic), `c` (exploration, default
     0.1), `bias` (weight of the prior, default 1), `widen` and `alpha` (progressive widening:
     candidates = max(1, widen · visits^alpha), default 2 and 0.5), `dets` (determinizations per
     decision, default 64), `seed`."""
@@ -129,8 +134,8 @@ class StrongBot(Bot):
 
     def __init__(
         self,
-        time: float | None = None,
-        iterations: int = 0,
+        time: float = 0.0,
+        iterations: int | None = None,
         c: float = 0.1,
         bias: float = 1.0,
         widen: float = 2.0,
@@ -139,14 +144,14 @@ class StrongBot(Bot):
         reply: int = 1,
         seed: int = 0,
     ):
-        if type(iterations) is not int or iterations < 0:
+        if iterations is not None and (type(iterations) is not int or iterations < 0):
             raise ValueError("iterations must be an int >= 0")
-        if time is None:
-            time = 0.0 if iterations else 1.0
         if not isinstance(time, int | float) or time < 0:
             raise ValueError("time must be >= 0")
         if iterations == 0 and time == 0:
             raise ValueError("give iterations or time")
+        if iterations is None and time:
+            iterations = 0
         for name, v in (("c", c), ("bias", bias), ("widen", widen), ("alpha", alpha)):
             if not isinstance(v, int | float) or v < 0:
                 raise ValueError(f"{name} must be >= 0")
@@ -165,6 +170,8 @@ class StrongBot(Bot):
         self.seed = seed
         self.last_iterations = 0
         """Iterations of the last decision."""
+        self.last_seconds = 0.0
+        """Seconds the last decision took."""
         self.last_stats: list[tuple[int, int, float, float]] = []
         """(core move code, visits, mean reward, prior) of the root's expanded moves at the last decision."""
 
@@ -207,7 +214,7 @@ class StrongBot(Bot):
         root = _Node(-1, 0.0)
         c, bias, widen, alpha, reply = self.c, self.bias, self.widen, self.alpha, self.reply
         deadline = t0 + self.time if self.time else 0.0
-        limit = self.iterations
+        limit = int(strat.ITERATIONS) if self.iterations is None else self.iterations
         ndets = len(dets)
         it = 0
         while True:
@@ -274,6 +281,7 @@ class StrongBot(Bot):
                 n_.total += leaf[n_.mover]
             it += 1
         self.last_iterations = it
+        self.last_seconds = _time.perf_counter() - t0
         order, priors, _, _, legal = next(iter(root.options.values()))
         stats = []
         for i in order:

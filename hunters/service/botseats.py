@@ -35,7 +35,7 @@ def bot_seats(bots: Sequence[matches_pb2.BotSeat], players: int, match_seed: int
             raise invalid("INVALID_CONFIG", f"seat {entry.seat} has two bots")
         try:
             _, options = parse_spec(entry.bot)
-            if "seconds" in options:
+            if "seconds" in options or "time" in options:
                 raise ValueError("a time limit would make the match depend on the server's speed: use iterations")
             if not 0 <= options.get("iterations", 0) <= MAX_ITERATIONS:
                 raise ValueError(f"iterations must be 0 to {MAX_ITERATIONS}")

@@ -52,7 +52,8 @@ def test_strong_options_and_spec():
         3,
     )
     assert make_bot(bot.spec).spec == bot.spec
-    assert make_bot("strong").time == 1.0 and make_bot("strong:iterations=10").time == 0.0
+    assert make_bot("strong").iterations is None and make_bot("strong").time == 0.0  # the game's default
+    assert make_bot("strong:time=1").iterations == 0
     for bad in ("strong:iterations=-1", "strong:time=0,iterations=0", "strong:c=-1", "strong:dets=0", "strong:reply=2"):
         with pytest.raises(ValueError):
             make_bot(bad)
@@ -101,3 +102,14 @@ def test_strong_beats_random_by_a_wide_margin():
         bots[seat] = make_bot("strong:iterations=20,seed=7")
         game = _match(HG, bots, 100 + seed)
         assert game.scores[seat] - game.scores[1 - seat] >= 40
+
+
+def test_strong_plays_a_server_bot_seat():
+    """A bot seat of the service takes the strong bot by spec (iterations only: time is refused)."""
+    from hunters.service.botseats import bot_seats
+    from hunters.v1 import matches_pb2
+
+    seats = bot_seats([matches_pb2.BotSeat(seat=1, bot="strong:iterations=5")], 2, 7)
+    game = HG.new(players=2, seed=7)
+    game.play(game.legal_moves()[0])
+    assert isinstance(seats[1], StrongBot) and game.is_legal(seats[1](game))
