@@ -35,7 +35,13 @@ def duel(game: str, spec: str, opponent: str, games: int = GAMES, seed: int = SE
         own.append(r.scores[seat])
         other.append(r.scores[1 - seat])
     n = len(result.results)
-    return wins / n, wilson_interval(wins, n), statistics.fmean(margins), (statistics.fmean(own), statistics.fmean(other)), result
+    return (
+        wins / n,
+        wilson_interval(wins, n),
+        statistics.fmean(margins),
+        (statistics.fmean(own), statistics.fmean(other)),
+        result,
+    )
 
 
 CASES = [
@@ -62,8 +68,10 @@ def _report(benchmark, game, spec, opponent):
         mean_score=own,
         opponent_mean_score=other,
     )
-    print(f"\n{result.table()}\n{spec} vs {opponent}: win {rate:.1%} ({lo:.1%}–{hi:.1%}), margin {margin:+.1f}, "
-          f"scores {own:.1f} vs {other:.1f}")
+    print(
+        f"\n{result.table()}\n{spec} vs {opponent}: win {rate:.1%} ({lo:.1%}–{hi:.1%}), margin {margin:+.1f}, "
+        f"scores {own:.1f} vs {other:.1f}"
+    )
     return rate
 
 

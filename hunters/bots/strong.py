@@ -207,7 +207,8 @@ class StrongBot(Bot):
         """The core code of the chosen move (the seat to move must have two or more)."""
         t0 = _time.perf_counter()
         seed = decision_seed(self.seed, obs)
-        games = [obs.determinized(_mix(seed ^ (i + 1))) for i in range(self.dets)]  # kept alive: cores may point into them
+        # the games are kept alive while their cores are searched (a core may point into its game's data)
+        games = [obs.determinized(_mix(seed ^ (i + 1))) for i in range(self.dets)]
         dets = [g._core for g in games]  # type: ignore[attr-defined]
         scale = float(strat.SCALE)
         estimates, key_of, signature = strat.estimates, strat.key, strat.signature
@@ -250,7 +251,11 @@ class StrongBot(Bot):
                     if child is None:
                         fresh = (prior, code, key, i)
                         break
-                    v = child.total / child.visits + c * math.sqrt(log_n / child.visits) + bias * prior / (child.visits + 1)
+                    v = (
+                        child.total / child.visits
+                        + c * math.sqrt(log_n / child.visits)
+                        + bias * prior / (child.visits + 1)
+                    )
                     if v > best_v:
                         best_v, best, best_code = v, child, code
                 if node is root:  # common random numbers: a root move's j-th visit plays in determinization j

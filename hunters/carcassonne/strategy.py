@@ -70,7 +70,7 @@ def child_estimates(state: Any, codes: list[int], scale: float) -> tuple[list[fl
 
 def key(state: Any, code: int) -> int:
     """A move as its maker sees it: the tile in hand and the move code."""
-    return (state.tile << 32) | code
+    return int((state.tile << 32) | code)
 
 
 def signature(state: Any) -> int:
