@@ -2,23 +2,25 @@
 
 The search is generic; everything it knows about a game comes from that game's strategy module
 (`strategy_for`): a rules-based estimate of every seat's final score for any position (open
-features, pieces in supply, reachable tiles ...) and how to read a core state (the key of a move as
+features, pieces in supply ...) and how to read a core state (the key of a move as
 its maker sees it, what the legal moves of a decision depend on). See docs/bots.md for the
 measurements behind the choices.
 
 One decision:
 
 1. The root's hidden parts are drawn `dets` times (`Observation.determinized`: the bot sees only
-   what its seat may see); iteration i plays in determinization i mod dets.
-2. Every node, the first time it is reached with a given set of legal moves, estimates the
-   position after each of them (in the core, one call) and sorts them by the mover's reward: that is
-   the progressive bias (prior) and the order of progressive widening.
-3. Descent: among the `widen` · visits^`alpha` best moves by prior (at least 1), an untried one is
-   expanded (best prior first) and the iteration ends there, valued by its estimate (a truncated
-   search: no random playout, the estimate is the evaluator). Otherwise the child with the best
+   what its seat may see). Common random numbers: the j-th visit of a root move plays in
+   determinization j mod dets, so root moves are compared on the same draws.
+2. Every node, the first time it is reached with a given signature (what the legal moves depend
+   on), estimates the position after each legal move (one core call) and ranks them by the mover's
+   reward: that is the progressive bias (prior) and the order of progressive widening.
+3. Descent: among the max(1, `widen` · visits^`alpha`) best moves by prior, an untried one is
+   expanded (best prior first) and the iteration ends there; otherwise the child with the best
    mean reward + `c` · sqrt(ln N / n) + `bias` · prior / (n + 1) is followed.
-4. Reward of an estimate for a seat: (1 + tanh((own − best other) / scale)) / 2 (margin-aware;
-   scale from the strategy), backed up to every node for the seat that moved into it.
+4. A new node is valued by the estimate after the next mover's best reply (`reply=1`; 0: the
+   estimate right after the move): a truncated playout of one greedy ply, no random playout.
+5. Reward of an estimate for a seat: (1 + tanh((own − best other) / SCALE)) / 2 (margin-aware),
+   backed up to every node for the seat that moved into it.
 
 The move played is the root's most visited (then best prior). With `iterations` alone the bot is
 deterministic; `time` (seconds per decision) depends on the machine.
@@ -63,7 +65,7 @@ class SearchStrategy(Protocol):
         ...
 
     def signature(self, state: Any) -> Hashable:
-        """What the legal moves depend on besides the moves that led here (e.g. the tile in hand)."""
+        """What the legal moves depend on besides the moves that led here."""
         ...
 
 
@@ -73,7 +75,7 @@ _STRATEGIES: dict[type, Any] = {}
 def strategy_for(game: Any) -> Any:
     """The strategy of a game (instance or class): its class's ``STRATEGY`` attribute when it has
     one, else the module ``strategy`` of the package that defines the class (e.g.
-    ``hunters.carcassonne.strategy``). LookupError when there is none."""
+    ``hunters.<game>.strategy``). LookupError when there is none."""
     cls = game if isinstance(game, type) else type(game)
     found = _STRATEGIES.get(cls)
     if found is None:
