@@ -209,23 +209,31 @@ class StrongBot(Bot):
         """The core code of the chosen move (the seat to move must have two or more)."""
         t0 = _time.perf_counter()
         seed = decision_seed(self.seed, obs)
-        # the games are kept alive while their cores are searched (a core may point into its game's data)
-        games = [obs.determinized(_mix(seed ^ (i + 1))) for i in range(self.dets)]
-        dets = [g._core for g in games]  # type: ignore[attr-defined]
+        # determinization j is drawn when first needed; the games are kept alive while their cores
+        # are searched (a core may point into its game's data)
+        games: list[Any] = []
+        dets: list[Any] = []
+
+        def det(j: int) -> Any:
+            while len(dets) <= j:
+                games.append(obs.determinized(_mix(seed ^ (len(dets) + 1))))
+                dets.append(games[-1]._core)
+            return dets[j]
+
         scale = float(strat.SCALE)
         estimates, key_of, signature = strat.estimates, strat.key, strat.signature
         root = _Node(-1, 0.0)
         c, bias, widen, alpha, reply = self.c, self.bias, self.widen, self.alpha, self.reply
         deadline = t0 + self.time if self.time else 0.0
         limit = int(strat.ITERATIONS) if self.iterations is None else self.iterations
-        ndets = len(dets)
+        ndets = self.dets
         it = 0
         while True:
             if limit and it >= limit:
                 break
             if deadline and it > 0 and _time.perf_counter() >= deadline:
                 break
-            state = dets[0]  # the root's moves do not depend on the hidden parts; cloned below
+            state = det(0)  # the root's moves do not depend on the hidden parts; cloned below
             node = root
             path = []
             leaf: list[float] | None = None
@@ -261,7 +269,7 @@ class StrongBot(Bot):
                     if v > best_v:
                         best_v, best, best_code = v, child, code
                 if node is root:  # common random numbers: a root move's j-th visit plays in determinization j
-                    state = dets[(best.visits if fresh is None and best is not None else 0) % ndets].clone()
+                    state = det((best.visits if fresh is None and best is not None else 0) % ndets).clone()
                 if fresh is not None:
                     prior, code, key, i = fresh
                     child = _Node(mover, prior)
