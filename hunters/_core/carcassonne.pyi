@@ -1,6 +1,6 @@
 """Type stubs of the Hunters & Gatherers core (hunters/_core/carcassonne.pyx)."""
 
-from typing import Any
+from typing import Any, overload
 
 NORMAL_TILES: tuple[int, ...]
 MENHIR_TILES: tuple[int, ...]
@@ -119,3 +119,11 @@ class LearnCore:
     def step(self, actions: Any) -> tuple[int, int]: ...
     def game_state(self, i: int) -> CoreGame: ...
     def slot_seed(self, i: int) -> int: ...
+
+def estimate(g: CoreGame, weights: tuple[float, ...]) -> list[float]: ...
+@overload
+def child_estimates(g: CoreGame, codes: list[int], weights: tuple[float, ...]) -> list[float]: ...
+@overload
+def child_estimates(
+    g: CoreGame, codes: list[int], weights: tuple[float, ...], mover: int, scale: float = 1.0
+) -> tuple[list[float], list[int], list[float]]: ...

@@ -1,6 +1,6 @@
 """Type stubs of the Jäger und Sammler core (hunters/_core/jaeger.pyx)."""
 
-from typing import Any
+from typing import Any, overload
 
 KINDS: tuple[str, ...]
 REASONS: dict[int, str]
@@ -132,3 +132,11 @@ class LearnCore:
     def reset(self, seed: int) -> None: ...
     def step(self, actions: Any) -> tuple[int, int] | None: ...
     def slot(self, i: int) -> tuple[int, list[int]]: ...
+
+def estimate(g: CoreGame, weights: tuple[float, ...]) -> list[float]: ...
+@overload
+def child_estimates(g: CoreGame, codes: list[int], weights: tuple[float, ...]) -> list[float]: ...
+@overload
+def child_estimates(
+    g: CoreGame, codes: list[int], weights: tuple[float, ...], mover: int, scale: float = 1.0
+) -> tuple[list[float], list[int], list[float]]: ...

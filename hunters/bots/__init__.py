@@ -6,7 +6,9 @@ A bot is a `Bot`: `bot.choose(Observation.of(game))` returns a legal move of the
 - ``random``: a uniformly random legal move;
 - ``greedy``: the best immediate gain with a simple heuristic for pieces (see `GreedyBot`);
 - ``mcts``: information-set MCTS in the core (see `hunters.bots.mcts`), e.g.
-  ``mcts:iterations=1000,c=0.7,seed=3`` or ``mcts:seconds=0.5``.
+  ``mcts:iterations=1000,c=0.7,seed=3`` or ``mcts:seconds=0.5``;
+- ``strong``: information-set tree search with the game's rules-based evaluation (see
+  `hunters.bots.strong`), e.g. ``strong:time=1`` or ``strong:iterations=2000,seed=3``.
 
 Options follow the name after a colon, separated by commas or colons. Every bot takes `seed`.
 
@@ -26,6 +28,7 @@ from typing import Any
 from .base import Bot, Observation, decision_seed
 from .mcts import MctsBot
 from .simple import GreedyBot, RandomBot
+from .strong import StrongBot, strategy_for
 
 __all__ = [
     "BOTS",
@@ -34,13 +37,15 @@ __all__ = [
     "MctsBot",
     "Observation",
     "RandomBot",
+    "StrongBot",
     "check_spec",
     "decision_seed",
     "make_bot",
     "parse_spec",
+    "strategy_for",
 ]
 
-BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MctsBot}
+BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MctsBot, "strong": StrongBot}
 """Built-in bots by name."""
 
 

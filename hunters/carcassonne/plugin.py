@@ -7,4 +7,5 @@ PLUGIN = GamePlugin(
     game="hunters.carcassonne.game:Game",
     wire="hunters.carcassonne.wire:Adapter",
     value="hunters.carcassonne.bots:value",
+    strategy="hunters.carcassonne.strategy",
 )

@@ -7,4 +7,5 @@ PLUGIN = GamePlugin(
     game="hunters.jaeger.game:Game",
     wire="hunters.jaeger.wire:Adapter",
     value="hunters.jaeger.bots:value",
+    strategy="hunters.jaeger.strategy",
 )

@@ -40,7 +40,7 @@ def bot_seats(
             raise invalid("INVALID_CONFIG", f"seat {entry.seat} has two bots")
         try:
             _, options = check_spec(entry.bot)
-            if "seconds" in options:
+            if "seconds" in options or "time" in options:
                 raise ValueError("a time limit would make the match depend on the server's speed: use iterations")
             if not 0 < options.get("iterations", 1) <= max_iterations:
                 raise ValueError(f"iterations must be an integer from 1 to {max_iterations} on this server")

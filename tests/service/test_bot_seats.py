@@ -69,6 +69,7 @@ def test_a_bot_seat_refuses_its_token_and_bad_bots_are_refused(server):
         [(1, "chess")],
         [(1, "mcts:iterations=1000000")],
         [(1, "mcts:seconds=1")],
+        [(1, "strong:time=1")],
         [(1, "random:depth=3")],
         [(1, "")],
     ):

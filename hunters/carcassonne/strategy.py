@@ -1,0 +1,78 @@
+"""What the `strong` bot (hunters.bots.strong) knows about Hunters & Gatherers: a rules-based
+estimate of every seat's final score, computed in the core (`estimate_into` in
+hunters/_core/carcassonne_eval.pxi) with the weights below.
+
+The estimate of a position for a seat: its points now; for every forest and river it holds (most
+meeples, ties all) the chance that it closes, q^open with q = R / (R + Q) (R undrawn normal tiles,
+open = unmatched sides), times what it would score (its value now + growth per open edge, an extra
+turn for a menhir forest, less for sprawling features); half a meeple's worth for every meeple that
+comes home when it closes; every meadow it holds at its animals now + growth × R / 78 (meadows
+always score, at the end); every river system it holds at its fish (+ raft lakes) + growth; and
+its pieces in supply: a meeple is worth MEEPLE × R / (R + MHALF), each further one MDECAY of the
+one before (a seat without meeples cannot take the next feature), a hut HUT × R / 78. A pending
+menhir extra turn is worth MENHIR to the seat that takes it. Only public information is read.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hunters._core import carcassonne as _core
+
+__all__ = ["ITERATIONS", "SCALE", "WEIGHTS", "child_estimates", "estimates", "key", "signature"]
+
+SCALE = 20.0
+"""Points of margin that make a clear advantage (the search's reward scale)."""
+
+ITERATIONS = 3000
+"""The search's iterations per decision when a bot is given neither iterations nor time (about a
+second on one core of a 2020s machine)."""
+
+WEIGHTS: dict[str, float] = {
+    "Q": 12.0,
+    "FGROW": 1.5,
+    "RGROW": 1.5,
+    "MGROW": 0.0,
+    "SGROW": 4.0,
+    "MEEPLE": 10.0,
+    "HUT": 2.0,
+    "MENHIR": 5.0,
+    "MHALF": 8.0,
+    "MDECAY": 0.85,
+    "OPENPEN": 1.0,
+}
+"""The estimate's weights, in the core's order (see the module docstring)."""
+
+_W = tuple(WEIGHTS.values())
+
+
+def set_weights(**weights: float) -> None:
+    """Change weights (tuning runs); unknown names raise KeyError."""
+    global _W
+    for k, v in weights.items():
+        if k not in WEIGHTS:
+            raise KeyError(k)
+        WEIGHTS[k] = float(v)
+    _W = tuple(WEIGHTS.values())
+
+
+def estimates(state: Any) -> list[float]:
+    """Expected final score of every seat of a core state."""
+    return _core.estimate(state, _W)
+
+
+def child_estimates(state: Any, codes: list[int], scale: float) -> tuple[list[float], list[int], list[float]]:
+    """The estimates after each legal move code of the seat to move, flat (players values per
+    code), the codes' indices best first for that seat, and each one's prior reward (1 + tanh(margin
+    / scale)) / 2."""
+    return _core.child_estimates(state, codes, _W, state.player, scale)
+
+
+def key(state: Any, code: int) -> int:
+    """A move as its maker sees it: the tile in hand and the move code."""
+    return int((state.tile << 32) | code)
+
+
+def signature(state: Any) -> int:
+    """The legal moves of a decision depend on the board (the path) and the tile in hand."""
+    return int(state.tile)

@@ -1,0 +1,77 @@
+"""What the `strong` bot (hunters.bots.strong) knows about Jäger und Sammler: a rules-based
+estimate of every seat's final score, computed in the core (`jestimate_into` in
+hunters/_core/jaeger_eval.pxi) with the weights below.
+
+The estimate of a position for a seat: its points now (food, mammoths, goods by the count table,
+packs on summer camps); every takeable tile on the board that one of its characters is nearest to
+(steps over tiles, camps and cave jumps), worth DECAY^steps times what it would add (food points,
+the next good's step of the count table, a mammoth's value, or UNARMED of it without a weapon, a
+weapon WEAPON), CONTEST of that where another seat is as near; each camp of the other season it can
+still reach with a pack in hand, CAMP^steps times what a pack there brings (winter: 5 points;
+summer: its marginal share of winter); in summer, its share of winter, WINTER × n / (all winter
+characters + WINTER_K) for n winter camps holding its packs, and HELD per weapon kept (up to 3:
+winter has 12 mammoths and 3 weapons). A character that leaves the board early gives up its
+tiles, so the estimate keeps characters on the board while tiles remain.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hunters._core import jaeger as _core
+
+__all__ = ["ITERATIONS", "SCALE", "WEIGHTS", "child_estimates", "estimates", "key", "signature"]
+
+SCALE = 25.0
+"""Points of margin that make a clear advantage (the search's reward scale)."""
+
+ITERATIONS = 300
+"""The search's iterations per decision when a bot is given neither iterations nor time (about a
+second on one core of a 2020s machine)."""
+
+WEIGHTS: dict[str, float] = {
+    "DECAY": 0.93,
+    "WEAPON": 3.0,
+    "UNARMED": 0.3,
+    "WINTER": 160.0,
+    "WINTER_K": 2.0,
+    "CAMP": 0.8,
+    "HELD": 3.0,
+    "CONTEST": 0.5,
+}
+"""The estimate's weights, in the core's order (see the module docstring)."""
+
+_W = tuple(WEIGHTS.values())
+
+
+def set_weights(**weights: float) -> None:
+    """Change weights (tuning runs); unknown names raise KeyError."""
+    global _W
+    for k, v in weights.items():
+        if k not in WEIGHTS:
+            raise KeyError(k)
+        WEIGHTS[k] = float(v)
+    _W = tuple(WEIGHTS.values())
+
+
+def estimates(state: Any) -> list[float]:
+    """Expected final score of every seat of a core state."""
+    return _core.estimate(state, _W)
+
+
+def child_estimates(state: Any, codes: list[int], scale: float) -> tuple[list[float], list[int], list[float]]:
+    """The estimates after each legal turn code of the seat to move, flat (players values per
+    code), the codes' indices best first for that seat, and each one's prior reward (1 + tanh(margin
+    / scale)) / 2."""
+    return _core.child_estimates(state, codes, _W, state.player, scale)
+
+
+def key(state: Any, code: int) -> int:
+    """A turn as its maker sees it: its code (the board is public)."""
+    return code
+
+
+def signature(state: Any) -> tuple[int, ...]:
+    """The legal turns depend on the board: the path decides it, except a winter deal met inside
+    the search (it differs between determinizations)."""
+    return tuple(state.tiles())

@@ -1,0 +1,115 @@
+"""The `strong` bot: legal moves through whole games, determinism, options, the strategy lookup and
+the games' estimates, and a strength sanity check that cannot be flaky (fixed iterations)."""
+
+import pytest
+
+from hunters.bots import BOTS, StrongBot, make_bot, strategy_for
+from hunters.carcassonne import Game as HG
+from hunters.carcassonne import strategy as hg_strategy
+from hunters.jaeger import Game as JS
+from hunters.jaeger import strategy as js_strategy
+
+
+def _match(cls, bots, seed, players=2):
+    game = cls.new(players=players, seed=seed)
+    while not game.is_over:
+        move = bots[game.player](game)
+        assert game.is_legal(move)
+        game.play(move)
+    return game
+
+
+@pytest.mark.parametrize(("cls", "players"), [(HG, 2), (HG, 3), (JS, 2)])
+def test_strong_plays_whole_games_legally(cls, players):
+    bots = [make_bot("strong:iterations=8,seed=1"), make_bot("random:seed=2"), make_bot("greedy:seed=3")]
+    assert _match(cls, bots[:players], 5, players).is_over
+
+
+@pytest.mark.parametrize("cls", [HG, JS])
+def test_strong_is_deterministic_for_a_seed_and_iterations(cls):
+    game = cls.new(players=2, seed=3)
+    for _ in range(7):
+        game.play(make_bot("greedy:seed=1")(game))
+    a, b = make_bot("strong:iterations=60,seed=4"), make_bot("strong:iterations=60,seed=4")
+    assert a(game) == b(game)
+    assert a.last_stats == b.last_stats and a.last_iterations == 60
+    assert sum(v for _, v, _, _ in a.last_stats) == 60
+
+
+def test_strong_options_and_spec():
+    assert "strong" in BOTS and BOTS["strong"] is StrongBot
+    bot = make_bot("strong:time=0.5,iterations=100,c=0.2,bias=2,widen=3,alpha=0.4,dets=8,reply=0,seed=3")
+    assert isinstance(bot, StrongBot)
+    assert (bot.time, bot.iterations, bot.c, bot.bias, bot.widen, bot.alpha, bot.dets, bot.reply, bot.seed) == (
+        0.5,
+        100,
+        0.2,
+        2.0,
+        3.0,
+        0.4,
+        8,
+        0,
+        3,
+    )
+    assert make_bot(bot.spec).spec == bot.spec
+    assert make_bot("strong").iterations is None and make_bot("strong").time == 0.0  # the game's default
+    assert make_bot("strong:time=1").iterations == 0
+    for bad in ("strong:iterations=-1", "strong:time=0,iterations=0", "strong:c=-1", "strong:dets=0", "strong:reply=2"):
+        with pytest.raises(ValueError):
+            make_bot(bad)
+
+
+def test_strong_time_limit():
+    game = HG.new(players=2, seed=1)
+    bot = make_bot("strong:time=0.05,seed=1")
+    assert game.is_legal(bot(game)) and bot.last_iterations > 0
+
+
+def test_strategy_lookup():
+    assert strategy_for(HG) is hg_strategy and strategy_for(JS.new(players=2, seed=1)) is js_strategy
+
+    class NoStrategy:
+        pass
+
+    with pytest.raises(LookupError):
+        strategy_for(NoStrategy)
+
+
+@pytest.mark.parametrize("cls", [HG, JS])
+def test_estimates_are_the_scores_at_the_end(cls):
+    game = _match(cls, [make_bot("random:seed=1"), make_bot("random:seed=2")], 2)
+    assert strategy_for(cls).estimates(game.search_state()) == [float(s) for s in game.scores]
+
+
+def test_hg_estimate_values_a_held_forest_and_meeples_in_supply():
+    game = HG.new(players=2, seed=3)
+    est = hg_strategy.estimates(game._core)
+    assert est[0] == est[1] > 0  # the same pieces in supply, no points yet
+    codes = game._core.legal_codes()
+    flat, order, priors = hg_strategy.child_estimates(game._core, codes, hg_strategy.SCALE)
+    assert len(flat) == 2 * len(codes) and sorted(order) == list(range(len(codes)))
+    margins = [flat[2 * i] - flat[2 * i + 1] for i in order]
+    assert margins == sorted(margins, reverse=True)
+    assert all(0.0 < p < 1.0 for p in priors)
+
+
+def test_strong_beats_random_by_a_wide_margin():
+    """Four seeded H&G games, seats alternated: with fixed iterations the games are fixed, so this
+    cannot be flaky; the margins are wide (random scores a few tens)."""
+    for seed in range(4):
+        seat = seed % 2
+        bots = [make_bot("random:seed=7"), make_bot("random:seed=7")]
+        bots[seat] = make_bot("strong:iterations=20,seed=7")
+        game = _match(HG, bots, 100 + seed)
+        assert game.scores[seat] - game.scores[1 - seat] >= 40
+
+
+def test_strong_plays_a_server_bot_seat():
+    """A bot seat of the service takes the strong bot by spec (iterations only: time is refused)."""
+    from hunters.service.botseats import bot_seats
+    from hunters.v1 import matches_pb2
+
+    seats = bot_seats([matches_pb2.BotSeat(seat=1, bot="strong:iterations=5")], 2, 7)
+    game = HG.new(players=2, seed=7)
+    game.play(game.legal_moves()[0])
+    assert isinstance(seats[1], StrongBot) and game.is_legal(seats[1](game))
