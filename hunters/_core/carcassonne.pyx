@@ -2104,3 +2104,4 @@ cdef class LearnCore:
     def slot_seed(self, int i):
         """The seed of the game now in slot i."""
         return self.seed + (self.epochs[i] - 1) * <uint64_t>self.n + <uint64_t>i
+include "carcassonne_perft.pxi"

@@ -1986,3 +1986,4 @@ cdef class LearnCore:
             raise IndexError("no such slot")
         return (self.seed + self.episode[i] * <uint64_t>self.N + <uint64_t>i) & 0xFFFFFFFFFFFFFFFF, \
             [self.hist[i][j] for j in range(self.hlen[i])]
+include "jaeger_perft.pxi"
