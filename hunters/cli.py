@@ -418,8 +418,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     prf.add_argument("record", help="path of a JSON game record (as `hunters replay` takes)")
     prf.add_argument("--depth", type=int, required=True, help="decisions below the position")
-    prf.add_argument("--divide", action="store_true", help="one line per child of the position (its move as JSON, its count)")
-    prf.add_argument("--chance", action="store_true", help="branch over every outcome of each random draw instead of the record's order")
+    prf.add_argument(
+        "--divide", action="store_true", help="one line per child of the position (its move as JSON, its count)"
+    )
+    prf.add_argument(
+        "--chance",
+        action="store_true",
+        help="branch over every outcome of each random draw instead of the record's order",
+    )
     prf.set_defaults(func=_perft, parser=prf)
 
     ren = sub.add_parser(

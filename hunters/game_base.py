@@ -32,7 +32,17 @@ from typing import Any, ClassVar, Generic, TypeVar, overload
 from hunters.errors import IllegalMoveError, InvalidOptionError, InvalidRecordError
 from hunters.learn import LearnBatch, LearnLayout
 
-__all__ = ["MAX_SEED", "ActionSpace", "GameBase", "GameInfo", "LegalMoves", "Option", "SearchStats", "SimulationResult", "python_perft"]
+__all__ = [
+    "MAX_SEED",
+    "ActionSpace",
+    "GameBase",
+    "GameInfo",
+    "LegalMoves",
+    "Option",
+    "SearchStats",
+    "SimulationResult",
+    "python_perft",
+]
 
 MAX_SEED = 2**64 - 1
 """Seeds are ints in 0..MAX_SEED (the cores' splitmix64 state)."""

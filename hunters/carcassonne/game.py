@@ -353,7 +353,7 @@ class Game(GameBase):
         if not divide or self._core.pending:
             return out
         tile = self._core.tile
-        return [(move_of(tile, code), n) for code, n in out]
+        return [(move_of(-1 if tile is None else tile, code), n) for code, n in out]
 
     def chance_view(self) -> Game:
         """A copy whose later draws are chance nodes (as with chance="external")."""

@@ -10,7 +10,7 @@ import pytest
 
 from hunters.carcassonne import Game
 from hunters.game_base import python_perft
-from tests.carcassonne.test_crosscheck import as_move, as_tuple
+from tests.carcassonne.test_crosscheck import as_tuple
 from tests.reference.carcassonne_ref import RefGame
 from tests.reference.perft import ref_perft
 
