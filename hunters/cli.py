@@ -1,4 +1,4 @@
-"""The `hunters` command: serve, simulate, replay, render and bench games from the shell.
+"""The `hunters` command: serve, simulate, replay, perft, render and bench games from the shell.
 
 Every game subcommand works for every registered game through the game contract
 (`hunters.game_base.GameBase`): nothing here knows a game's rules.
@@ -172,6 +172,42 @@ def _replay(args: argparse.Namespace) -> int:
     except InvalidRecordError as exc:
         return fail(f"invalid record: {exc}")
     print(game.summary())
+    return 0
+
+
+def _perft(args: argparse.Namespace) -> int:
+    def fail(message: str) -> int:
+        print(f"hunters perft: {args.record}: {message}", file=sys.stderr)
+        return 2
+
+    try:
+        with open(args.record, encoding="utf-8") as fh:
+            record = json.load(fh)
+    except OSError as exc:
+        return fail(exc.strerror or str(exc))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        return fail(f"not JSON ({exc})")
+    if not isinstance(record, dict) or not isinstance(record.get("game"), str):
+        return fail("invalid record: no game id")
+    if record["game"] not in hunters.games:
+        return fail(f"invalid record: unknown game {record['game']!r}")
+    if not 0 <= args.depth <= 64:
+        return fail("--depth must be 0..64")
+    try:
+        game = hunters.games.get(record["game"]).from_record(record)
+    except InvalidRecordError as exc:
+        return fail(f"invalid record: {exc}")
+    try:
+        if args.divide:
+            rows = game.perft(args.depth, divide=True, chance=args.chance)
+            for key, count in rows:
+                shown = key.to_json() if hasattr(key, "to_json") else key
+                print(f"{json.dumps(shown, separators=(',', ':'))} {count}")
+            print(f"total {sum(count for _, count in rows)}")
+        else:
+            print(game.perft(args.depth, chance=args.chance))
+    except (ValueError, NotImplementedError) as exc:
+        return fail(str(exc))
     return 0
 
 
@@ -374,6 +410,23 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("record", help="path of a record written by `simulate --record` or Game.to_record()")
     rep.add_argument("--at", type=int, default=None, help="show the state after this many moves (default: all)")
     rep.set_defaults(func=_replay, parser=rep)
+
+    prf = sub.add_parser(
+        "perft",
+        formatter_class=_Formatter,
+        help="count the leaves of the game tree DEPTH decisions below a record's position (engine contracts: Perft)",
+    )
+    prf.add_argument("record", help="path of a JSON game record (as `hunters replay` takes)")
+    prf.add_argument("--depth", type=int, required=True, help="decisions below the position")
+    prf.add_argument(
+        "--divide", action="store_true", help="one line per child of the position (its move as JSON, its count)"
+    )
+    prf.add_argument(
+        "--chance",
+        action="store_true",
+        help="branch over every outcome of each random draw instead of the record's order",
+    )
+    prf.set_defaults(func=_perft, parser=prf)
 
     ren = sub.add_parser(
         "render",

@@ -32,7 +32,17 @@ from typing import Any, ClassVar, Generic, TypeVar, overload
 from hunters.errors import IllegalMoveError, InvalidOptionError, InvalidRecordError
 from hunters.learn import LearnBatch, LearnLayout
 
-__all__ = ["MAX_SEED", "ActionSpace", "GameBase", "GameInfo", "LegalMoves", "Option", "SearchStats", "SimulationResult"]
+__all__ = [
+    "MAX_SEED",
+    "ActionSpace",
+    "GameBase",
+    "GameInfo",
+    "LegalMoves",
+    "Option",
+    "SearchStats",
+    "SimulationResult",
+    "python_perft",
+]
 
 MAX_SEED = 2**64 - 1
 """Seeds are ints in 0..MAX_SEED (the cores' splitmix64 state)."""
@@ -627,6 +637,24 @@ class GameBase(abc.ABC):
         """Resolve the pending chance node with `outcome` (one of `chance_outcomes()`)."""
         raise NotImplementedError(f"{self.INFO.id} has no external chance")
 
+    # -- perft -----------------------------------------------------------------------------------
+    def perft(self, depth: int, divide: bool = False, chance: bool = False) -> Any:
+        """Leaves of the game tree `depth` decisions below this position (the engine contracts'
+        "Perft"): one node per decision; a line that ends before `depth` counts nothing. `chance`:
+        every pending random draw is a chance node whose children are each of its outcomes and
+        take no depth (`chance_view`), so the count does not depend on the draw order. `divide`:
+        a list of (root child, leaves below it), a move at a decision, an outcome at a chance
+        node. This generic version plays every move in Python (legal_moves, clone, play); a game
+        whose core counts faster overrides it, with the same answers."""
+        return python_perft(self, depth, divide=divide, chance=chance)
+
+    def chance_view(self) -> GameBase:
+        """A copy of this position whose later random draws are chance nodes (`chance_outcomes`),
+        what `perft(chance=True)` counts from. Default: a plain copy for a game without chance."""
+        if self.INFO.chance == "deterministic":
+            return self.clone()
+        raise NotImplementedError(f"{self.INFO.id} cannot branch over its chance")
+
     # -- simulation ------------------------------------------------------------------------------
     @classmethod
     def random_games(cls, n: int, players: int = 2, seed: int = 0) -> SimulationResult:
@@ -648,3 +676,41 @@ class GameBase(abc.ABC):
             for w in game.winners:
                 wins[w] += 1
         return SimulationResult(n, players, decisions, totals, wins)
+
+
+def python_perft(game: GameBase, depth: int, *, divide: bool = False, chance: bool = False) -> Any:
+    """`GameBase.perft` by naive enumeration (legal_moves, clone, play; chance_outcomes and
+    apply_chance at chance nodes): what every game gets, and the yardstick of the cores' own."""
+    if type(depth) is not int or not 0 <= depth <= 64:
+        raise ValueError("depth must be an integer from 0 to 64")
+    root = game.chance_view() if chance else game.clone()
+
+    def children(g: GameBase) -> Iterator[tuple[Any, GameBase]]:
+        if g.player == -1:
+            for outcome, _ in g.chance_outcomes():
+                c = g.clone()
+                c.apply_chance(outcome)
+                yield outcome, c
+            return
+        for move in g.legal_moves():
+            c = g.clone()
+            c.play(move)
+            yield move, c
+
+    def count(g: GameBase, d: int) -> int:
+        if g.is_over:
+            return 1 if d == 0 else 0
+        if d == 0:
+            return 1
+        if g.player == -1:
+            return sum(count(c, d) for _, c in children(g))
+        if d == 1:
+            return len(g.legal_moves())
+        return sum(count(c, d - 1) for _, c in children(g))
+
+    if not divide:
+        return count(root, depth)
+    if depth == 0 or root.is_over:
+        return []
+    pending = root.player == -1
+    return [(key, count(c, depth if pending else depth - 1)) for key, c in children(root)]

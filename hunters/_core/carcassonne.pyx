@@ -2108,3 +2108,4 @@ cdef class LearnCore:
 
 include "rank.pxi"
 include "carcassonne_eval.pxi"
+include "carcassonne_perft.pxi"

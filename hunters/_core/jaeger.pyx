@@ -1990,3 +1990,4 @@ cdef class LearnCore:
 
 include "rank.pxi"
 include "jaeger_eval.pxi"
+include "jaeger_perft.pxi"

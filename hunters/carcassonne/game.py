@@ -349,6 +349,25 @@ class Game(GameBase):
         """(move, action code) of every legal move, in legal_moves() order."""
         return _actions.legal_pairs(self)
 
+    # -- perft (docs/carcassonne-engine-contract.md#perft) ------------------------------------
+    def perft(self, depth: int, divide: bool = False, chance: bool = False) -> Any:
+        """GameBase.perft counted in the core without the GIL (the last ply counted, not played)."""
+        if type(depth) is not int or not 0 <= depth <= 64:
+            raise ValueError("depth must be an integer from 0 to 64")
+        if self._core.pending and not chance:
+            raise ValueError("a draw is pending: only chance mode counts from here")
+        out = _core.perft(self._core, depth, chance, divide)
+        if not divide or self._core.pending:
+            return out
+        tile = self._core.tile
+        return [(move_of(-1 if tile is None else tile, code), n) for code, n in out]
+
+    def chance_view(self) -> Game:
+        """A copy whose later draws are chance nodes (as with chance="external")."""
+        g = self.clone()
+        _core.set_chance(g._core, True)
+        return g
+
     # -- copies and records ------------------------------------------------------------------
     def clone(self) -> Game:
         """An independent copy (the core state is one memcpy)."""

@@ -18,6 +18,7 @@ from hunters.game_base import (
     SearchStats,
     SimulationResult,
     check_seed,
+    python_perft,
     remember,
 )
 from hunters.learn import LearnBatch, LearnLayout
@@ -614,6 +615,28 @@ class Game(GameBase):
         """Resolve the pending chance node with tile code `outcome` (IllegalMoveError otherwise,
         changing nothing; see `hunters.jaeger.chance.apply`)."""
         chance.apply(self, outcome)
+
+    # -- perft (docs/jaeger-engine-contract.md#perft) -----------------------------------------
+    def perft(self, depth: int, divide: bool = False, chance: bool = False) -> Any:
+        """GameBase.perft counted in the core without the GIL (the last ply counted, not played);
+        a pending summer deal (chance="external", before the first turn) is counted in Python."""
+        if type(depth) is not int or not 0 <= depth <= 64:
+            raise ValueError("depth must be an integer from 0 to 64")
+        if self._summer_left is not None:
+            if not chance:
+                raise ValueError("a deal is pending: only chance mode counts from here")
+            return python_perft(self, depth, divide=divide, chance=True)
+        out = _core.perft(self._core, depth, chance, divide)
+        if not divide or self.chance_pending:
+            return out
+        return [(self._decode(code), n) for code, n in out]
+
+    def chance_view(self) -> Game:
+        """A copy whose winter deal (if still to come) is external chance (as with chance="external")."""
+        g = self.clone()
+        g._external = True
+        g._core.set_external()
+        return g
 
     # -- what a seat may know (bots) ---------------------------------------------------------
     def observed_by(self, seat: int) -> Game:
