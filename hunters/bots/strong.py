@@ -131,7 +131,7 @@ class StrongBot(Bot):
     speed, so only iterations alone are deterministic), `c` (exploration, default
     0.1), `bias` (weight of the prior, default 1), `widen` and `alpha` (progressive widening:
     candidates = max(1, widen · visits^alpha), default 2 and 0.5), `dets` (determinizations per
-    decision, default 64), `seed`."""
+    decision, default 512), `seed`."""
 
     name = "strong"
 
@@ -143,7 +143,7 @@ class StrongBot(Bot):
         bias: float = 1.0,
         widen: float = 2.0,
         alpha: float = 0.5,
-        dets: int = 64,
+        dets: int = 512,
         reply: int = 1,
         seed: int = 0,
     ):
