@@ -145,22 +145,35 @@ def _simulate_one(cls: type[GameBase], args: argparse.Namespace) -> int:
     return 0
 
 
+class _BadRecord(Exception):
+    """A record file that cannot be used: the one line to print."""
+
+
+def _read_record(path: str) -> dict[str, Any]:
+    """The JSON record of a registered game in `path` (_BadRecord saying why not)."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            record = json.load(fh)
+    except OSError as exc:
+        raise _BadRecord(exc.strerror or str(exc)) from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise _BadRecord(f"not JSON ({exc})") from None
+    if not isinstance(record, dict) or not isinstance(record.get("game"), str):
+        raise _BadRecord("invalid record: no game id")
+    if record["game"] not in hunters.games:
+        raise _BadRecord(f"invalid record: unknown game {record['game']!r}")
+    return record
+
+
 def _replay(args: argparse.Namespace) -> int:
     def fail(message: str) -> int:
         print(f"hunters replay: {args.record}: {message}", file=sys.stderr)
         return 2
 
     try:
-        with open(args.record, encoding="utf-8") as fh:
-            record = json.load(fh)
-    except OSError as exc:
-        return fail(exc.strerror or str(exc))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        return fail(f"not JSON ({exc})")
-    if not isinstance(record, dict) or not isinstance(record.get("game"), str):
-        return fail("invalid record: no game id")
-    if record["game"] not in hunters.games:
-        return fail(f"invalid record: unknown game {record['game']!r}")
+        record = _read_record(args.record)
+    except _BadRecord as exc:
+        return fail(str(exc))
     cls = hunters.games.get(record["game"])
     moves = record.get("moves", [])
     if args.at is not None:
@@ -181,16 +194,9 @@ def _perft(args: argparse.Namespace) -> int:
         return 2
 
     try:
-        with open(args.record, encoding="utf-8") as fh:
-            record = json.load(fh)
-    except OSError as exc:
-        return fail(exc.strerror or str(exc))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        return fail(f"not JSON ({exc})")
-    if not isinstance(record, dict) or not isinstance(record.get("game"), str):
-        return fail("invalid record: no game id")
-    if record["game"] not in hunters.games:
-        return fail(f"invalid record: unknown game {record['game']!r}")
+        record = _read_record(args.record)
+    except _BadRecord as exc:
+        return fail(str(exc))
     if not 0 <= args.depth <= 64:
         return fail("--depth must be 0..64")
     try:
