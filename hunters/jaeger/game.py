@@ -29,7 +29,7 @@ from .board import Board
 from .errors import core_error, refusal
 from .layouts import start_positions, summer_layout, winter_deck
 from .moves import Collection, Event, Move, Step
-from .options import DEFAULT_OPTIONS, WINTER_START, check_plain, validate_options
+from .options import DEFAULT_OPTIONS, MAX_STALL_ROUNDS, TIES, WINTER_START, check_plain, validate_options
 from .tiles import KINDS, STAYING, code_of, deck, token_of
 
 GAME_ID = "jaeger_sammler"
@@ -59,28 +59,38 @@ INFO = GameInfo(
     max_game_length=(200 + 2) * 10 * 4,
     options=(
         Option("board", "json", None, "the documented 10 x 12 hex grid, or board data (hunters.jaeger.board)"),
-        Option("mammoths_summer", "ints", [4, 6, 8], "printed values of the summer mammoth tiles"),
-        Option("mammoths_winter", "ints", [3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8], "the same of the winter ones"),
-        Option("straight_jumps", "bool", False, "a jump over an occupied tile must continue in a straight line"),
+        Option(
+            "mammoths_summer", "ints", DEFAULT_OPTIONS["mammoths_summer"], "printed values of the summer mammoth tiles"
+        ),
+        Option("mammoths_winter", "ints", DEFAULT_OPTIONS["mammoths_winter"], "the same of the winter ones"),
+        Option(
+            "straight_jumps",
+            "bool",
+            DEFAULT_OPTIONS["straight_jumps"],
+            "a jump over an occupied tile must continue in a straight line",
+        ),
         Option(
             "stall_rounds",
             "int",
-            10,
+            DEFAULT_OPTIONS["stall_rounds"],
             "a season also ends after this many full rounds without a take (0: off)",
             minimum=0,
-            maximum=10_000,
+            maximum=MAX_STALL_ROUNDS,
         ),
         Option(
             "winter_start",
             "str",
-            "after_last",
+            DEFAULT_OPTIONS["winter_start"],
             "who starts winter when nobody killed a summer mammoth",
-            choices=("after_last", "seat0"),
+            choices=tuple(WINTER_START),
         ),
+        Option("ties", "str", DEFAULT_OPTIONS["ties"], "tied players share the victory, or nobody wins", choices=TIES),
         Option(
-            "ties", "str", "shared", "tied players share the victory, or nobody wins", choices=("shared", "no_winner")
+            "open_collections",
+            "bool",
+            DEFAULT_OPTIONS["open_collections"],
+            "show every collection and the scores before the end",
         ),
-        Option("open_collections", "bool", False, "show every collection and the scores before the end"),
         Option("summer", "json", None, "the summer layout {space: tile} (default: dealt from the seed)"),
         Option("winter", "json", None, "the winter deck, dealt in ascending space order (default: from the seed)"),
         Option("start", "json", None, "each seat's start spaces (default: one character on each summer camp)"),
