@@ -29,7 +29,7 @@ from .games import adapter
 from .handlers import add_service
 from .matches import MatchManager
 from .servicer import GameInfoServicer, MatchServicer, OracleServicer, encode_watch_event
-from .store_base import MatchStore, StoreUnavailable, without_password
+from .store_base import OUTAGES, MatchStore, StoreUnavailable, without_password
 from .stores import open_store
 from .web import Viewer
 
@@ -147,8 +147,9 @@ STORAGE_CHECK_SECONDS = 1.0  # how often the server checks its database file, an
 
 async def _watch_storage(store: MatchStore, health: HealthServicer, every: float) -> None:
     """Keep the health service honest about the database: NOT_SERVING while writes fail for a
-    storage fault (disk full, file unwritable, deleted or replaced), SERVING again once a probe write
-    works. Also notices a database file deleted or replaced before the next move would."""
+    storage fault (disk full, file unwritable, deleted or replaced) or the database is out of reach
+    (PostgreSQL down), SERVING again once a probe works. Also notices a database file deleted or
+    replaced before the next move would."""
     serving = True
     fault: list[str | None] = [None]
     changed = asyncio.Event()
@@ -160,7 +161,7 @@ async def _watch_storage(store: MatchStore, health: HealthServicer, every: float
     store.on_health = on_health
     while True:
         try:
-            if fault[0] == "STORAGE_UNAVAILABLE":
+            if fault[0] in OUTAGES:
                 await store.probe()
             else:
                 await store.check()
@@ -168,7 +169,7 @@ async def _watch_storage(store: MatchStore, health: HealthServicer, every: float
             pass
         except Exception:  # a surprise must not end the watch
             log.exception("checking the database failed")
-        healthy = fault[0] != "STORAGE_UNAVAILABLE"
+        healthy = fault[0] not in OUTAGES
         if healthy != serving:
             serving = healthy
             status = health_pb2.HealthCheckResponse.SERVING if healthy else health_pb2.HealthCheckResponse.NOT_SERVING

@@ -39,9 +39,6 @@ _T = TypeVar("_T")
 log = logging.getLogger("hunters.service")
 BUSY_TIMEOUT = 2.0  # seconds a call waits for another process's write lock before DATABASE_BUSY
 _BUSY = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
-# A fault is over once a write works at least this long after the last failure: a nearly full disk
-# lets a small write through now and then, which does not end the episode (nor start a new one).
-RECOVERY_QUIET = 1.0
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -123,8 +120,6 @@ class SQLiteStore(MatchStore):
         self._durable = synchronous.upper() == "FULL"
         self._file = _identity(path)  # (device, inode) of the file opened; None for an in-memory database
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hunters-sqlite")
-        self.fault: str | None = None  # the reason of the fault under way (logged once), or None
-        self._failed_at = 0.0  # when a call last failed (monotonic)
         self.lost = False  # the file was deleted or replaced: never written again
 
     async def close(self) -> None:
@@ -150,10 +145,10 @@ class SQLiteStore(MatchStore):
                 )
                 result = await future
         except StoreUnavailable as exc:
-            self._faulted(exc, write)
+            self._faulted(exc)
             raise StoreUnavailable(str(exc), exc.reason, logged=True) from None
-        if write and self.fault is not None and time.monotonic() - self._failed_at >= RECOVERY_QUIET:
-            self._recovered()
+        if write:
+            self._succeeded()
         return result
 
     def _at_once(self, fn: Callable[..., _T], args: tuple[Any, ...], write: bool) -> _T:
@@ -195,6 +190,9 @@ class SQLiteStore(MatchStore):
                 self._db.execute("PRAGMA busy_timeout = 0")
 
     def _check_file(self) -> None:
+        """Before a write: the file is still the one opened (else it is lost for good) and not made
+        read-only (chmod a-w: the open connection could still write, but an operator said it must not,
+        and a restart could not open it; writes resume once it is writable again)."""
         if self.lost:
             raise StoreUnavailable(
                 f"the database file {self.path} was deleted or replaced while serving: restart the server",
@@ -202,26 +200,16 @@ class SQLiteStore(MatchStore):
             )
         if self._file is None:
             return
-        if _identity(self.path) != self._file:
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            st = None
+        if st is None or (st.st_dev, st.st_ino) != self._file:
             self.lost = True
             self._check_file()
-
-    def _faulted(self, exc: StoreUnavailable, write: bool) -> None:
-        """A call failed: the first failure of an episode is logged (one line), and the server told
-        (`on_health`: a storage fault makes it NOT_SERVING until a write works again)."""
-        self._failed_at = time.monotonic()
-        if self.fault == exc.reason:
-            return
-        self.fault = exc.reason
-        log.error("database fault", extra={"reason": exc.reason, "db": self.path, "error": str(exc)})
-        if self.on_health is not None:
-            self.on_health(exc.reason)
-
-    def _recovered(self) -> None:
-        reason, self.fault = self.fault, None
-        log.warning("database works again", extra={"after": reason, "db": self.path})
-        if self.on_health is not None:
-            self.on_health(None)
+        assert st is not None
+        if st.st_mode & 0o222 == 0:
+            raise StoreUnavailable(f"the database file {self.path} is read-only", "STORAGE_UNAVAILABLE")
 
     async def probe(self) -> None:
         await self._run(self._probe, write=True)

@@ -10,9 +10,21 @@ replica about each change (`listen`), so that each one's cache and watchers foll
 from __future__ import annotations
 
 import abc
+import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
+
+log = logging.getLogger("hunters.service")
+
+# A fault is over once a write works at least this long after the last failure: a nearly full disk
+# lets a small write through now and then, which does not end the episode (nor start a new one).
+RECOVERY_QUIET = 1.0
+
+# The faults that make the server NOT_SERVING: no write can succeed until they end. DATABASE_BUSY
+# (another process holding SQLite's lock for a while) is not one: other calls go on meanwhile.
+OUTAGES = frozenset({"STORAGE_UNAVAILABLE", "DATABASE_UNAVAILABLE"})
 
 
 class VersionConflict(Exception):
@@ -77,6 +89,28 @@ class MatchStore(abc.ABC):
     # Told of every change of the store's health: a fault's reason (writes fail), or None (they work
     # again). The server answers NOT_SERVING in between.
     on_health: Callable[[str | None], None] | None = None
+    fault: str | None = None  # the reason of the fault under way (logged once), or None
+    _failed_at = 0.0  # when a call last failed (monotonic)
+
+    def _faulted(self, exc: StoreUnavailable) -> None:
+        """A call failed: the first failure of an episode is logged (one line), and the server told
+        (`on_health`: an outage makes it NOT_SERVING until a write works again)."""
+        self._failed_at = time.monotonic()
+        if self.fault == exc.reason:
+            return
+        self.fault = exc.reason
+        log.error("database fault", extra={"reason": exc.reason, "db": self.path, "error": str(exc)})
+        if self.on_health is not None:
+            self.on_health(exc.reason)
+
+    def _succeeded(self) -> None:
+        """A call worked: the fault under way (if any, and none for RECOVERY_QUIET s) is over."""
+        if self.fault is None or time.monotonic() - self._failed_at < RECOVERY_QUIET:
+            return
+        reason, self.fault = self.fault, None
+        log.warning("database works again", extra={"after": reason, "db": self.path})
+        if self.on_health is not None:
+            self.on_health(None)
 
     async def probe(self) -> None:  # noqa: B027 (optional: a store whose faults need no probe)
         """Try a small write (during a fault, to notice its end); raise StoreUnavailable if it fails."""

@@ -36,6 +36,8 @@ from .store_base import (
 )
 
 log = logging.getLogger("hunters.service")
+
+PROBE_TIMEOUT = 2.0  # seconds the health probe waits for a connection of the pool
 CHANNEL = "hunters_matches"
 _SCHEMA_LOCK = 0x68756E7465727301  # advisory lock keys ("hunters" + n): schema creation, match creation
 _CREATE_LOCK = 0x68756E7465727302
@@ -159,13 +161,27 @@ class PostgresStore(MatchStore):
         await self._pool.close()
 
     @contextlib.asynccontextmanager
-    async def _connection(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
-        """A connection of the pool; a database out of reach is StoreUnavailable."""
+    async def _connection(self, timeout: float | None = None) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+        """A connection of the pool; a database out of reach is StoreUnavailable (the first of an
+        outage logged, the server told: NOT_SERVING until a call works again)."""
         try:
-            async with self._pool.connection() as conn:
+            async with self._pool.connection(timeout=timeout) as conn:
                 yield conn
         except (psycopg.OperationalError, PoolTimeout) as exc:
-            raise StoreUnavailable(str(exc).strip().splitlines()[0] if str(exc).strip() else repr(exc)) from exc
+            text = str(exc).strip()
+            error = StoreUnavailable(f"the database cannot be reached: {text.splitlines()[0] if text else repr(exc)}")
+            self._faulted(error)
+            raise StoreUnavailable(str(error), error.reason, logged=True) from exc
+        self._succeeded()
+
+    async def probe(self) -> None:
+        """One round trip (every second while the database is out of reach, to notice its return)."""
+        async with self._connection(timeout=PROBE_TIMEOUT) as conn:
+            await conn.execute("SELECT 1")
+
+    async def check(self) -> None:
+        """The same round trip: an outage is noticed (health NOT_SERVING) with no call in flight."""
+        await self.probe()
 
     async def _fetch(self, sql: str, args: Any = None) -> list[tuple[Any, ...]]:
         async with self._connection() as conn:
@@ -339,7 +355,7 @@ class PostgresStore(MatchStore):
         await ready
 
     async def _listen(self, on_change: ChangeHandler, on_resync: ResyncHandler, ready: asyncio.Future[None]) -> None:
-        first = True
+        first, lost = True, False
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(self.path, autocommit=True) as conn:
@@ -349,6 +365,7 @@ class PostgresStore(MatchStore):
                         ready.set_result(None)
                     else:  # whatever was sent while the connection was down is lost: catch up
                         log.info("listening again")
+                        lost = False
                         await on_resync()
                     async for notify in conn.notifies():
                         change = parse_change(notify.payload)
@@ -361,5 +378,8 @@ class PostgresStore(MatchStore):
                     first = False
                     ready.set_exception(exc)
                     return
-                log.warning("listening connection lost", extra={"error": str(exc)})
+                # once per loss; the reconnection attempts of an outage, every 0.5 s, at DEBUG
+                level = logging.DEBUG if lost else logging.WARNING
+                log.log(level, "listening connection lost", extra={"error": str(exc)})
+                lost = True
                 await asyncio.sleep(0.5)

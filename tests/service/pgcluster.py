@@ -45,7 +45,8 @@ class Cluster:
             f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off"
             " -c max_connections=400 -c shared_buffers=32MB"
         )
-        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.dir / "log"), "-o", options, "-w", "start")
+        self._options = options
+        self.resume()
         self._names = itertools.count()
 
     def _run(self, tool: str, *args: str) -> None:
@@ -64,6 +65,14 @@ class Cluster:
         with psycopg.connect(self.url(), autocommit=True) as conn:
             conn.execute(f"CREATE DATABASE {name} STRATEGY FILE_COPY")
         return self.url(name)
+
+    def pause(self) -> None:
+        """Stop the database server (an outage: every connection is cut, none is accepted)."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def resume(self) -> None:
+        """Start it again on the same port."""
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.dir / "log"), "-o", self._options, "-w", "start")
 
     def stop(self) -> None:
         try:

@@ -419,3 +419,52 @@ def test_kill_9_of_a_replica_under_load_loses_no_acknowledged_move(postgres_clus
             victim.kill()
             victim.wait()
         survivor.stop(0)
+
+
+def test_a_database_outage_is_not_serving_until_the_database_is_back(caplog):
+    """PostgreSQL stopped while serving, then started again: health turns NOT_SERVING within a few
+    seconds with no call in flight, moves answer UNAVAILABLE / DATABASE_UNAVAILABLE meanwhile (the
+    fault logged once), and once the database is back health is SERVING, moves go on and everything
+    acknowledged is there."""
+    from grpc_health.v1 import health_pb2
+
+    from .pgcluster import Cluster
+    from .test_storage_faults import eventually, health
+
+    cluster = Cluster()  # its own: the session's cluster must not go down under other tests
+    server = None
+    try:
+        server = create_server(ServerConfig(address="127.0.0.1:0", db=cluster.new_database()))
+        with Client(f"127.0.0.1:{server.port}") as c:
+            m = c.create_match("carcassonne_hg", players=2, seed=5)
+            local = Game.new(players=2, seed=5)
+            move = nth_move(local)
+            assert c.play(m.match_id, move, token=m.seat_tokens[0]).version == 1
+            local.play(move)
+            assert health(server.port) == health_pb2.HealthCheckResponse.SERVING
+            cluster.pause()
+            eventually(lambda: health(server.port) == health_pb2.HealthCheckResponse.NOT_SERVING, 15)
+            second = nth_move(local)
+            with pytest.raises(ServiceError) as refused:
+                c.play(m.match_id, second, token=m.seat_tokens[1], request_id="during")
+            assert (refused.value.code.name, refused.value.reason) == ("UNAVAILABLE", "DATABASE_UNAVAILABLE")
+            cluster.resume()
+            eventually(lambda: health(server.port) == health_pb2.HealthCheckResponse.SERVING, 30)
+            for _ in range(20):  # a connection the pool still holds from before may fail once more
+                try:
+                    assert c.play(m.match_id, second, token=m.seat_tokens[1], request_id="during").version == 2
+                    break
+                except ServiceError as exc:
+                    assert (exc.code.name, exc.reason) == ("UNAVAILABLE", "DATABASE_UNAVAILABLE")
+            else:
+                raise AssertionError("moves never went on after the database came back")
+            record = c.record(m.match_id, admin_token=m.admin_token)
+            assert len(record["moves"]) == 2
+    finally:
+        if server is not None:
+            server.stop(0)
+        cluster.stop()
+    faults = [r for r in caplog.records if r.getMessage() == "database fault"]
+    assert len(faults) == 1, [r.__dict__.get("error") for r in faults]
+    lost = [r for r in caplog.records if r.getMessage() == "listening connection lost" and r.levelname == "WARNING"]
+    assert len(lost) == 1, len(lost)

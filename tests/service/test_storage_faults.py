@@ -227,3 +227,35 @@ def test_the_database_deleted_or_replaced_while_serving(tmp_path):
             _, stderr = proc.communicate(timeout=30)
         faults, _ = _faults_logged(stderr)
         assert len(faults) == 1 and "deleted or replaced" in faults[0]["error"], (how, faults)
+
+
+def test_the_database_made_read_only_while_serving(tmp_path):
+    """chmod a-w on the database file: the open connection could still write, but the file was marked
+    read-only (and a restart could not open it), so moves answer UNAVAILABLE / STORAGE_UNAVAILABLE,
+    health goes NOT_SERVING, reads go on, one log line; writable again, the same move (by its
+    request id) is accepted once and health comes back."""
+    db = str(tmp_path / "readonly.db")
+    port = free_port()
+    proc = _serve(db, port)
+    try:
+        _, stub, _ = stubs(port)
+        mid, tokens = two_seats(create(stub))
+        play(stub, mid, tokens[0])
+        os.chmod(db, 0o444)
+        for _ in range(3):
+            code, reason, _ = rpc_error(play, stub, mid, tokens[1], "after-chmod")
+            assert (code, reason) == (grpc.StatusCode.UNAVAILABLE, "STORAGE_UNAVAILABLE")
+        eventually(lambda: health(port) == health_pb2.HealthCheckResponse.NOT_SERVING)
+        assert stub.GetMatch(matches_pb2.GetMatchRequest(match_id=mid)).match.version == 1
+        os.chmod(db, 0o644)
+        eventually(lambda: health(port) == health_pb2.HealthCheckResponse.SERVING)
+        action = stub.ListLegalMoves(matches_pb2.ListLegalMovesRequest(match_id=mid)).moves[0].action
+        request = matches_pb2.PlayMoveRequest(match_id=mid, action=action, request_id="after-chmod")
+        for _ in range(2):  # the same request twice: one move, the same answer
+            assert stub.PlayMove(request, metadata=bearer(tokens[1]), timeout=10).version == 2
+    finally:
+        proc.terminate()
+        _, stderr = proc.communicate(timeout=30)
+    faults, _ = _faults_logged(stderr)
+    assert len(faults) == 1 and "read-only" in faults[0]["error"], faults
+    assert stored_moves(db, mid) == 2
