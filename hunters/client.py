@@ -136,6 +136,8 @@ class MatchEvent:
     state: state_pb2.MatchState
     match_over: bool
     match_id: str = ""
+    # A notice (the same version again, no move): server bots that failed and handed their seat back
+    bot_failures: tuple[matches_pb2.BotFailure, ...] = ()
 
 
 class LegalMoves(list[tuple[Any, int]]):
@@ -307,6 +309,7 @@ class Client:
                     ev.state,
                     ev.state.status == state_pb2.GAME_STATUS_OVER,
                     ev.match_id,
+                    tuple(ev.bot_failures),
                 )
         except grpc.RpcError as err:
             _raise(err)

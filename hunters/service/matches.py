@@ -64,6 +64,7 @@ class LiveMatch:
     bot_task: asyncio.Task[None] | None = None  # the bots' moves in progress
     owner: str = ""  # who created it (a caller's key), while its bot seats count against that caller
     heard: int = 0  # the latest version another replica announced (shared stores)
+    failures: list[matches_pb2.BotFailure] = field(default_factory=list)  # bots that handed their seat back
 
     @property
     def version(self) -> int:
@@ -762,11 +763,14 @@ class MatchManager:
 
     def _hand_back(self, live: LiveMatch, seat: int, bot: Bot, why: str) -> None:
         """`bot` failed at `seat`: the seat is played by its token from now on (PlayMove), the
-        watchers are woken, the reason logged (once per failure)."""
+        watchers are told (a notice on their streams, and Match.bot_failures), the reason logged
+        (once per failure)."""
         log.error(
             "bot failed: its seat is handed back to the seat's token",
             extra={"match_id": live.match_id, "seat": seat, "bot": repr(bot), "error": why[:200]},
         )
+        spec = next((b.bot for b in live.config.bots if b.seat == seat), repr(bot))
+        live.failures.append(matches_pb2.BotFailure(seat=seat, bot=spec, reason=why[:200]))
         if live.bots.pop(seat, None) is not None:
             self.bot_seats -= 1
             left = self._owned.get(live.owner, 0) - 1
@@ -804,12 +808,21 @@ class MatchManager:
         version = from_version
         cursor: Any = None
         cursor_events: list[Any] = []
+        told = 0  # bot failures announced on this stream
         live.watchers += 1
         try:
             while not live.deleted:
                 if version > live.version:
                     if not live.is_open:
                         return
+                    if told < len(live.failures):  # caught up: what failed since, as one notice
+                        notice = self.encode(live, live.version, live.game, -1, None, [], None)
+                        yield (
+                            notice
+                            + matches_pb2.WatchMatchResponse(bot_failures=live.failures[told:]).SerializeToString()
+                        )
+                        told = len(live.failures)
+                        continue
                     if self.closing:
                         raise ServiceError(
                             grpc.StatusCode.UNAVAILABLE,

@@ -210,6 +210,7 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
             state=live.adapter.state(live.game, live.version),
             created_at=created,
             status=status,
+            bot_failures=live.failures,
         )
 
     @rpc

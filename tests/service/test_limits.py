@@ -52,7 +52,8 @@ def test_every_bot_option_is_checked_at_create(server, spec, words):
 
 def test_a_bot_that_fails_hands_its_seat_back(server, monkeypatch, caplog):
     """A bot raising at its move (a fault injected into the random bot) does not leave the match
-    waiting: its seat goes back to the seat's token, and the log says why."""
+    waiting: its seat goes back to the seat's token, and the log, the match and its watchers say
+    why."""
 
     def broken(self, obs):
         raise RuntimeError("injected fault")
@@ -65,11 +66,22 @@ def test_a_bot_that_fails_hands_its_seat_back(server, monkeypatch, caplog):
         eventually(lambda: 0 not in server.manager.cached(mid).bots)
     failed = [r for r in caplog.records if r.getMessage().startswith("bot failed")]
     assert len(failed) == 1 and "injected fault" in failed[0].error and failed[0].seat == 0
+    failure = stub.GetMatch(matches_pb2.GetMatchRequest(match_id=mid)).match.bot_failures
+    assert [(f.seat, f.bot) for f in failure] == [(0, "random")] and "injected fault" in failure[0].reason
+    # a watcher hears it: a notice at the current version, no move, the seat to move with its token
+    watch = stub.WatchMatch(matches_pb2.WatchMatchRequest(match_id=mid), timeout=10)
+    first, notice = next(watch), next(watch)
+    assert first.version == 0 and not first.bot_failures
+    assert notice.version == 0 and not notice.HasField("move") and not notice.HasField("seat")
+    assert [(f.seat, f.bot) for f in notice.bot_failures] == [(0, "random")] and notice.state.player == 0
     legal = stub.ListLegalMoves(matches_pb2.ListLegalMovesRequest(match_id=mid)).moves
     played = stub.PlayMove(
         matches_pb2.PlayMoveRequest(match_id=mid, action=legal[0].action), metadata=bearer(created.seat_tokens[0])
     )
     assert played.version == 1 and server.manager.bot_seats == 0
+    after = next(watch)
+    assert after.version == 1 and not after.bot_failures  # told once
+    watch.cancel()
 
 
 def test_a_deleted_match_stops_its_bot_at_once(server):
