@@ -54,9 +54,10 @@ def play_match(
         last = None
         for ev in client.watch(match_id, 0):
             last = ev
-            if ev.version > 0:
-                moves.append(ev.move)
-            states.append(ev.state)
+            if not ev.bot_failures:  # a notice (a bot handed a seat back) repeats a version
+                if ev.version > 0:
+                    moves.append(ev.move)
+                states.append(ev.state)
             if ev.match_over:
                 break
             if ev.version < match.version or ev.state.player != seat:
