@@ -381,6 +381,8 @@ def _serve(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the `hunters` command."""
+    from hunters.bots import spec_forms  # the bots' help: every built-in bot and its options
+
     parser = argparse.ArgumentParser(prog="hunters", description=__doc__, formatter_class=_Formatter)
     parser.add_argument("--version", action="version", version=f"%(prog)s {hunters.__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -465,7 +467,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--bot",
         action="append",
         metavar="SPEC",
-        help="a bot, repeatable: random, greedy, mcts[:iterations=N,seconds=S,c=C,margin=M,seed=S], or a "
+        help=f"a bot, repeatable: {spec_forms()}, or a "
         "program 'cmd:./mybot {address} {match} {token} {seat}' (default: mcts, greedy, random)",
     )
     are.add_argument("--games", type=int, default=60, help="games to play (a multiple of the lineups balances seats)")
@@ -489,7 +491,7 @@ def build_parser() -> argparse.ArgumentParser:
     ply.add_argument("--match", required=True, help="match id")
     ply.add_argument("--token", required=True, help="the seat's token")
     ply.add_argument("--seat", type=int, required=True, help="the token's seat (0-based)")
-    ply.add_argument("--bot", default="mcts", help="bot spec, e.g. mcts:iterations=1000 or greedy")
+    ply.add_argument("--bot", default="mcts", help=f"bot spec: {spec_forms()}")
     ply.add_argument("--quiet", action="store_true", help="do not log each move")
     ply.set_defaults(func=_play, parser=ply)
     return parser

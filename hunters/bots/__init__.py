@@ -42,6 +42,7 @@ __all__ = [
     "decision_seed",
     "make_bot",
     "parse_spec",
+    "spec_forms",
     "strategy_for",
 ]
 
@@ -103,6 +104,25 @@ def check_spec(spec: str) -> tuple[str, dict[str, Any]]:
         if kind is float and not (type(value) in (int, float) and math.isfinite(value)):
             raise ValueError(f"option {key} of bot {name!r} must be a finite number, not {value!r}")
     return name, options
+
+
+def spec_forms() -> str:
+    """Every built-in bot with its options, for help texts:
+    ``random[:seed=N], greedy[:seed=N], mcts[:iterations=N,...]``."""
+
+    def placeholder(param: inspect.Parameter) -> str:
+        kind = str(param.annotation) if param.default is None else type(param.default).__name__
+        return "N" if "int" in kind else "X" if "float" in kind else "V"
+
+    forms = []
+    for name, cls in BOTS.items():
+        options = [
+            f"{k}={placeholder(p)}"
+            for k, p in inspect.signature(cls).parameters.items()
+            if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is not p.empty
+        ]
+        forms.append(f"{name}[:{','.join(options)}]" if options else name)
+    return ", ".join(forms)
 
 
 def make_bot(spec: str, **defaults: Any) -> Bot:
