@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from hunters._core import carcassonne as _core
+from hunters.estimates import CoreEstimate
 
 __all__ = ["ITERATIONS", "SCALE", "WEIGHTS", "child_estimates", "estimates", "key", "signature"]
 
@@ -43,29 +44,10 @@ WEIGHTS: dict[str, float] = {
 }
 """The estimate's weights, in the core's order (see the module docstring)."""
 
-_W = tuple(WEIGHTS.values())
-
-
-def set_weights(**weights: float) -> None:
-    """Change weights (tuning runs); unknown names raise KeyError."""
-    global _W
-    for k, v in weights.items():
-        if k not in WEIGHTS:
-            raise KeyError(k)
-        WEIGHTS[k] = float(v)
-    _W = tuple(WEIGHTS.values())
-
-
-def estimates(state: Any) -> list[float]:
-    """Expected final score of every seat of a core state."""
-    return _core.estimate(state, _W)
-
-
-def child_estimates(state: Any, codes: list[int], scale: float) -> tuple[list[float], list[int], list[float]]:
-    """The estimates after each legal move code of the seat to move, flat (players values per
-    code), the codes' indices best first for that seat, and each one's prior reward (1 + tanh(margin
-    / scale)) / 2."""
-    return _core.child_estimates(state, codes, _W, state.player, scale)
+_ESTIMATE = CoreEstimate(_core.estimate, _core.child_estimates, WEIGHTS)
+set_weights = _ESTIMATE.set_weights
+estimates = _ESTIMATE.estimates
+child_estimates = _ESTIMATE.child_estimates
 
 
 def key(state: Any, code: int) -> int:
