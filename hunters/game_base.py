@@ -498,6 +498,14 @@ class GameBase(abc.ABC):
         ``player``, ``over``), read by the game's own search strategy; None for a game without one."""
         return None
 
+    def greedy_best(self) -> list[int] | None:
+        """The greedy bot's fast path (`hunters.bots.GreedyBot`): indices into `legal_moves()`,
+        ascending, of the moves with the best one-ply value for the seat to move by the game's
+        plugin `value` (ties within 1e-9 all listed), computed by the game's core; None for a game
+        without one (the bot then plays every move on a copy in Python). The plugin `value` stays
+        the definition: a game offering this path tests that both choose the same moves."""
+        return None
+
     def points_by_kind(self) -> dict[str, list[int]]:
         """Points per kind, one entry per seat: the transpose of `score_breakdown()` sans total."""
         parts = self.score_breakdown()
@@ -617,14 +625,19 @@ class GameBase(abc.ABC):
         """Play the move of a compact code; an illegal code raises IllegalMoveError, changes nothing."""
         return self.compact.play(code)
 
-    def observe(self, seat: int, out: dict[str, Any] | None = None) -> dict[str, Any]:
+    def observe(self, seat: int, out: dict[str, Any] | None = None, view: str = "observation") -> dict[str, Any]:
         """{field: numpy array} of what `seat` may know now (fields of `learn_layout()`); filled into
-        `out`'s arrays when given. Never depends on hidden information."""
+        `out`'s arrays when given. Never depends on what `seat` cannot know. `view`
+        (`hunters.learn.VIEWS`): ``"observation"`` what is on the table now, ``"information_state"``
+        also what the seat recalls (its own private facts), as the bots know it."""
         raise NotImplementedError(f"{self.INFO.id} has no observations")
 
     @classmethod
-    def learn_batch(cls, games: int, players: int = 2, seed: int = 0, **options: Any) -> LearnBatch:
-        """`games` games stepped together inside the core (see `hunters.learn.LearnBatch`)."""
+    def learn_batch(
+        cls, games: int, players: int = 2, seed: int = 0, view: str = "observation", **options: Any
+    ) -> LearnBatch:
+        """`games` games stepped together inside the core (see `hunters.learn.LearnBatch`), their
+        observations in `view` (as `observe`)."""
         raise NotImplementedError(f"{cls.INFO.id} has no learning batch")
 
     def chance_outcomes(self) -> list[tuple[int, float]]:

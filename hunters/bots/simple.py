@@ -49,8 +49,34 @@ class GreedyBot(Bot):
         return f"greedy:seed={self.seed}"
 
     def choose(self, obs: Observation) -> Any:
-        game = obs.game()
         rng = random.Random(decision_seed(self.seed, obs))
+        observed = obs.observed()
+        fast = self._fast(obs)
+        if fast is not None:  # only the chosen move is built
+            return observed.legal_moves()[fast[rng.randrange(len(fast))]]
+        best = self.best_moves_python(obs)
+        return best[rng.randrange(len(best))]
+
+    def best_moves(self, obs: Observation) -> list[Any]:
+        """The moves of best value, in legal-move order (the bot draws one of them): from the
+        game's fast path (`GameBase.greedy_best`, its core's twin of the plugin `value`) when it
+        has one, else `best_moves_python`."""
+        fast = self._fast(obs)
+        if fast is None:
+            return self.best_moves_python(obs)
+        moves = obs.observed().legal_moves()
+        return [moves[i] for i in fast]
+
+    @staticmethod
+    def _fast(obs: Observation) -> list[int] | None:
+        """`GameBase.greedy_best` of a registered game (whose plugin `value` it is the twin of)."""
+        return obs.observed().greedy_best() if obs.game_id in games else None
+
+    @staticmethod
+    def best_moves_python(obs: Observation) -> list[Any]:
+        """The definition: every legal move played on a copy and valued in Python by the plugin's
+        `value` (or `_score_value`); a value within 1e-9 of the best so far ties."""
+        game = obs.game()
         plugin = games.plugin(obs.game_id) if obs.game_id in games else None  # unregistered games play too
         value = (plugin.evaluate if plugin is not None else None) or _score_value
         best: list[Any] = []
@@ -63,7 +89,7 @@ class GreedyBot(Bot):
                 best_v, best = v, [move]
             elif v > best_v - 1e-9:
                 best.append(move)
-        return best[rng.randrange(len(best))]
+        return best
 
 
 def _score_value(before: GameBase, after: GameBase, seat: int, move: Any) -> float:

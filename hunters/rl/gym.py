@@ -1,5 +1,9 @@
 """Gymnasium environments for every game with the learning surface (`hunters.learn`).
 
+Both env types take ``view``: ``"observation"`` (default: what is on the table now) or
+``"information_state"`` (also what the seat recalls: its own face-down tiles in Jäger und Sammler;
+`hunters.learn.VIEWS`), the learner's and a policy opponent's alike.
+
 - `HuntersEnv` (single agent): the learner takes one seat, the other seats are built-in bots
   (`hunters.bots`: ``"random"`` by default, ``"greedy"``, ``"mcts"`` or any bot spec such as
   ``"mcts:iterations=200"``; one spec for all, or a list with one per other seat). Observation: a dict
@@ -42,7 +46,7 @@ from gymnasium.vector.utils import batch_space
 from hunters.bots import Bot, make_bot
 from hunters.errors import IllegalMoveError
 from hunters.game_base import GameBase
-from hunters.learn import terminal_rewards
+from hunters.learn import check_view, terminal_rewards
 
 from ._common import (
     MASK,
@@ -90,10 +94,12 @@ class HuntersEnv(gymnasium.Env[dict[str, Any], Any]):
         seat: int | str = 0,
         illegal: str = "lose",
         render_mode: str | None = None,
+        view: str = "observation",
         **options: Any,
     ):
         self._cls = game_class(game)
         players = self._cls.INFO.check_players(as_int(players, "players"))
+        check_view(view)
         if not (isinstance(seat, str) and seat == "random"):
             seat = as_int(seat, "seat", 0, players - 1)
         if illegal not in ("lose", "raise"):
@@ -116,8 +122,9 @@ class HuntersEnv(gymnasium.Env[dict[str, Any], Any]):
         self.layout = self.game.learn_layout()
         self.observation_space = observation_space(self.layout)
         self.action_space = spaces.Discrete(self.layout.actions)
-        self._buffers = ObservationBuffers(self.layout)
-        self._policy_buffers = ObservationBuffers(self.layout)
+        self.view = view
+        self._buffers = ObservationBuffers(self.layout, view)
+        self._policy_buffers = ObservationBuffers(self.layout, view)
         self._seeds = SeedStream()
         self.seat = 0 if seat == "random" else int(seat)
         self._bots: dict[int, Any] = {}
@@ -191,7 +198,14 @@ class HuntersVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012 (gymnasium's)
 
-    def __init__(self, game: str | type[GameBase], num_envs: int = 256, players: int = 2, **options: Any):
+    def __init__(
+        self,
+        game: str | type[GameBase],
+        num_envs: int = 256,
+        players: int = 2,
+        view: str = "observation",
+        **options: Any,
+    ):
         num_envs = as_int(num_envs, "num_envs", 1)
         self._cls = game_class(game)
         players = self._cls.INFO.check_players(as_int(players, "players"))
@@ -199,6 +213,9 @@ class HuntersVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
         self.players = players
         self._options = options
         self._seeds = SeedStream()
+        self.view = check_view(view)
+        if view != "observation":
+            options = {**options, "view": view}
         self.batch = self._cls.learn_batch(num_envs, players=players, seed=0, **options)
         self.layout = self.batch.layout
         self.single_observation_space = observation_space(self.layout)
