@@ -608,6 +608,13 @@ class GameBase(abc.ABC):
         """Compact codes of every legal move, ascending (`compact.legal()`)."""
         return self.compact.legal()
 
+    def learn_afterstates(self) -> tuple[Any, Any]:
+        """(codes, table) for the seat to move: `learn_actions()` as int64 [n], and float32
+        [n, len(learn_layout().afterstates)], row i the features of codes[i] and of the position it
+        leads to (columns named and explained by the layout), filled by the game's core. For
+        learners that value afterstates without playing each move on a copy."""
+        raise NotImplementedError(f"{self.INFO.id} has no afterstate features")
+
     def learn_mask(self, out: Any = None) -> Any:
         """uint8 numpy array of `learn_layout().actions` entries, 1 where legal; filled into `out`
         (C-contiguous uint8 of that size) when given, which is then returned (`compact.mask`)."""

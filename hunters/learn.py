@@ -85,6 +85,9 @@ class LearnLayout:
     """Bound on the outcome ids of external chance nodes (every id is in ``range(chance_outcomes)``;
     OpenSpiel's ``max_chance_outcomes``); 0 when the game does not say (`hunters.rl` then uses
     its own bound for the game)."""
+    afterstates: tuple[tuple[str, str], ...] = ()
+    """(name, meaning) of each column of `GameBase.learn_afterstates`' table (one row per legal
+    move: features of the move and of the position it leads to); () for a game without one."""
 
     def field(self, name: str) -> ObservationField:
         """The field called `name` (KeyError if none)."""

@@ -464,6 +464,12 @@ class Game(GameBase):
 
         return learn.CompactActions(self)
 
+    def learn_afterstates(self) -> tuple[Any, Any]:
+        """See GameBase.learn_afterstates (columns: `hunters.carcassonne.learn.AFTERSTATE_FEATURES`)."""
+        from . import learn
+
+        return learn.afterstates(self)
+
     def observe(self, seat: int, out: dict[str, Any] | None = None, view: str = "observation") -> dict[str, Any]:
         """See GameBase.observe: both views are the same here (with chance external nothing is
         hidden, and the order of the piles is hidden from everyone: no seat knows more)."""

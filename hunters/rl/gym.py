@@ -12,7 +12,10 @@ Both env types take ``view``: ``"observation"`` (default: what is on the table n
   `hunters.learn.terminal_rewards` entry (+1 sole winner, 0 tied first, -1 otherwise), else 0. An
   illegal code ends the episode with reward -1 and ``info["illegal_action"] = True`` (``illegal=
   "lose"``, the default, so that unmasked samplers and `check_env` work) or raises
-  IllegalMoveError (``illegal="raise"``).
+  IllegalMoveError (``illegal="raise"``). With ``afterstates=True`` (a game whose layout names
+  afterstate features: H&G) the info of every reset and step where the learner is to move has
+  ``legal_codes`` (int64 [n]) and ``afterstates`` (float32 [n, F]: row i the features of that move
+  and of the position it leads to, `GameBase.learn_afterstates`).
 - `HuntersVectorEnv` (``gymnasium.vector.VectorEnv`` over ``Game.learn_batch``): N games stepped in
   one call inside the core (other keyword options, e.g. ``threads``, go to the batch), **every seat
   played by the caller** (self-play). The observation of
@@ -95,11 +98,14 @@ class HuntersEnv(gymnasium.Env[dict[str, Any], Any]):
         illegal: str = "lose",
         render_mode: str | None = None,
         view: str = "observation",
+        afterstates: bool = False,
         **options: Any,
     ):
         self._cls = game_class(game)
         players = self._cls.INFO.check_players(as_int(players, "players"))
         check_view(view)
+        if not isinstance(afterstates, bool):
+            raise TypeError("afterstates must be True or False")
         if not (isinstance(seat, str) and seat == "random"):
             seat = as_int(seat, "seat", 0, players - 1)
         if illegal not in ("lose", "raise"):
@@ -120,6 +126,9 @@ class HuntersEnv(gymnasium.Env[dict[str, Any], Any]):
         self.render_mode = render_mode
         self.game: GameBase = self._cls.new(players=players, seed=0, **options)
         self.layout = self.game.learn_layout()
+        if afterstates and not self.layout.afterstates:
+            raise ValueError(f"{self._cls.INFO.id} has no afterstate features")
+        self._afterstates = afterstates
         self.observation_space = observation_space(self.layout)
         self.action_space = spaces.Discrete(self.layout.actions)
         self.view = view
@@ -143,7 +152,13 @@ class HuntersEnv(gymnasium.Env[dict[str, Any], Any]):
         self._bots = {s: self._opponent(spec) for s, spec in zip(others, self._specs, strict=True)}
         self.game = self._cls.new(players=self._players, seed=game_seed, **self._options)
         self._play_bots()
-        return self._observe(), {"seat": self.seat}
+        return self._observe(), self._info({"seat": self.seat})
+
+    def _info(self, info: dict[str, Any]) -> dict[str, Any]:
+        """`info`, with the learner's ``legal_codes`` and ``afterstates`` table when asked for."""
+        if self._afterstates and not self.game.is_over:
+            info["legal_codes"], info["afterstates"] = self.game.learn_afterstates()
+        return info
 
     def _opponent(self, spec: Opponent) -> Any:
         """What plays a seat for one episode: a game -> move function."""
@@ -183,7 +198,7 @@ class HuntersEnv(gymnasium.Env[dict[str, Any], Any]):
             scores = game.scores
             reward = terminal_rewards(scores)[self.seat]
             return self._observe(), reward, True, False, {"scores": scores}
-        return self._observe(), 0.0, False, False, {}
+        return self._observe(), 0.0, False, False, self._info({})
 
     def sample_legal(self, rng: np.random.Generator | None = None) -> int:
         """A uniformly random legal code of the learner (from `rng`, default ``self.np_random``)."""
