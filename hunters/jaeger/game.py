@@ -169,6 +169,7 @@ class Game(GameBase):
         "_moves",
         "_options",
         "_outcomes",
+        "_seat_events",
         "_seed",
         "_start",
         "_summer",
@@ -190,6 +191,7 @@ class Game(GameBase):
     _summer_left: list[int] | None
     _learn_spec: tuple[CoreConfig, tuple[int, int]] | None
     _masked_cfg: tuple[list[str | None], list[str], CoreConfig, list[str]] | None
+    _seat_events: dict[int, tuple[list[Event], int, list[Event]]] | None
 
     def __init__(self) -> None:
         raise TypeError("use Game.new(...) or Game.from_record(...)")
@@ -256,6 +258,7 @@ class Game(GameBase):
         self._external = external
         self._learn_spec = None
         self._masked_cfg = None
+        self._seat_events = None
         self._outcomes = []
         self._summer_left = sorted(sdeck) if external else None
         self._moves = []
@@ -700,6 +703,7 @@ class Game(GameBase):
         g._external = self._external
         g._learn_spec = self._learn_spec
         g._masked_cfg = self._masked_cfg
+        g._seat_events = None  # (per game: a copy's history goes its own way)
         g._outcomes = self._outcomes.copy()
         g._summer_left = None if self._summer_left is None else self._summer_left.copy()
         return g

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from hunters._core.jaeger import CoreConfig
 
     from .game import Game
+    from .moves import Event
 
 __all__ = ["FACE_DOWN", "masked", "public_collection", "view"]
 
@@ -107,8 +108,25 @@ def masked(game: Game, seat: int, seed: int | None) -> Game:
     g._seed = None
     g._winter = winter
     if hidden:
-        g._events = [e for e in game._events if not (e.kind == "take" and e.seat != seat and e.tile in FACE_DOWN)]
+        g._events = seat_events(game, seat)
     return g
+
+
+def seat_events(game: Game, seat: int) -> list[Event]:
+    """The events `seat` may know while collections are hidden: all but the other seats' takes of
+    face-down tiles. Kept per seat on the game and extended by the events since the last call (a
+    game's events only grow), so observing every decision costs the new events, not the history."""
+    cache = game._seat_events
+    if cache is None:
+        cache = game._seat_events = {}
+    events = game._events
+    entry = cache.get(seat)
+    if entry is None or entry[0] is not events or entry[1] > len(events):
+        entry = (events, 0, [])
+    kept = entry[2]
+    kept.extend(e for e in events[entry[1] :] if not (e.kind == "take" and e.seat != seat and e.tile in FACE_DOWN))
+    cache[seat] = (events, len(events), kept)
+    return kept.copy()
 
 
 def canonical_config(game: Game) -> tuple[CoreConfig, list[str]]:

@@ -618,3 +618,21 @@ def test_view_names_are_checked():
         g.observe(0, view="infostate")
     with pytest.raises(ValueError, match="view must be one of"):
         Game.learn_batch(2, view="full")
+
+
+def test_observed_events_are_kept_incrementally_and_equal_the_full_filter():
+    g = Game.new(players=3, seed=31)
+    rng = random.Random(31)
+
+    def full(game, seat):  # (once the game is over, nothing is hidden)
+        hidden = game.collections_hidden
+        return [e for e in game.events if not (hidden and e.kind == "take" and e.seat != seat and e.tile in FACE_DOWN)]
+
+    while not g.is_over and g.turns < 60:
+        for seat in range(3):
+            assert g.observed_by(seat).events == full(g, seat)
+        c = g.clone()  # a copy starts its own record, and the original's is unchanged by it
+        c.play(rng.choice(c.legal_moves()))
+        assert c.observed_by(0).events == full(c, 0) and g.observed_by(0).events == full(g, 0)
+        g.play(rng.choice(g.legal_moves()))
+    assert any(e.kind == "take" and e.tile in FACE_DOWN for e in g.events)
