@@ -2,11 +2,11 @@
 # `hunters.jaeger.bots.value`, which stays the definition (tests/bots/test_greedy_core.py checks
 # that both choose the same moves). Textually included at the end of jaeger.pyx.
 
-cdef double jgreedy_value(State* before, State* after, int seat) noexcept nogil:
+cdef double jgreedy_value(State* before, State* after, int seat, int score_before) noexcept nogil:
     """Points gained plus weapons gained, less half a point per character that left the board
-    while takeable tiles remain."""
+    while takeable tiles remain (`score_before`: score_of(before, seat))."""
     cdef int v, left = before.onb[seat] - after.onb[seat]
-    cdef double out = <double>(score_of(after, seat) - score_of(before, seat))
+    cdef double out = <double>(score_of(after, seat) - score_before)
     out += <double>(after.weapons[seat] - before.weapons[seat])
     if left > 0:
         for v in range(after.cfg.n):
@@ -25,16 +25,17 @@ def greedy_best(CoreGame g):
     cdef uint32_t* buf = <uint32_t*>checked_malloc((cap + 1) * sizeof(uint32_t))
     cdef int32_t* best = <int32_t*>checked_malloc((cap + 1) * sizeof(int32_t))
     cdef Event* ev = <Event*>checked_malloc(MAXEV * sizeof(Event))
-    cdef int n = 0, i, nbest = 0, seat = g.s.player
+    cdef int n = 0, i, nbest = 0, seat = g.s.player, before
     cdef double v, best_v = -1e300
     try:
         with nogil:
             if g.s.season != OVER:
                 n = gen_turns(g.s, buf)
+                before = score_of(g.s, seat)
             for i in range(n):
                 memcpy(work, g.s, sizeof(State))
                 apply_turn(work, buf[i], ev)
-                v = jgreedy_value(g.s, work, seat)
+                v = jgreedy_value(g.s, work, seat, before)
                 if v > best_v + 1e-9:
                     best_v = v
                     best[0] = i
