@@ -498,12 +498,12 @@ class GameBase(abc.ABC):
         ``player``, ``over``), read by the game's own search strategy; None for a game without one."""
         return None
 
-    def greedy_best(self) -> list[int] | None:
-        """The greedy bot's fast path (`hunters.bots.GreedyBot`): indices into `legal_moves()`,
-        ascending, of the moves with the best one-ply value for the seat to move by the game's
-        plugin `value` (ties within 1e-9 all listed), computed by the game's core; None for a game
-        without one (the bot then plays every move on a copy in Python). The plugin `value` stays
-        the definition: a game offering this path tests that both choose the same moves."""
+    def greedy_best(self) -> Sequence[Any] | None:
+        """The greedy bot's fast path (`hunters.bots.GreedyBot`): the moves with the best one-ply
+        value for the seat to move by the game's plugin `value` (ties within 1e-9 all listed, in
+        `legal_moves()` order; a sequence whose moves are built when read), computed by the game's
+        core; None for a game without one (the bot then plays every move on a copy in Python). The
+        plugin `value` stays the definition: a game offering this path tests that both agree."""
         return None
 
     def points_by_kind(self) -> dict[str, list[int]]:

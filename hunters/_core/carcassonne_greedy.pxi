@@ -31,7 +31,7 @@ cdef double greedy_value(State* before, State* after, int seat, uint32_t code) n
 
 
 def greedy_best(CoreGame g):
-    """Indices (into `legal_codes()`, ascending) of the legal moves with the best `greedy_value`
+    """The codes (ascending: in `legal_codes()` order) of the legal moves with the best `greedy_value`
     for the seat to move: each move played on a scratch copy and valued; a value within 1e-9 of
     the best so far ties, one above it by more replaces the list (the Python greedy's rule)."""
     cdef State* work = <State*>checked_malloc(sizeof(State))
@@ -55,7 +55,7 @@ def greedy_best(CoreGame g):
                 elif v > best_v - 1e-9:
                     best[nbest] = i
                     nbest += 1
-        return [best[i] for i in range(nbest)]
+        return [buf[best[i]] for i in range(nbest)]
     finally:
         free(ev)
         free(best)

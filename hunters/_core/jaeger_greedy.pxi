@@ -17,7 +17,7 @@ cdef double jgreedy_value(State* before, State* after, int seat, int score_befor
 
 
 def greedy_best(CoreGame g):
-    """Indices (into `legal_codes()`, ascending) of the legal turns with the best `jgreedy_value`
+    """The codes (ascending: in `legal_codes()` order) of the legal turns with the best `jgreedy_value`
     for the seat to move: each turn played on a scratch copy and valued; a value within 1e-9 of
     the best so far ties, one above it by more replaces the list (the Python greedy's rule)."""
     cdef int cap = max_turns(g.s)
@@ -43,7 +43,7 @@ def greedy_best(CoreGame g):
                 elif v > best_v - 1e-9:
                     best[nbest] = i
                     nbest += 1
-        return [best[i] for i in range(nbest)]
+        return [buf[best[i]] for i in range(nbest)]
     finally:
         free(ev)
         free(best)

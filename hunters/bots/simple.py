@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from hunters import games
@@ -50,11 +51,9 @@ class GreedyBot(Bot):
 
     def choose(self, obs: Observation) -> Any:
         rng = random.Random(decision_seed(self.seed, obs))
-        observed = obs.observed()
-        fast = self._fast(obs)
-        if fast is not None:  # only the chosen move is built
-            return observed.legal_moves()[fast[rng.randrange(len(fast))]]
-        best = self.best_moves_python(obs)
+        best = self._fast(obs)  # (a sequence that builds only the move read)
+        if best is None:
+            best = self.best_moves_python(obs)
         return best[rng.randrange(len(best))]
 
     def best_moves(self, obs: Observation) -> list[Any]:
@@ -62,13 +61,10 @@ class GreedyBot(Bot):
         game's fast path (`GameBase.greedy_best`, its core's twin of the plugin `value`) when it
         has one, else `best_moves_python`."""
         fast = self._fast(obs)
-        if fast is None:
-            return self.best_moves_python(obs)
-        moves = obs.observed().legal_moves()
-        return [moves[i] for i in fast]
+        return self.best_moves_python(obs) if fast is None else list(fast)
 
     @staticmethod
-    def _fast(obs: Observation) -> list[int] | None:
+    def _fast(obs: Observation) -> Sequence[Any] | None:
         """`GameBase.greedy_best` of a registered game (whose plugin `value` it is the twin of)."""
         return obs.observed().greedy_best() if obs.game_id in games else None
 

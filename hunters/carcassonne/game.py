@@ -279,13 +279,13 @@ class Game(GameBase):
             return LegalMoves(self, [], lambda code: move_of(-1, code))
         return LegalMoves(self, self._core.legal_codes(), lambda code: move_of(tile, code))
 
-    def greedy_best(self) -> list[int] | None:
+    def greedy_best(self) -> LegalMoves[Move] | None:
         """`hunters.bots.GreedyBot`'s one-ply choice in the core (`_core.greedy_best`), the twin
         of `hunters.carcassonne.bots.value`; None while a chance node is pending."""
-        if self._core.pending:
+        tile = self._core.tile
+        if self._core.pending or tile is None:
             return None
-        best: list[int] = _core.greedy_best(self._core)
-        return best
+        return LegalMoves(self, _core.greedy_best(self._core), lambda code: move_of(tile, code))
 
     def search_state(self) -> CoreGame:
         """The core state (see GameBase.search_state)."""

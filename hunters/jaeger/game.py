@@ -420,13 +420,12 @@ class Game(GameBase):
         super().private_view(seat)
         return {"collection": self.collection(seat).to_json()}
 
-    def greedy_best(self) -> list[int] | None:
+    def greedy_best(self) -> LegalMoves[Move] | None:
         """`hunters.bots.GreedyBot`'s one-ply choice in the core (`_core.greedy_best`), the twin
         of `hunters.jaeger.bots.value`; None while a chance node is pending."""
         if self.chance_pending:
             return None
-        best: list[int] = _core.greedy_best(self._core)
-        return best
+        return LegalMoves(self, _core.greedy_best(self._core), self._decode)
 
     def search_state(self) -> CoreGame:
         """The core state (see GameBase.search_state)."""
