@@ -37,7 +37,8 @@ class GreedyBot(Bot):
     Each legal move is played on a copy of the observed game and valued by what changed, with the
     evaluation the game's plugin gives (`GamePlugin.value`: e.g. a piece left standing counts in
     Hunters & Gatherers, a weapon gained in Jäger und Sammler); a game without one values a move by
-    its own points gained − the most points any other seat gained.
+    its own points gained − the most points any other seat gained. A registered game whose core
+    offers the same choice (`GameBase.greedy_best`) is played through it: same moves, core speed.
     """
 
     name = "greedy"
