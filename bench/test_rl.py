@@ -14,8 +14,9 @@ are per round):
   on every step (what a user without a policy pays), and with `HuntersVectorEnv.sample_legal` (the
   batch's lists of legal codes where it keeps them).
 
-- Gymnasium single-agent env against each built-in bot (``random``, ``greedy``, ``mcts``), the
-  learner's codes from ``sample_legal``: the bots' thinking included (target: ``greedy`` >= 2,000).
+- Gymnasium single-agent env against each built-in bot (``random``, ``greedy``, ``mcts`` with 100
+  iterations and at its default), the learner's codes from ``sample_legal``: the bots' thinking
+  included (target: ``greedy`` >= 2,000).
 
 A random legal code from a mask: ``mask.view(np.bool_).nonzero()[0]`` (10× faster than
 ``np.flatnonzero`` on int8 masks of this size with numpy 2.4).
@@ -158,8 +159,11 @@ def test_vector_env_step_with_sample_legal(benchmark, game_id):
     assert max(rates) > 0
 
 
-SINGLE_STEPS = {"random": 3_000, "greedy": 200, "mcts": 8}
-"""Learner steps per round of the single-agent env against each built-in bot (fewer for slower bots)."""
+SINGLE_STEPS = {"random": 3_000, "greedy": 2_000, "mcts:iterations=100": 60, "mcts": 8}
+"""Learner steps per round of the single-agent env against each built-in bot (fewer for slower
+bots): ``greedy`` takes its one-ply choice from the game's core (`GameBase.greedy_best`); ``mcts``
+small (100 iterations a move) and at its default. (``strong`` is left out: its search runs partly in
+Python, about 1 step/s in Jäger und Sammler.)"""
 
 
 def single_run(game_id: str, opponent: str, steps: int) -> float:

@@ -498,6 +498,14 @@ class GameBase(abc.ABC):
         ``player``, ``over``), read by the game's own search strategy; None for a game without one."""
         return None
 
+    def greedy_best(self) -> Sequence[Any] | None:
+        """The greedy bot's fast path (`hunters.bots.GreedyBot`): the moves with the best one-ply
+        value for the seat to move by the game's plugin `value` (ties within 1e-9 all listed, in
+        `legal_moves()` order; a sequence whose moves are built when read), computed by the game's
+        core; None for a game without one (the bot then plays every move on a copy in Python). The
+        plugin `value` stays the definition: a game offering this path tests that both agree."""
+        return None
+
     def points_by_kind(self) -> dict[str, list[int]]:
         """Points per kind, one entry per seat: the transpose of `score_breakdown()` sans total."""
         parts = self.score_breakdown()
@@ -600,6 +608,13 @@ class GameBase(abc.ABC):
         """Compact codes of every legal move, ascending (`compact.legal()`)."""
         return self.compact.legal()
 
+    def learn_afterstates(self) -> tuple[Any, Any]:
+        """(codes, table) for the seat to move: `learn_actions()` as int64 [n], and float32
+        [n, len(learn_layout().afterstates)], row i the features of codes[i] and of the position it
+        leads to (columns named and explained by the layout), filled by the game's core. For
+        learners that value afterstates without playing each move on a copy."""
+        raise NotImplementedError(f"{self.INFO.id} has no afterstate features")
+
     def learn_mask(self, out: Any = None) -> Any:
         """uint8 numpy array of `learn_layout().actions` entries, 1 where legal; filled into `out`
         (C-contiguous uint8 of that size) when given, which is then returned (`compact.mask`)."""
@@ -617,14 +632,19 @@ class GameBase(abc.ABC):
         """Play the move of a compact code; an illegal code raises IllegalMoveError, changes nothing."""
         return self.compact.play(code)
 
-    def observe(self, seat: int, out: dict[str, Any] | None = None) -> dict[str, Any]:
+    def observe(self, seat: int, out: dict[str, Any] | None = None, view: str = "observation") -> dict[str, Any]:
         """{field: numpy array} of what `seat` may know now (fields of `learn_layout()`); filled into
-        `out`'s arrays when given. Never depends on hidden information."""
+        `out`'s arrays when given. Never depends on what `seat` cannot know. `view`
+        (`hunters.learn.VIEWS`): ``"observation"`` what is on the table now, ``"information_state"``
+        also what the seat recalls (its own private facts), as the bots know it."""
         raise NotImplementedError(f"{self.INFO.id} has no observations")
 
     @classmethod
-    def learn_batch(cls, games: int, players: int = 2, seed: int = 0, **options: Any) -> LearnBatch:
-        """`games` games stepped together inside the core (see `hunters.learn.LearnBatch`)."""
+    def learn_batch(
+        cls, games: int, players: int = 2, seed: int = 0, view: str = "observation", **options: Any
+    ) -> LearnBatch:
+        """`games` games stepped together inside the core (see `hunters.learn.LearnBatch`), their
+        observations in `view` (as `observe`)."""
         raise NotImplementedError(f"{cls.INFO.id} has no learning batch")
 
     def chance_outcomes(self) -> list[tuple[int, float]]:

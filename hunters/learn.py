@@ -29,15 +29,31 @@ from typing import Any, Protocol
 
 __all__ = [
     "MAX_LEARN_ACTIONS",
+    "VIEWS",
     "BatchBuffers",
     "LearnBatch",
     "LearnLayout",
     "ObservationField",
+    "check_view",
     "terminal_rewards",
 ]
 
 MAX_LEARN_ACTIONS = 100_000
 """Upper bound on every game's compact action space (the issue's "about 10^5")."""
+
+VIEWS = ("observation", "information_state")
+"""What an observation array shows, OpenSpiel's two views (`GameBase.observe`'s ``view``):
+``"observation"``, what is on the table now; ``"information_state"``, perfect recall as the bots
+have it (`hunters.bots.Observation`): the public state and everything the seat itself has done and
+knows since the start (in Jäger und Sammler its own face-down tiles by kind, which the rules keep
+face down so the table does not show them). Same fields, shapes and bounds for both."""
+
+
+def check_view(view: object) -> str:
+    """`view` if it is one of `VIEWS`, else ValueError."""
+    if not isinstance(view, str) or view not in VIEWS:
+        raise ValueError(f"view must be one of {list(VIEWS)}, not {view!r}")
+    return view
 
 
 @dataclass(frozen=True)
@@ -69,6 +85,9 @@ class LearnLayout:
     """Bound on the outcome ids of external chance nodes (every id is in ``range(chance_outcomes)``;
     OpenSpiel's ``max_chance_outcomes``); 0 when the game does not say (`hunters.rl` then uses
     its own bound for the game)."""
+    afterstates: tuple[tuple[str, str], ...] = ()
+    """(name, meaning) of each column of `GameBase.learn_afterstates`' table (one row per legal
+    move: features of the move and of the position it leads to); () for a game without one."""
 
     def field(self, name: str) -> ObservationField:
         """The field called `name` (KeyError if none)."""

@@ -129,3 +129,7 @@ def child_estimates(g: CoreGame, codes: list[int], weights: tuple[float, ...]) -
 def child_estimates(
     g: CoreGame, codes: list[int], weights: tuple[float, ...], mover: int, scale: float = 1.0
 ) -> tuple[list[float], list[int], list[float]]: ...
+def greedy_best(g: CoreGame) -> list[int]: ...  # codes
+def afterstates(g: CoreGame, weights: tuple[float, ...], out: Any) -> list[int]: ...
+
+AFTERSTATE_COUNT: int

@@ -2109,3 +2109,5 @@ cdef class LearnCore:
 include "rank.pxi"
 include "carcassonne_eval.pxi"
 include "carcassonne_perft.pxi"
+include "carcassonne_greedy.pxi"
+include "carcassonne_afterstates.pxi"

@@ -102,7 +102,7 @@ class CoreGame:
         seat: int,
         C: int,
         K: int,
-        open_: bool,
+        open_: int,
         board: Any,
         chars: Any,
         coll: Any,
@@ -126,6 +126,7 @@ class LearnCore:
         open_collections: bool,
         C: int,
         K: int,
+        own: bool = False,
     ) -> None: ...
     @property
     def actions(self) -> int: ...
@@ -141,3 +142,4 @@ def child_estimates(g: CoreGame, codes: list[int], weights: tuple[float, ...]) -
 def child_estimates(
     g: CoreGame, codes: list[int], weights: tuple[float, ...], mover: int, scale: float = 1.0
 ) -> tuple[list[float], list[int], list[float]]: ...
+def greedy_best(g: CoreGame) -> list[int]: ...  # codes

@@ -1189,11 +1189,12 @@ cdef inline void tile_row(uint8_t* row, int kind, int t) noexcept nogil:
                 row[B_MVAL] = t >> 4
 
 
-cdef int learn_observe(State* s, LearnSpec* L, int seat, bint open_, uint8_t* board, int16_t* chars,
+cdef int learn_observe(State* s, LearnSpec* L, int seat, int open_, uint8_t* board, int16_t* chars,
                        int16_t* coll, int16_t* tiles, int16_t* pool, int16_t* status, uint8_t* shown,
                        int16_t* marks, int nmarks) noexcept nogil:
-    """Fill one observation of `seat` (see hunters/jaeger/learn.py for the fields). `open_`: every
-    collection is shown in full (option open_collections, or the game is over).
+    """Fill one observation of `seat` (see hunters/jaeger/learn.py for the fields). `open_`: 0 the
+    face-down tiles hidden (spec §5); 1 every collection shown in full (option open_collections, or
+    the game is over); 2 the information state: only `seat`'s own shown in full (it took them).
 
     `shown` NULL: the board is written in full. Else the board is updated (the batch): shown[v] is
     the tile code row v shows (rows whose tile changed are rewritten and shown updated), and the
@@ -1248,7 +1249,7 @@ cdef int learn_observe(State* s, LearnSpec* L, int seat, bint open_, uint8_t* bo
         fd = 0
         for k in range(NFACE):
             fd += s.taken[p][K_BERRIES + k]
-            col[k] = s.taken[p][K_BERRIES + k] if open_ else 0  # spec §5: nobody looks, the owner included
+            col[k] = s.taken[p][K_BERRIES + k] if open_ == 1 or (open_ == 2 and p == seat) else 0
         mp = 0
         for k in range(MAXMV):
             mp += k * s.mcount[p][k]
@@ -1268,7 +1269,7 @@ cdef int learn_observe(State* s, LearnSpec* L, int seat, bint open_, uint8_t* bo
         col[14] = pkw
         col[15] = s.onb[p]
         col[16] = s.nch[p]
-        col[17] = clamp16(score_of(s, p) if open_ else mp + pks * G_pack_points)
+        col[17] = clamp16(score_of(s, p) if open_ == 1 or (open_ == 2 and p == seat) else mp + pks * G_pack_points)
     # tiles by kind: on the board, still to be laid, removed
     memset(tiles, 0, 3 * (NKINDS - 1) * sizeof(int16_t))
     for v in range(c.n):
@@ -1298,7 +1299,7 @@ cdef int learn_observe(State* s, LearnSpec* L, int seat, bint open_, uint8_t* bo
     status[4] = c.stall_rounds
     status[5] = s.best_val
     status[6] = -1 if s.best_seat < 0 else (s.best_seat - seat + P) % P
-    status[7] = open_
+    status[7] = open_ == 1
     status[8] = P
     status[9] = (c.nwdeck - s.dealt) if s.deal_next >= 0 else 0
     return nm
@@ -1573,7 +1574,7 @@ cdef class CoreGame:
         learn_spec(&L, self.s.cfg, C, K, self.s.nplayers)
         return compact_of(self.s, &L, turn, srcs, nsrc)
 
-    def observe(self, int seat, int C, int K, bint open_, uint8_t[:, ::1] board, int16_t[:, ::1] chars,
+    def observe(self, int seat, int C, int K, int open_, uint8_t[:, ::1] board, int16_t[:, ::1] chars,
                 int16_t[:, ::1] coll, int16_t[:, ::1] tiles, int16_t[::1] pool, int16_t[::1] status):
         """Fill the observation of `seat` into the buffers (shapes from hunters.jaeger.learn)."""
         cdef LearnSpec L
@@ -1753,7 +1754,7 @@ cdef class LearnCore:
     cdef uint8_t sdeck[MAXS]
     cdef uint8_t wdeck[MAXS]
     cdef int ns, nw, cap
-    cdef bint open_
+    cdef int open_
     cdef uint64_t seed
     cdef uint64_t* episode
     cdef uint32_t* buf              # legal turns of one game
@@ -1781,7 +1782,7 @@ cdef class LearnCore:
 
     def __cinit__(self, int games, int players, CoreConfig board, list summer_tiles, list winter_tiles,
                   int stall_rounds, bint straight, int winter_start, bint shared_ties, bint open_collections,
-                  int C, int K):
+                  int C, int K, bint own=False):
         cdef int i
         if games < 1 or not 1 <= players <= MAXP or not 1 <= C <= MAXCH:
             raise ValueError("bad batch size")
@@ -1790,7 +1791,7 @@ cdef class LearnCore:
         self.ns = tile_codes(summer_tiles, self.sdeck)
         self.nw = tile_codes(winter_tiles, self.wdeck)
         random_config(&self.tmpl, board, stall_rounds, straight, winter_start, shared_ties)
-        self.open_ = open_collections
+        self.open_ = 1 if open_collections else (2 if own else 0)   # own: information states
         learn_spec(&self.L, &self.tmpl, C, K, players)
         self.cap = (C * (self.tmpl.ndir + MAXCAVES + 1)) * (C * (self.tmpl.ndir + MAXCAVES + 1) + 1) + 1
         self.g = <BGame*>checked_malloc(games * sizeof(BGame))
@@ -1991,3 +1992,4 @@ cdef class LearnCore:
 include "rank.pxi"
 include "jaeger_eval.pxi"
 include "jaeger_perft.pxi"
+include "jaeger_greedy.pxi"

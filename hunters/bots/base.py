@@ -40,22 +40,39 @@ class Observation:
     - `game()`: a playable copy of the observed game (hidden parts canonical, not true);
     - `determinized(seed)`: a playable copy with the hidden parts drawn at random."""
 
-    __slots__ = ("_game", "game_id", "moves_played", "private", "seat", "view")
+    __slots__ = ("_game", "_private", "_view", "game_id", "moves_played", "seat")
 
-    def __init__(self, observed: GameBase, seat: int, private: dict[str, Any]):
+    def __init__(self, observed: GameBase, seat: int, private: dict[str, Any] | None = None):
         self._game = observed
         self.game_id: str = observed.GAME_ID
         self.seat = seat
         self.moves_played = observed.moves_played
-        self.view: dict[str, Any] = observed.view()
-        self.private = private
+        self._view: dict[str, Any] | None = None
+        self._private = private
 
     @classmethod
     def of(cls, game: GameBase, seat: int | None = None) -> Observation:
-        """The observation of `seat` (default: the seat to move) in `game`."""
+        """The observation of `seat` (default: the seat to move) in `game`. The observed copy is
+        the core's (a state copy with the hidden parts canonical); `view` and `private` are built
+        on first reading, so a bot that reads neither (``random``, ``greedy``, ``mcts``) pays for
+        neither."""
         seat = game.player if seat is None else seat
-        observed = game.observed_by(seat)
-        return cls(observed, seat, game.private_view(seat))
+        return cls(game.observed_by(seat), seat)
+
+    @property
+    def view(self) -> dict[str, Any]:
+        """The public state (`view()` of the game), JSON-ready (built on first reading)."""
+        if self._view is None:
+            self._view = self._game.view()
+        return self._view
+
+    @property
+    def private(self) -> dict[str, Any]:
+        """What the seat alone knows (`GameBase.private_view`; the observed copy keeps all of it),
+        built on first reading."""
+        if self._private is None:
+            self._private = self._game.private_view(self.seat)
+        return self._private
 
     @property
     def players(self) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from hunters import games
@@ -36,7 +37,8 @@ class GreedyBot(Bot):
     Each legal move is played on a copy of the observed game and valued by what changed, with the
     evaluation the game's plugin gives (`GamePlugin.value`: e.g. a piece left standing counts in
     Hunters & Gatherers, a weapon gained in Jäger und Sammler); a game without one values a move by
-    its own points gained − the most points any other seat gained.
+    its own points gained − the most points any other seat gained. A registered game whose core
+    offers the same choice (`GameBase.greedy_best`) is played through it: same moves, core speed.
     """
 
     name = "greedy"
@@ -49,8 +51,29 @@ class GreedyBot(Bot):
         return f"greedy:seed={self.seed}"
 
     def choose(self, obs: Observation) -> Any:
-        game = obs.game()
         rng = random.Random(decision_seed(self.seed, obs))
+        best = self._fast(obs)  # (a sequence that builds only the move read)
+        if best is None:
+            best = self.best_moves_python(obs)
+        return best[rng.randrange(len(best))]
+
+    def best_moves(self, obs: Observation) -> list[Any]:
+        """The moves of best value, in legal-move order (the bot draws one of them): from the
+        game's fast path (`GameBase.greedy_best`, its core's twin of the plugin `value`) when it
+        has one, else `best_moves_python`."""
+        fast = self._fast(obs)
+        return self.best_moves_python(obs) if fast is None else list(fast)
+
+    @staticmethod
+    def _fast(obs: Observation) -> Sequence[Any] | None:
+        """`GameBase.greedy_best` of a registered game (whose plugin `value` it is the twin of)."""
+        return obs.observed().greedy_best() if obs.game_id in games else None
+
+    @staticmethod
+    def best_moves_python(obs: Observation) -> list[Any]:
+        """The definition: every legal move played on a copy and valued in Python by the plugin's
+        `value` (or `_score_value`); a value within 1e-9 of the best so far ties."""
+        game = obs.game()
         plugin = games.plugin(obs.game_id) if obs.game_id in games else None  # unregistered games play too
         value = (plugin.evaluate if plugin is not None else None) or _score_value
         best: list[Any] = []
@@ -63,7 +86,7 @@ class GreedyBot(Bot):
                 best_v, best = v, [move]
             elif v > best_v - 1e-9:
                 best.append(move)
-        return best[rng.randrange(len(best))]
+        return best
 
 
 def _score_value(before: GameBase, after: GameBase, seat: int, move: Any) -> float:

@@ -19,7 +19,7 @@ from hunters.game_base import (
     SimulationResult,
     check_seed,
 )
-from hunters.learn import LearnBatch, LearnLayout
+from hunters.learn import LearnBatch, LearnLayout, check_view
 
 from . import actions as _actions
 from .codes import REASONS, events_of, move_of
@@ -279,6 +279,14 @@ class Game(GameBase):
             return LegalMoves(self, [], lambda code: move_of(-1, code))
         return LegalMoves(self, self._core.legal_codes(), lambda code: move_of(tile, code))
 
+    def greedy_best(self) -> LegalMoves[Move] | None:
+        """`hunters.bots.GreedyBot`'s one-ply choice in the core (`_core.greedy_best`), the twin
+        of `hunters.carcassonne.bots.value`; None while a chance node is pending."""
+        tile = self._core.tile
+        if self._core.pending or tile is None:
+            return None
+        return LegalMoves(self, _core.greedy_best(self._core), lambda code: move_of(tile, code))
+
     def search_state(self) -> CoreGame:
         """The core state (see GameBase.search_state)."""
         return self._core
@@ -456,14 +464,27 @@ class Game(GameBase):
 
         return learn.CompactActions(self)
 
-    def observe(self, seat: int, out: dict[str, Any] | None = None) -> dict[str, Any]:
+    def learn_afterstates(self) -> tuple[Any, Any]:
+        """See GameBase.learn_afterstates (columns: `hunters.carcassonne.learn.AFTERSTATE_FEATURES`)."""
         from . import learn
 
+        return learn.afterstates(self)
+
+    def observe(self, seat: int, out: dict[str, Any] | None = None, view: str = "observation") -> dict[str, Any]:
+        """See GameBase.observe: both views are the same here (with chance external nothing is
+        hidden, and the order of the piles is hidden from everyone: no seat knows more)."""
+        from . import learn
+
+        check_view(view)
         return learn.observe(self, seat, out)
 
     @classmethod
-    def learn_batch(cls, games: int, players: int = 2, seed: int = 0, **options: Any) -> LearnBatch:
-        """See GameBase.learn_batch; option ``threads`` (default 1): OpenMP threads stepping the games."""
+    def learn_batch(
+        cls, games: int, players: int = 2, seed: int = 0, view: str = "observation", **options: Any
+    ) -> LearnBatch:
+        """See GameBase.learn_batch (both views the same, as in `observe`); option ``threads``
+        (default 1): OpenMP threads stepping the games."""
+        check_view(view)
         threads = options.pop("threads", 1)
         if options:
             raise InvalidOptionError(f"unknown options: {sorted(options)}; the batch has the option threads")

@@ -82,7 +82,7 @@ from .moves import Move
 if TYPE_CHECKING:
     from .game import Game
 
-__all__ = ["ACTIONS", "FIELD_DOCS", "Batch", "code_parts", "layout"]
+__all__ = ["ACTIONS", "AFTERSTATE_FEATURES", "FIELD_DOCS", "Batch", "afterstates", "code_parts", "layout"]
 
 FRONTIER: int = _core.LEARN_FRONTIER
 OCCUPANT_SLOTS: int = _core.OCCUPANT_SLOTS
@@ -175,8 +175,47 @@ def layout(players: int) -> LearnLayout:
             ObservationField(name, shape, _SPECS[name][0], _SPECS[name][1], _SPECS[name][2], FIELD_DOCS[name])
             for name, shape in _shapes(players).items()
         )
-        lay = _layouts[players] = LearnLayout(ACTIONS, fields, ACTION_DOC, chance_outcomes=NTILES)  # outcomes: tile ids
+        lay = _layouts[players] = LearnLayout(
+            ACTIONS, fields, ACTION_DOC, chance_outcomes=NTILES, afterstates=AFTERSTATE_FEATURES
+        )  # chance outcomes: tile ids
     return lay
+
+
+AFTERSTATE_FEATURES: tuple[tuple[str, str], ...] = (
+    ("bias", "1"),
+    ("points", "points the mover gains by the move / 10"),
+    ("others_points", "the most points another seat gains by it / 10"),
+    ("lead", "the mover's score after it minus the best other score / 50"),
+    (
+        "estimated_lead",
+        "the same of the rules-based estimate of the final scores (the strong bot's, "
+        "hunters.carcassonne.strategy) / 50",
+    ),
+    ("estimated_gain", "the mover's estimated final score after it minus before / 20"),
+    ("meeples", "the mover's meeples in supply after it / 5"),
+    ("huts", "the mover's huts in supply after it / 3"),
+    ("meeple_stands", "1: the move places a meeple and it still stands after the move's scoring"),
+    ("hut_stands", "1: the move places a hut and it still stands"),
+    ("on_forest", "1: the piece placed is on a forest zone"),
+    ("on_meadow", "1: on a meadow zone"),
+    ("on_river", "1: on a river zone"),
+    ("on_lake", "1: on a lake zone"),
+    ("retake", "1: the move takes a meeple back (the shaman)"),
+    ("moves_again", "1: the mover moves again (a closed menhir forest's extra turn)"),
+    ("normal_left", "undrawn normal tiles before the move / 78 (the game's phase)"),
+)
+"""Columns of `afterstates` (`Game.learn_afterstates`), in order: (name, meaning)."""
+
+
+def afterstates(game: Game) -> tuple[np.ndarray, np.ndarray]:
+    """(compact codes int64 [n], features float32 [n, 17]) of the seat to move's legal moves, in
+    `learn_actions()` order, filled by the core (`_core.afterstates`: each move played on a
+    scratch state)."""
+    from .strategy import WEIGHTS
+
+    table = np.zeros((game._core.count_legal(), len(AFTERSTATE_FEATURES)), np.float32)
+    codes = _core.afterstates(game._core, tuple(WEIGHTS.values()), table)
+    return np.asarray(codes, np.int64), table
 
 
 def code_parts(code: int) -> tuple[int, int, int, int]:

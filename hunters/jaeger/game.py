@@ -21,7 +21,7 @@ from hunters.game_base import (
     python_perft,
     remember,
 )
-from hunters.learn import LearnBatch, LearnLayout
+from hunters.learn import LearnBatch, LearnLayout, check_view
 
 from . import actions as _actions
 from . import chance, views
@@ -165,9 +165,11 @@ class Game(GameBase):
         "_events",
         "_external",
         "_learn_spec",
+        "_masked_cfg",
         "_moves",
         "_options",
         "_outcomes",
+        "_seat_events",
         "_seed",
         "_start",
         "_summer",
@@ -188,6 +190,8 @@ class Game(GameBase):
     _outcomes: list[int]
     _summer_left: list[int] | None
     _learn_spec: tuple[CoreConfig, tuple[int, int]] | None
+    _masked_cfg: tuple[list[str | None], list[str], CoreConfig, list[str]] | None
+    _seat_events: dict[int, tuple[list[Event], int, list[Event]]] | None
 
     def __init__(self) -> None:
         raise TypeError("use Game.new(...) or Game.from_record(...)")
@@ -253,6 +257,8 @@ class Game(GameBase):
         self._start = start_pos
         self._external = external
         self._learn_spec = None
+        self._masked_cfg = None
+        self._seat_events = None
         self._outcomes = []
         self._summer_left = sorted(sdeck) if external else None
         self._moves = []
@@ -413,6 +419,13 @@ class Game(GameBase):
         remembers its takes knows them, though the rules keep them face down)."""
         super().private_view(seat)
         return {"collection": self.collection(seat).to_json()}
+
+    def greedy_best(self) -> LegalMoves[Move] | None:
+        """`hunters.bots.GreedyBot`'s one-ply choice in the core (`_core.greedy_best`), the twin
+        of `hunters.jaeger.bots.value`; None while a chance node is pending."""
+        if self.chance_pending:
+            return None
+        return LegalMoves(self, _core.greedy_best(self._core), self._decode)
 
     def search_state(self) -> CoreGame:
         """The core state (see GameBase.search_state)."""
@@ -601,13 +614,18 @@ class Game(GameBase):
         space: ActionSpace[Move] = _learn().CompactActions(self)
         return space
 
-    def observe(self, seat: int, out: dict[str, Any] | None = None) -> dict[str, Any]:
-        obs: dict[str, Any] = _learn().observe(self, seat, out)
+    def observe(self, seat: int, out: dict[str, Any] | None = None, view: str = "observation") -> dict[str, Any]:
+        """See GameBase.observe: the information state also shows the seat's own face-down tiles by
+        kind (and its full score), which the observation hides (spec §5); see hunters.jaeger.learn."""
+        obs: dict[str, Any] = _learn().observe(self, seat, out, check_view(view) == "information_state")
         return obs
 
     @classmethod
-    def learn_batch(cls, games: int, players: int = 2, seed: int = 0, **options: Any) -> LearnBatch:
-        batch: LearnBatch = _learn().learn_batch(cls, games, players, seed, **options)
+    def learn_batch(
+        cls, games: int, players: int = 2, seed: int = 0, view: str = "observation", **options: Any
+    ) -> LearnBatch:
+        own = check_view(view) == "information_state"
+        batch: LearnBatch = _learn().learn_batch(cls, games, players, seed, own, **options)
         return batch
 
     # -- external chance (OpenSpiel: hunters.jaeger.chance) ------------------------------------
@@ -683,6 +701,8 @@ class Game(GameBase):
         g._start = self._start
         g._external = self._external
         g._learn_spec = self._learn_spec
+        g._masked_cfg = self._masked_cfg
+        g._seat_events = None  # (per game: a copy's history goes its own way)
         g._outcomes = self._outcomes.copy()
         g._summer_left = None if self._summer_left is None else self._summer_left.copy()
         return g

@@ -38,7 +38,15 @@ end (spec §5), so no seat's face-down tiles are shown by kind, not even the obs
 score that counts them: a policy that wants them must remember what it took (every take is in the
 history; OpenSpiel's information-state strings keep it). Hidden and never observed: the order of the
 winter deck before winter (its contents are public: the options fix them). With the option
-`open_collections`, and once the game is over, every collection is shown in full. Shapes are for P
+`open_collections`, and once the game is over, every collection is shown in full.
+
+The *information state* (``observe(seat, view="information_state")``, the envs' option ``view``) is
+the same arrays with what the seat recalls: its own face-down tiles by kind and its full score in
+row 0 of ``collections``. That is what the bots know (`Game.observed_by`): the seat's own takes, and
+of the other seats' only the pool (not who took which: with two players the pool minus one's own
+is the other's, so nothing is lost). It never shows another seat's face-down tiles by kind.
+
+Shapes are for P
 players on a board of n spaces (default 120 = 10 rows x 12 columns, space = row * 12 + col, so
 ``board.reshape(10, 12, F)`` is the odd-r hex grid); `FIELD_DOCS` (each field's
 `ObservationField.doc`) says what every entry means:
@@ -185,11 +193,13 @@ FIELD_DOCS = {
     "(entry i of row 0 is the space of character index i of the action codes), -1 padding.",
     "collections": "int16 [P, 18] relative seat r's pieces: 0-6 face-down tiles taken by kind (berries, "
     "tubers, herbs, jug, necklace, pelt, skull): 0 for every seat, the observer included (spec §5), "
-    "unless collections are open (status collections_open); 7 face-down tiles taken in all (always shown); "
+    "unless collections are open (status collections_open); in the information state the observer's "
+    "own row 0 is shown (it took them); 7 face-down tiles taken in all (always shown); "
     "8 weapons held; 9 weapons spent; 10 mammoths taken; 11 their points; 12 supply packs in hand; "
     "13 packs on summer camps (5 points each at the end); 14 packs on winter camps; 15 characters on "
     "the board; 16 characters this season; 17 score: the full current total when collections are "
-    "open, else only the visible part (mammoth points + 5 per pack on a summer camp).",
+    "open (and the observer's own in the information state), else only the visible part (mammoth "
+    "points + 5 per pack on a summer camp).",
     "tiles": "int16 [3, 11] tiles by kind (berries .. cave): row 0 lying on the board now; row 1 still "
     "to be laid (in summer the whole winter deck, during a chance deal the undealt rest; 0 later); "
     "row 2 removed as leftovers at season ends.",
@@ -340,7 +350,8 @@ class CompactActions(ActionSpace[Move]):
         return self.game._play_code(learn_turn(self.game, code))
 
 
-def observe(game: Game, seat: int, out: dict[str, Any] | None = None) -> dict[str, Any]:
+def observe(game: Game, seat: int, out: dict[str, Any] | None = None, own: bool = False) -> dict[str, Any]:
+    """The observation of `seat` (`own`: its information state, its own face-down tiles shown)."""
     if type(seat) is not int or not 0 <= seat < game.players:
         raise ValueError("no such seat")
     c, k = spec_of(game)
@@ -350,7 +361,7 @@ def observe(game: Game, seat: int, out: dict[str, Any] | None = None) -> dict[st
         seat,
         c,
         k,
-        not game.collections_hidden,
+        1 if not game.collections_hidden else (2 if own else 0),
         out["board"],
         out["characters"],
         out["collections"],
@@ -375,7 +386,9 @@ class Batch(BatchBuffers):
     (replaying its turns). Buffers are refilled in place; the mask is updated by clearing only the
     entries set the step before."""
 
-    def __init__(self, game_cls: type[Game], games: int, players: int = 2, seed: int = 0, **options: Any) -> None:
+    def __init__(
+        self, game_cls: type[Game], games: int, players: int = 2, seed: int = 0, own: bool = False, **options: Any
+    ) -> None:
         if type(games) is not int or games < 1:
             raise ValueError("games must be an int >= 1")
         game_cls.INFO.check_players(players)
@@ -399,6 +412,7 @@ class Batch(BatchBuffers):
             o["open_collections"],
             c,
             k,
+            own,
         )
         ob = self.obs
         self._core.bind(
@@ -438,5 +452,7 @@ class Batch(BatchBuffers):
         return g
 
 
-def learn_batch(game_cls: type[Game], games: int, players: int = 2, seed: int = 0, **options: Any) -> Batch:
-    return Batch(game_cls, games, players, seed, **options)
+def learn_batch(
+    game_cls: type[Game], games: int, players: int = 2, seed: int = 0, own: bool = False, **options: Any
+) -> Batch:
+    return Batch(game_cls, games, players, seed, own, **options)

@@ -12,7 +12,10 @@ from .options import WINTER_START
 from .tiles import FOOD, GOODS, STAYING, code_of
 
 if TYPE_CHECKING:
+    from hunters._core.jaeger import CoreConfig
+
     from .game import Game
+    from .moves import Event
 
 __all__ = ["FACE_DOWN", "masked", "public_collection", "view"]
 
@@ -91,18 +94,13 @@ def view(game: Game) -> dict[str, Any]:
 def masked(game: Game, seat: int, seed: int | None) -> Game:
     """The game as `seat` may know it (`Game.observed_by`), or one world consistent with that
     (`seed`: `Game.determinized`)."""
-    winter = sorted(game._winter, key=code_of)
-    if seed is not None and game._core.season == 0:
-        _random.Random(seed).shuffle(winter)
-    opts = game._options
-    cfg = game._board.core.derive(
-        [0 if t is None else code_of(t) for t in game._summer],
-        [code_of(t) for t in winter],
-        opts["stall_rounds"],
-        opts["straight_jumps"],
-        WINTER_START[opts["winter_start"]],
-        opts["ties"] == "shared",
-    )
+    if seed is None:
+        cfg, winter = canonical_config(game)
+    else:
+        winter = sorted(game._winter, key=code_of)
+        if game._core.season == 0:
+            _random.Random(seed).shuffle(winter)
+        cfg = _derive(game, winter)
     hidden = game.collections_hidden
     g = game.clone()
     g._core = game._core.masked(cfg, seat, seed, hidden)
@@ -110,5 +108,47 @@ def masked(game: Game, seat: int, seed: int | None) -> Game:
     g._seed = None
     g._winter = winter
     if hidden:
-        g._events = [e for e in game._events if not (e.kind == "take" and e.seat != seat and e.tile in FACE_DOWN)]
+        g._events = seat_events(game, seat)
     return g
+
+
+def seat_events(game: Game, seat: int) -> list[Event]:
+    """The events `seat` may know while collections are hidden: all but the other seats' takes of
+    face-down tiles. Kept per seat on the game and extended by the events since the last call (a
+    game's events only grow), so observing every decision costs the new events, not the history."""
+    cache = game._seat_events
+    if cache is None:
+        cache = game._seat_events = {}
+    events = game._events
+    entry = cache.get(seat)
+    if entry is None or entry[0] is not events or entry[1] > len(events):
+        entry = (events, 0, [])
+    kept = entry[2]
+    kept.extend(e for e in events[entry[1] :] if not (e.kind == "take" and e.seat != seat and e.tile in FACE_DOWN))
+    cache[seat] = (events, len(events), kept)
+    return kept.copy()
+
+
+def canonical_config(game: Game) -> tuple[CoreConfig, list[str]]:
+    """The core configuration of `observed_by` (the winter deck in canonical order) and that deck:
+    built once per layout and kept on the game and its copies (`Game._masked_cfg`), since the
+    layouts change only when an external deal lays a tile (and then they are new lists)."""
+    cached = game._masked_cfg
+    if cached is not None and cached[0] is game._summer and cached[1] is game._winter:
+        return cached[2], cached[3]
+    winter = sorted(game._winter, key=code_of)
+    cfg = _derive(game, winter)
+    game._masked_cfg = (game._summer, game._winter, cfg, winter)
+    return cfg, winter
+
+
+def _derive(game: Game, winter: list[str]) -> CoreConfig:
+    opts = game._options
+    return game._board.core.derive(
+        [0 if t is None else code_of(t) for t in game._summer],
+        [code_of(t) for t in winter],
+        opts["stall_rounds"],
+        opts["straight_jumps"],
+        WINTER_START[opts["winter_start"]],
+        opts["ties"] == "shared",
+    )

@@ -11,7 +11,7 @@ from gymnasium import spaces
 
 import hunters
 from hunters.game_base import MAX_SEED, GameBase
-from hunters.learn import LearnLayout
+from hunters.learn import LearnLayout, check_view
 
 __all__ = [
     "MASK",
@@ -143,11 +143,13 @@ def observation_space(layout: LearnLayout) -> spaces.Dict:
 
 class ObservationBuffers:
     """One seat's observation arrays and a mask, allocated once and refilled by the game's core;
-    `fill` returns a dict of these buffers (or of copies, for APIs that keep what they are given)."""
+    `fill` returns a dict of these buffers (or of copies, for APIs that keep what they are given).
+    `view`: `hunters.learn.VIEWS` (``"observation"`` or ``"information_state"``)."""
 
-    __slots__ = ("_mask_u8", "fields", "mask")
+    __slots__ = ("_mask_u8", "fields", "mask", "view")
 
-    def __init__(self, layout: LearnLayout):
+    def __init__(self, layout: LearnLayout, view: str = "observation"):
+        self.view = check_view(view)
         self.fields = {f.name: np.zeros(f.shape, np.dtype(f.dtype)) for f in layout.fields}
         self._mask_u8 = np.zeros(layout.actions, np.uint8)
         self.mask = self._mask_u8.view(np.int8)
@@ -155,10 +157,13 @@ class ObservationBuffers:
     def fill(self, game: GameBase, seat: int, to_move: bool, copy: bool) -> dict[str, Any]:
         """The observation of `seat`, with the legal mask when `to_move` (else all zeros)."""
         if copy:  # fresh arrays filled by the core (cheaper than filling the buffers, then copying)
-            out = game.observe(seat)
+            out = game.observe(seat) if self.view == "observation" else game.observe(seat, view=self.view)
             out[MASK] = (game.learn_mask() if to_move else np.zeros_like(self._mask_u8)).view(np.int8)
             return out
-        game.observe(seat, self.fields)
+        if self.view == "observation":  # (a game whose observe() predates views still works)
+            game.observe(seat, self.fields)
+        else:
+            game.observe(seat, self.fields, self.view)
         if to_move:
             game.learn_mask(self._mask_u8)
         else:

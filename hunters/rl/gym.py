@@ -1,5 +1,9 @@
 """Gymnasium environments for every game with the learning surface (`hunters.learn`).
 
+Both env types take ``view``: ``"observation"`` (default: what is on the table now) or
+``"information_state"`` (also what the seat recalls: its own face-down tiles in Jäger und Sammler;
+`hunters.learn.VIEWS`), the learner's and a policy opponent's alike.
+
 - `HuntersEnv` (single agent): the learner takes one seat, the other seats are built-in bots
   (`hunters.bots`: ``"random"`` by default, ``"greedy"``, ``"mcts"`` or any bot spec such as
   ``"mcts:iterations=200"``; one spec for all, or a list with one per other seat). Observation: a dict
@@ -8,7 +12,10 @@
   `hunters.learn.terminal_rewards` entry (+1 sole winner, 0 tied first, -1 otherwise), else 0. An
   illegal code ends the episode with reward -1 and ``info["illegal_action"] = True`` (``illegal=
   "lose"``, the default, so that unmasked samplers and `check_env` work) or raises
-  IllegalMoveError (``illegal="raise"``).
+  IllegalMoveError (``illegal="raise"``). With ``afterstates=True`` (a game whose layout names
+  afterstate features: H&G) the info of every reset and step where the learner is to move has
+  ``legal_codes`` (int64 [n]) and ``afterstates`` (float32 [n, F]: row i the features of that move
+  and of the position it leads to, `GameBase.learn_afterstates`).
 - `HuntersVectorEnv` (``gymnasium.vector.VectorEnv`` over ``Game.learn_batch``): N games stepped in
   one call inside the core (other keyword options, e.g. ``threads``, go to the batch), **every seat
   played by the caller** (self-play). The observation of
@@ -42,7 +49,7 @@ from gymnasium.vector.utils import batch_space
 from hunters.bots import Bot, make_bot
 from hunters.errors import IllegalMoveError
 from hunters.game_base import GameBase
-from hunters.learn import terminal_rewards
+from hunters.learn import check_view, terminal_rewards
 
 from ._common import (
     MASK,
@@ -90,10 +97,15 @@ class HuntersEnv(gymnasium.Env[dict[str, Any], Any]):
         seat: int | str = 0,
         illegal: str = "lose",
         render_mode: str | None = None,
+        view: str = "observation",
+        afterstates: bool = False,
         **options: Any,
     ):
         self._cls = game_class(game)
         players = self._cls.INFO.check_players(as_int(players, "players"))
+        check_view(view)
+        if not isinstance(afterstates, bool):
+            raise TypeError("afterstates must be True or False")
         if not (isinstance(seat, str) and seat == "random"):
             seat = as_int(seat, "seat", 0, players - 1)
         if illegal not in ("lose", "raise"):
@@ -114,10 +126,14 @@ class HuntersEnv(gymnasium.Env[dict[str, Any], Any]):
         self.render_mode = render_mode
         self.game: GameBase = self._cls.new(players=players, seed=0, **options)
         self.layout = self.game.learn_layout()
+        if afterstates and not self.layout.afterstates:
+            raise ValueError(f"{self._cls.INFO.id} has no afterstate features")
+        self._afterstates = afterstates
         self.observation_space = observation_space(self.layout)
         self.action_space = spaces.Discrete(self.layout.actions)
-        self._buffers = ObservationBuffers(self.layout)
-        self._policy_buffers = ObservationBuffers(self.layout)
+        self.view = view
+        self._buffers = ObservationBuffers(self.layout, view)
+        self._policy_buffers = ObservationBuffers(self.layout, view)
         self._seeds = SeedStream()
         self.seat = 0 if seat == "random" else int(seat)
         self._bots: dict[int, Any] = {}
@@ -136,7 +152,13 @@ class HuntersEnv(gymnasium.Env[dict[str, Any], Any]):
         self._bots = {s: self._opponent(spec) for s, spec in zip(others, self._specs, strict=True)}
         self.game = self._cls.new(players=self._players, seed=game_seed, **self._options)
         self._play_bots()
-        return self._observe(), {"seat": self.seat}
+        return self._observe(), self._info({"seat": self.seat})
+
+    def _info(self, info: dict[str, Any]) -> dict[str, Any]:
+        """`info`, with the learner's ``legal_codes`` and ``afterstates`` table when asked for."""
+        if self._afterstates and not self.game.is_over:
+            info["legal_codes"], info["afterstates"] = self.game.learn_afterstates()
+        return info
 
     def _opponent(self, spec: Opponent) -> Any:
         """What plays a seat for one episode: a game -> move function."""
@@ -176,7 +198,7 @@ class HuntersEnv(gymnasium.Env[dict[str, Any], Any]):
             scores = game.scores
             reward = terminal_rewards(scores)[self.seat]
             return self._observe(), reward, True, False, {"scores": scores}
-        return self._observe(), 0.0, False, False, {}
+        return self._observe(), 0.0, False, False, self._info({})
 
     def sample_legal(self, rng: np.random.Generator | None = None) -> int:
         """A uniformly random legal code of the learner (from `rng`, default ``self.np_random``)."""
@@ -191,7 +213,14 @@ class HuntersVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012 (gymnasium's)
 
-    def __init__(self, game: str | type[GameBase], num_envs: int = 256, players: int = 2, **options: Any):
+    def __init__(
+        self,
+        game: str | type[GameBase],
+        num_envs: int = 256,
+        players: int = 2,
+        view: str = "observation",
+        **options: Any,
+    ):
         num_envs = as_int(num_envs, "num_envs", 1)
         self._cls = game_class(game)
         players = self._cls.INFO.check_players(as_int(players, "players"))
@@ -199,6 +228,9 @@ class HuntersVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
         self.players = players
         self._options = options
         self._seeds = SeedStream()
+        self.view = check_view(view)
+        if view != "observation":
+            options = {**options, "view": view}
         self.batch = self._cls.learn_batch(num_envs, players=players, seed=0, **options)
         self.layout = self.batch.layout
         self.single_observation_space = observation_space(self.layout)

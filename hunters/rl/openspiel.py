@@ -16,7 +16,8 @@ imported) registers ``python_hunters_<game_id>`` with `pyspiel.register_game`; `
   chance nothing is hidden) the string is the action history and the tensor the observation; for an
   imperfect-information game (Jäger und Sammler: face-down tiles nobody may look at) the string is the
   seat's sequence of observations and actions (perfect recall; built by replaying the history, so
-  slow) and the tensor the current observation (not perfect recall).
+  slow) and the tensor the seat's current information state (``observe(seat,
+  view="information_state")``: the observation with its own face-down tiles, as the bots know it).
 - States clone through the game's own `clone()` (one memcpy in the cores), so OpenSpiel's
   `MCTSBot` searches at the speed of Python's call overhead.
 """
@@ -224,7 +225,8 @@ class Observer:
         self._fields = {f.name: np.zeros(f.shape, np.dtype(f.dtype)) for f in fields}
 
     def set_from(self, state: HuntersState, player: int) -> None:
-        obs = state.hunters_game.observe(player, self._fields)
+        view = "information_state" if self._perfect_recall else "observation"
+        obs = state.hunters_game.observe(player, self._fields, view)
         for name, view in self.dict.items():
             view[...] = obs[name]
 

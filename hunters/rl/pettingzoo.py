@@ -15,7 +15,9 @@ rule of every env type (`hunters.rl._common.SeedStream`).
 
 Observations returned by `observe`/`last` are copies (they stay valid after later steps); pass
 ``copy_observations=False`` to get the env's own buffers instead (refilled in place: faster, copy what
-you keep). Render modes: ``"ansi"`` (the game's text summary) and ``"svg"`` (`hunters.pictures`).
+you keep). ``view="information_state"`` gives each agent its information state instead of its
+observation (`hunters.learn.VIEWS`: also what the seat recalls, as the bots know it). Render modes:
+``"ansi"`` (the game's text summary) and ``"svg"`` (`hunters.pictures`).
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ __all__ = ["HuntersAECEnv", "aec_env"]
 
 def aec_env(game: str | type[GameBase], players: int = 2, **kwargs: Any) -> HuntersAECEnv:
     """The AEC environment of a game (an id or a class); `kwargs`: ``render_mode``,
-    ``copy_observations`` and the game's own options (passed to ``Game.new``)."""
+    ``copy_observations``, ``view`` and the game's own options (passed to ``Game.new``)."""
     return HuntersAECEnv(game, players=players, **kwargs)
 
 
@@ -67,6 +69,7 @@ class HuntersAECEnv(AECEnv[str, dict[str, Any], int]):
         players: int = 2,
         render_mode: str | None = None,
         copy_observations: bool = True,
+        view: str = "observation",
         **options: Any,
     ):
         super().__init__()
@@ -90,7 +93,8 @@ class HuntersAECEnv(AECEnv[str, dict[str, Any], int]):
         self.action_spaces = {
             a: act_space if i == 0 else spaces.Discrete(self.layout.actions) for i, a in enumerate(self.possible_agents)
         }
-        self._buffers = ObservationBuffers(self.layout)
+        self.view = view
+        self._buffers = ObservationBuffers(self.layout, view)
         self._seeds = SeedStream()
         self._sample_rng = np.random.default_rng()
         self.agents: list[str] = []

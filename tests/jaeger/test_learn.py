@@ -547,3 +547,92 @@ def test_external_games_with_other_seeds_look_alike_given_the_same_outcomes():
             b.play(m)
     assert checked > 20 and deals == 112 + 88 and a.events == b.events and a.scores == b.scores
     assert {**a.to_record(), "seed": None} == {**b.to_record(), "seed": None}
+
+
+# -- the information state -------------------------------------------------------------------------
+def _info(game, seat):
+    return game.observe(seat, view="information_state")
+
+
+def test_information_state_shows_the_own_face_down_tiles_and_full_score():
+    g = play_random(Game.new(players=3, seed=21), 40, 21)
+    assert g.collections_hidden and any(g.collection(0).to_json()[k] for k in FACE_DOWN)
+    for seat in range(3):
+        obs, info = g.observe(seat), _info(g, seat)
+        own = g.collection(seat)
+        assert info["collections"][0, :7].tolist() == [getattr(own, k) for k in FACE_DOWN]
+        assert info["collections"][0, 17] == g.scores[seat]
+        assert not info["collections"][1:, :7].any() and not obs["collections"][:, :7].any()
+        # everything else is the observation's, collections_open included
+        assert info["status"][7] == 0 and np.array_equal(info["collections"][1:], obs["collections"][1:])
+        assert all(np.array_equal(info[k], obs[k]) for k in obs if k != "collections")
+
+
+def test_information_state_never_shows_another_seats_hidden_tiles():
+    a, b = _twins()
+    assert a.collection(1) != b.collection(1) and a.collection(0) == b.collection(0)
+    assert _equal(_info(a, 0), _info(b, 0))  # seat 0 cannot tell the twins apart: the same info state
+    for seat in (1, 2):  # the seats whose takes differ see their own, so they can
+        assert not _equal(_info(a, seat), _info(b, seat))
+    for seat in range(3):  # a determinization for the seat keeps what it knows
+        for s in range(6):
+            assert _equal(_info(a.determinized(seat, s), seat), _info(a, seat))
+
+
+def test_information_state_is_what_the_bots_know():
+    g = play_random(Game.new(players=3, seed=22), 35, 22)
+    for seat in range(3):
+        assert _equal(_info(g.observed_by(seat), seat), _info(g, seat))
+
+
+def test_open_collections_information_state_is_the_observation():
+    g = play_random(Game.new(players=2, seed=12, open_collections=True), 30, 12)
+    assert _equal(_info(g, 0), g.observe(0))
+
+
+def test_batch_information_state_equals_observe_one_by_one():
+    n, seed, players = 4, 70, 3
+    b = Game.learn_batch(n, players, seed=seed, view="information_state")
+    shadow = [Game.new(players=players, seed=seed + i) for i in range(n)]
+    rng = np.random.default_rng(1)
+    shown = 0
+    for _ in range(120):
+        for i, g in enumerate(shadow):
+            o = _info(g, g.player)
+            assert all(np.array_equal(b.obs[k][i], o[k]) for k in o)
+            shown += int(o["collections"][0, :7].any())
+        acts = _pick(b.mask, rng)
+        b.step(acts)
+        for i, g in enumerate(shadow):
+            g.play_learn(int(acts[i]))
+            if g.is_over:
+                shadow[i] = None  # type: ignore[call-overload]
+        if any(g is None for g in shadow):
+            break
+    assert shown > 20
+
+
+def test_view_names_are_checked():
+    g = Game.new(players=2, seed=1)
+    with pytest.raises(ValueError, match="view must be one of"):
+        g.observe(0, view="infostate")
+    with pytest.raises(ValueError, match="view must be one of"):
+        Game.learn_batch(2, view="full")
+
+
+def test_observed_events_are_kept_incrementally_and_equal_the_full_filter():
+    g = Game.new(players=3, seed=31)
+    rng = random.Random(31)
+
+    def full(game, seat):  # (once the game is over, nothing is hidden)
+        hidden = game.collections_hidden
+        return [e for e in game.events if not (hidden and e.kind == "take" and e.seat != seat and e.tile in FACE_DOWN)]
+
+    while not g.is_over and g.turns < 60:
+        for seat in range(3):
+            assert g.observed_by(seat).events == full(g, seat)
+        c = g.clone()  # a copy starts its own record, and the original's is unchanged by it
+        c.play(rng.choice(c.legal_moves()))
+        assert c.observed_by(0).events == full(c, 0) and g.observed_by(0).events == full(g, 0)
+        g.play(rng.choice(g.legal_moves()))
+    assert any(e.kind == "take" and e.tile in FACE_DOWN for e in g.events)

@@ -150,3 +150,25 @@ def test_illegal_code_from_a_policy_opponent_raises(game_cls):
     env = gym_env(game_cls, opponents=bad, seat=1)
     with pytest.raises(IllegalMoveError):
         env.reset(seed=0)
+
+
+def test_afterstates_option_puts_the_cores_table_in_info(game_cls):
+    layout = game_cls.new(players=2, seed=0).learn_layout()
+    if not layout.afterstates:
+        with pytest.raises(ValueError, match="no afterstate features"):
+            gym_env(game_cls, afterstates=True)
+        return
+    env = gym_env(game_cls, opponents="random", afterstates=True)
+    _obs, info = env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    steps = 0
+    while True:
+        codes, table = env.game.learn_afterstates()
+        assert np.array_equal(info["legal_codes"], codes) and np.array_equal(info["afterstates"], table)
+        assert table.shape == (len(codes), len(layout.afterstates)) and codes.tolist() == env.game.learn_actions()
+        _obs, _r, term, _t, info = env.step(int(codes[rng.integers(len(codes))]))
+        steps += 1
+        if term:
+            assert "afterstates" not in info
+            break
+    assert steps > 10

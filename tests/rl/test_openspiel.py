@@ -67,6 +67,24 @@ def test_observation_tensor_is_the_observe_fields(chance_cls):
     assert state.information_state_string(0) != state.information_state_string(1)
 
 
+def test_information_state_tensor_is_the_information_state_fields(chance_cls):
+    game = load(chance_cls)
+    state = game.new_initial_state()
+    rng = np.random.default_rng(5)
+    for _ in range(60):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+            continue
+        for p in range(2):
+            info = state.hunters_game.observe(p, view="information_state")
+            flat = np.concatenate([a.reshape(-1).astype(np.float32) for a in info.values()])
+            assert np.array_equal(np.asarray(state.information_state_tensor(p)), flat)
+        state.apply_action(int(rng.choice(state.legal_actions())))
+
+
 def test_openspiel_mcts_plays(chance_cls):
     game = load(chance_cls)
     bot = mcts.MCTSBot(

@@ -22,7 +22,7 @@ import numpy as np
 
 from hunters.errors import IllegalMoveError, InvalidOptionError
 from hunters.game_base import ActionSpace, GameBase, GameInfo, LegalMoves, Option, check_seed
-from hunters.learn import LearnLayout, ObservationField, terminal_rewards
+from hunters.learn import LearnLayout, ObservationField, check_view, terminal_rewards
 
 KINDS = (0, 0, 0, 1, 1, 1, 2, 2, 2)
 CELLS = 9
@@ -260,7 +260,8 @@ class TinyGame(GameBase):
     def compact(self) -> TinyCompact:
         return TinyCompact(self)
 
-    def observe(self, seat: int, out: dict[str, Any] | None = None) -> dict[str, Any]:
+    def observe(self, seat: int, out: dict[str, Any] | None = None, view: str = "observation") -> dict[str, Any]:
+        check_view(view)  # the hand is public and the pile's order hidden from all: both views alike
         if out is None:
             out = {f.name: np.zeros(f.shape, f.dtype) for f in self.learn_layout().fields}
         p = self._players
@@ -278,7 +279,10 @@ class TinyGame(GameBase):
         return out
 
     @classmethod
-    def learn_batch(cls, games: int, players: int = 2, seed: int = 0, **options: Any) -> TinyBatch:
+    def learn_batch(
+        cls, games: int, players: int = 2, seed: int = 0, view: str = "observation", **options: Any
+    ) -> TinyBatch:
+        check_view(view)
         return TinyBatch(games, players, seed)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:

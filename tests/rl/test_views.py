@@ -1,0 +1,79 @@
+"""The env option ``view`` (`hunters.learn.VIEWS`) in every env type: ``"information_state"`` gives
+what `observe(seat, view="information_state")` gives (the seat's recall: in Jäger und Sammler its
+own face-down tiles), ``"observation"`` (the default) what is on the table; names are checked."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from hunters.learn import VIEWS
+from hunters.rl import aec_env, gym_env, vector_env
+
+from .conftest import BATCH_GAMES, _ids
+
+
+def _fields(obs):
+    return {k: np.array(v) for k, v in obs.items() if k != "action_mask"}
+
+
+def _same(a, b):
+    return a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+
+
+@pytest.mark.parametrize("view", VIEWS)
+def test_single_agent_and_aec_envs_give_the_chosen_view(game_cls, view):
+    single = gym_env(game_cls, opponents="random", seat=0, view=view)
+    aec = aec_env(game_cls, players=2, view=view, copy_observations=False)
+    rng = np.random.default_rng(0)
+    obs, _ = single.reset(seed=4)
+    aec.reset(seed=4)
+    for _ in range(40):
+        g = single.game
+        if g.is_over:
+            break
+        assert _same(_fields(obs), _fields(g.observe(0, view=view)))
+        obs, *_ = single.step(single.sample_legal(rng))
+    for _ in range(40):
+        g = aec.game
+        if g.is_over:
+            break
+        for seat, agent in enumerate(aec.possible_agents):
+            assert _same(_fields(aec.observe(agent)), _fields(g.observe(seat, view=view)))
+        aec.step(aec.sample_legal(rng))
+
+
+@pytest.mark.parametrize("game", BATCH_GAMES, ids=_ids(BATCH_GAMES))
+def test_vector_env_gives_the_chosen_view(game):
+    env = vector_env(game, num_envs=3, view="information_state")
+    obs, _ = env.reset(seed=7)
+    shadow = [game.new(players=2, seed=7 + i) for i in range(3)]
+    rng = np.random.default_rng(2)
+    for _ in range(30):
+        for i, g in enumerate(shadow):
+            want = g.observe(g.player, view="information_state")
+            assert all(np.array_equal(obs[k][i], want[k]) for k in want)
+        acts = env.sample_legal(rng)
+        obs, _r, done, _t, _info = env.step(acts)
+        if done.any():
+            break
+        for i, g in enumerate(shadow):
+            g.play_learn(int(acts[i]))
+
+
+def test_unknown_view_is_refused(game_cls):
+    for make in (lambda: gym_env(game_cls, view="state"), lambda: aec_env(game_cls, view="state")):
+        with pytest.raises(ValueError, match="view must be one of"):
+            make()
+
+
+def test_the_information_state_is_the_bots_model(game_cls):
+    """A seat's information state is that of its observed copy (`observed_by`, what the bots play
+    on), over a random game: the bots and a learner know the same."""
+    g = game_cls.new(players=2, seed=3)
+    rng = np.random.default_rng(3)
+    while not g.is_over and g.moves_played < 120:
+        for seat in range(2):
+            info = g.observe(seat, view="information_state")
+            assert _same(info, g.observed_by(seat).observe(seat, view="information_state"))
+        g.play_learn(int(rng.choice(g.learn_actions())))
