@@ -129,3 +129,6 @@ def child_estimates(g: CoreGame, codes: list[int], weights: tuple[float, ...]) -
 def child_estimates(
     g: CoreGame, codes: list[int], weights: tuple[float, ...], mover: int, scale: float = 1.0
 ) -> tuple[list[float], list[int], list[float]]: ...
+def perft_bounded(
+    g: CoreGame, depth: int, chance: bool, stop: bytearray | None = None, limit: int = -1
+) -> tuple[int | None, int]: ...
