@@ -235,7 +235,20 @@ def _conformance(args: argparse.Namespace) -> int:
             written = vectors.write(game_id, folder)
             print(f"{game_id}: " + ", ".join(f"{n} {name}" for name, n in written.items()) + f" in {folder}")
         return 0
-    return fail("give --generate")
+    if not args.engine:
+        return fail("give --engine CMD (the engine to check) or --generate")
+    from hunters.conformance import runner
+
+    return runner.main(
+        args.engine,
+        games,
+        random_games=args.games,
+        seed=args.seed,
+        timeout=args.timeout,
+        perft_depth=args.perft_depth,
+        quiet=args.quiet,
+        report=args.report,
+    )
 
 
 def _render(args: argparse.Namespace) -> int:
@@ -473,6 +486,8 @@ def build_parser() -> argparse.ArgumentParser:
     con.add_argument("--games", type=int, default=50, help="seeded random games per game played against ours")
     con.add_argument("--seed", type=int, default=1, help="seed of the first random game (game i uses seed + i)")
     con.add_argument("--timeout", type=float, default=10.0, help="seconds the engine has for each request")
+    con.add_argument("--perft-depth", type=int, default=3, help="deepest perft count asked of the engine")
+    con.add_argument("--report", help="also write the divergence found (or null) to this JSON file")
     con.add_argument("--quiet", action="store_true", help="no progress bar")
     con.add_argument("--generate", action="store_true", help="make the vectors again from our engine and write them")
     con.add_argument("--out", help="with --generate: write under OUT/<game>/<version>/ instead of the package")
