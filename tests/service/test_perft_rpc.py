@@ -141,3 +141,14 @@ def test_the_vector_files_are_served_as_published(server):
     ):
         got_code, got_reason, _ = rpc_error(oracle.GetConformanceVectors, request)
         assert (got_code.name, got_reason) == (code, reason)
+
+
+def test_the_python_client_counts_and_fetches_vectors(client):
+    lines = list(client.perft("carcassonne_hg", 2, depth=2, seed=1, divide=True))
+    assert len(lines) == 16 and lines[-1].done and lines[-1].count == 656
+    assert sum(line.count for line in lines[:-1]) == 656
+    vector = vectors.load("jaeger_sammler", "perft")[0]
+    assert [line.count for line in client.perft("jaeger_sammler", 2, depth=2, seed=1)] == [vector["counts"][2]]
+    files = client.conformance_vectors("jaeger_sammler")
+    assert {f.name for f in files} == set(vectors.FILES)
+    assert client.conformance_vector_file("jaeger_sammler", "perft.jsonl") == vectors.load("jaeger_sammler", "perft")
