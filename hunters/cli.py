@@ -12,6 +12,7 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
@@ -215,6 +216,39 @@ def _perft(args: argparse.Namespace) -> int:
     except (ValueError, NotImplementedError) as exc:
         return fail(str(exc))
     return 0
+
+
+def _conformance(args: argparse.Namespace) -> int:
+    from hunters.conformance import vectors
+
+    def fail(message: str) -> int:
+        print(f"hunters conformance: {message}", file=sys.stderr)
+        return 2
+
+    games = args.game or vectors.games_with_vectors()
+    for game_id in games:
+        if game_id not in hunters.games or vectors.suite(game_id) is None:
+            return fail(f"{game_id!r} publishes no conformance vectors; those that do: {vectors.games_with_vectors()}")
+    if args.generate:
+        for game_id in games:
+            folder = Path(args.out) / game_id / vectors.VERSION if args.out else vectors.vector_folder(game_id)
+            written = vectors.write(game_id, folder)
+            print(f"{game_id}: " + ", ".join(f"{n} {name}" for name, n in written.items()) + f" in {folder}")
+        return 0
+    if not args.engine:
+        return fail("give --engine CMD (the engine to check) or --generate")
+    from hunters.conformance import runner
+
+    return runner.main(
+        args.engine,
+        games,
+        random_games=args.games,
+        seed=args.seed,
+        timeout=args.timeout,
+        perft_depth=args.perft_depth,
+        quiet=args.quiet,
+        report=args.report,
+    )
 
 
 def _render(args: argparse.Namespace) -> int:
@@ -435,6 +469,31 @@ def build_parser() -> argparse.ArgumentParser:
         help="branch over every outcome of each random draw instead of the record's order",
     )
     prf.set_defaults(func=_perft, parser=prf)
+
+    con = sub.add_parser(
+        "conformance",
+        formatter_class=_Formatter,
+        help="check another engine against the published vectors and seeded games (docs/conformance.md), "
+        "or make the vectors again",
+    )
+    con.add_argument(
+        "--engine",
+        metavar="CMD",
+        help="the engine's command line (run as a child process speaking the JSON-lines protocol on "
+        "stdin/stdout), e.g. 'python -m hunters.conformance.adapter'",
+    )
+    con.add_argument(
+        "--game", action="append", help="a game id, repeatable (default: every game that publishes vectors)"
+    )
+    con.add_argument("--games", type=int, default=50, help="seeded random games per game played against ours")
+    con.add_argument("--seed", type=int, default=1, help="seed of the first random game (game i uses seed + i)")
+    con.add_argument("--timeout", type=float, default=10.0, help="seconds the engine has for each request")
+    con.add_argument("--perft-depth", type=int, default=3, help="deepest perft count asked of the engine")
+    con.add_argument("--report", help="also write the divergence found (or null) to this JSON file")
+    con.add_argument("--quiet", action="store_true", help="no progress bar")
+    con.add_argument("--generate", action="store_true", help="make the vectors again from our engine and write them")
+    con.add_argument("--out", help="with --generate: write under OUT/<game>/<version>/ instead of the package")
+    con.set_defaults(func=_conformance, parser=con)
 
     ren = sub.add_parser(
         "render",

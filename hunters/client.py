@@ -60,6 +60,9 @@ RPC_METHODS = {
     "hunters.v1.MatchService.GetRecord": "record",
     "hunters.v1.OracleService.Evaluate": "evaluate",
     "hunters.v1.OracleService.SimulateGames": "simulate",
+    "hunters.v1.OracleService.Perft": "perft",
+    "hunters.v1.OracleService.ListConformanceVectors": "conformance_vectors",
+    "hunters.v1.OracleService.GetConformanceVectors": "conformance_vector_file",
     "hunters.v1.GameService.ListGames": "list_games",
     "hunters.v1.GameService.GetGameInfo": "game_info",
 }
@@ -366,6 +369,49 @@ class Client:
             yield from stream
         except grpc.RpcError as err:
             _raise(err)
+
+    def perft(
+        self,
+        game: str,
+        players: int,
+        depth: int,
+        moves: Iterable[Any] = (),
+        seed: int | None = None,
+        options: dict[str, Any] | None = None,
+        chance: bool = False,
+        divide: bool = False,
+        max_nodes: int = 0,
+    ) -> Iterator[oracle_pb2.PerftResponse]:
+        """The leaves `depth` decisions below the position the moves reach, counted in the server's
+        core: with `divide`, one line per root child first; the last message (``done``) is the total."""
+        ad = adapter(game)
+        request = oracle_pb2.PerftRequest(
+            config=self._config(game, players, seed, options),
+            moves=[ad.move_to_proto(m) for m in moves],
+            depth=depth,
+            chance=chance,
+            divide=divide,
+            max_nodes=max_nodes,
+        )
+        try:
+            yield from self.oracle.Perft(request)
+        except grpc.RpcError as err:
+            _raise(err)
+
+    def conformance_vectors(self, game: str = "") -> list[oracle_pb2.ConformanceVectorFile]:
+        """The conformance vector files the server publishes (one game's, or every game's)."""
+        resp: oracle_pb2.ListConformanceVectorsResponse = self._call(
+            self.oracle.ListConformanceVectors, oracle_pb2.ListConformanceVectorsRequest(game=game)
+        )
+        return list(resp.files)
+
+    def conformance_vector_file(self, game: str, name: str, version: str = "") -> list[dict[str, Any]]:
+        """One vector file's vectors (JSON lines parsed; docs/conformance.md)."""
+        resp: oracle_pb2.GetConformanceVectorsResponse = self._call(
+            self.oracle.GetConformanceVectors,
+            oracle_pb2.GetConformanceVectorsRequest(game=game, name=name, version=version),
+        )
+        return [json.loads(line) for line in resp.content.splitlines() if line.strip()]
 
     # -- game information ----------------------------------------------------------------------
     def list_games(self) -> list[games_pb2.GameSummary]:

@@ -25,3 +25,13 @@ class InvalidRecordError(ValueError):
 class InvalidOptionError(ValueError, TypeError):
     """A game option that is unknown or out of its range: every game raises this one type. It is a
     ValueError, and a TypeError too, as Python's own refusal of an unknown keyword argument is."""
+
+
+class PerftStopped(Exception):
+    """A perft that was stopped before its count was complete: `reason` is ``STOPPED`` (its stop
+    byte was set) or ``NODE_LIMIT`` (it would have expanded more positions than it was allowed)."""
+
+    def __init__(self, reason: str, nodes: int):
+        super().__init__(f"{reason}: perft stopped after {nodes} positions expanded")
+        self.reason = reason
+        self.nodes = nodes

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar, overload
 
-from hunters.errors import IllegalMoveError, InvalidOptionError, InvalidRecordError
+from hunters.errors import IllegalMoveError, InvalidOptionError, InvalidRecordError, PerftStopped
 from hunters.learn import LearnBatch, LearnLayout
 
 __all__ = [
@@ -39,8 +39,10 @@ __all__ = [
     "GameInfo",
     "LegalMoves",
     "Option",
+    "PerftLimit",
     "SearchStats",
     "SimulationResult",
+    "perft_children",
     "python_perft",
 ]
 
@@ -184,6 +186,39 @@ class SearchStats:
         """From a core's root statistics by move code, given the legal codes in legal_moves() order."""
         index = {code: i for i, code in enumerate(codes)}
         return cls(iterations, [(index[code], visits, mean) for code, visits, mean in stats])
+
+
+class PerftLimit:
+    """Bounds of a perft (`GameBase.perft`'s `limit`): `stop`, a byte another thread sets to 1 to stop
+    the count at once (read by the cores without the GIL), and `nodes`, the most positions (nodes whose
+    moves are listed; bulk-counted leaves are not expanded) the counts made under it may still expand
+    together (None: no bound). `used` adds up what they expanded. A count past either bound raises
+    PerftStopped."""
+
+    __slots__ = ("nodes", "stop", "used")
+
+    def __init__(self, nodes: int | None = None, stop: bytearray | None = None):
+        self.nodes = nodes
+        self.stop = stop if stop is not None else bytearray(1)
+        self.used = 0
+
+    def run(self, count: Callable[[int], tuple[int | None, int]]) -> int:
+        """`count(most nodes, -1: any)` -> (leaves or None when it stopped, nodes expanded), charged."""
+        leaves, used = count(-1 if self.nodes is None else self.nodes - self.used)
+        self.used += used
+        if leaves is None:
+            self.raise_stopped()
+        assert leaves is not None
+        return leaves
+
+    def step(self) -> None:
+        """One position expanded by a count in Python (PerftStopped past a bound)."""
+        self.used += 1
+        if self.stop[0] or (self.nodes is not None and self.used > self.nodes):
+            self.raise_stopped()
+
+    def raise_stopped(self) -> None:
+        raise PerftStopped("STOPPED" if self.stop[0] else "NODE_LIMIT", self.used)
 
 
 class LegalMoves(Sequence[M]):
@@ -658,15 +693,16 @@ class GameBase(abc.ABC):
         raise NotImplementedError(f"{self.INFO.id} has no external chance")
 
     # -- perft -----------------------------------------------------------------------------------
-    def perft(self, depth: int, divide: bool = False, chance: bool = False) -> Any:
+    def perft(self, depth: int, divide: bool = False, chance: bool = False, limit: PerftLimit | None = None) -> Any:
         """Leaves of the game tree `depth` decisions below this position (the engine contracts'
         "Perft"): one node per decision; a line that ends before `depth` counts nothing. `chance`:
         every pending random draw is a chance node whose children are each of its outcomes and
         take no depth (`chance_view`), so the count does not depend on the draw order. `divide`:
         a list of (root child, leaves below it), a move at a decision, an outcome at a chance
-        node. This generic version plays every move in Python (legal_moves, clone, play); a game
-        whose core counts faster overrides it, with the same answers."""
-        return python_perft(self, depth, divide=divide, chance=chance)
+        node. `limit`: a stop byte and a bound on the positions expanded (PerftStopped past them).
+        This generic version plays every move in Python (legal_moves, clone, play); a game whose
+        core counts faster overrides it, with the same answers."""
+        return python_perft(self, depth, divide=divide, chance=chance, limit=limit)
 
     def chance_view(self) -> GameBase:
         """A copy of this position whose later random draws are chance nodes (`chance_outcomes`),
@@ -698,12 +734,45 @@ class GameBase(abc.ABC):
         return SimulationResult(n, players, decisions, totals, wins)
 
 
-def python_perft(game: GameBase, depth: int, *, divide: bool = False, chance: bool = False) -> Any:
-    """`GameBase.perft` by naive enumeration (legal_moves, clone, play; chance_outcomes and
-    apply_chance at chance nodes): what every game gets, and the yardstick of the cores' own."""
+def check_depth(depth: Any) -> int:
+    """`depth` if it is a perft depth (an int from 0 to 64), else ValueError."""
     if type(depth) is not int or not 0 <= depth <= 64:
         raise ValueError("depth must be an integer from 0 to 64")
+    return depth
+
+
+def perft_children(game: GameBase, depth: int, chance: bool = False) -> list[tuple[Any, GameBase, int]]:
+    """The rows of a divide before they are counted: (root child's key, its position, the depth
+    left below it) for every legal move (an outcome, where a chance node is pending at the root
+    in chance mode), in `legal_moves()` / `chance_outcomes()` order. `perft(depth, divide=True)`
+    is each position's `perft(depth left)`; a caller that counts them one by one (the oracle's
+    streamed divide) gets the same rows."""
+    check_depth(depth)
     root = game.chance_view() if chance else game.clone()
+    if depth == 0 or root.is_over:
+        return []
+    rows: list[tuple[Any, GameBase, int]] = []
+    if root.player == -1:
+        for outcome, _ in root.chance_outcomes():
+            child = root.clone()
+            child.apply_chance(outcome)
+            rows.append((outcome, child, depth))
+        return rows
+    for move in root.legal_moves():
+        child = root.clone()
+        child.play(move)
+        rows.append((move, child, depth - 1))
+    return rows
+
+
+def python_perft(
+    game: GameBase, depth: int, *, divide: bool = False, chance: bool = False, limit: PerftLimit | None = None
+) -> Any:
+    """`GameBase.perft` by naive enumeration (legal_moves, clone, play; chance_outcomes and
+    apply_chance at chance nodes): what every game gets, and the yardstick of the cores' own."""
+    check_depth(depth)
+    root = game.chance_view() if chance else game.clone()
+    step = limit.step if limit is not None else None
 
     def children(g: GameBase) -> Iterator[tuple[Any, GameBase]]:
         if g.player == -1:
@@ -722,6 +791,8 @@ def python_perft(game: GameBase, depth: int, *, divide: bool = False, chance: bo
             return 1 if d == 0 else 0
         if d == 0:
             return 1
+        if step is not None:
+            step()
         if g.player == -1:
             return sum(count(c, d) for _, c in children(g))
         if d == 1:

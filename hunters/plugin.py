@@ -57,6 +57,12 @@ class GamePlugin:
     strategy: str | Any = None
     """What the `strong` bot's search knows of the game (a module or object: `hunters.bots.strong`);
     default: none, and that bot does not play the game."""
+    conformance: str | Any = None
+    """The game's conformance suite (a module or object, `hunters.conformance`): ``VECTORS`` (the
+    folder of its versioned vector files), ``scenarios()`` (what the generator plays and counts),
+    ``step_info(game)`` (game-specific facts a replay step records) and ``covered(vector)`` /
+    ``RULES`` (the rules a replay exercises, and those the vectors must cover together); default:
+    none, and the game has no published vectors."""
 
     @functools.cached_property
     def game_class(self) -> type[GameBase]:
@@ -81,6 +87,12 @@ class GamePlugin:
         if self.strategy is None:
             return None
         return _load(self.strategy) if isinstance(self.strategy, str) else self.strategy
+
+    @functools.cached_property
+    def conformance_suite(self) -> Any:
+        if self.conformance is None:
+            return None
+        return _load(self.conformance) if isinstance(self.conformance, str) else self.conformance
 
     @functools.cached_property
     def evaluate(self) -> Value | None:

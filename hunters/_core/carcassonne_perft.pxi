@@ -9,9 +9,21 @@
 
 from libc.stdlib cimport malloc
 
-cdef int64_t perft_node(State* s, int depth, uint32_t* buf) noexcept nogil:
+ctypedef struct PerftCtl:
+    const unsigned char* stop  # a byte another thread sets to stop the count (NULL: never)
+    int64_t nodes              # positions expanded so far (a node whose moves were listed)
+    int64_t limit              # most nodes to expand (-1: no limit)
+
+
+cdef inline bint perft_halt(PerftCtl* ctl) noexcept nogil:
+    """Count one expanded node; true when the count must stop (stop byte set, node limit passed)."""
+    ctl.nodes += 1
+    return (ctl.limit >= 0 and ctl.nodes > ctl.limit) or mc_stopped(ctl.stop)
+
+
+cdef int64_t perft_node(State* s, int depth, uint32_t* buf, PerftCtl* ctl) noexcept nogil:
     """Leaves `depth` decisions below s. `buf`: MAXMOVES * (depth + 1) codes of scratch (one
-    MAXMOVES block per remaining ply). s is not changed. -1: out of memory."""
+    MAXMOVES block per remaining ply). s is not changed. -1: out of memory; -2: stopped (`ctl`)."""
     cdef int64_t total = 0, sub
     cdef int n, i, j, lo, hi
     cdef uint8_t tiles[NTILES]
@@ -21,6 +33,8 @@ cdef int64_t perft_node(State* s, int depth, uint32_t* buf) noexcept nogil:
         return 1 if depth == 0 else 0
     if depth == 0:
         return 1
+    if perft_halt(ctl):
+        return -2
     if s.pending:
         child = <State*>malloc(sizeof(State))
         ev = <Event*>malloc(MAXEV * sizeof(Event))
@@ -39,9 +53,9 @@ cdef int64_t perft_node(State* s, int depth, uint32_t* buf) noexcept nogil:
         for j in range(hi - lo):
             memcpy(child, s, sizeof(State))
             resolve_chance(child, tiles[j], ev)
-            sub = perft_node(child, depth, buf)
+            sub = perft_node(child, depth, buf, ctl)
             if sub < 0:
-                total = -1
+                total = sub
                 break
             total += sub
         free(child)
@@ -59,9 +73,9 @@ cdef int64_t perft_node(State* s, int depth, uint32_t* buf) noexcept nogil:
     for i in range(n):
         memcpy(child, s, sizeof(State))
         apply_move(child, buf[i], ev)
-        sub = perft_node(child, depth - 1, buf + MAXMOVES)
+        sub = perft_node(child, depth - 1, buf + MAXMOVES, ctl)
         if sub < 0:
-            total = -1
+            total = sub
             break
         total += sub
     free(child)
@@ -72,6 +86,7 @@ cdef int64_t perft_node(State* s, int depth, uint32_t* buf) noexcept nogil:
 def perft(CoreGame g, int depth, bint chance=False, bint divide=False):
     """Leaves `depth` decisions below g (see the comment above); with `divide`, a list of
     (root child, leaves below it): a move code at a decision, a tile at a pending draw."""
+    cdef PerftCtl ctl
     cdef State* s = <State*>checked_malloc(sizeof(State))
     cdef State* child = <State*>checked_malloc(sizeof(State))
     cdef uint32_t* buf = <uint32_t*>malloc(MAXMOVES * (depth + 2) * sizeof(uint32_t))
@@ -79,6 +94,9 @@ def perft(CoreGame g, int depth, bint chance=False, bint divide=False):
     cdef int64_t total = 0
     cdef int i, n
     cdef list out = []
+    ctl.stop = NULL
+    ctl.nodes = 0
+    ctl.limit = -1
     if depth < 0 or depth > 64:
         free(s)
         free(child)
@@ -93,7 +111,7 @@ def perft(CoreGame g, int depth, bint chance=False, bint divide=False):
     try:
         if not divide:
             with nogil:
-                total = perft_node(s, depth, buf)
+                total = perft_node(s, depth, buf, &ctl)
             if total < 0:
                 raise MemoryError()
             return total
@@ -106,7 +124,7 @@ def perft(CoreGame g, int depth, bint chance=False, bint divide=False):
                 memcpy(child, s, sizeof(State))
                 resolve_chance(child, t, ev)
                 with nogil:
-                    total = perft_node(child, depth, buf)
+                    total = perft_node(child, depth, buf, &ctl)
                 if total < 0:
                     raise MemoryError()
                 out.append((t, total))
@@ -117,7 +135,7 @@ def perft(CoreGame g, int depth, bint chance=False, bint divide=False):
             memcpy(child, s, sizeof(State))
             apply_move(child, code, ev)
             with nogil:
-                total = perft_node(child, depth - 1, buf)
+                total = perft_node(child, depth - 1, buf, &ctl)
             if total < 0:
                 raise MemoryError()
             out.append((code, total))
@@ -126,6 +144,35 @@ def perft(CoreGame g, int depth, bint chance=False, bint divide=False):
         free(s)
         free(child)
         free(buf)
+
+
+def perft_bounded(CoreGame g, int depth, bint chance, unsigned char[::1] stop=None, int64_t limit=-1):
+    """(leaves, nodes expanded) as `perft` counts them (no divide), or (None, nodes) when the count
+    stopped: the byte `stop[0]` was set by another thread, or more than `limit` nodes (positions
+    whose moves were listed) would be expanded (-1: no limit)."""
+    cdef PerftCtl ctl
+    cdef int64_t total
+    cdef State* s
+    cdef uint32_t* buf
+    if depth < 0 or depth > 64:
+        raise ValueError("depth must be from 0 to 64")
+    ctl.stop = NULL if stop is None else &stop[0]
+    ctl.nodes = 0
+    ctl.limit = limit
+    s = <State*>checked_malloc(sizeof(State))
+    buf = <uint32_t*>malloc(MAXMOVES * (depth + 2) * sizeof(uint32_t))
+    if buf == NULL:
+        free(s)
+        raise MemoryError()
+    memcpy(s, g.s, sizeof(State))
+    s.chance = chance
+    with nogil:
+        total = perft_node(s, depth, buf, &ctl)
+    free(s)
+    free(buf)
+    if total == -1:
+        raise MemoryError()
+    return (None if total < 0 else total), ctl.nodes
 
 
 def set_chance(CoreGame g, bint chance):

@@ -143,3 +143,6 @@ def child_estimates(
     g: CoreGame, codes: list[int], weights: tuple[float, ...], mover: int, scale: float = 1.0
 ) -> tuple[list[float], list[int], list[float]]: ...
 def greedy_best(g: CoreGame) -> list[int]: ...  # codes
+def perft_bounded(
+    g: CoreGame, depth: int, chance: bool, stop: bytearray | None = None, limit: int = -1
+) -> tuple[int | None, int]: ...

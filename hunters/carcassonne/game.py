@@ -15,9 +15,12 @@ from hunters.game_base import (
     GameInfo,
     LegalMoves,
     Option,
+    PerftLimit,
     SearchStats,
     SimulationResult,
+    check_depth,
     check_seed,
+    perft_children,
 )
 from hunters.learn import LearnBatch, LearnLayout, check_view
 
@@ -358,12 +361,15 @@ class Game(GameBase):
         return _actions.legal_pairs(self)
 
     # -- perft (docs/carcassonne-engine-contract.md#perft) ------------------------------------
-    def perft(self, depth: int, divide: bool = False, chance: bool = False) -> Any:
+    def perft(self, depth: int, divide: bool = False, chance: bool = False, limit: PerftLimit | None = None) -> Any:
         """GameBase.perft counted in the core without the GIL (the last ply counted, not played)."""
-        if type(depth) is not int or not 0 <= depth <= 64:
-            raise ValueError("depth must be an integer from 0 to 64")
+        check_depth(depth)
         if self._core.pending and not chance:
             raise ValueError("a draw is pending: only chance mode counts from here")
+        if limit is not None:
+            if divide:
+                return [(k, c.perft(d, chance=chance, limit=limit)) for k, c, d in perft_children(self, depth, chance)]
+            return limit.run(lambda nodes: _core.perft_bounded(self._core, depth, chance, limit.stop, nodes))
         out = _core.perft(self._core, depth, chance, divide)
         if not divide or self._core.pending:
             return out

@@ -8,4 +8,5 @@ PLUGIN = GamePlugin(
     wire="hunters.carcassonne.wire:Adapter",
     value="hunters.carcassonne.bots:value",
     strategy="hunters.carcassonne.strategy",
+    conformance="hunters.carcassonne.conformance",
 )

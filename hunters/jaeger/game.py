@@ -15,9 +15,12 @@ from hunters.game_base import (
     GameInfo,
     LegalMoves,
     Option,
+    PerftLimit,
     SearchStats,
     SimulationResult,
+    check_depth,
     check_seed,
+    perft_children,
     python_perft,
     remember,
 )
@@ -645,15 +648,18 @@ class Game(GameBase):
         chance.apply(self, outcome)
 
     # -- perft (docs/jaeger-engine-contract.md#perft) -----------------------------------------
-    def perft(self, depth: int, divide: bool = False, chance: bool = False) -> Any:
+    def perft(self, depth: int, divide: bool = False, chance: bool = False, limit: PerftLimit | None = None) -> Any:
         """GameBase.perft counted in the core without the GIL (the last ply counted, not played);
         a pending summer deal (chance="external", before the first turn) is counted in Python."""
-        if type(depth) is not int or not 0 <= depth <= 64:
-            raise ValueError("depth must be an integer from 0 to 64")
+        check_depth(depth)
         if self._summer_left is not None:
             if not chance:
                 raise ValueError("a deal is pending: only chance mode counts from here")
-            return python_perft(self, depth, divide=divide, chance=True)
+            return python_perft(self, depth, divide=divide, chance=True, limit=limit)
+        if limit is not None:
+            if divide:
+                return [(k, c.perft(d, chance=chance, limit=limit)) for k, c, d in perft_children(self, depth, chance)]
+            return limit.run(lambda nodes: _core.perft_bounded(self._core, depth, chance, limit.stop, nodes))
         out = _core.perft(self._core, depth, chance, divide)
         if not divide or self.chance_pending:
             return out

@@ -8,4 +8,5 @@ PLUGIN = GamePlugin(
     wire="hunters.jaeger.wire:Adapter",
     value="hunters.jaeger.bots:value",
     strategy="hunters.jaeger.strategy",
+    conformance="hunters.jaeger.conformance",
 )

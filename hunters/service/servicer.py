@@ -30,6 +30,7 @@ from .errors import ServiceError, invalid
 from .gameinfo import game_info, list_games
 from .games import GameAdapter, adapter, config_for, watch_response
 from .matches import LiveMatch, MatchManager, Played
+from .perft import count_child, get_vectors, list_vectors, new_limit, perft_rows
 from .store_base import StoreUnavailable
 
 log = logging.getLogger("hunters.service")
@@ -389,6 +390,49 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
         with self.engine.simulate.admitted(caller) as budget:
             async for item in self._report(request, ad.Game, budget):
                 yield item
+
+    @stream_rpc
+    async def Perft(
+        self, request: oracle_pb2.PerftRequest, context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[oracle_pb2.PerftResponse]:
+        """The divide lines (with `divide`), then the total: each root child counted as one job on
+        the simulate lane, so a caller past its engine seconds waits between children and a caller
+        going away stops the core's count at once (the job's cancel flag is its stop byte)."""
+        caller = self._caller(context)
+        lane = self.engine.simulate
+        with lane.admitted(caller) as budget:
+            rows, total = await lane.run(perft_rows, request, budget=budget)
+            limit = new_limit(request)
+            start = time.perf_counter()
+            if total is None:
+                total = 0
+                for line, child, depth in rows:
+                    while lane.callers is not None and budget is not None and (pause := lane.callers.wait(budget)) > 0:
+                        await asyncio.sleep(min(pause, 5.0))
+                    count = await lane.run(count_child, child, depth, request.chance, limit, budget=budget)
+                    total += count
+                    if request.divide:
+                        line.count = count
+                        line.nodes = limit.used
+                        yield line
+            seconds = time.perf_counter() - start
+            yield oracle_pb2.PerftResponse(
+                count=total, done=True, nodes=limit.used, leaves_per_second=total / seconds if seconds > 0 else 0.0
+            )
+
+    @rpc
+    async def ListConformanceVectors(
+        self, request: oracle_pb2.ListConformanceVectorsRequest, context: grpc.aio.ServicerContext
+    ) -> oracle_pb2.ListConformanceVectorsResponse:
+        response: oracle_pb2.ListConformanceVectorsResponse = await self.engine.evaluate.run(list_vectors, request)
+        return response
+
+    @rpc
+    async def GetConformanceVectors(
+        self, request: oracle_pb2.GetConformanceVectorsRequest, context: grpc.aio.ServicerContext
+    ) -> oracle_pb2.GetConformanceVectorsResponse:
+        response: oracle_pb2.GetConformanceVectorsResponse = await self.engine.evaluate.run(get_vectors, request)
+        return response
 
     async def _report(
         self, request: oracle_pb2.SimulateGamesRequest, game: type[GameBase], budget: Any

@@ -30,6 +30,7 @@ ELSEWHERE = {
     "CALLER_BUSY": "tests/service/test_limits.py",
     "CALLER_BUDGET_EXHAUSTED": "tests/service/test_limits.py",
     "ENGINE_BUSY": "tests/service/test_limits.py",
+    "BAD_PERFT": "tests/service/test_perft_rpc.py",  # needs a game that cannot branch over its chance
     "DATABASE_BUSY": "tests/service/test_storage_faults.py",
     "STORAGE_UNAVAILABLE": "tests/service/test_storage_faults.py",
 }
@@ -221,6 +222,14 @@ def test_every_documented_reason_is_sent_with_its_code_and_metadata(server_facto
     seen.expect("BAD_PAGE_SIZE", stub.ListMatches, matches_pb2.ListMatchesRequest(page_size=-1))
     seen.expect("BAD_PAGE_TOKEN", stub.ListMatches, matches_pb2.ListMatchesRequest(page_token="forged"))
     seen.expect("BAD_GAMES", oracle.SimulateGames, oracle_pb2.SimulateGamesRequest(game="carcassonne_hg", players=2))
+    perft_config = C(game="carcassonne_hg", players=2, seed=1)
+    perft = oracle_pb2.PerftRequest
+    seen.expect("BAD_DEPTH", oracle.Perft, perft(config=perft_config, depth=9))
+    seen.expect("BAD_MAX_NODES", oracle.Perft, perft(config=perft_config, depth=1, max_nodes=-1))
+    seen.expect("ILLEGAL_MOVE", oracle.Perft, perft(config=perft_config, depth=1, moves=[moves_pb2.Move(json="{}")]))
+    seen.expect("PERFT_NODE_LIMIT", oracle.Perft, perft(config=perft_config, depth=3, max_nodes=5))
+    no_file = oracle_pb2.GetConformanceVectorsRequest(game="carcassonne_hg", name="x")
+    seen.expect("NO_VECTORS", oracle.GetConformanceVectors, no_file)
     malformed = channel.unary_unary("/hunters.v1.MatchService/GetMatch")
     seen.expect("MALFORMED_REQUEST", malformed, b"\xff\xff\xff")
 

@@ -19,18 +19,21 @@ import (
 // RPCMethods names the facade method of every RPC of the contract, by full method name: each RPC of
 // hunters.v1 has one (TestFacadeCoversContract checks this against the generated descriptors).
 var RPCMethods = map[string]string{
-	"hunters.v1.MatchService.CreateMatch":    "CreateMatch",
-	"hunters.v1.MatchService.GetMatch":       "GetMatch",
-	"hunters.v1.MatchService.ListMatches":    "ListMatches",
-	"hunters.v1.MatchService.DeleteMatch":    "DeleteMatch",
-	"hunters.v1.MatchService.ListLegalMoves": "LegalMoves",
-	"hunters.v1.MatchService.PlayMove":       "Play",
-	"hunters.v1.MatchService.WatchMatch":     "Watch",
-	"hunters.v1.MatchService.GetRecord":      "GetRecord",
-	"hunters.v1.OracleService.Evaluate":      "Evaluate",
-	"hunters.v1.OracleService.SimulateGames": "Simulate",
-	"hunters.v1.GameService.ListGames":       "ListGames",
-	"hunters.v1.GameService.GetGameInfo":     "GameInfo",
+	"hunters.v1.MatchService.CreateMatch":             "CreateMatch",
+	"hunters.v1.MatchService.GetMatch":                "GetMatch",
+	"hunters.v1.MatchService.ListMatches":             "ListMatches",
+	"hunters.v1.MatchService.DeleteMatch":             "DeleteMatch",
+	"hunters.v1.MatchService.ListLegalMoves":          "LegalMoves",
+	"hunters.v1.MatchService.PlayMove":                "Play",
+	"hunters.v1.MatchService.WatchMatch":              "Watch",
+	"hunters.v1.MatchService.GetRecord":               "GetRecord",
+	"hunters.v1.OracleService.Evaluate":               "Evaluate",
+	"hunters.v1.OracleService.SimulateGames":          "Simulate",
+	"hunters.v1.OracleService.Perft":                  "Perft",
+	"hunters.v1.OracleService.ListConformanceVectors": "ConformanceVectors",
+	"hunters.v1.OracleService.GetConformanceVectors":  "ConformanceVectorFile",
+	"hunters.v1.GameService.ListGames":                "ListGames",
+	"hunters.v1.GameService.GetGameInfo":              "GameInfo",
 }
 
 // Client speaks to one server. It is safe for concurrent use.
@@ -277,6 +280,66 @@ func (c *Client) Simulate(ctx context.Context, r SimulationRequest) (*Simulation
 		return nil, wrap(err)
 	}
 	return &Simulation{stream: s}, nil
+}
+
+// PerftRequest is a Perft count: the position (config and the moves to it), the depth and the mode.
+type PerftRequest struct {
+	Config   GameConfig
+	Moves    []*Move
+	Depth    int
+	Chance   bool
+	Divide   bool
+	MaxNodes int64
+}
+
+// PerftCount receives the lines of a Perft: the divide lines (with Divide), then the total (Done).
+type PerftCount struct {
+	stream pb.OracleService_PerftClient
+}
+
+// Recv is the next line; io.EOF after the total.
+func (p *PerftCount) Recv() (*pb.PerftResponse, error) {
+	r, err := p.stream.Recv()
+	if err != nil {
+		if err == io.EOF {
+			return nil, err
+		}
+		return nil, wrap(err)
+	}
+	return r, nil
+}
+
+// Perft counts the leaves Depth decisions below a position in the server's core (docs/conformance.md).
+// Cancel ctx to stop the count.
+func (c *Client) Perft(ctx context.Context, r PerftRequest) (*PerftCount, error) {
+	cfg, err := configPB(r.Config)
+	if err != nil {
+		return nil, err
+	}
+	req := &pb.PerftRequest{Config: cfg, Moves: r.Moves, Depth: int32(r.Depth), Chance: r.Chance, Divide: r.Divide, MaxNodes: r.MaxNodes}
+	s, err := c.oracle.Perft(ctx, req)
+	if err != nil {
+		return nil, wrap(err)
+	}
+	return &PerftCount{stream: s}, nil
+}
+
+// ConformanceVectors lists the conformance vector files the server publishes (game "" : every game's).
+func (c *Client) ConformanceVectors(ctx context.Context, game string) ([]*pb.ConformanceVectorFile, error) {
+	r, err := c.oracle.ListConformanceVectors(ctx, &pb.ListConformanceVectorsRequest{Game: game})
+	if err != nil {
+		return nil, wrap(err)
+	}
+	return r.GetFiles(), nil
+}
+
+// ConformanceVectorFile returns one vector file: its JSON lines as text (version "": the newest).
+func (c *Client) ConformanceVectorFile(ctx context.Context, game, name, version string) (string, error) {
+	r, err := c.oracle.GetConformanceVectors(ctx, &pb.GetConformanceVectorsRequest{Game: game, Name: name, Version: version})
+	if err != nil {
+		return "", wrap(err)
+	}
+	return r.GetContent(), nil
 }
 
 // ListGames lists every game the server plays: id, display name, player range, action-space size.

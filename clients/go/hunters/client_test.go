@@ -9,6 +9,7 @@ import (
 	"math/rand"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -507,4 +508,44 @@ func TestOracle(t *testing.T) {
 		_, err = badSim.Recv()
 	}
 	refused(t, err, codes.InvalidArgument, "BAD_GAMES")
+}
+
+func TestPerftAndConformanceVectors(t *testing.T) {
+	c, ctx := dial(t)
+	seed := uint64(1)
+	count, err := c.Perft(ctx, hunters.PerftRequest{
+		Config: hunters.GameConfig{Game: "carcassonne_hg", Players: 2, Seed: &seed}, Depth: 2, Divide: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []*pb.PerftResponse
+	for {
+		line, err := count.Recv()
+		if err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, line)
+	}
+	// 15 first moves, then the total: the engine contract's count of this position
+	if len(lines) != 16 || !lines[15].GetDone() || lines[15].GetCount() != 656 {
+		t.Fatalf("perft lines %v", lines)
+	}
+	files, err := c.ConformanceVectors(ctx, "carcassonne_hg")
+	if err != nil || len(files) != 2 {
+		t.Fatalf("%v, %v", files, err)
+	}
+	text, err := c.ConformanceVectorFile(ctx, "carcassonne_hg", "perft.jsonl", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first struct{ Counts []int64 }
+	if err := json.Unmarshal([]byte(text[:strings.Index(text, "\n")]), &first); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(first.Counts, []int64{1, 15, 656, 54604}) {
+		t.Fatalf("first vector's counts %v", first.Counts)
+	}
 }

@@ -27,6 +27,9 @@ import {
   type Move,
   type Play,
   type PlayResult,
+  type ConformanceVectorFile,
+  type PerftRequest,
+  type PerftResponse,
   type SimulationProgress,
   type SimulationRequest,
 } from "./wire.js";
@@ -88,6 +91,9 @@ export const RPC_METHODS = {
   "hunters.v1.MatchService.GetRecord": "getRecord",
   "hunters.v1.OracleService.Evaluate": "evaluate",
   "hunters.v1.OracleService.SimulateGames": "simulate",
+  "hunters.v1.OracleService.Perft": "perft",
+  "hunters.v1.OracleService.ListConformanceVectors": "conformanceVectors",
+  "hunters.v1.OracleService.GetConformanceVectors": "conformanceVectorFile",
   "hunters.v1.GameService.ListGames": "listGames",
   "hunters.v1.GameService.GetGameInfo": "gameInfo",
 } as const satisfies Record<string, keyof HuntersClient>;
@@ -255,6 +261,30 @@ export class HuntersClient {
   /** Random games played in the server's core; progress about every 5% of the games, the last `done`. */
   simulate(request: SimulationRequest, options: { signal?: AbortSignal } = {}): AsyncGenerator<SimulationProgress> {
     return stream(this.oracle.simulateGames(requests.simulate(request), { signal: options.signal }), responses.progress);
+  }
+
+  /** Leaves `depth` decisions below a position, counted in the server's core (docs/conformance.md):
+   * with `divide`, one message per root child first; the last (`done`) is the total. */
+  perft(request: PerftRequest, options: { signal?: AbortSignal } = {}): AsyncGenerator<PerftResponse> {
+    return stream(this.oracle.perft(requests.perft(request), { signal: options.signal }), (r) => r);
+  }
+
+  /** The conformance vector files the server publishes (one game's, or every game's). */
+  conformanceVectors(game = ""): Promise<ConformanceVectorFile[]> {
+    return call(async () => (await this.oracle.listConformanceVectors(requests.listVectors(game), { timeoutMs: this.timeoutMs })).files);
+  }
+
+  /** One vector file's vectors: its JSON lines, parsed. */
+  conformanceVectorFile(game: string, name: string, version = ""): Promise<unknown[]> {
+    return call(async () => {
+      const reply = await this.oracle.getConformanceVectors(requests.getVectors(game, name, version), {
+        timeoutMs: this.timeoutMs,
+      });
+      return reply.content
+        .split("\n")
+        .filter((line) => line.trim())
+        .map((line) => JSON.parse(line) as unknown);
+    });
   }
 
   /** Every game the server plays: id, display name, player range, action-space size. */

@@ -42,13 +42,28 @@ import { MoveSchema, PieceKind, type LegalMove as LegalMovePb, type Move } from 
 import type { CarcassonneOptionsSchema, JaegerOptionsSchema } from "./gen/hunters/v1/options_pb.js";
 import {
   EvaluateRequestSchema,
+  GetConformanceVectorsRequestSchema,
+  ListConformanceVectorsRequestSchema,
+  PerftRequestSchema,
   SimulateGamesRequestSchema,
+  type ConformanceVectorFile,
   type EvaluateResponse,
+  type PerftResponse,
   type SimulateGamesResponse,
 } from "./gen/hunters/v1/oracle_pb.js";
 import { GameStatus, type MatchState } from "./gen/hunters/v1/state_pb.js";
 
-export type { CarcassonneInfo, Event, GameSummary, JaegerInfo, Move, MatchState };
+export type { CarcassonneInfo, ConformanceVectorFile, Event, GameSummary, JaegerInfo, Move, MatchState, PerftResponse };
+
+/** A Perft count: the position (config and the moves to it), the depth and the mode. */
+export interface PerftRequest {
+  config: GameConfig;
+  moves?: Move[];
+  depth: number;
+  chance?: boolean;
+  divide?: boolean;
+  maxNodes?: number;
+}
 export { MatchStatus };
 
 /** carcassonne_hg options as plain objects, e.g. `{normalDeck: {tiles: [3, 17, 5]}}` (CarcassonneOptions). */
@@ -269,6 +284,18 @@ export const requests = {
       games: BigInt(r.games),
       seed: BigInt(r.seed),
     }),
+  perft: (r: PerftRequest) =>
+    create(PerftRequestSchema, {
+      config: gameConfig(r.config),
+      moves: r.moves ?? [],
+      depth: r.depth,
+      chance: r.chance ?? false,
+      divide: r.divide ?? false,
+      maxNodes: BigInt(r.maxNodes ?? 0),
+    }),
+  listVectors: (game: string) => create(ListConformanceVectorsRequestSchema, { game }),
+  getVectors: (game: string, name: string, version: string) =>
+    create(GetConformanceVectorsRequestSchema, { game, name, version }),
   listGames: () => create(ListGamesRequestSchema, {}),
   gameInfo: (game: string) => create(GetGameInfoRequestSchema, { game }),
 };

@@ -184,4 +184,18 @@ describe("oracle", () => {
     assert.ok(last.moves > 40 * 40);
     for (let i = 1; i < progress.length; i++) assert.ok(progress[i]!.gamesDone > progress[i - 1]!.gamesDone);
   });
+
+  it("counts perft in the server and serves the conformance vectors", async () => {
+    const lines = [];
+    const config = { game: "carcassonne_hg", players: 2, seed: 1 };
+    for await (const line of client.perft({ config, depth: 2, divide: true })) lines.push(line);
+    const total = lines.at(-1)!;
+    assert.equal(total.done, true);
+    assert.equal(total.count, 656n); // the engine contract's count of this position
+    assert.equal(lines.length, 16); // 15 first moves, then the total
+    const files = await client.conformanceVectors("carcassonne_hg");
+    assert.deepEqual(files.map((f) => f.name).sort(), ["perft.jsonl", "replays.jsonl"]);
+    const vectors = (await client.conformanceVectorFile("carcassonne_hg", "perft.jsonl")) as { counts: number[] }[];
+    assert.deepEqual(vectors[0]!.counts, [1, 15, 656, 54604]);
+  });
 });

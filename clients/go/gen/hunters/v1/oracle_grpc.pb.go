@@ -21,6 +21,14 @@ type OracleServiceClient interface {
 	Evaluate(ctx context.Context, in *EvaluateRequest, opts ...grpc.CallOption) (*EvaluateResponse, error)
 	// Play random games in the server's core and stream the progress.
 	SimulateGames(ctx context.Context, in *SimulateGamesRequest, opts ...grpc.CallOption) (OracleService_SimulateGamesClient, error)
+	// Count the leaves below a position in the server's core and stream the divide lines, then the
+	// total; bounded like SimulateGames (depth, positions expanded, each caller's calls and engine
+	// seconds) and stopped at once when the caller goes away.
+	Perft(ctx context.Context, in *PerftRequest, opts ...grpc.CallOption) (OracleService_PerftClient, error)
+	// The conformance vector files the server publishes (those of its installed games).
+	ListConformanceVectors(ctx context.Context, in *ListConformanceVectorsRequest, opts ...grpc.CallOption) (*ListConformanceVectorsResponse, error)
+	// One conformance vector file.
+	GetConformanceVectors(ctx context.Context, in *GetConformanceVectorsRequest, opts ...grpc.CallOption) (*GetConformanceVectorsResponse, error)
 }
 
 type oracleServiceClient struct {
@@ -72,6 +80,56 @@ func (x *oracleServiceSimulateGamesClient) Recv() (*SimulateGamesResponse, error
 	return m, nil
 }
 
+func (c *oracleServiceClient) Perft(ctx context.Context, in *PerftRequest, opts ...grpc.CallOption) (OracleService_PerftClient, error) {
+	stream, err := c.cc.NewStream(ctx, &_OracleService_serviceDesc.Streams[1], "/hunters.v1.OracleService/Perft", opts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &oracleServicePerftClient{stream}
+	if err := x.ClientStream.SendMsg(in); err != nil {
+		return nil, err
+	}
+	if err := x.ClientStream.CloseSend(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+type OracleService_PerftClient interface {
+	Recv() (*PerftResponse, error)
+	grpc.ClientStream
+}
+
+type oracleServicePerftClient struct {
+	grpc.ClientStream
+}
+
+func (x *oracleServicePerftClient) Recv() (*PerftResponse, error) {
+	m := new(PerftResponse)
+	if err := x.ClientStream.RecvMsg(m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+func (c *oracleServiceClient) ListConformanceVectors(ctx context.Context, in *ListConformanceVectorsRequest, opts ...grpc.CallOption) (*ListConformanceVectorsResponse, error) {
+	out := new(ListConformanceVectorsResponse)
+	err := c.cc.Invoke(ctx, "/hunters.v1.OracleService/ListConformanceVectors", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *oracleServiceClient) GetConformanceVectors(ctx context.Context, in *GetConformanceVectorsRequest, opts ...grpc.CallOption) (*GetConformanceVectorsResponse, error) {
+	out := new(GetConformanceVectorsResponse)
+	err := c.cc.Invoke(ctx, "/hunters.v1.OracleService/GetConformanceVectors", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // OracleServiceServer is the server API for OracleService service.
 // All implementations must embed UnimplementedOracleServiceServer
 // for forward compatibility
@@ -80,6 +138,14 @@ type OracleServiceServer interface {
 	Evaluate(context.Context, *EvaluateRequest) (*EvaluateResponse, error)
 	// Play random games in the server's core and stream the progress.
 	SimulateGames(*SimulateGamesRequest, OracleService_SimulateGamesServer) error
+	// Count the leaves below a position in the server's core and stream the divide lines, then the
+	// total; bounded like SimulateGames (depth, positions expanded, each caller's calls and engine
+	// seconds) and stopped at once when the caller goes away.
+	Perft(*PerftRequest, OracleService_PerftServer) error
+	// The conformance vector files the server publishes (those of its installed games).
+	ListConformanceVectors(context.Context, *ListConformanceVectorsRequest) (*ListConformanceVectorsResponse, error)
+	// One conformance vector file.
+	GetConformanceVectors(context.Context, *GetConformanceVectorsRequest) (*GetConformanceVectorsResponse, error)
 	mustEmbedUnimplementedOracleServiceServer()
 }
 
@@ -92,6 +158,15 @@ func (UnimplementedOracleServiceServer) Evaluate(context.Context, *EvaluateReque
 }
 func (UnimplementedOracleServiceServer) SimulateGames(*SimulateGamesRequest, OracleService_SimulateGamesServer) error {
 	return status.Errorf(codes.Unimplemented, "method SimulateGames not implemented")
+}
+func (UnimplementedOracleServiceServer) Perft(*PerftRequest, OracleService_PerftServer) error {
+	return status.Errorf(codes.Unimplemented, "method Perft not implemented")
+}
+func (UnimplementedOracleServiceServer) ListConformanceVectors(context.Context, *ListConformanceVectorsRequest) (*ListConformanceVectorsResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method ListConformanceVectors not implemented")
+}
+func (UnimplementedOracleServiceServer) GetConformanceVectors(context.Context, *GetConformanceVectorsRequest) (*GetConformanceVectorsResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method GetConformanceVectors not implemented")
 }
 func (UnimplementedOracleServiceServer) mustEmbedUnimplementedOracleServiceServer() {}
 
@@ -145,6 +220,63 @@ func (x *oracleServiceSimulateGamesServer) Send(m *SimulateGamesResponse) error 
 	return x.ServerStream.SendMsg(m)
 }
 
+func _OracleService_Perft_Handler(srv interface{}, stream grpc.ServerStream) error {
+	m := new(PerftRequest)
+	if err := stream.RecvMsg(m); err != nil {
+		return err
+	}
+	return srv.(OracleServiceServer).Perft(m, &oracleServicePerftServer{stream})
+}
+
+type OracleService_PerftServer interface {
+	Send(*PerftResponse) error
+	grpc.ServerStream
+}
+
+type oracleServicePerftServer struct {
+	grpc.ServerStream
+}
+
+func (x *oracleServicePerftServer) Send(m *PerftResponse) error {
+	return x.ServerStream.SendMsg(m)
+}
+
+func _OracleService_ListConformanceVectors_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ListConformanceVectorsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(OracleServiceServer).ListConformanceVectors(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/hunters.v1.OracleService/ListConformanceVectors",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(OracleServiceServer).ListConformanceVectors(ctx, req.(*ListConformanceVectorsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _OracleService_GetConformanceVectors_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetConformanceVectorsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(OracleServiceServer).GetConformanceVectors(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/hunters.v1.OracleService/GetConformanceVectors",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(OracleServiceServer).GetConformanceVectors(ctx, req.(*GetConformanceVectorsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 var _OracleService_serviceDesc = grpc.ServiceDesc{
 	ServiceName: "hunters.v1.OracleService",
 	HandlerType: (*OracleServiceServer)(nil),
@@ -153,11 +285,24 @@ var _OracleService_serviceDesc = grpc.ServiceDesc{
 			MethodName: "Evaluate",
 			Handler:    _OracleService_Evaluate_Handler,
 		},
+		{
+			MethodName: "ListConformanceVectors",
+			Handler:    _OracleService_ListConformanceVectors_Handler,
+		},
+		{
+			MethodName: "GetConformanceVectors",
+			Handler:    _OracleService_GetConformanceVectors_Handler,
+		},
 	},
 	Streams: []grpc.StreamDesc{
 		{
 			StreamName:    "SimulateGames",
 			Handler:       _OracleService_SimulateGames_Handler,
+			ServerStreams: true,
+		},
+		{
+			StreamName:    "Perft",
+			Handler:       _OracleService_Perft_Handler,
 			ServerStreams: true,
 		},
 	},

@@ -20,7 +20,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file hunters/v1/oracle.proto.
  */
 export const file_hunters_v1_oracle: GenFile = /*@__PURE__*/
-  fileDesc("ChdodW50ZXJzL3YxL29yYWNsZS5wcm90bxIKaHVudGVycy52MSJ3Cg9FdmFsdWF0ZVJlcXVlc3QSJgoGY29uZmlnGAEgASgLMhYuaHVudGVycy52MS5HYW1lQ29uZmlnEh8KBW1vdmVzGAIgAygLMhAuaHVudGVycy52MS5Nb3ZlEhsKE2luY2x1ZGVfbGVnYWxfbW92ZXMYAyABKAgiQwoRSWxsZWdhbE1vdmVEZXRhaWwSDQoFaW5kZXgYASABKAUSDgoGcmVhc29uGAIgASgJEg8KB21lc3NhZ2UYAyABKAkixwEKEEV2YWx1YXRlUmVzcG9uc2USDQoFbGVnYWwYASABKAgSLgoHaWxsZWdhbBgCIAEoCzIdLmh1bnRlcnMudjEuSWxsZWdhbE1vdmVEZXRhaWwSJQoFc3RhdGUYAyABKAsyFi5odW50ZXJzLnYxLk1hdGNoU3RhdGUSIQoGZXZlbnRzGAQgAygLMhEuaHVudGVycy52MS5FdmVudBIqCgtsZWdhbF9tb3ZlcxgFIAMoCzIVLmh1bnRlcnMudjEuTGVnYWxNb3ZlIlIKFFNpbXVsYXRlR2FtZXNSZXF1ZXN0EgwKBGdhbWUYASABKAkSDwoHcGxheWVycxgCIAEoBRINCgVnYW1lcxgDIAEoAxIMCgRzZWVkGAQgASgEIoUBChVTaW11bGF0ZUdhbWVzUmVzcG9uc2USEgoKZ2FtZXNfZG9uZRgBIAEoAxINCgVtb3ZlcxgCIAEoAxITCgttZWFuX3Njb3JlcxgDIAMoARIMCgR3aW5zGAQgAygDEhgKEGdhbWVzX3Blcl9zZWNvbmQYBSABKAESDAoEZG9uZRgGIAEoCDKuAQoNT3JhY2xlU2VydmljZRJFCghFdmFsdWF0ZRIbLmh1bnRlcnMudjEuRXZhbHVhdGVSZXF1ZXN0GhwuaHVudGVycy52MS5FdmFsdWF0ZVJlc3BvbnNlElYKDVNpbXVsYXRlR2FtZXMSIC5odW50ZXJzLnYxLlNpbXVsYXRlR2FtZXNSZXF1ZXN0GiEuaHVudGVycy52MS5TaW11bGF0ZUdhbWVzUmVzcG9uc2UwAUJCUAFaPmdpdGh1Yi5jb20vaHVudGVycy9odW50ZXJzL2NsaWVudHMvZ28vZ2VuL2h1bnRlcnMvdjE7aHVudGVyc3YxYgZwcm90bzM", [file_hunters_v1_events, file_hunters_v1_matches, file_hunters_v1_moves, file_hunters_v1_state]);
+  fileDesc("ChdodW50ZXJzL3YxL29yYWNsZS5wcm90bxIKaHVudGVycy52MSJ3Cg9FdmFsdWF0ZVJlcXVlc3QSJgoGY29uZmlnGAEgASgLMhYuaHVudGVycy52MS5HYW1lQ29uZmlnEh8KBW1vdmVzGAIgAygLMhAuaHVudGVycy52MS5Nb3ZlEhsKE2luY2x1ZGVfbGVnYWxfbW92ZXMYAyABKAgiQwoRSWxsZWdhbE1vdmVEZXRhaWwSDQoFaW5kZXgYASABKAUSDgoGcmVhc29uGAIgASgJEg8KB21lc3NhZ2UYAyABKAkixwEKEEV2YWx1YXRlUmVzcG9uc2USDQoFbGVnYWwYASABKAgSLgoHaWxsZWdhbBgCIAEoCzIdLmh1bnRlcnMudjEuSWxsZWdhbE1vdmVEZXRhaWwSJQoFc3RhdGUYAyABKAsyFi5odW50ZXJzLnYxLk1hdGNoU3RhdGUSIQoGZXZlbnRzGAQgAygLMhEuaHVudGVycy52MS5FdmVudBIqCgtsZWdhbF9tb3ZlcxgFIAMoCzIVLmh1bnRlcnMudjEuTGVnYWxNb3ZlIlIKFFNpbXVsYXRlR2FtZXNSZXF1ZXN0EgwKBGdhbWUYASABKAkSDwoHcGxheWVycxgCIAEoBRINCgVnYW1lcxgDIAEoAxIMCgRzZWVkGAQgASgEIoUBChVTaW11bGF0ZUdhbWVzUmVzcG9uc2USEgoKZ2FtZXNfZG9uZRgBIAEoAxINCgVtb3ZlcxgCIAEoAxITCgttZWFuX3Njb3JlcxgDIAMoARIMCgR3aW5zGAQgAygDEhgKEGdhbWVzX3Blcl9zZWNvbmQYBSABKAESDAoEZG9uZRgGIAEoCCKZAQoMUGVyZnRSZXF1ZXN0EiYKBmNvbmZpZxgBIAEoCzIWLmh1bnRlcnMudjEuR2FtZUNvbmZpZxIfCgVtb3ZlcxgCIAMoCzIQLmh1bnRlcnMudjEuTW92ZRINCgVkZXB0aBgDIAEoBRIOCgZjaGFuY2UYBCABKAgSDgoGZGl2aWRlGAUgASgIEhEKCW1heF9ub2RlcxgGIAEoAyKdAQoNUGVyZnRSZXNwb25zZRIjCgRtb3ZlGAEgASgLMhUuaHVudGVycy52MS5MZWdhbE1vdmUSFAoHb3V0Y29tZRgCIAEoA0gAiAEBEg0KBWNvdW50GAMgASgDEgwKBGRvbmUYBCABKAgSDQoFbm9kZXMYBSABKAMSGQoRbGVhdmVzX3Blcl9zZWNvbmQYBiABKAFCCgoIX291dGNvbWUiLQodTGlzdENvbmZvcm1hbmNlVmVjdG9yc1JlcXVlc3QSDAoEZ2FtZRgBIAEoCSJzChVDb25mb3JtYW5jZVZlY3RvckZpbGUSDAoEZ2FtZRgBIAEoCRIPCgd2ZXJzaW9uGAIgASgJEgwKBG5hbWUYAyABKAkSDwoHdmVjdG9ycxgEIAEoBRIMCgRzaXplGAUgASgDEg4KBnNoYTI1NhgGIAEoCSJSCh5MaXN0Q29uZm9ybWFuY2VWZWN0b3JzUmVzcG9uc2USMAoFZmlsZXMYASADKAsyIS5odW50ZXJzLnYxLkNvbmZvcm1hbmNlVmVjdG9yRmlsZSJLChxHZXRDb25mb3JtYW5jZVZlY3RvcnNSZXF1ZXN0EgwKBGdhbWUYASABKAkSDwoHdmVyc2lvbhgCIAEoCRIMCgRuYW1lGAMgASgJInEKHUdldENvbmZvcm1hbmNlVmVjdG9yc1Jlc3BvbnNlEi8KBGZpbGUYASABKAsyIS5odW50ZXJzLnYxLkNvbmZvcm1hbmNlVmVjdG9yRmlsZRIPCgdjb250ZW50GAIgASgJEg4KBnNjaGVtYRgDIAEoCTLNAwoNT3JhY2xlU2VydmljZRJFCghFdmFsdWF0ZRIbLmh1bnRlcnMudjEuRXZhbHVhdGVSZXF1ZXN0GhwuaHVudGVycy52MS5FdmFsdWF0ZVJlc3BvbnNlElYKDVNpbXVsYXRlR2FtZXMSIC5odW50ZXJzLnYxLlNpbXVsYXRlR2FtZXNSZXF1ZXN0GiEuaHVudGVycy52MS5TaW11bGF0ZUdhbWVzUmVzcG9uc2UwARI+CgVQZXJmdBIYLmh1bnRlcnMudjEuUGVyZnRSZXF1ZXN0GhkuaHVudGVycy52MS5QZXJmdFJlc3BvbnNlMAESbwoWTGlzdENvbmZvcm1hbmNlVmVjdG9ycxIpLmh1bnRlcnMudjEuTGlzdENvbmZvcm1hbmNlVmVjdG9yc1JlcXVlc3QaKi5odW50ZXJzLnYxLkxpc3RDb25mb3JtYW5jZVZlY3RvcnNSZXNwb25zZRJsChVHZXRDb25mb3JtYW5jZVZlY3RvcnMSKC5odW50ZXJzLnYxLkdldENvbmZvcm1hbmNlVmVjdG9yc1JlcXVlc3QaKS5odW50ZXJzLnYxLkdldENvbmZvcm1hbmNlVmVjdG9yc1Jlc3BvbnNlQkJQAVo+Z2l0aHViLmNvbS9odW50ZXJzL2h1bnRlcnMvY2xpZW50cy9nby9nZW4vaHVudGVycy92MTtodW50ZXJzdjFiBnByb3RvMw", [file_hunters_v1_events, file_hunters_v1_matches, file_hunters_v1_moves, file_hunters_v1_state]);
 
 /**
  * Apply moves to a new game and report the result.
@@ -240,6 +240,292 @@ export const SimulateGamesResponseSchema: GenMessage<SimulateGamesResponse> = /*
   messageDesc(file_hunters_v1_oracle, 4);
 
 /**
+ * Count the leaves of the game tree below a position: the engine contracts' "Perft"
+ * (docs/*-engine-contract.md#perft).
+ *
+ * @generated from message hunters.v1.PerftRequest
+ */
+export type PerftRequest = Message<"hunters.v1.PerftRequest"> & {
+  /**
+   * The game; a seed or explicit options are required, as for Evaluate.
+   *
+   * @generated from field: hunters.v1.GameConfig config = 1;
+   */
+  config?: GameConfig | undefined;
+
+  /**
+   * The moves to the position, in order (an illegal one is INVALID_ARGUMENT / ILLEGAL_MOVE).
+   *
+   * @generated from field: repeated hunters.v1.Move moves = 2;
+   */
+  moves: Move[];
+
+  /**
+   * Decisions below the position, 1 to the server's limit (8 by default; deeper is INVALID_ARGUMENT /
+   * BAD_DEPTH, naming the limit).
+   *
+   * @generated from field: int32 depth = 3;
+   */
+  depth: number;
+
+  /**
+   * Branch over every outcome of each random draw (chance nodes take no depth) instead of the
+   * position's own draw order.
+   *
+   * @generated from field: bool chance = 4;
+   */
+  chance: boolean;
+
+  /**
+   * Stream one line per child of the position (a legal move, or an outcome where a chance node is
+   * pending) with its count, in legal-move order, before the total.
+   *
+   * @generated from field: bool divide = 5;
+   */
+  divide: boolean;
+
+  /**
+   * Most positions to expand (nodes whose moves are listed; leaves are counted, not expanded);
+   * 0 or above the server's limit: that limit. Past it the call ends RESOURCE_EXHAUSTED /
+   * PERFT_NODE_LIMIT.
+   *
+   * @generated from field: int64 max_nodes = 6;
+   */
+  maxNodes: bigint;
+};
+
+/**
+ * Describes the message hunters.v1.PerftRequest.
+ * Use `create(PerftRequestSchema)` to create a new message.
+ */
+export const PerftRequestSchema: GenMessage<PerftRequest> = /*@__PURE__*/
+  messageDesc(file_hunters_v1_oracle, 5);
+
+/**
+ * One line of a perft: a divide line (move or outcome set, done false), then the total (done true).
+ *
+ * @generated from message hunters.v1.PerftResponse
+ */
+export type PerftResponse = Message<"hunters.v1.PerftResponse"> & {
+  /**
+   * The child of a divide line: its move (with its action code) ...
+   *
+   * @generated from field: hunters.v1.LegalMove move = 1;
+   */
+  move?: LegalMove | undefined;
+
+  /**
+   * ... or the outcome of the chance node pending at the position.
+   *
+   * @generated from field: optional int64 outcome = 2;
+   */
+  outcome?: bigint | undefined;
+
+  /**
+   * Leaves below the child (a divide line) or below the position (the total).
+   *
+   * @generated from field: int64 count = 3;
+   */
+  count: bigint;
+
+  /**
+   * The total: the last message.
+   *
+   * @generated from field: bool done = 4;
+   */
+  done: boolean;
+
+  /**
+   * Positions expanded so far.
+   *
+   * @generated from field: int64 nodes = 5;
+   */
+  nodes: bigint;
+
+  /**
+   * Leaves counted per second so far.
+   *
+   * @generated from field: double leaves_per_second = 6;
+   */
+  leavesPerSecond: number;
+};
+
+/**
+ * Describes the message hunters.v1.PerftResponse.
+ * Use `create(PerftResponseSchema)` to create a new message.
+ */
+export const PerftResponseSchema: GenMessage<PerftResponse> = /*@__PURE__*/
+  messageDesc(file_hunters_v1_oracle, 6);
+
+/**
+ * Which conformance vectors the server publishes.
+ *
+ * @generated from message hunters.v1.ListConformanceVectorsRequest
+ */
+export type ListConformanceVectorsRequest = Message<"hunters.v1.ListConformanceVectorsRequest"> & {
+  /**
+   * Only this game's (empty: every game's).
+   *
+   * @generated from field: string game = 1;
+   */
+  game: string;
+};
+
+/**
+ * Describes the message hunters.v1.ListConformanceVectorsRequest.
+ * Use `create(ListConformanceVectorsRequestSchema)` to create a new message.
+ */
+export const ListConformanceVectorsRequestSchema: GenMessage<ListConformanceVectorsRequest> = /*@__PURE__*/
+  messageDesc(file_hunters_v1_oracle, 7);
+
+/**
+ * One published vector file.
+ *
+ * @generated from message hunters.v1.ConformanceVectorFile
+ */
+export type ConformanceVectorFile = Message<"hunters.v1.ConformanceVectorFile"> & {
+  /**
+   * Game id.
+   *
+   * @generated from field: string game = 1;
+   */
+  game: string;
+
+  /**
+   * Format version, e.g. "v1".
+   *
+   * @generated from field: string version = 2;
+   */
+  version: string;
+
+  /**
+   * File name: "perft.jsonl" or "replays.jsonl".
+   *
+   * @generated from field: string name = 3;
+   */
+  name: string;
+
+  /**
+   * Lines (vectors) in the file.
+   *
+   * @generated from field: int32 vectors = 4;
+   */
+  vectors: number;
+
+  /**
+   * Size in bytes.
+   *
+   * @generated from field: int64 size = 5;
+   */
+  size: bigint;
+
+  /**
+   * SHA-256 of the file, hex.
+   *
+   * @generated from field: string sha256 = 6;
+   */
+  sha256: string;
+};
+
+/**
+ * Describes the message hunters.v1.ConformanceVectorFile.
+ * Use `create(ConformanceVectorFileSchema)` to create a new message.
+ */
+export const ConformanceVectorFileSchema: GenMessage<ConformanceVectorFile> = /*@__PURE__*/
+  messageDesc(file_hunters_v1_oracle, 8);
+
+/**
+ * The published vector files.
+ *
+ * @generated from message hunters.v1.ListConformanceVectorsResponse
+ */
+export type ListConformanceVectorsResponse = Message<"hunters.v1.ListConformanceVectorsResponse"> & {
+  /**
+   * Every file, by game, version and name.
+   *
+   * @generated from field: repeated hunters.v1.ConformanceVectorFile files = 1;
+   */
+  files: ConformanceVectorFile[];
+};
+
+/**
+ * Describes the message hunters.v1.ListConformanceVectorsResponse.
+ * Use `create(ListConformanceVectorsResponseSchema)` to create a new message.
+ */
+export const ListConformanceVectorsResponseSchema: GenMessage<ListConformanceVectorsResponse> = /*@__PURE__*/
+  messageDesc(file_hunters_v1_oracle, 9);
+
+/**
+ * One vector file's content.
+ *
+ * @generated from message hunters.v1.GetConformanceVectorsRequest
+ */
+export type GetConformanceVectorsRequest = Message<"hunters.v1.GetConformanceVectorsRequest"> & {
+  /**
+   * Game id.
+   *
+   * @generated from field: string game = 1;
+   */
+  game: string;
+
+  /**
+   * Format version; empty: the newest.
+   *
+   * @generated from field: string version = 2;
+   */
+  version: string;
+
+  /**
+   * File name (ListConformanceVectors).
+   *
+   * @generated from field: string name = 3;
+   */
+  name: string;
+};
+
+/**
+ * Describes the message hunters.v1.GetConformanceVectorsRequest.
+ * Use `create(GetConformanceVectorsRequestSchema)` to create a new message.
+ */
+export const GetConformanceVectorsRequestSchema: GenMessage<GetConformanceVectorsRequest> = /*@__PURE__*/
+  messageDesc(file_hunters_v1_oracle, 10);
+
+/**
+ * A vector file: JSON lines, one vector each (docs/conformance.md, the schema vector.schema.json).
+ *
+ * @generated from message hunters.v1.GetConformanceVectorsResponse
+ */
+export type GetConformanceVectorsResponse = Message<"hunters.v1.GetConformanceVectorsResponse"> & {
+  /**
+   * What ListConformanceVectors says of the file.
+   *
+   * @generated from field: hunters.v1.ConformanceVectorFile file = 1;
+   */
+  file?: ConformanceVectorFile | undefined;
+
+  /**
+   * The file's text (UTF-8 JSON lines).
+   *
+   * @generated from field: string content = 2;
+   */
+  content: string;
+
+  /**
+   * The JSON Schema of one line.
+   *
+   * @generated from field: string schema = 3;
+   */
+  schema: string;
+};
+
+/**
+ * Describes the message hunters.v1.GetConformanceVectorsResponse.
+ * Use `create(GetConformanceVectorsResponseSchema)` to create a new message.
+ */
+export const GetConformanceVectorsResponseSchema: GenMessage<GetConformanceVectorsResponse> = /*@__PURE__*/
+  messageDesc(file_hunters_v1_oracle, 11);
+
+/**
  * The rules oracle.
  *
  * @generated from service hunters.v1.OracleService
@@ -264,6 +550,38 @@ export const OracleService: GenService<{
     methodKind: "server_streaming";
     input: typeof SimulateGamesRequestSchema;
     output: typeof SimulateGamesResponseSchema;
+  },
+  /**
+   * Count the leaves below a position in the server's core and stream the divide lines, then the
+   * total; bounded like SimulateGames (depth, positions expanded, each caller's calls and engine
+   * seconds) and stopped at once when the caller goes away.
+   *
+   * @generated from rpc hunters.v1.OracleService.Perft
+   */
+  perft: {
+    methodKind: "server_streaming";
+    input: typeof PerftRequestSchema;
+    output: typeof PerftResponseSchema;
+  },
+  /**
+   * The conformance vector files the server publishes (those of its installed games).
+   *
+   * @generated from rpc hunters.v1.OracleService.ListConformanceVectors
+   */
+  listConformanceVectors: {
+    methodKind: "unary";
+    input: typeof ListConformanceVectorsRequestSchema;
+    output: typeof ListConformanceVectorsResponseSchema;
+  },
+  /**
+   * One conformance vector file.
+   *
+   * @generated from rpc hunters.v1.OracleService.GetConformanceVectors
+   */
+  getConformanceVectors: {
+    methodKind: "unary";
+    input: typeof GetConformanceVectorsRequestSchema;
+    output: typeof GetConformanceVectorsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_hunters_v1_oracle, 0);

@@ -1,0 +1,167 @@
+"""The oracle's `Perft` and conformance-vector RPCs as plain functions (run off the event loop):
+the position of a request, the rows of its divide, one child counted under the call's bounds, and
+the vector files the installed games publish. No rule lives here: counts are the games' own
+`perft`, vectors their plugins' suites."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import grpc
+
+from hunters.conformance import vectors
+from hunters.errors import IllegalMoveError, PerftStopped
+from hunters.game_base import GameBase, PerftLimit, perft_children
+from hunters.v1 import oracle_pb2
+
+from .engine import Cancel
+from .errors import ServiceError, clip, invalid
+from .games import GameAdapter, adapter
+
+__all__ = [
+    "MAX_PERFT_DEPTH",
+    "MAX_PERFT_NODES",
+    "count_child",
+    "get_vectors",
+    "list_vectors",
+    "new_limit",
+    "perft_rows",
+]
+
+MAX_PERFT_DEPTH = 8
+MAX_PERFT_NODES = 2_000_000_000
+"""Most positions one Perft call may expand (each a move list; bulk-counted leaves are free): about
+20-60 s of one core in the built-in games."""
+
+Row = tuple[oracle_pb2.PerftResponse, GameBase, int]
+
+
+def _position(request: oracle_pb2.PerftRequest, ad: GameAdapter) -> GameBase:
+    config = request.config
+    if config.bots:
+        raise invalid("INVALID_CONFIG", "bot seats belong to matches (CreateMatch), not to the oracle")
+    if not config.HasField("seed") and not config.HasField("options"):
+        raise invalid("INVALID_CONFIG", "the oracle needs a seed or explicit options to reproduce a game")
+    game: GameBase = ad.new_game(config, config.seed)
+    for index, pb in enumerate(request.moves):
+        try:
+            game.play(ad.move_from_proto(pb))
+        except (IllegalMoveError, ServiceError) as exc:
+            raise invalid("ILLEGAL_MOVE", f"move {index} is refused ({exc.reason}): {exc.message}") from None
+    return game
+
+
+def perft_rows(request: oracle_pb2.PerftRequest, cancel: Cancel) -> tuple[list[Row], int | None]:
+    """The children of the request's position, each with its divide line (count to fill in), its
+    position and the depth left below it; and the total when it needs no counting (depth 0, or a
+    game that is over). Bad requests are INVALID_ARGUMENT with a reason."""
+    ad = adapter(request.config.game)
+    if not 1 <= request.depth <= MAX_PERFT_DEPTH:
+        raise invalid("BAD_DEPTH", f"depth must be from 1 to {MAX_PERFT_DEPTH}")
+    if request.max_nodes < 0:
+        raise invalid("BAD_MAX_NODES", "max_nodes must be 0 (the server's limit) or positive")
+    game = _position(request, ad)
+    try:
+        game.perft(0, chance=request.chance)  # refuses a mode the position cannot be counted in
+    except (ValueError, NotImplementedError) as exc:
+        raise invalid("BAD_PERFT", str(exc)) from None
+    if game.is_over:
+        return [], 0
+    root = game.chance_view() if request.chance else game
+    actions = {} if root.player == -1 else dict(root.legal_moves_with_actions())
+    rows: list[Row] = []
+    for key, child, depth in perft_children(game, request.depth, request.chance):
+        if cancel:
+            raise ServiceError(grpc.StatusCode.CANCELLED, "CANCELLED", "the call was cancelled")
+        line = oracle_pb2.PerftResponse()
+        if key in actions:
+            line.move.move.CopyFrom(ad.move_to_proto(key))
+            line.move.action = actions[key]
+        else:
+            line.outcome = int(key)
+        rows.append((line, child, depth))
+    return rows, None
+
+
+def new_limit(request: oracle_pb2.PerftRequest) -> PerftLimit:
+    nodes = request.max_nodes
+    return PerftLimit(nodes=MAX_PERFT_NODES if not 0 < nodes <= MAX_PERFT_NODES else nodes)
+
+
+def count_child(child: GameBase, depth: int, chance: bool, limit: PerftLimit, cancel: Cancel) -> int:
+    """Leaves `depth` decisions below one child, under the call's `limit` (its stop byte is this
+    job's cancel flag: the caller going away stops the core at once)."""
+    limit.stop = cancel.flag
+    try:
+        count: int = child.perft(depth, chance=chance, limit=limit)
+    except PerftStopped as exc:
+        if exc.reason == "STOPPED":
+            raise ServiceError(grpc.StatusCode.CANCELLED, "CANCELLED", "the call was cancelled") from None
+        raise ServiceError(
+            grpc.StatusCode.RESOURCE_EXHAUSTED,
+            "PERFT_NODE_LIMIT",
+            f"the count needs more than {limit.nodes} positions expanded: ask for less depth, or a larger max_nodes "
+            f"(this server's limit: {MAX_PERFT_NODES})",
+            limit=str(limit.nodes),
+        ) from None
+    return count
+
+
+def _file(game_id: str, version: str, name: str, text: bytes) -> oracle_pb2.ConformanceVectorFile:
+    return oracle_pb2.ConformanceVectorFile(
+        game=game_id,
+        version=version,
+        name=name,
+        vectors=sum(1 for line in text.splitlines() if line.strip()),
+        size=len(text),
+        sha256=hashlib.sha256(text).hexdigest(),
+    )
+
+
+def _games(game_id: str) -> list[str]:
+    published = vectors.games_with_vectors()
+    if not game_id:
+        return published
+    adapter(game_id)  # UNKNOWN_GAME for a game the server does not play
+    if game_id not in published:
+        raise ServiceError(
+            grpc.StatusCode.NOT_FOUND, "NO_VECTORS", f"{clip(game_id)!r} publishes no conformance vectors"
+        )
+    return [game_id]
+
+
+def _versions(game_id: str) -> list[str]:
+    root = vectors.vector_folder(game_id).parent
+    return sorted(p.name for p in root.iterdir() if p.is_dir() and p.name.startswith("v"))
+
+
+def list_vectors(request: oracle_pb2.ListConformanceVectorsRequest, cancel: Any = None) -> Any:
+    response = oracle_pb2.ListConformanceVectorsResponse()
+    for game_id in _games(request.game):
+        for version in _versions(game_id):
+            folder = vectors.vector_folder(game_id, version)
+            for name in vectors.FILES:
+                if (folder / name).exists():
+                    response.files.append(_file(game_id, version, name, (folder / name).read_bytes()))
+    return response
+
+
+def get_vectors(request: oracle_pb2.GetConformanceVectorsRequest, cancel: Any = None) -> Any:
+    if not request.game:
+        raise invalid("UNKNOWN_GAME", "game is required: see ListConformanceVectors")
+    (game_id,) = _games(request.game)
+    versions = _versions(game_id)
+    version = request.version or versions[-1]
+    if version not in versions or request.name not in vectors.FILES:
+        raise ServiceError(
+            grpc.StatusCode.NOT_FOUND,
+            "NO_VECTORS",
+            f"no vector file {clip(request.name)!r} of version {clip(version)!r}: see ListConformanceVectors",
+        )
+    text = (vectors.vector_folder(game_id, version) / request.name).read_bytes()
+    return oracle_pb2.GetConformanceVectorsResponse(
+        file=_file(game_id, version, request.name, text),
+        content=text.decode(),
+        schema=vectors.SCHEMA.read_text(),
+    )
