@@ -25,6 +25,7 @@ from typing import Any, TypeVar, TypeVarTuple
 
 import grpc
 
+from . import tracing
 from .errors import ServiceError
 
 __all__ = ["Callers", "Cancel", "Engine", "Lane"]
@@ -269,7 +270,8 @@ class Lane:
 
         future.add_done_callback(finished)
         try:
-            return await asyncio.shield(future)
+            with tracing.span(f"engine {self.name}"):
+                return await asyncio.shield(future)
         except asyncio.CancelledError:
             cancel.set()
             raise

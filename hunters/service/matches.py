@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import functools
 import hashlib
 import logging
@@ -30,7 +31,7 @@ from hunters.bots.base import Bot
 from hunters.errors import IllegalMoveError
 from hunters.v1 import matches_pb2
 
-from . import auth, validate
+from . import auth, tracing, validate
 from .botseats import MAX_ITERATIONS, bot_seats, choose
 from .engine import Engine
 from .errors import ServiceError, invalid, not_found
@@ -638,14 +639,17 @@ class MatchManager:
             metrics = self.metrics
             begun = time.perf_counter()
             try:
-                await self.store.append_move(
-                    match_id,
-                    live.version,
-                    seat,
-                    move.to_json(),
-                    after.is_over,
-                    (request_id, digest, response.SerializeToString()) if request_id and response is not None else None,
-                )
+                with tracing.span("store commit", {"hunters.match_id": match_id, "hunters.version": live.version + 1}):
+                    await self.store.append_move(
+                        match_id,
+                        live.version,
+                        seat,
+                        move.to_json(),
+                        after.is_over,
+                        (request_id, digest, response.SerializeToString())
+                        if request_id and response is not None
+                        else None,
+                    )
             except BaseException as exc:
                 if metrics is not None:
                     metrics.commit_failed(_commit_error(exc))
@@ -758,7 +762,8 @@ class MatchManager:
         if not live.bots or self.closing or not live.is_open or live.game.player not in live.bots:
             return
         if live.bot_task is None or live.bot_task.done():
-            live.bot_task = asyncio.get_running_loop().create_task(self._bot_moves(live))
+            # in a context of its own: each bot move is a trace of its own, not part of the call that woke it
+            live.bot_task = asyncio.get_running_loop().create_task(self._bot_moves(live), context=contextvars.Context())
 
     async def _bot_moves(self, live: LiveMatch) -> None:
         """Play every bot seat's move while one is to move: each bot thinks on the engine's bot lane
@@ -769,44 +774,48 @@ class MatchManager:
         while live.is_open and not self.closing and live.game.player in live.bots:
             seat, game = live.game.player, live.game
             bot = live.bots[seat]
-            try:
-                self.bots_thinking += 1
+            attributes = {"hunters.match_id": live.match_id, "hunters.seat": seat, "hunters.game": live.adapter.game_id}
+            with tracing.span("bot move", attributes):  # a trace of its own: its thinking and its commit
                 try:
-                    if self.engine is None:
-                        move = bot(game)
-                    else:
-                        # a bot facing a person thinks before bots that play only bots
-                        move = await self.engine.bots.wait_run(
-                            choose, bot, game, priority=int(self._all_bots(live)), timed=self._thought(live)
-                        )
-                finally:
-                    self.bots_thinking -= 1
-                async with self._locked(live):
-                    if live.game is not game or seat not in live.bots:  # the match changed meanwhile
-                        continue
+                    self.bots_thinking += 1
                     try:
-                        await self._commit(live, seat, functools.partial(_chosen, move), None)
-                    except VersionConflict:  # another replica's bot played this seat: it goes on
-                        raise self._lost(live) from None
-            except ServiceError as exc:
-                if not live.is_open or exc.reason in ("STALE_VERSION", "MATCH_NOT_FOUND"):
-                    # the match was deleted or closed while the bot thought, or another replica played
-                    log.debug("bot stopped", extra={"match_id": live.match_id, "seat": seat, "reason": exc.reason})
+                        with tracing.span("bot think"):
+                            if self.engine is None:
+                                move = bot(game)
+                            else:
+                                # a bot facing a person thinks before bots that play only bots
+                                move = await self.engine.bots.wait_run(
+                                    choose, bot, game, priority=int(self._all_bots(live)), timed=self._thought(live)
+                                )
+                    finally:
+                        self.bots_thinking -= 1
+                    async with self._locked(live):
+                        if live.game is not game or seat not in live.bots:  # the match changed meanwhile
+                            continue
+                        try:
+                            await self._commit(live, seat, functools.partial(_chosen, move), None)
+                        except VersionConflict:  # another replica's bot played this seat: it goes on
+                            raise self._lost(live) from None
+                except ServiceError as exc:
+                    if not live.is_open or exc.reason in ("STALE_VERSION", "MATCH_NOT_FOUND"):
+                        # the match was deleted or closed while the bot thought, or another replica played
+                        log.debug("bot stopped", extra={"match_id": live.match_id, "seat": seat, "reason": exc.reason})
+                        return
+                    self._hand_back(live, seat, bot, f"its move was refused: {exc.reason}: {exc.message}")
                     return
-                self._hand_back(live, seat, bot, f"its move was refused: {exc.reason}: {exc.message}")
-                return
-            except StoreUnavailable as exc:  # the database is away: the move is thought again later
-                log.warning(
-                    "bot move not stored: database unavailable", extra={"match_id": live.match_id, "error": str(exc)}
-                )
-                await asyncio.sleep(delay)
-                delay = min(2 * delay, 5.0)
-                continue
-            except Exception as exc:
-                if live.deleted or not live.is_open or self.closing:
+                except StoreUnavailable as exc:  # the database is away: the move is thought again later
+                    log.warning(
+                        "bot move not stored: database unavailable",
+                        extra={"match_id": live.match_id, "error": str(exc)},
+                    )
+                    await asyncio.sleep(delay)
+                    delay = min(2 * delay, 5.0)
+                    continue
+                except Exception as exc:
+                    if live.deleted or not live.is_open or self.closing:
+                        return
+                    self._hand_back(live, seat, bot, f"{type(exc).__name__}: {exc}")
                     return
-                self._hand_back(live, seat, bot, f"{type(exc).__name__}: {exc}")
-                return
             log.debug("bot played", extra={"match_id": live.match_id, "version": live.version, "seat": seat})
 
     def _thought(self, live: LiveMatch) -> Callable[[float], None] | None:

@@ -24,7 +24,7 @@ from hunters import games
 from hunters.scale import Executor, connect_ray
 from hunters.v1 import games_pb2, matches_pb2, oracle_pb2
 
-from . import reflection
+from . import reflection, tracing
 from .engine import Engine
 from .games import adapter
 from .handlers import add_service
@@ -235,7 +235,8 @@ async def start_server(config: ServerConfig) -> Started:
             ("grpc.server.max_pending_requests", config.max_concurrent_rpcs),
             ("grpc.server.max_pending_requests_hard_limit", config.max_concurrent_rpcs),
         ]
-        interceptors = [MetricsInterceptor(metrics)] if metrics is not None else []
+        traced = tracing.server_interceptor()  # None unless OTEL_* asks for traces (and hunters[otel])
+        interceptors = [i for i in (traced, MetricsInterceptor(metrics) if metrics else None) if i is not None]
         server = grpc.aio.server(
             options=options, maximum_concurrent_rpcs=config.max_concurrent_rpcs, interceptors=interceptors
         )
@@ -449,6 +450,7 @@ async def _serve(config: ServerConfig, ready: Callable[[Started], None] | None =
         loop.add_signal_handler(sig, on_signal, sig)
     await stop.wait()
     await started.stop(config.grace_seconds)
+    tracing.shutdown()  # the spans still buffered, exported
     # Let the per-call tasks that stop() cancelled (open WatchMatch streams) end on this loop: torn down
     # by asyncio.run instead, gRPC prints each one's CancelledError traceback to stderr.
     others = asyncio.all_tasks() - {asyncio.current_task()}

@@ -24,7 +24,7 @@ from hunters.scale import Executor, Job, chunks
 from hunters.simulate import BLOCK, block_sizes, blocks_unit
 from hunters.v1 import games_pb2, games_pb2_grpc, matches_pb2, matches_pb2_grpc, oracle_pb2, oracle_pb2_grpc
 
-from . import auth
+from . import auth, tracing
 from .engine import Cancel, Engine
 from .errors import ServiceError, invalid
 from .gameinfo import game_info, list_games
@@ -97,6 +97,8 @@ def rpc(
     @functools.wraps(method)
     async def wrapper(self: _Servicer, request: _Request, context: grpc.aio.ServicerContext) -> _Response:
         start = time.perf_counter()
+        tracing.annotate("hunters.request_id", getattr(request, "request_id", None))
+        tracing.annotate("hunters.match_id", getattr(request, "match_id", None))
         try:
             result = await method(self, request, context)
         except (asyncio.CancelledError, grpc.aio.AbortError):
