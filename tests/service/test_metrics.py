@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -32,8 +33,26 @@ from .helpers import bearer, rpc_error, stubs
 MATCHES = "hunters.v1.MatchService"
 
 
-def scrape(port: int) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
-    """Every sample of /metrics on `port`: (name, labels) -> value."""
+def scrape(port: int, settle: bool = True) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
+    """Every sample of /metrics on `port`: (name, labels) -> value, once every call started is counted
+    as handled too (a refusal's status reaches the client as the server aborts the call, a moment
+    before the server's interceptor counts it)."""
+    deadline = time.monotonic() + 10
+    while True:
+        samples = _scrape(port)
+        started, handled = {}, {}
+        for (name, labels), v in samples.items():
+            key = dict(labels).get("grpc_method")
+            if name == "grpc_server_started_total":
+                started[key] = started.get(key, 0) + v
+            elif name == "grpc_server_handled_total":
+                handled[key] = handled.get(key, 0) + v
+        if not settle or started == handled or time.monotonic() > deadline:
+            return samples
+        time.sleep(0.01)
+
+
+def _scrape(port: int) -> dict[tuple[str, frozenset[tuple[str, str]]], float]:
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as reply:
         assert reply.headers["Content-Type"].startswith("text/plain")
         text = reply.read().decode()
@@ -156,7 +175,7 @@ def test_a_watch_stream_is_counted_while_open_and_timed_as_a_stream(metered):
         reader = threading.Thread(target=read)
         reader.start()
         assert first.wait(10)
-        during = scrape(metered.metrics_port)
+        during = scrape(metered.metrics_port, settle=False)  # the stream is still open
         assert value(during, "hunters_watch_streams") == 1
         assert value(during, "grpc_server_started_total", **rpc(f"{MATCHES}/WatchMatch", "server_stream")) == 1
         # the match to its end: the stream ends with it
@@ -233,6 +252,64 @@ def test_without_metrics_the_viewer_has_no_metrics_route(server_factory):
     assert err.value.code == 404
 
 
+# -- the Grafana dashboard ---------------------------------------------------------------------------
+DASHBOARD = Path(__file__).resolve().parents[2] / "deploy" / "grafana" / "hunters.json"
+PROMQL_WORDS = {"sum", "rate", "histogram_quantile", "by", "without", "avg", "max", "min", "count", "irate"}
+
+
+def dashboard_queries() -> list[str]:
+    """Every PromQL expression of the dashboard: its panels' targets and its variables' queries."""
+    dashboard = json.loads(DASHBOARD.read_text())
+    exprs = [t["expr"] for p in dashboard["panels"] for t in p.get("targets", [])]
+    for variable in dashboard["templating"]["list"]:
+        if variable["type"] == "query":
+            exprs.append(variable["query"]["query"])
+    return exprs
+
+
+def metric_names(expr: str) -> set[str]:
+    """The metrics a PromQL expression reads (label matchers, ranges, groupings and functions left out)."""
+    expr = re.sub(r"label_values\((\w+),\s*\w+\)", r"\1", expr)
+    expr = re.sub(r'"[^"]*"', "", expr)
+    expr = re.sub(r"\{[^}]*\}|\[[^\]]*\]", "", expr)
+    expr = re.sub(r"\b(by|without)\s*\([^)]*\)", "", expr)
+    return {w for w in re.findall(r"[A-Za-z_:][A-Za-z0-9_:]*", expr) if w not in PROMQL_WORDS}
+
+
+def exported(registry) -> set[str]:
+    """The sample names a registry can export (a labelled metric counts before its first sample)."""
+    names = set()
+    for family in registry.collect():
+        if family.type == "counter":
+            names.add(family.name + "_total")
+        elif family.type == "histogram":
+            names |= {family.name + suffix for suffix in ("_bucket", "_count", "_sum")}
+        else:
+            names.add(family.name)
+    return names
+
+
+def test_the_grafana_dashboard_asks_only_for_metrics_the_server_exports(metered):
+    dashboard = json.loads(DASHBOARD.read_text())
+    assert dashboard["uid"] and dashboard["panels"]
+    ids = [p["id"] for p in dashboard["panels"]]
+    assert len(ids) == len(set(ids))
+    for panel in dashboard["panels"]:
+        assert panel["type"] == "row" or panel["targets"], panel["title"]
+    names = set().union(*(metric_names(e) for e in dashboard_queries()))
+    assert not names - exported(metered.metrics.registry), "the dashboard asks for metrics the server has not"
+    # the panels an operator needs
+    assert {"grpc_server_handled_total", "grpc_server_handling_seconds_bucket", "hunters_rpc_refusals_total"} <= names
+    assert {"hunters_matches_open", "hunters_watch_streams", "hunters_engine_busy_seconds_total"} <= names
+    assert any("histogram_quantile(0.99" in e for e in dashboard_queries())
+    assert metric_names('sum by (le) (rate(x_bucket{a="b"}[5m])) / y') == {"x_bucket", "y"}  # the parser itself
+
+
+def dashboard_for_prometheus(expr: str) -> str:
+    """A dashboard expression as Prometheus takes it (Grafana's variables filled in)."""
+    return expr.replace("$__rate_interval", "1m").replace('"$job"', '".+"').replace('"$game"', '".+"')
+
+
 # -- a real Prometheus server -------------------------------------------------------------------------
 PROMETHEUS = "/usr/bin/prometheus"
 
@@ -302,6 +379,14 @@ def test_a_real_prometheus_scrapes_hunters_serve_and_answers_promql(tmp_path: Pa
         assert float(result[0]["value"][1]) == moves
         rate = query('sum(grpc_server_handled_total{job="hunters",grpc_method="PlayMove",grpc_code="OK"})')
         assert float(rate[0]["value"][1]) == moves
+        # every query of the Grafana dashboard is PromQL this Prometheus takes; the call rates have data
+        for expr in dashboard_queries():
+            if not expr.startswith("label_values("):
+                query(dashboard_for_prometheus(expr))
+        calls = 'sum by (grpc_method) (rate(grpc_server_handled_total{job=~"$job"}[$__rate_interval]))'
+        assert calls in dashboard_queries()
+        methods = _wait("a rate", lambda: {r["metric"]["grpc_method"] for r in query(dashboard_for_prometheus(calls))})
+        assert "PlayMove" in methods
     finally:
         prometheus.send_signal(signal.SIGTERM)
         server.send_signal(signal.SIGTERM)
