@@ -142,7 +142,8 @@ def test_games_and_refusals_move_the_counters_by_exactly_what_was_done(metered):
         assert delta(before, after, "hunters_matches_total", game=game, event="created") == created_here
     assert value(after, "hunters_matches_open", game=first) == 1  # the match of the refusals
     assert sum(v for (name, _), v in after.items() if name == "hunters_matches_open") == 1
-    assert value(after, "hunters_matches_active") == 1
+    if "://" not in metered.store.path:  # a server alone on its SQLite file counts them; else the database
+        assert value(after, "hunters_matches_active") == 1
     backend = "postgresql" if "://" in metered.store.path else "sqlite"
     assert delta(before, after, "hunters_store_commit_seconds_count", backend=backend) == moves
     assert value(after, "hunters_store_commit_seconds_bucket", backend=backend, le="+Inf") == moves
@@ -250,6 +251,85 @@ def test_without_metrics_the_viewer_has_no_metrics_route(server_factory):
     with pytest.raises(urllib.error.HTTPError) as err:
         urllib.request.urlopen(f"http://127.0.0.1:{running.http_port}/metrics", timeout=10)
     assert err.value.code == 404
+
+
+def test_a_commit_the_database_refuses_is_counted_by_its_reason(tmp_path):
+    """Another process holds SQLite's write lock: the move is UNAVAILABLE / DATABASE_BUSY, counted once
+    as a refusal and once as a commit error, and not as a commit."""
+    from hunters.service import ServerConfig, create_server
+
+    db = str(tmp_path / "locked.db")
+    running = create_server(
+        ServerConfig(address="127.0.0.1:0", db=db, db_busy_timeout=0.2, metrics=True, metrics_port=0)
+    )
+    try:
+        with Client(f"127.0.0.1:{running.port}") as client:
+            m = client.create_match(hunters.games.ids()[0], players=2, seed=1)
+            legal = client.legal_moves(m.match_id)
+        _, stub, _ = stubs(running.port)
+        before = scrape(running.metrics_port)
+        holder = subprocess.Popen(
+            [sys.executable, "-c", _HOLD_THE_LOCK, db], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+        try:
+            assert holder.stdout.readline().strip() == "held"
+            request = matches_pb2.PlayMoveRequest(match_id=m.match_id, action=legal[0][1])
+            code, reason, _ = rpc_error(stub.PlayMove, request, metadata=bearer(m.seat_tokens[legal.player]))
+        finally:
+            holder.communicate("")
+        assert (code, reason) == (grpc.StatusCode.UNAVAILABLE, "DATABASE_BUSY")
+        after = scrape(running.metrics_port)
+        errors = {"backend": "sqlite", "reason": "DATABASE_BUSY"}
+        assert delta(before, after, "hunters_store_commit_errors_total", **errors) == 1
+        refused = {"grpc_method": "PlayMove", "grpc_code": "UNAVAILABLE", "reason": "DATABASE_BUSY"}
+        assert delta(before, after, "hunters_rpc_refusals_total", **refused) == 1
+        assert delta(before, after, "hunters_store_commit_seconds_count", backend="sqlite") == 0
+        assert delta(before, after, "hunters_moves_played_total", game=hunters.games.ids()[0]) == 0
+    finally:
+        running.stop(0)
+
+
+_HOLD_THE_LOCK = """
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("BEGIN IMMEDIATE")
+print("held", flush=True)
+sys.stdin.read()
+db.execute("ROLLBACK")
+"""
+
+
+@pytest.mark.postgres
+def test_replicas_count_what_they_hear_and_how_long_they_take_to_catch_up(postgres_cluster):
+    """Two replicas on one PostgreSQL database: the moves played on A are commits on A (backend
+    postgresql), notifications heard by B, and B's catch-ups of the match it holds in memory."""
+    from hunters.service import ServerConfig, create_server
+
+    db = postgres_cluster.new_database()
+    a, b = (create_server(ServerConfig(address="127.0.0.1:0", db=db, metrics=True, metrics_port=0)) for _ in range(2))
+    try:
+        with Client(f"127.0.0.1:{a.port}") as on_a, Client(f"127.0.0.1:{b.port}") as on_b:
+            m = on_a.create_match(hunters.games.ids()[0], players=2, seed=1)
+            assert on_b.get_match(m.match_id).version == 0  # B holds the match in memory now
+            moves = 3
+            for _ in range(moves):
+                legal = on_a.legal_moves(m.match_id)
+                on_a.play(m.match_id, token=m.seat_tokens[legal.player], action=legal[0][1])
+
+            def caught_up():
+                samples = scrape(b.metrics_port)
+                return samples if value(samples, "hunters_replica_catch_up_seconds_count") else None
+
+            heard = _wait("B to catch up", caught_up)
+        on_a_metrics = scrape(a.metrics_port)
+        assert value(on_a_metrics, "hunters_store_commit_seconds_count", backend="postgresql") == moves
+        assert value(heard, "hunters_replica_notifications_total", kind="move") >= 1
+        assert 1 <= value(heard, "hunters_replica_catch_up_seconds_count") <= moves
+        assert value(heard, "hunters_moves_played_total", game=hunters.games.ids()[0]) == 0  # played on A
+        assert "hunters_matches_active" not in {name for name, _ in heard}  # the database counts them
+    finally:
+        a.stop(0)
+        b.stop(0)
 
 
 # -- the Grafana dashboard ---------------------------------------------------------------------------
