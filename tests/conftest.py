@@ -6,7 +6,8 @@ the clients built, so `.ci/run` runs them at its end), `--ray` the runs on a loc
 `ray`, tests/scale/: they need hunters[ray]); without them those tests are deselected (not
 collected as skips), so the plain run stays fast and prints no rows of `s`. `--postgres` also runs the
 service tests against PostgreSQL (tests/service/conftest.py parametrizes their servers by store) and
-the replica tests (marked `postgres`). `--wheel` builds the sdist and wheel and plays every game
+the replica tests (marked `postgres`). `--prometheus` the test where Debian's Prometheus scrapes the
+server (marked `prometheus`, tests/service/test_metrics.py). `--wheel` builds the sdist and wheel and plays every game
 from the wheel installed alone (marked `wheel`, tests/package/)."""
 
 OPTIONAL = {
@@ -17,6 +18,8 @@ OPTIONAL = {
     "ray": "also run simulations, arenas and SimulateGames on a local Ray cluster (tests/scale, needs hunters[ray])",
     "wheel": "also build the sdist and wheel, install the wheel in a new venv and play every game from it "
     "(tests/package, marked wheel)",
+    "prometheus": "also run the test where a real Prometheus server scrapes `hunters serve` (marked prometheus; "
+    "needs Debian's prometheus package)",
     "postgres": "also run the service tests on PostgreSQL, and the replica tests (marked postgres; needs "
     "Debian's postgresql package, the tests start a throwaway cluster)",
 }

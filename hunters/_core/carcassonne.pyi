@@ -133,6 +133,7 @@ def greedy_best(g: CoreGame) -> list[int]: ...  # codes
 def afterstates(g: CoreGame, weights: tuple[float, ...], out: Any) -> list[int]: ...
 
 AFTERSTATE_COUNT: int
+
 def perft_bounded(
     g: CoreGame, depth: int, chance: bool, stop: bytearray | None = None, limit: int = -1
 ) -> tuple[int | None, int]: ...

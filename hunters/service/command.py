@@ -240,6 +240,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the viewer's open connections from one address; more are answered 503 at once",
     )
     parser.add_argument(
+        "--metrics-port",
+        type=_int_in(0, 65535),
+        metavar="PORT",
+        default=_env("HUNTERS_METRICS_PORT"),
+        help="serve Prometheus metrics at /metrics on this port of --host (also at /metrics of --http when "
+        "that is on; or set HUNTERS_METRICS_PORT); off by default",
+    )
+    parser.add_argument(
+        "--log-format",
+        choices=("auto", "json", "text"),
+        default=_env("HUNTERS_LOG_FORMAT", "auto"),
+        help="log lines as JSON objects or as text; auto: text on a terminal, JSON otherwise (a container)",
+    )
+    parser.add_argument(
         "--log-level",
         type=str.upper,
         choices=LOG_LEVELS,
@@ -313,6 +327,10 @@ def run(args: argparse.Namespace) -> int:
             if args.http == args.port and args.port:
                 raise ValueError(f"--http must be a port from 0 to 65535 other than --port, not {args.http}")
             _check_port(args.host, args.http)
+        if args.metrics_port is not None:
+            if args.metrics_port and args.metrics_port in (args.port, args.http):
+                raise ValueError(f"--metrics-port must be a port other than --port and --http, not {args.metrics_port}")
+            _check_port(args.host, args.metrics_port)
         create_token = _create_token(args)
         limits = WITH_TOKEN if create_token else ANONYMOUS
         idle = limits.idle_timeout if args.idle_timeout is None else args.idle_timeout
@@ -342,8 +360,10 @@ def run(args: argparse.Namespace) -> int:
             http_port=args.http,
             http_per_client=args.http_connections_per_client,
             ray_address=args.ray,
+            metrics=args.metrics_port is not None or args.http is not None,
+            metrics_port=args.metrics_port,
         )
-        return serve(config, log_level=args.log_level)
+        return serve(config, log_level=args.log_level, log_format=args.log_format)
     except refusals as exc:
         logging.getLogger("hunters.service").handlers.clear()
         print(f"hunters serve: error: {_describe(exc, args.db)}", file=sys.stderr)

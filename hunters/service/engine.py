@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import heapq
 import itertools
 import os
@@ -26,6 +25,7 @@ from typing import Any, TypeVar, TypeVarTuple
 
 import grpc
 
+from . import tracing
 from .errors import ServiceError
 
 __all__ = ["Callers", "Cancel", "Engine", "Lane"]
@@ -141,6 +141,15 @@ def _lower_priority(by: int) -> None:
         pass
 
 
+def _timed(spent: list[float], fn: Callable[..., _T], args: tuple[Any, ...]) -> _T:
+    """`fn(*args)` on a worker thread, its time written to `spent[0]`."""
+    begun = time.perf_counter()
+    try:
+        return fn(*args)
+    finally:
+        spent[0] = time.perf_counter() - begun
+
+
 class Lane:
     """`threads` worker threads and at most `queue` jobs waiting for one; past that a job is refused
     (RESOURCE_EXHAUSTED / ENGINE_BUSY), or (`wait_run`) it waits on the event loop for its turn (bots:
@@ -160,9 +169,16 @@ class Lane:
         )
         self.busy = 0  # jobs on a thread or queued for one (updated on the event loop)
         self.done = 0  # jobs finished
+        self.busy_seconds = 0.0  # thread time spent on jobs (summed on the event loop as each ends)
         self._free = threads  # threads no `wait_run` job holds
         self._turns: list[tuple[int, int, asyncio.Future[None]]] = []  # (priority, order, wake-up): a heap
         self._order = itertools.count()
+
+    def load(self) -> tuple[int, int]:
+        """(jobs on a thread now, jobs waiting for one): the lane's saturation, for its metrics."""
+        running = min(self.busy, self.threads)
+        waiting = self.busy - running + sum(not woken.done() for _, _, woken in list(self._turns))
+        return running, waiting
 
     def admitted(self, caller: str | None) -> contextlib.AbstractContextManager[_Budget | None]:
         """One call of `caller` on this lane (its per-caller bounds; None: none), for a `with` block."""
@@ -183,12 +199,19 @@ class Lane:
             )
         return await self._run(fn, args, budget)
 
-    async def wait_run(self, fn: Callable[[*_Args, Cancel], _T], *args: *_Args, priority: int = 0) -> _T:
+    async def wait_run(
+        self,
+        fn: Callable[[*_Args, Cancel], _T],
+        *args: *_Args,
+        priority: int = 0,
+        timed: Callable[[float], None] | None = None,
+    ) -> _T:
         """The same, waiting (on the loop) for a free thread instead of being refused: a thread is
         taken only when one is free, by the waiting job of the lowest `priority`, then the first come
-        (bots: a bot whose opponent is a person goes before bots playing bots)."""
+        (bots: a bot whose opponent is a person goes before bots playing bots). `timed` is told the
+        job's seconds on its thread once it has ended."""
         await self._turn(priority)
-        return await self._run(fn, args, None, True)
+        return await self._run(fn, args, None, True, timed)
 
     async def _turn(self, priority: int) -> None:
         if self._free > 0 and not self._turns:
@@ -218,11 +241,13 @@ class Lane:
         args: tuple[Any, ...],
         budget: _Budget | None,
         turn: bool = False,
+        timed: Callable[[float], None] | None = None,
     ) -> _T:
         cancel = Cancel()
         started = time.perf_counter()
+        spent = [0.0]  # the job's own time on its thread (its wait in the queue left out)
         try:
-            future = asyncio.get_running_loop().run_in_executor(self.pool, functools.partial(fn, *args, cancel))
+            future = asyncio.get_running_loop().run_in_executor(self.pool, _timed, spent, fn, (*args, cancel))
         except BaseException:
             if turn:
                 self._next_turn()
@@ -234,16 +259,19 @@ class Lane:
             # thread is free again, its time charged, its result or error read (never left unread).
             self.busy -= 1
             self.done += 1
+            self.busy_seconds += spent[0]
             if turn:
                 self._next_turn()
             if budget is not None and self.callers is not None:
                 self.callers.charge(budget, time.perf_counter() - started)
-            if not done.cancelled():
-                done.exception()
+            failed = done.cancelled() or done.exception() is not None  # (the error read, never left unread)
+            if timed is not None and not failed:
+                timed(spent[0])
 
         future.add_done_callback(finished)
         try:
-            return await asyncio.shield(future)
+            with tracing.span(f"engine {self.name}"):
+                return await asyncio.shield(future)
         except asyncio.CancelledError:
             cancel.set()
             raise

@@ -13,16 +13,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import functools
 import hashlib
 import logging
 import secrets
 import time
 import uuid
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import grpc
 
@@ -30,12 +31,15 @@ from hunters.bots.base import Bot
 from hunters.errors import IllegalMoveError
 from hunters.v1 import matches_pb2
 
-from . import auth, validate
+from . import auth, tracing, validate
 from .botseats import MAX_ITERATIONS, bot_seats, choose
 from .engine import Engine
 from .errors import ServiceError, invalid, not_found
 from .games import GameAdapter, adapter
 from .store_base import Change, MatchStore, StoreUnavailable, VersionConflict
+
+if TYPE_CHECKING:
+    from .metrics import Metrics
 
 log = logging.getLogger("hunters.service")
 RECENT_EVENTS = 16  # encoded watch events kept per match, so live watchers share one encoding
@@ -64,6 +68,7 @@ class LiveMatch:
     bot_task: asyncio.Task[None] | None = None  # the bots' moves in progress
     owner: str = ""  # who created it (a caller's key), while its bot seats count against that caller
     heard: int = 0  # the latest version another replica announced (shared stores)
+    heard_at: float = 0.0  # when this replica first heard of a version it does not hold yet (monotonic)
     failures: list[matches_pb2.BotFailure] = field(default_factory=list)  # bots that handed their seat back
 
     @property
@@ -161,6 +166,22 @@ class MatchManager:
         self.caller_bot_seats = caller_bot_seats  # ... and of the matches one caller created
         self.bot_seats = 0
         self._owned: dict[str, int] = {}  # caller -> bot seats of its open matches
+        # What an operator watches (read by metrics.py when scraped; plain counts, cheap to keep):
+        # (event, game id) -> how many: "moves" stored, matches "created", "over", "abandoned", "deleted"
+        self.counts: Counter[tuple[str, str]] = Counter()
+        self.heard_changes: Counter[str] = Counter()  # changes heard from a shared store, by kind
+        self.watchers = 0  # open watch streams
+        self.bots_thinking = 0  # bot seats thinking, or waiting for a thread to think on
+        self.metrics: Metrics | None = None  # timings (commits, bots' thinking), when the server has metrics
+
+    def open_matches(self) -> list[LiveMatch]:
+        """The unfinished matches in memory (a copy: safe to read from another thread)."""
+        return list(self._open.values())
+
+    @property
+    def active_count(self) -> int:
+        """Active matches counted against `max_live_matches` (a store with one writer)."""
+        return self._open_count
 
     async def start(self) -> None:
         """Read what the store holds (the page-token key, the count of active matches) and, on a
@@ -226,6 +247,7 @@ class MatchManager:
             bots=bots,
         )
         self._keep(live)
+        self.counts["created", ad.game_id] += 1
         if live.is_open:
             self._open_count += 1
             self._count_bots(live, caller)
@@ -383,6 +405,7 @@ class MatchManager:
             self._forget(live)
 
         await _to_the_end(durable())
+        self.counts["deleted", live.adapter.game_id] += 1
 
     def _forget(self, live: LiveMatch) -> None:
         """`live` was deleted (here or by another replica): out of memory, its watchers told."""
@@ -436,6 +459,8 @@ class MatchManager:
             live = self._open.get(match_id)
             if live is not None:
                 self._abandoned(live)
+                log.info("match abandoned", extra={"match_id": match_id, "version": live.version})
+                self.counts["abandoned", live.adapter.game_id] += 1
         return ids
 
     @staticmethod
@@ -612,14 +637,26 @@ class MatchManager:
         response = respond(after, played) if respond is not None else None
 
         async def durable() -> None:
-            await self.store.append_move(
-                match_id,
-                live.version,
-                seat,
-                move.to_json(),
-                after.is_over,
-                (request_id, digest, response.SerializeToString()) if request_id and response is not None else None,
-            )
+            metrics = self.metrics
+            begun = time.perf_counter()
+            try:
+                with tracing.span("store commit", {"hunters.match_id": match_id, "hunters.version": live.version + 1}):
+                    await self.store.append_move(
+                        match_id,
+                        live.version,
+                        seat,
+                        move.to_json(),
+                        after.is_over,
+                        (request_id, digest, response.SerializeToString())
+                        if request_id and response is not None
+                        else None,
+                    )
+            except BaseException as exc:
+                if metrics is not None:
+                    metrics.commit_failed(_commit_error(exc))
+                raise
+            if metrics is not None:
+                metrics.committed(time.perf_counter() - begun)
             self._apply(live, seat, move, after, events, getattr(response, "state", None))
 
         try:
@@ -628,6 +665,10 @@ class MatchManager:
             self.lost_races += 1
             await self._catch_up(live)
             raise
+        game_id = live.adapter.game_id
+        self.counts["moves", game_id] += 1
+        if after.is_over:
+            self.counts["over", game_id] += 1
         return Played(played.version, seat, events, response)
 
     def _apply(self, live: LiveMatch, seat: int, move: Any, after: Any, events: list[Any], state: Any) -> None:
@@ -660,6 +701,10 @@ class MatchManager:
             after = live.game.clone()
             events = after.play(move)
             self._apply(live, seat, move, after, events, None)
+        if live.heard_at and live.version >= live.heard:
+            if self.metrics is not None:
+                self.metrics.replica_lag.observe(time.monotonic() - live.heard_at)
+            live.heard_at = 0.0
         if abandoned and not live.abandoned:
             if live.is_open:
                 self._open_count -= 1
@@ -690,6 +735,7 @@ class MatchManager:
     async def _on_change(self, change: Change) -> None:
         """A change heard from the store (this replica's own ones included): matches not in memory
         are read fresh when asked for; a cached one catches up unless it knows the change already."""
+        self.heard_changes["deleted" if change.deleted else "abandoned" if change.abandoned else "move"] += 1
         live = self.cached(change.match_id)
         if live is None or live.deleted:
             return
@@ -700,6 +746,7 @@ class MatchManager:
                 self._schedule_catch_up(live)
         elif change.version > live.version:
             live.heard = max(live.heard, change.version)
+            live.heard_at = live.heard_at or time.monotonic()
             if not live.lock.locked():  # else once the lock is released (_locked)
                 self._schedule_catch_up(live)
 
@@ -716,7 +763,8 @@ class MatchManager:
         if not live.bots or self.closing or not live.is_open or live.game.player not in live.bots:
             return
         if live.bot_task is None or live.bot_task.done():
-            live.bot_task = asyncio.get_running_loop().create_task(self._bot_moves(live))
+            # in a context of its own: each bot move is a trace of its own, not part of the call that woke it
+            live.bot_task = asyncio.get_running_loop().create_task(self._bot_moves(live), context=contextvars.Context())
 
     async def _bot_moves(self, live: LiveMatch) -> None:
         """Play every bot seat's move while one is to move: each bot thinks on the engine's bot lane
@@ -727,39 +775,56 @@ class MatchManager:
         while live.is_open and not self.closing and live.game.player in live.bots:
             seat, game = live.game.player, live.game
             bot = live.bots[seat]
-            try:
-                if self.engine is None:
-                    move = bot(game)
-                else:
-                    # a bot facing a person thinks before bots that play only bots
-                    move = await self.engine.bots.wait_run(choose, bot, game, priority=int(self._all_bots(live)))
-                async with self._locked(live):
-                    if live.game is not game or seat not in live.bots:  # the match changed meanwhile
-                        continue
+            attributes = {"hunters.match_id": live.match_id, "hunters.seat": seat, "hunters.game": live.adapter.game_id}
+            with tracing.span("bot move", attributes):  # a trace of its own: its thinking and its commit
+                try:
+                    self.bots_thinking += 1
                     try:
-                        await self._commit(live, seat, functools.partial(_chosen, move), None)
-                    except VersionConflict:  # another replica's bot played this seat: it goes on
-                        raise self._lost(live) from None
-            except ServiceError as exc:
-                if not live.is_open or exc.reason in ("STALE_VERSION", "MATCH_NOT_FOUND"):
-                    # the match was deleted or closed while the bot thought, or another replica played
-                    log.debug("bot stopped", extra={"match_id": live.match_id, "seat": seat, "reason": exc.reason})
+                        with tracing.span("bot think"):
+                            if self.engine is None:
+                                move = bot(game)
+                            else:
+                                # a bot facing a person thinks before bots that play only bots
+                                move = await self.engine.bots.wait_run(
+                                    choose, bot, game, priority=int(self._all_bots(live)), timed=self._thought(live)
+                                )
+                    finally:
+                        self.bots_thinking -= 1
+                    async with self._locked(live):
+                        if live.game is not game or seat not in live.bots:  # the match changed meanwhile
+                            continue
+                        try:
+                            await self._commit(live, seat, functools.partial(_chosen, move), None)
+                        except VersionConflict:  # another replica's bot played this seat: it goes on
+                            raise self._lost(live) from None
+                except ServiceError as exc:
+                    if not live.is_open or exc.reason in ("STALE_VERSION", "MATCH_NOT_FOUND"):
+                        # the match was deleted or closed while the bot thought, or another replica played
+                        log.debug("bot stopped", extra={"match_id": live.match_id, "seat": seat, "reason": exc.reason})
+                        return
+                    self._hand_back(live, seat, bot, f"its move was refused: {exc.reason}: {exc.message}")
                     return
-                self._hand_back(live, seat, bot, f"its move was refused: {exc.reason}: {exc.message}")
-                return
-            except StoreUnavailable as exc:  # the database is away: the move is thought again later
-                log.warning(
-                    "bot move not stored: database unavailable", extra={"match_id": live.match_id, "error": str(exc)}
-                )
-                await asyncio.sleep(delay)
-                delay = min(2 * delay, 5.0)
-                continue
-            except Exception as exc:
-                if live.deleted or not live.is_open or self.closing:
+                except StoreUnavailable as exc:  # the database is away: the move is thought again later
+                    log.warning(
+                        "bot move not stored: database unavailable",
+                        extra={"match_id": live.match_id, "error": str(exc)},
+                    )
+                    await asyncio.sleep(delay)
+                    delay = min(2 * delay, 5.0)
+                    continue
+                except Exception as exc:
+                    if live.deleted or not live.is_open or self.closing:
+                        return
+                    self._hand_back(live, seat, bot, f"{type(exc).__name__}: {exc}")
                     return
-                self._hand_back(live, seat, bot, f"{type(exc).__name__}: {exc}")
-                return
             log.debug("bot played", extra={"match_id": live.match_id, "version": live.version, "seat": seat})
+
+    def _thought(self, live: LiveMatch) -> Callable[[float], None] | None:
+        """What records a bot's thinking time in `live` (None: no metrics)."""
+        metrics = self.metrics
+        if metrics is None:
+            return None
+        return functools.partial(metrics.thought, live.adapter.game_id)
 
     def _hand_back(self, live: LiveMatch, seat: int, bot: Bot, why: str) -> None:
         """`bot` failed at `seat`: the seat is played by its token from now on (PlayMove), the
@@ -810,6 +875,7 @@ class MatchManager:
         cursor_events: list[Any] = []
         told = 0  # bot failures announced on this stream
         live.watchers += 1
+        self.watchers += 1
         try:
             while not live.deleted:
                 if version > live.version:
@@ -852,3 +918,15 @@ class MatchManager:
                     return
         finally:
             live.watchers -= 1
+            self.watchers -= 1
+
+
+def _commit_error(exc: BaseException) -> str:
+    """A failed commit's reason, for its metric."""
+    if isinstance(exc, VersionConflict):
+        return "VERSION_CONFLICT"
+    if isinstance(exc, StoreUnavailable):
+        return exc.reason
+    if isinstance(exc, asyncio.CancelledError):
+        return "CANCELLED"
+    return type(exc).__name__

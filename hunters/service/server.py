@@ -11,6 +11,7 @@ import logging
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -23,13 +24,14 @@ from hunters import games
 from hunters.scale import Executor, connect_ray
 from hunters.v1 import games_pb2, matches_pb2, oracle_pb2
 
-from . import reflection
+from . import reflection, tracing
 from .engine import Engine
 from .games import adapter
 from .handlers import add_service
 from .matches import MatchManager
+from .metrics import Metrics, MetricsInterceptor
 from .servicer import GameInfoServicer, MatchServicer, OracleServicer, encode_watch_event
-from .store_base import OUTAGES, MatchStore, StoreUnavailable, without_password
+from .store_base import OUTAGES, MatchStore, StoreUnavailable, is_postgres, without_password
 from .stores import open_store
 from .web import Viewer
 
@@ -70,6 +72,8 @@ class ServerConfig:
     http_port: int | None = None  # the live viewer (web.py) on this port of the same host; None: off
     http_per_client: int = 32  # the viewer's open connections from one address
     ray_address: str | None = None  # SimulateGames plays its blocks on this Ray cluster (hunters.scale)
+    metrics: bool = False  # Prometheus metrics (metrics.py): collected, and served at the viewer's /metrics
+    metrics_port: int | None = None  # ... and on this port of the same host (0: a free one); needs `metrics`
     # Replicas (a shared store): how often each one takes over the bot matches with no move for as long
     # (their replica may have died; the database keeps one move per version if two play).
     bot_takeover_seconds: float = 30.0
@@ -91,6 +95,8 @@ class Started:
     scale: Executor | None = None
     bot_keeper: asyncio.Task[None] | None = None
     storage_watch: asyncio.Task[None] | None = None
+    metrics: Metrics | None = None
+    metrics_port: int | None = None
 
     async def stop(self, grace: float | None) -> None:
         """NOT_SERVING, finish calls in flight (up to `grace` s, then cancel them), close the database."""
@@ -102,6 +108,8 @@ class Started:
             if task is not None:
                 task.cancel()
         await self.server.stop(grace)
+        if self.metrics is not None:
+            self.metrics.stop()
         self.engine.shutdown()
         if self.scale is not None:
             self.scale.close()
@@ -129,7 +137,7 @@ async def _sweep(manager: MatchManager, every: float) -> None:
             log.exception("expiry sweep failed")
             continue
         if ids:
-            log.info("matches abandoned", extra={"count": len(ids)})
+            log.debug("expiry sweep", extra={"abandoned": len(ids)})
 
 
 async def _keep_bots(manager: MatchManager, every: float) -> None:
@@ -216,6 +224,8 @@ async def start_server(config: ServerConfig) -> Started:
             caller_bot_seats=config.caller_bot_seats,
         )
         await manager.start()
+        metrics = Metrics("postgresql" if is_postgres(config.db) else "sqlite") if config.metrics else None
+        manager.metrics = metrics
         options = [
             ("grpc.max_receive_message_length", config.max_message_bytes),
             ("grpc.max_send_message_length", config.max_message_bytes),
@@ -226,9 +236,15 @@ async def start_server(config: ServerConfig) -> Started:
             ("grpc.server.max_pending_requests", config.max_concurrent_rpcs),
             ("grpc.server.max_pending_requests_hard_limit", config.max_concurrent_rpcs),
         ]
-        server = grpc.aio.server(options=options, maximum_concurrent_rpcs=config.max_concurrent_rpcs)
+        traced = tracing.server_interceptor()  # None unless OTEL_* asks for traces (and hunters[otel])
+        interceptors = [i for i in (traced, MetricsInterceptor(metrics) if metrics else None) if i is not None]
+        server = grpc.aio.server(
+            options=options, maximum_concurrent_rpcs=config.max_concurrent_rpcs, interceptors=interceptors
+        )
         add_service(server, matches_pb2.DESCRIPTOR.services_by_name["MatchService"], MatchServicer(manager))
         oracle = OracleServicer(engine, scale, config.oracle_token)
+        if metrics is not None:
+            metrics.watch(manager, engine, oracle)
         add_service(server, oracle_pb2.DESCRIPTOR.services_by_name["OracleService"], oracle)
         add_service(server, games_pb2.DESCRIPTOR.services_by_name["GameService"], GameInfoServicer())
         health = HealthServicer()
@@ -245,14 +261,21 @@ async def start_server(config: ServerConfig) -> Started:
         if port == 0:
             raise OSError(f"cannot listen on {config.address}")
         await server.start()
-        viewer, http_port = None, None
-        if config.http_port is not None:
-            viewer = Viewer(manager, per_client=config.http_per_client)
-            try:
-                http_port = await viewer.start(config.address.rpartition(":")[0].strip("[]"), config.http_port)
-            except BaseException:
-                await server.stop(None)
-                raise
+        viewer, http_port, metrics_port = None, None, None
+        host = config.address.rpartition(":")[0].strip("[]")
+        try:
+            if metrics is not None and config.metrics_port is not None:
+                metrics_port = metrics.serve(host, config.metrics_port)
+            if config.http_port is not None:
+                viewer = Viewer(manager, per_client=config.http_per_client)
+                if metrics is not None:
+                    viewer.routes["/metrics"] = metrics.exposition
+                http_port = await viewer.start(host, config.http_port)
+        except BaseException:
+            if metrics is not None:
+                metrics.stop()
+            await server.stop(None)
+            raise
     except BaseException:
         await store.close()
         if scale is not None:
@@ -271,7 +294,20 @@ async def start_server(config: ServerConfig) -> Started:
         bot_keeper = asyncio.get_running_loop().create_task(_keep_bots(manager, config.bot_takeover_seconds))
     storage_watch = asyncio.get_running_loop().create_task(_watch_storage(store, health, STORAGE_CHECK_SECONDS))
     return Started(
-        server, port, manager, health, store, engine, sweeper, viewer, http_port, scale, bot_keeper, storage_watch
+        server,
+        port,
+        manager,
+        health,
+        store,
+        engine,
+        sweeper,
+        viewer,
+        http_port,
+        scale,
+        bot_keeper,
+        storage_watch,
+        metrics,
+        metrics_port,
     )
 
 
@@ -289,6 +325,8 @@ class RunningServer:
             raise
         self.port = self._started.port
         self.http_port = self._started.http_port
+        self.metrics_port = self._started.metrics_port
+        self.metrics = self._started.metrics
         self.manager = self._started.manager
         self.store = self._started.store
         self.engine = self._started.engine
@@ -343,9 +381,27 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(out, default=str)
 
 
-def configure_logging(level: str = "INFO") -> None:
+class TextFormatter(logging.Formatter):
+    """One line for a person at a terminal: time, level, message, then the `extra` fields as key=value."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        when = time.strftime("%H:%M:%S", time.localtime(record.created)) + f".{int(record.msecs):03d}"
+        fields = " ".join(f"{k}={v}" for k, v in vars(record).items() if k not in JsonFormatter._SKIP and v is not None)
+        line = f"{when} {record.levelname:<7} {record.getMessage()}" + (f"  {fields}" if fields else "")
+        if record.exc_info:
+            line += "\n" + self.formatException(record.exc_info)
+        return line
+
+
+LOG_FORMATS = ("auto", "json", "text")
+
+
+def configure_logging(level: str = "INFO", fmt: str = "auto") -> None:
+    """The `hunters` loggers to stderr: JSON lines (for a container's log collector), or text for a
+    person (`auto`: text when stderr is a terminal, else JSON)."""
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(JsonFormatter())
+    text = fmt == "text" or (fmt == "auto" and sys.stderr.isatty())
+    handler.setFormatter(TextFormatter() if text else JsonFormatter())
     root = logging.getLogger("hunters")
     root.handlers[:] = [handler]
     root.setLevel(level.upper())
@@ -368,6 +424,7 @@ async def _serve(config: ServerConfig, ready: Callable[[Started], None] | None =
             "max_bot_seats": config.max_bot_seats,
             "idle_seconds": config.idle_seconds,
             "http_port": started.http_port,
+            "metrics_port": started.metrics_port,
         },
     )
     host = config.address.rpartition(":")[0].strip("[]")
@@ -394,6 +451,7 @@ async def _serve(config: ServerConfig, ready: Callable[[Started], None] | None =
         loop.add_signal_handler(sig, on_signal, sig)
     await stop.wait()
     await started.stop(config.grace_seconds)
+    tracing.shutdown()  # the spans still buffered, exported
     # Let the per-call tasks that stop() cancelled (open WatchMatch streams) end on this loop: torn down
     # by asyncio.run instead, gRPC prints each one's CancelledError traceback to stderr.
     others = asyncio.all_tasks() - {asyncio.current_task()}
@@ -417,10 +475,10 @@ def _raise_file_limit() -> None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
 
 
-def serve(config: ServerConfig, log_level: str = "INFO") -> int:
+def serve(config: ServerConfig, log_level: str = "INFO", log_format: str = "auto") -> int:
     """Run until SIGTERM or SIGINT; then NOT_SERVING and a graceful stop (calls in flight get
     `grace_seconds`, then are cancelled)."""
-    configure_logging(log_level)
+    configure_logging(log_level, log_format)
     # Engine work in Python (Evaluate) holds the GIL in turns with the event loop: hand it back every
     # millisecond instead of every 5, so that a call waits less behind another caller's work.
     sys.setswitchinterval(SWITCH_INTERVAL)

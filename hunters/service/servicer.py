@@ -24,7 +24,7 @@ from hunters.scale import Executor, Job, chunks
 from hunters.simulate import BLOCK, block_sizes, blocks_unit
 from hunters.v1 import games_pb2, games_pb2_grpc, matches_pb2, matches_pb2_grpc, oracle_pb2, oracle_pb2_grpc
 
-from . import auth
+from . import auth, tracing
 from .engine import Cancel, Engine
 from .errors import ServiceError, invalid
 from .gameinfo import game_info, list_games
@@ -53,19 +53,22 @@ class _Throttled:
         self._last = float("-inf")
         self._since = 0
 
-    def note(self, rpc: str, exc: Exception) -> None:
+    def note(self, rpc: str, exc: StoreUnavailable) -> None:
         self._since += 1
         now = time.monotonic()
         if now - self._last >= self.every:
-            log.warning("database unavailable", extra={"rpc": rpc, "error": str(exc), "calls": self._since})
+            extra = {"rpc": rpc, "reason": exc.reason, "error": str(exc), "calls": self._since}
+            log.warning("database unavailable", extra=extra)
             self._last, self._since = now, 0
 
 
 _UNAVAILABLE_LOG = _Throttled(60.0)  # a shared store away: one line a minute, not one per call
 
 
-async def _abort(name: str, context: grpc.aio.ServicerContext, exc: Exception) -> None:
-    """End the call with the status of a ServiceError, or INTERNAL (logged) for anything else."""
+async def _abort(name: str, context: grpc.aio.ServicerContext, exc: Exception, request: Any = None) -> None:
+    """End the call with the status of a ServiceError, or INTERNAL (logged) for anything else; the
+    log line names the call's request_id, when it has one."""
+    request_id = getattr(request, "request_id", "") or None
     if isinstance(exc, StoreUnavailable):
         if not exc.logged:  # else the store logged the fault once for its whole episode
             _UNAVAILABLE_LOG.note(name, exc)
@@ -76,10 +79,12 @@ async def _abort(name: str, context: grpc.aio.ServicerContext, exc: Exception) -
         }.get(exc.reason, "the database cannot be reached now: try again")
         exc = ServiceError(grpc.StatusCode.UNAVAILABLE, exc.reason, message)
     if isinstance(exc, ServiceError):
-        log.debug("rpc refused", extra={"rpc": name, "reason": exc.reason, "code": exc.code.name})
+        if log.isEnabledFor(logging.DEBUG):
+            extra = {"rpc": name, "reason": exc.reason, "code": exc.code.name, "request_id": request_id}
+            log.debug("rpc refused", extra=extra)
         error = exc
     else:
-        log.error("rpc failed", extra={"rpc": name}, exc_info=exc)
+        log.error("rpc failed", extra={"rpc": name, "reason": "INTERNAL", "request_id": request_id}, exc_info=exc)
         error = _INTERNAL
     status = error.to_status()
     await context.abort(status.code, status.details, status.trailing_metadata)
@@ -93,12 +98,14 @@ def rpc(
     @functools.wraps(method)
     async def wrapper(self: _Servicer, request: _Request, context: grpc.aio.ServicerContext) -> _Response:
         start = time.perf_counter()
+        tracing.annotate("hunters.request_id", getattr(request, "request_id", None))
+        tracing.annotate("hunters.match_id", getattr(request, "match_id", None))
         try:
             result = await method(self, request, context)
         except (asyncio.CancelledError, grpc.aio.AbortError):
             raise
         except Exception as exc:
-            await _abort(method.__name__, context, exc)
+            await _abort(method.__name__, context, exc, request)
         if log.isEnabledFor(logging.DEBUG):
             log.debug("rpc", extra={"rpc": method.__name__, "ms": round((time.perf_counter() - start) * 1e3, 3)})
         return result
@@ -351,6 +358,9 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
         self.engine = engine
         self.scale = scale  # where SimulateGames plays its blocks, when not on the engine's threads
         self._token_hash = auth.hash_token(token) if token else None  # the oracle's token, when guarded
+        # (kind, game id) -> how much: "evaluate_calls", "evaluated_moves", "simulated_games",
+        # "simulated_moves" (read by metrics.py)
+        self.work: collections.Counter[tuple[str, str]] = collections.Counter()
 
     def _caller(self, context: grpc.aio.ServicerContext) -> str | None:
         """Whom the call's engine work counts against: None (no per-caller bounds, only the lanes')
@@ -373,7 +383,11 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
         caller = self._caller(context)
         lane = self.engine.evaluate
         with lane.admitted(caller) as budget:
-            return await lane.run(evaluate, request, budget=budget)
+            response = await lane.run(evaluate, request, budget=budget)
+        game = request.config.game  # a registered game's id: evaluate() checked it
+        self.work["evaluate_calls", game] += 1
+        self.work["evaluated_moves", game] += response.illegal.index if not response.legal else len(request.moves)
+        return response
 
     @stream_rpc
     async def SimulateGames(
@@ -446,6 +460,8 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
         async for res in self._simulated(request.game, game, total, request.players, request.seed, budget):
             done += res.games
             moves += res.decisions
+            self.work["simulated_games", request.game] += res.games
+            self.work["simulated_moves", request.game] += res.decisions
             scores = [a + b for a, b in zip(scores, res.total_scores, strict=True)]
             wins = [a + b for a, b in zip(wins, res.wins, strict=True)]
             now = time.perf_counter()

@@ -26,6 +26,7 @@ import json
 import logging
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
@@ -138,6 +139,8 @@ class Viewer:
         self._logs: OrderedDict[str, _Log] = OrderedDict()
         self._server: asyncio.Server | None = None
         self._streams: set[asyncio.Task[Any]] = set()
+        # more GET routes: path -> a function answering (content type, body), e.g. /metrics
+        self.routes: dict[str, Callable[[], tuple[str, bytes]]] = {}
 
     # -- serving ----------------------------------------------------------------------------------
     async def start(self, host: str, port: int) -> int:
@@ -241,6 +244,8 @@ class Viewer:
     # -- routes -------------------------------------------------------------------------------------
     async def route(self, path: str, query: dict[str, str]) -> tuple[int, str, bytes]:
         """(status, content type, body) of a GET; HttpError for a bad or unknown request."""
+        if path in self.routes:
+            return (200, *self.routes[path]())
         if path in ("/", "/index.html"):
             return 200, ASSETS["index.html"], _asset("index.html")
         if path.startswith("/match/"):

@@ -20,6 +20,8 @@ K8S = DEPLOY / "kubernetes"
 REPLICAS = K8S / "replicas"  # hunters replicas on PostgreSQL
 DOCKERFILE = (ROOT / "Dockerfile").read_text()
 PORT = 50051
+METRICS_PORT = 9464
+MONITORING = K8S / "monitoring"  # the Prometheus Operator's ServiceMonitor: a custom resource, apart
 
 
 def image_uid() -> int:
@@ -94,8 +96,9 @@ def test_the_manifests_agree_with_each_other_and_the_image():
     assert pvc["spec"]["accessModes"] == ["ReadWriteOnce"]
     (container,) = pod["spec"]["containers"]
     ports = {p["name"]: p["containerPort"] for p in container["ports"]}
-    assert ports == {"grpc": PORT}
+    assert ports == {"grpc": PORT, "metrics": METRICS_PORT}
     assert svc["spec"]["ports"][0]["targetPort"] in ports and svc["spec"]["ports"][0]["port"] == PORT
+    check_metrics(dep, svc)
     for probe in ("livenessProbe", "readinessProbe"):
         assert container[probe]["grpc"]["port"] == PORT  # native gRPC probe on the health service
     # The volume: the PVC, at the image's /data; writable by the image's user.
@@ -120,7 +123,9 @@ def test_the_replicas_share_the_postgres_database_the_manifests_define():
     (container,) = pod["spec"]["containers"]
     assert "volumeMounts" not in container and container["securityContext"]["readOnlyRootFilesystem"]
     assert svc["spec"]["selector"].items() <= pod["metadata"]["labels"].items()
-    assert svc["spec"]["ports"][0]["port"] == PORT and {p["containerPort"] for p in container["ports"]} == {PORT}
+    assert svc["spec"]["ports"][0]["port"] == PORT
+    assert {p["containerPort"] for p in container["ports"]} == {PORT, METRICS_PORT}
+    check_metrics(dep, svc)
     for probe in ("livenessProbe", "readinessProbe"):
         assert container[probe]["grpc"]["port"] == PORT
     sc = pod["spec"]["securityContext"]
@@ -138,6 +143,42 @@ def test_the_replicas_share_the_postgres_database_the_manifests_define():
     assert "@hunters-postgres:5432/hunters" in (REPLICAS / "kustomization.yaml").read_text()
     claims = {c["metadata"]["name"] for c in pg["spec"]["volumeClaimTemplates"]}
     assert {v["name"] for v in pg_container["volumeMounts"]} - {"run"} <= claims
+
+
+def check_metrics(dep: dict, svc: dict) -> None:
+    """The server serves its metrics on the port the pod names, annotates and the Service exposes."""
+    pod = dep["spec"]["template"]
+    (container,) = pod["spec"]["containers"]
+    env = {e["name"]: e.get("value") for e in container["env"]}
+    assert env["HUNTERS_METRICS_PORT"] == str(METRICS_PORT)
+    ports = {p["name"]: p["containerPort"] for p in container["ports"]}
+    assert ports["metrics"] == METRICS_PORT
+    notes = pod["metadata"]["annotations"]
+    assert notes["prometheus.io/scrape"] == "true" and notes["prometheus.io/port"] == str(METRICS_PORT)
+    assert notes["prometheus.io/path"] == "/metrics"
+    (port,) = [p for p in svc["spec"]["ports"] if p["name"] == "metrics"]
+    assert port["port"] == METRICS_PORT and port["targetPort"] == "metrics"
+
+
+def test_the_service_monitor_scrapes_the_services_metrics_port():
+    """A ServiceMonitor is the Prometheus Operator's custom resource, which the API schemas do not
+    know: checked here by its shape and against the Services it selects."""
+    (monitor,) = [d for d in yaml.safe_load_all((MONITORING / "servicemonitor.yaml").read_text()) if d]
+    assert monitor["apiVersion"] == "monitoring.coreos.com/v1" and monitor["kind"] == "ServiceMonitor"
+    assert set(monitor) == {"apiVersion", "kind", "metadata", "spec"} and monitor["metadata"]["name"]
+    assert set(monitor["spec"]) == {"selector", "endpoints"}
+    (endpoint,) = monitor["spec"]["endpoints"]
+    assert set(endpoint) <= {"port", "path", "interval", "scrapeTimeout", "scheme"}
+    assert endpoint["path"] == "/metrics" and re.fullmatch(r"\d+[smh]", endpoint["interval"])
+    selected = 0
+    for folder in (K8S, REPLICAS):
+        for svc in [d for d in resources(folder) if d["kind"] == "Service"]:
+            if monitor["spec"]["selector"]["matchLabels"].items() <= svc["metadata"]["labels"].items():
+                selected += 1
+                assert endpoint["port"] in {p["name"] for p in svc["spec"]["ports"]}
+            else:
+                assert svc["metadata"]["name"] == "hunters-postgres"  # not a hunters server
+    assert selected == 2
 
 
 @pytest.mark.skipif(shutil.which("kubectl") is None, reason="kubectl is not installed")
@@ -168,6 +209,21 @@ def test_the_compose_file_wires_the_game_server_to_the_sidecar():
     assert (DEPLOY / "compose" / script).is_file()
 
 
+def test_the_compose_monitoring_runs_prometheus_beside_the_sidecar():
+    compose = yaml.safe_load((DEPLOY / "compose" / "monitoring.yaml").read_text())
+    hunters, prometheus = compose["services"]["hunters"], compose["services"]["prometheus"]
+    port = int(hunters["environment"]["HUNTERS_METRICS_PORT"])
+    assert port == METRICS_PORT
+    folder = DEPLOY / "compose" / prometheus["build"]["context"]
+    dockerfile = (folder / "Dockerfile").read_text()
+    assert "apt-get install" in dockerfile and " prometheus" in dockerfile  # Debian's package
+    config = yaml.safe_load((folder / "prometheus.yml").read_text())
+    (job,) = config["scrape_configs"]
+    assert job["static_configs"][0]["targets"] == [f"hunters:{port}"]
+    assert prometheus["depends_on"]["hunters"]["condition"] == "service_healthy"
+    assert all(p.startswith("127.0.0.1:") for p in prometheus["ports"])  # PromQL for the host only
+
+
 def test_the_compose_replicas_share_one_postgres():
     compose = yaml.safe_load((DEPLOY / "compose" / "replicas.yaml").read_text())
     services = compose["services"]
@@ -193,9 +249,10 @@ def test_the_compose_replicas_share_one_postgres():
 
 @pytest.mark.skipif(shutil.which("docker-compose") is None, reason="docker-compose is not installed")
 def test_docker_compose_accepts_the_compose_files():
-    for name in ("compose.yaml", "replicas.yaml"):
+    for names in (["compose.yaml"], ["replicas.yaml"], ["compose.yaml", "monitoring.yaml"]):
+        files = [arg for name in names for arg in ("-f", str(DEPLOY / "compose" / name))]
         out = subprocess.run(
-            ["docker-compose", "-f", str(DEPLOY / "compose" / name), "config", "-q"],
+            ["docker-compose", *files, "config", "-q"],
             capture_output=True,
             text=True,
             timeout=60,

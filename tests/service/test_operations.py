@@ -88,6 +88,58 @@ def test_info_logs_the_lifecycle_and_debug_adds_every_move(client, caplog):
     assert sum(1 for r in ours if r.levelno == logging.DEBUG and r.getMessage() == "move played") == version
 
 
+def test_a_refusal_is_logged_with_its_reason_and_request_id(server, caplog):
+    import logging
+
+    from hunters.v1 import matches_pb2
+
+    from .helpers import bearer, rpc_error, stubs
+
+    caplog.set_level(logging.DEBUG, logger="hunters.service")
+    _, stub, _ = stubs(server.port)
+    created = stub.CreateMatch(
+        matches_pb2.CreateMatchRequest(config=matches_pb2.GameConfig(game="jaeger_sammler", players=2))
+    )
+    request = matches_pb2.PlayMoveRequest(match_id=created.match.match_id, action=0, request_id="req-17")
+    assert rpc_error(stub.PlayMove, request, metadata=bearer("nobody"))[1] == "INVALID_TOKEN"
+    refused = [r for r in caplog.records if r.getMessage() == "rpc refused"]
+    assert [(r.rpc, r.reason, r.request_id) for r in refused] == [("PlayMove", "INVALID_TOKEN", "req-17")]
+
+
+def test_log_lines_are_json_in_a_container_and_text_on_a_terminal(monkeypatch, capsys):
+    import io
+    import json
+    import logging
+
+    from hunters.service.server import configure_logging
+
+    log = logging.getLogger("hunters.service")
+    try:
+        for fmt, tty in (("auto", False), ("json", True), ("auto", True), ("text", False)):
+            stream = io.StringIO()
+            stream.isatty = lambda tty=tty: tty  # type: ignore[method-assign]
+            monkeypatch.setattr("sys.stderr", stream)
+            configure_logging("INFO", fmt)
+            log.warning("database unavailable", extra={"reason": "DATABASE_BUSY", "request_id": "r-1"})
+            line = stream.getvalue().strip()
+            if fmt == "json" or (fmt == "auto" and not tty):
+                record = json.loads(line)
+                assert (record["level"], record["msg"], record["reason"]) == (
+                    "WARNING",
+                    "database unavailable",
+                    "DATABASE_BUSY",
+                )
+                assert record["request_id"] == "r-1"
+            else:
+                assert "WARNING" in line and "database unavailable" in line and "reason=DATABASE_BUSY" in line
+                assert "request_id=r-1" in line and not line.startswith("{")
+    finally:
+        root = logging.getLogger("hunters")
+        root.handlers.clear()
+        root.propagate = True
+        root.setLevel(logging.NOTSET)
+
+
 def test_list_games_describes_each_game_and_its_options(client):
     import json
 
