@@ -8,6 +8,7 @@ import contextlib
 import inspect
 import json
 import logging
+import os
 import signal
 import sys
 import threading
@@ -73,6 +74,15 @@ class ServerConfig:
     # Replicas (a shared store): how often each one takes over the bot matches with no move for as long
     # (their replica may have died; the database keeps one move per version if two play).
     bot_takeover_seconds: float = 30.0
+    # One of the processes of `hunters serve --workers N` (workers.py): its number, 0 to N-1. Workers
+    # share the port (SO_REUSEPORT) and the database (a shared SQLite store, or PostgreSQL as replicas).
+    worker: int | None = None
+
+
+def worker_health_name(worker: int) -> str:
+    """The health-check service name only worker `worker` answers SERVING (the others NOT_FOUND):
+    which process a connection reached."""
+    return f"hunters.worker.{worker}"
 
 
 @dataclass
@@ -188,7 +198,12 @@ async def start_server(config: ServerConfig) -> Started:
     credentials = _credentials(config)
     scale = connect_ray(config.ray_address) if config.ray_address is not None else None
     try:
-        store = open_store(config.db, sqlite_sync=config.sqlite_sync, busy_timeout=config.db_busy_timeout)
+        store = open_store(
+            config.db,
+            sqlite_sync=config.sqlite_sync,
+            busy_timeout=config.db_busy_timeout,
+            shared=config.worker is not None,
+        )
     except BaseException:
         if scale is not None:
             scale.close()
@@ -218,7 +233,7 @@ async def start_server(config: ServerConfig) -> Started:
         options = [
             ("grpc.max_receive_message_length", config.max_message_bytes),
             ("grpc.max_send_message_length", config.max_message_bytes),
-            ("grpc.so_reuseport", 0),
+            ("grpc.so_reuseport", int(config.worker is not None)),  # workers share one port
             # Calls that arrived but that the event loop has not picked up yet: past the soft limit
             # (default 1,000) gRPC cancels some at random, so a burst of watchers opening at once
             # would lose streams. The bound on calls in progress is maximum_concurrent_rpcs.
@@ -248,7 +263,8 @@ async def start_server(config: ServerConfig) -> Started:
         if config.http_port is not None:
             viewer = Viewer(manager, per_client=config.http_per_client)
             try:
-                http_port = await viewer.start(config.address.rpartition(":")[0].strip("[]"), config.http_port)
+                host = config.address.rpartition(":")[0].strip("[]")
+                http_port = await viewer.start(host, config.http_port, reuse_port=config.worker is not None)
             except BaseException:
                 await server.stop(None)
                 raise
@@ -259,6 +275,8 @@ async def start_server(config: ServerConfig) -> Started:
         raise
     for name in ("", *SERVICE_NAMES):
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
+    if config.worker is not None:
+        await health.set(worker_health_name(config.worker), health_pb2.HealthCheckResponse.SERVING)
     resumed = await manager.resume_bots()
     if resumed:
         log.info("bots resumed", extra={"matches": resumed})
@@ -330,21 +348,28 @@ def create_server(config: ServerConfig) -> RunningServer:
 
 
 class JsonFormatter(logging.Formatter):
-    """One JSON object per line: time, level, message and any `extra` fields."""
+    """One JSON object per line: time, level, message (and the worker's number, for one of
+    `--workers N`) and any `extra` fields."""
 
     _SKIP = set(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {"message", "asctime", "taskName"}
 
+    def __init__(self, worker: int | None = None):
+        super().__init__()
+        self.worker = worker
+
     def format(self, record: logging.LogRecord) -> str:
-        out = {"ts": round(record.created, 3), "level": record.levelname, "msg": record.getMessage()}
+        out: dict[str, Any] = {"ts": round(record.created, 3), "level": record.levelname, "msg": record.getMessage()}
+        if self.worker is not None:
+            out["worker"] = self.worker
         out.update({k: v for k, v in vars(record).items() if k not in self._SKIP})
         if record.exc_info:
             out["exc"] = self.formatException(record.exc_info)
         return json.dumps(out, default=str)
 
 
-def configure_logging(level: str = "INFO") -> None:
+def configure_logging(level: str = "INFO", worker: int | None = None) -> None:
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(JsonFormatter())
+    handler.setFormatter(JsonFormatter(worker))
     root = logging.getLogger("hunters")
     root.handlers[:] = [handler]
     root.setLevel(level.upper())
@@ -367,6 +392,7 @@ async def _serve(config: ServerConfig, ready: Callable[[Started], None] | None =
             "max_bot_seats": config.max_bot_seats,
             "idle_seconds": config.idle_seconds,
             "http_port": started.http_port,
+            **({"pid": os.getpid()} if config.worker is not None else {}),
         },
     )
     host = config.address.rpartition(":")[0].strip("[]")
@@ -419,7 +445,7 @@ def _raise_file_limit() -> None:
 def serve(config: ServerConfig, log_level: str = "INFO") -> int:
     """Run until SIGTERM or SIGINT; then NOT_SERVING and a graceful stop (calls in flight get
     `grace_seconds`, then are cancelled)."""
-    configure_logging(log_level)
+    configure_logging(log_level, config.worker)
     # Engine work in Python (Evaluate) holds the GIL in turns with the event loop: hand it back every
     # millisecond instead of every 5, so that a call waits less behind another caller's work.
     sys.setswitchinterval(SWITCH_INTERVAL)

@@ -11,12 +11,22 @@ timeout and fails with StoreUnavailable (DATABASE_BUSY), a full disk or an unwri
 deleted or replaced file with StoreUnavailable (STORAGE_UNAVAILABLE), each fault logged once until
 writes work again. Before every write the file is checked to be the one opened (device and inode):
 a database deleted or replaced under the server is never written to again (a restart opens the
-new one)."""
+new one).
+
+Shared by the worker processes of one `hunters serve --workers N` (`shared=True`), the store works
+as PostgreSQL's does for replicas (store_postgres.py): the database decides every race (a move is
+inserted only while its number is free and the match neither over, abandoned nor deleted, else
+VersionConflict), and every move, abandonment and deletion adds a row to `changes` in its own
+transaction, which each worker polls (`listen`: `PRAGMA data_version` every few milliseconds, the
+table read only when another connection committed). Writers take an advisory lock (flock) on the
+file `<db>-writer` before SQLite's write lock: a worker waiting for another tries again in steps
+of 50 µs growing to 1 ms, instead of SQLite's busy-handler sleeps of 1, 2, 5 ms and more."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import functools
 import json
 import logging
@@ -29,7 +39,15 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from .store_base import MatchStore, StoredMatch, StoreUnavailable, VersionConflict
+from .store_base import (
+    ChangeHandler,
+    MatchStore,
+    ResyncHandler,
+    StoredMatch,
+    StoreUnavailable,
+    VersionConflict,
+    parse_change,
+)
 
 __all__ = ["SQLiteStore", "Store", "StoredMatch"]
 
@@ -42,6 +60,9 @@ _BUSY = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
 # A fault is over once a write works at least this long after the last failure: a nearly full disk
 # lets a small write through now and then, which does not end the episode (nor start a new one).
 RECOVERY_QUIET = 1.0
+POLL_SECONDS = 0.002  # how often a shared store looks for the other workers' changes
+_CHANGES_PER_READ = 1000
+KEEP_CHANGES = 100_000  # rows of `changes` kept; a worker further behind brings every match up to date
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -70,6 +91,11 @@ CREATE TABLE IF NOT EXISTS requests (
     response BLOB NOT NULL,        -- the serialized PlayMoveResponse sent the first time
     PRIMARY KEY (match_id, request_id)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS changes (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,  -- what the workers of one database tell each other
+    match_id TEXT NOT NULL,
+    what TEXT NOT NULL             -- the new version, 'a' (abandoned) or 'd' (deleted)
+);
 CREATE TABLE IF NOT EXISTS meta (
     key TEXT PRIMARY KEY,
     value BLOB NOT NULL            -- page_token_key: the secret that signs page tokens
@@ -92,16 +118,20 @@ class SQLiteStore(MatchStore):
     """All database access, on one thread of its own (one connection behind a lock); the async
     methods wait for it without blocking the event loop."""
 
-    shared = False
-
-    def __init__(self, path: str, synchronous: str = "NORMAL", busy_timeout: float = BUSY_TIMEOUT):
+    def __init__(
+        self, path: str, synchronous: str = "NORMAL", busy_timeout: float = BUSY_TIMEOUT, shared: bool = False
+    ):
         self.path = path
+        self.shared = shared  # other processes (the workers of one server) write this database too
+        self._writer: int | None = None  # the fd of `<db>-writer` (shared), locked around every write
+        self._listener: asyncio.Task[None] | None = None
         self._lock = threading.Lock()
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=busy_timeout)
         try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute(f"PRAGMA synchronous={'FULL' if synchronous.upper() == 'FULL' else 'NORMAL'}")
-            self._db.executescript(_SCHEMA)
+            # one transaction: the workers of one server, opening a new database at once, make it once
+            self._db.executescript("BEGIN IMMEDIATE;" + _SCHEMA)
             for table, name, definition in _ADDED_COLUMNS:
                 if name not in {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}:
                     self._db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {definition}")
@@ -111,6 +141,7 @@ class SQLiteStore(MatchStore):
             self._db.execute(
                 "INSERT OR IGNORE INTO meta (key, value) VALUES ('page_token_key', ?)", (secrets.token_bytes(32),)
             )
+            self._db.execute("COMMIT")
         except BaseException:
             self._db.close()
             raise
@@ -122,15 +153,28 @@ class SQLiteStore(MatchStore):
         self._db.execute("PRAGMA wal_autocheckpoint = 0")
         self._durable = synchronous.upper() == "FULL"
         self._file = _identity(path)  # (device, inode) of the file opened; None for an in-memory database
+        if shared:
+            if self._file is None:
+                self._db.close()
+                raise ValueError("workers share a database file, not an in-memory database")
+            self._writer = os.open(path + "-writer", os.O_RDWR | os.O_CREAT, 0o600)
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hunters-sqlite")
         self.fault: str | None = None  # the reason of the fault under way (logged once), or None
         self._failed_at = 0.0  # when a call last failed (monotonic)
         self.lost = False  # the file was deleted or replaced: never written again
 
     async def close(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listener
+            self._listener = None
         self._thread.shutdown(wait=True)
         with self._lock:
             self._db.close()
+        if self._writer is not None:
+            os.close(self._writer)
+            self._writer = None
 
     # -- running and fault episodes -----------------------------------------------------------------
     async def _run(self, fn: Callable[..., _T], *args: Any, write: bool = False, thread: bool = False) -> _T:
@@ -166,6 +210,15 @@ class SQLiteStore(MatchStore):
             if write:
                 self._check_file()
             try:
+                if write and self._writer is not None:
+                    try:
+                        fcntl.flock(self._writer, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    except BlockingIOError:
+                        raise _Locked from None
+                    try:
+                        return fn(*args)
+                    finally:
+                        fcntl.flock(self._writer, fcntl.LOCK_UN)
                 return fn(*args)
             except sqlite3.IntegrityError:
                 raise
@@ -186,6 +239,9 @@ class SQLiteStore(MatchStore):
                 self._check_file()
             self._db.execute(f"PRAGMA busy_timeout = {max(0, int((deadline - time.monotonic()) * 1000))}")
             try:
+                if write and self._writer is not None:
+                    with self._writing(deadline):
+                        return fn(*args)
                 return fn(*args)
             except sqlite3.IntegrityError:
                 raise
@@ -193,6 +249,27 @@ class SQLiteStore(MatchStore):
                 raise _unavailable(exc) from None
             finally:
                 self._db.execute("PRAGMA busy_timeout = 0")
+
+    @contextlib.contextmanager
+    def _writing(self, deadline: float) -> Any:
+        """Hold `<db>-writer` (waiting until `deadline`, then DATABASE_BUSY), on the database thread."""
+        assert self._writer is not None
+        pause = 0.00005
+        while True:
+            try:
+                fcntl.flock(self._writer, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise StoreUnavailable(
+                        f"the database {self.path} is locked by another worker", "DATABASE_BUSY"
+                    ) from None
+                time.sleep(pause)
+                pause = min(2 * pause, 0.001)
+        try:
+            yield
+        finally:
+            fcntl.flock(self._writer, fcntl.LOCK_UN)
 
     def _check_file(self) -> None:
         if self.lost:
@@ -231,25 +308,30 @@ class SQLiteStore(MatchStore):
         await self._run(self._checkpoint, write=True, thread=True)
 
     def _checkpoint(self) -> None:
+        if self.shared:
+            self._db.execute("DELETE FROM changes WHERE seq <= (SELECT MAX(seq) FROM changes) - ?", (KEEP_CHANGES,))
         self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     def _probe(self) -> None:
         self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('probe', ?)", (secrets.token_bytes(8),))
 
-    def _tx(self, statements: list[_Statement]) -> None:
-        """Run the statements as one transaction (a single statement commits on its own); on the
-        database thread, its lock held."""
+    def _tx(self, statements: list[_Statement]) -> bool:
+        """Run the statements as one transaction (a single statement commits on its own), its lock
+        held. False, and nothing changed, when the first statement changed no row."""
         if len(statements) == 1:
-            self._db.execute(*statements[0])
-            return
+            return self._db.execute(*statements[0]).rowcount != 0
         self._db.execute("BEGIN IMMEDIATE")
         try:
-            for sql, args in statements:
+            if self._db.execute(*statements[0]).rowcount == 0:
+                _rollback(self._db)
+                return False
+            for sql, args in statements[1:]:
                 self._db.execute(sql, args)
             self._db.execute("COMMIT")
         except BaseException:
             _rollback(self._db)
             raise
+        return True
 
     # -- the store's calls --------------------------------------------------------------------------
     async def secret(self, key: str) -> bytes:
@@ -287,8 +369,19 @@ class SQLiteStore(MatchStore):
         return None if seq is None else (seq, created)
 
     def _create(self, row: tuple[Any, ...], limit: int | None) -> int | None:
-        if limit is not None and self._live_count() >= limit:
-            return None
+        if limit is None:
+            return self._insert_match(row)
+        # counted and inserted in one transaction: the workers of one database create at once
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            seq = None if self._live_count() >= limit else self._insert_match(row)
+            self._db.execute("COMMIT")
+        except BaseException:
+            _rollback(self._db)
+            raise
+        return seq
+
+    def _insert_match(self, row: tuple[Any, ...]) -> int:
         cur = self._db.execute(
             "INSERT INTO matches (match_id, game, record, config, seat_hashes, admin_hash, created_at, over,"
             " last_active, bots) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -325,8 +418,18 @@ class SQLiteStore(MatchStore):
                     (match_id, request_id, fingerprint, response),
                 )
             )
+        if self.shared:
+            # the move only while the match is open (another worker may have ended, abandoned or
+            # deleted it), and the change the other workers poll for
+            statements[0] = (
+                "INSERT INTO moves (match_id, idx, seat, move, played_at) SELECT ?, ?, ?, ?, ? WHERE EXISTS"
+                " (SELECT 1 FROM matches WHERE match_id = ? AND over = 0 AND abandoned = 0)",
+                (*statements[0][1], match_id),
+            )
+            statements.append(("INSERT INTO changes (match_id, what) VALUES (?, ?)", (match_id, str(idx + 1))))
         try:
-            await self._run(self._tx, statements, write=True)
+            if not await self._run(self._tx, statements, write=True):
+                raise VersionConflict(match_id)
         except sqlite3.IntegrityError:  # another server process on this database got there first
             raise VersionConflict(match_id) from None
         return now
@@ -405,8 +508,14 @@ class SQLiteStore(MatchStore):
     async def open_with_bots(self, quiet_before: float | None = None) -> list[str]:
         """Ids of the active matches some of whose seats the server plays (`quiet_before` is for
         shared stores: one server has no other server's stalled bots to take over)."""
-        sql = "SELECT match_id FROM matches WHERE over = 0 AND abandoned = 0 AND bots = 1 ORDER BY seq"
-        return [r[0] for r in await self._run(self._rows, sql, ())]
+        sql = "SELECT match_id FROM matches WHERE over = 0 AND abandoned = 0 AND bots = 1"
+        if quiet_before is None:
+            return [r[0] for r in await self._run(self._rows, sql + " ORDER BY seq", ())]
+        sql += (
+            " AND MAX(last_active, COALESCE((SELECT MAX(played_at) FROM moves WHERE moves.match_id ="
+            " matches.match_id), 0)) < ? ORDER BY seq"
+        )
+        return [r[0] for r in await self._run(self._rows, sql, (quiet_before,))]
 
     async def abandon_idle(self, idle_before: float) -> list[str]:
         """Mark every active match with no move since `idle_before` abandoned; return their ids.
@@ -430,6 +539,8 @@ class SQLiteStore(MatchStore):
                 " RETURNING match_id",
                 (idle_before,),
             ).fetchall()
+            if self.shared:
+                self._db.executemany("INSERT INTO changes (match_id, what) VALUES (?, 'a')", rows)
             self._db.execute("COMMIT")
         except BaseException:
             _rollback(self._db)
@@ -437,24 +548,79 @@ class SQLiteStore(MatchStore):
         return [r[0] for r in rows]
 
     async def abandon(self, match_id: str) -> bool:
-        return await self._run(self._abandon, match_id, write=True)
-
-    def _abandon(self, match_id: str) -> bool:
-        cur = self._db.execute(
-            "UPDATE matches SET abandoned = 1 WHERE match_id = ? AND over = 0 AND abandoned = 0", (match_id,)
-        )
-        return cur.rowcount > 0
+        statements: list[_Statement] = [
+            ("UPDATE matches SET abandoned = 1 WHERE match_id = ? AND over = 0 AND abandoned = 0", (match_id,))
+        ]
+        if self.shared:
+            statements.append(("INSERT INTO changes (match_id, what) VALUES (?, 'a')", (match_id,)))
+        return await self._run(self._tx, statements, write=True)
 
     async def delete(self, match_id: str) -> None:
-        await self._run(
-            self._tx,
-            [
-                ("DELETE FROM moves WHERE match_id = ?", (match_id,)),
-                ("DELETE FROM requests WHERE match_id = ?", (match_id,)),
-                ("DELETE FROM matches WHERE match_id = ?", (match_id,)),
-            ],
-            write=True,
-        )
+        # the match row first: when it is gone already nothing else is done (nor told)
+        statements: list[_Statement] = [
+            ("DELETE FROM matches WHERE match_id = ?", (match_id,)),
+            ("DELETE FROM moves WHERE match_id = ?", (match_id,)),
+            ("DELETE FROM requests WHERE match_id = ?", (match_id,)),
+        ]
+        if self.shared:
+            statements.append(("INSERT INTO changes (match_id, what) VALUES (?, 'd')", (match_id,)))
+        await self._run(self._tx, statements, write=True)
+
+    # -- hearing the other workers ----------------------------------------------------------------
+    async def listen(self, on_change: ChangeHandler, on_resync: ResyncHandler) -> None:
+        """A shared store: poll for the other workers' changes until close() (own ones included, as
+        PostgreSQL's notifications are); nothing otherwise."""
+        if not self.shared:
+            return
+        last = await self._run(self._last_change)
+        self._listener = asyncio.get_running_loop().create_task(self._poll(last, on_change, on_resync))
+
+    async def _poll(self, last: int, on_change: ChangeHandler, on_resync: ResyncHandler) -> None:
+        seen = -1  # PRAGMA data_version: changes when another connection commits
+        while True:
+            await asyncio.sleep(POLL_SECONDS)
+            try:
+                version = await self._run(self._data_version)
+                if version == seen:
+                    continue
+                seen = version
+                while True:
+                    first, rows = await self._run(self._changes_after, last)
+                    if first is not None and first > last + 1:  # trimmed past us: some are lost
+                        log.warning("changes missed: every match in memory catches up", extra={"db": self.path})
+                        last = rows[-1][0] if rows else last
+                        await on_resync()
+                        continue
+                    for seq, match_id, what in rows:
+                        last = seq
+                        change = parse_change(f"{match_id} {what}")
+                        if change is not None:
+                            await on_change(change)
+                    if len(rows) < _CHANGES_PER_READ:
+                        break
+            except asyncio.CancelledError:
+                raise
+            except StoreUnavailable:  # logged by _run; polled again next time
+                seen = -1
+            except Exception:
+                log.exception("reading the other workers' changes failed")
+                seen = -1
+
+    def _data_version(self) -> int:
+        version: int = self._db.execute("PRAGMA data_version").fetchone()[0]
+        return version
+
+    def _last_change(self) -> int:
+        row = self._db.execute("SELECT MAX(seq) FROM changes").fetchone()
+        return int(row[0] or 0)
+
+    def _changes_after(self, last: int) -> tuple[int | None, list[tuple[int, str, str]]]:
+        """The oldest change kept when some after `last` were trimmed, and the next changes."""
+        rows = self._db.execute(
+            "SELECT seq, match_id, what FROM changes WHERE seq > ? ORDER BY seq LIMIT ?", (last, _CHANGES_PER_READ)
+        ).fetchall()
+        first = rows[0][0] if rows and rows[0][0] > last + 1 else None
+        return first, [tuple(r) for r in rows]
 
 
 class _Locked(Exception):
