@@ -17,16 +17,15 @@ Shared by the worker processes of one `hunters serve --workers N` (`shared=True`
 as PostgreSQL's does for replicas (store_postgres.py): the database decides every race (a move is
 inserted only while its number is free and the match neither over, abandoned nor deleted, else
 VersionConflict), and every move, abandonment and deletion adds a row to `changes` in its own
-transaction, which each worker polls (`listen`: `PRAGMA data_version` every few milliseconds, the
-table read only when another connection committed). Writers take an advisory lock (flock) on the
-file `<db>-writer` before SQLite's write lock: a worker waiting for another tries again in steps
-of 50 µs growing to 1 ms, instead of SQLite's busy-handler sleeps of 1, 2, 5 ms and more."""
+transaction, which each worker polls (`listen`: `PRAGMA data_version` every 2 ms while changes
+come, less often down to every 50 ms while none do; the table read only when another connection
+committed). A write that finds another worker writing tries again in steps of 50 µs growing to
+1 ms (up to the busy timeout), instead of SQLite's busy-handler sleeps of 1, 2, 5 ms and more."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import fcntl
 import functools
 import json
 import logging
@@ -60,7 +59,10 @@ _BUSY = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
 # A fault is over once a write works at least this long after the last failure: a nearly full disk
 # lets a small write through now and then, which does not end the episode (nor start a new one).
 RECOVERY_QUIET = 1.0
-POLL_SECONDS = 0.002  # how often a shared store looks for the other workers' changes
+# How often a shared store looks for the other workers' changes: every POLL_SECONDS while they come,
+# the pause doubling up to QUIET_POLL_SECONDS while none do (an idle worker wakes 20 times a second).
+POLL_SECONDS = 0.002
+QUIET_POLL_SECONDS = 0.05
 _CHANGES_PER_READ = 1000
 KEEP_CHANGES = 100_000  # rows of `changes` kept; a worker further behind brings every match up to date
 
@@ -123,7 +125,6 @@ class SQLiteStore(MatchStore):
     ):
         self.path = path
         self.shared = shared  # other processes (the workers of one server) write this database too
-        self._writer: int | None = None  # the fd of `<db>-writer` (shared), locked around every write
         self._listener: asyncio.Task[None] | None = None
         self._lock = threading.Lock()
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=busy_timeout)
@@ -153,11 +154,9 @@ class SQLiteStore(MatchStore):
         self._db.execute("PRAGMA wal_autocheckpoint = 0")
         self._durable = synchronous.upper() == "FULL"
         self._file = _identity(path)  # (device, inode) of the file opened; None for an in-memory database
-        if shared:
-            if self._file is None:
-                self._db.close()
-                raise ValueError("workers share a database file, not an in-memory database")
-            self._writer = os.open(path + "-writer", os.O_RDWR | os.O_CREAT, 0o600)
+        if shared and self._file is None:
+            self._db.close()
+            raise ValueError("workers share a database file, not an in-memory database")
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hunters-sqlite")
         self.fault: str | None = None  # the reason of the fault under way (logged once), or None
         self._failed_at = 0.0  # when a call last failed (monotonic)
@@ -172,9 +171,6 @@ class SQLiteStore(MatchStore):
         self._thread.shutdown(wait=True)
         with self._lock:
             self._db.close()
-        if self._writer is not None:
-            os.close(self._writer)
-            self._writer = None
 
     # -- running and fault episodes -----------------------------------------------------------------
     async def _run(self, fn: Callable[..., _T], *args: Any, write: bool = False, thread: bool = False) -> _T:
@@ -210,15 +206,6 @@ class SQLiteStore(MatchStore):
             if write:
                 self._check_file()
             try:
-                if write and self._writer is not None:
-                    try:
-                        fcntl.flock(self._writer, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    except BlockingIOError:
-                        raise _Locked from None
-                    try:
-                        return fn(*args)
-                    finally:
-                        fcntl.flock(self._writer, fcntl.LOCK_UN)
                 return fn(*args)
             except sqlite3.IntegrityError:
                 raise
@@ -237,11 +224,11 @@ class SQLiteStore(MatchStore):
         with self._lock:
             if write:
                 self._check_file()
-            self._db.execute(f"PRAGMA busy_timeout = {max(0, int((deadline - time.monotonic()) * 1000))}")
+            if not (write and self.shared):
+                self._db.execute(f"PRAGMA busy_timeout = {max(0, int((deadline - time.monotonic()) * 1000))}")
             try:
-                if write and self._writer is not None:
-                    with self._writing(deadline):
-                        return fn(*args)
+                if write and self.shared:
+                    return self._retrying(fn, args, deadline)
                 return fn(*args)
             except sqlite3.IntegrityError:
                 raise
@@ -250,26 +237,18 @@ class SQLiteStore(MatchStore):
             finally:
                 self._db.execute("PRAGMA busy_timeout = 0")
 
-    @contextlib.contextmanager
-    def _writing(self, deadline: float) -> Any:
-        """Hold `<db>-writer` (waiting until `deadline`, then DATABASE_BUSY), on the database thread."""
-        assert self._writer is not None
+    def _retrying(self, fn: Callable[..., _T], args: tuple[Any, ...], deadline: float) -> _T:
+        """`fn(*args)`, a write, tried again while another worker holds the write lock (each try
+        changes nothing when it finds the lock taken), until `deadline`; on the database thread."""
         pause = 0.00005
         while True:
             try:
-                fcntl.flock(self._writer, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise StoreUnavailable(
-                        f"the database {self.path} is locked by another worker", "DATABASE_BUSY"
-                    ) from None
-                time.sleep(pause)
-                pause = min(2 * pause, 0.001)
-        try:
-            yield
-        finally:
-            fcntl.flock(self._writer, fcntl.LOCK_UN)
+                return fn(*args)
+            except sqlite3.OperationalError as exc:
+                if _unavailable(exc).reason != "DATABASE_BUSY" or time.monotonic() >= deadline:
+                    raise
+            time.sleep(pause)
+            pause = min(2 * pause, 0.001)
 
     def _check_file(self) -> None:
         if self.lost:
@@ -577,13 +556,15 @@ class SQLiteStore(MatchStore):
 
     async def _poll(self, last: int, on_change: ChangeHandler, on_resync: ResyncHandler) -> None:
         seen = -1  # PRAGMA data_version: changes when another connection commits
+        pause = POLL_SECONDS
         while True:
-            await asyncio.sleep(POLL_SECONDS)
+            await asyncio.sleep(pause)
             try:
                 version = await self._run(self._data_version)
                 if version == seen:
+                    pause = min(2 * pause, QUIET_POLL_SECONDS)
                     continue
-                seen = version
+                seen, pause = version, POLL_SECONDS
                 while True:
                     first, rows = await self._run(self._changes_after, last)
                     if first is not None and first > last + 1:  # trimmed past us: some are lost
