@@ -157,6 +157,13 @@ class SQLiteStore(MatchStore):
         if shared and self._file is None:
             self._db.close()
             raise ValueError("workers share a database file, not an in-memory database")
+        if shared:
+            # every move this connection stores is told to the other workers in the same statement
+            # (a plain move stays one INSERT); a trigger of this connection only, not of the file
+            self._db.execute(
+                "CREATE TEMP TRIGGER moves_told AFTER INSERT ON main.moves BEGIN"
+                " INSERT INTO changes (match_id, what) VALUES (NEW.match_id, NEW.idx + 1); END"
+            )
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hunters-sqlite")
         self.fault: str | None = None  # the reason of the fault under way (logged once), or None
         self._failed_at = 0.0  # when a call last failed (monotonic)
@@ -400,12 +407,12 @@ class SQLiteStore(MatchStore):
         if self.shared:
             # the move only while the match is open (another worker may have ended, abandoned or
             # deleted it), and the change the other workers poll for
+            # (its row of `changes` comes from the trigger made in __init__)
             statements[0] = (
                 "INSERT INTO moves (match_id, idx, seat, move, played_at) SELECT ?, ?, ?, ?, ? WHERE EXISTS"
                 " (SELECT 1 FROM matches WHERE match_id = ? AND over = 0 AND abandoned = 0)",
                 (*statements[0][1], match_id),
             )
-            statements.append(("INSERT INTO changes (match_id, what) VALUES (?, ?)", (match_id, str(idx + 1))))
         try:
             if not await self._run(self._tx, statements, write=True):
                 raise VersionConflict(match_id)

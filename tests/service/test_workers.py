@@ -43,7 +43,8 @@ class Workers:
             stderr=self._log,
         )
         self.channels = []
-        assert wait_for(lambda: len(self.logged("serving")) == workers, 60), self.log_path.read_text()
+        started = wait_for(lambda: len(self.logged("serving")) == workers or self.proc.poll() is not None, 60)
+        assert started and self.proc.poll() is None, self.log_path.read_text()
 
     def logged(self, msg):
         lines = []
