@@ -338,7 +338,7 @@ def test_cancelled_simulation_stops_engine_work(benchmark, tmp_path):
 
 
 CLIENT_PROCESSES = 4  # the 16 clients of the workers bench, in this many processes of 4 threads each
-WORKER_ROUNDS = 5
+WORKER_ROUNDS = 3
 
 
 def _client_process(address: str, seed: int, threads: int, start_at: float) -> tuple[int, float]:
@@ -387,15 +387,16 @@ def _reach_both_workers(address: str) -> None:
 @pytest.mark.benchmark(group="service-workers")
 def test_workers_throughput(benchmark):
     """16 clients' PlayMove rate on `hunters serve --workers 2` against `--workers 1`, round by round
-    (interleaved); the clients run in CLIENT_PROCESSES processes, so that one Python client process
-    is not what is measured. The clients share the machine's cores with the servers: on 2 cores,
-    the clients' own work is part of what bounds both rates. The load average before and after goes
-    to extra_info, as a measure of how quiet the machine was."""
+    (interleaved), with the clients laid out two ways: as 16 threads of this process (as in
+    test_concurrent_play_moves: at most one core of client work, bound by this process's GIL) and in
+    CLIENT_PROCESSES processes of 4 threads (no GIL bound, but on 2 cores they take more of the CPU
+    the servers need). Either way the clients share the machine's cores with the servers. The load
+    average before and after goes to extra_info, as a measure of how quiet the machine was."""
     import multiprocessing
 
     ctx = multiprocessing.get_context("spawn")
     seeds = itertools.count(20_000, 1_000)
-    rates: dict[int, list[float]] = {1: [], 2: []}
+    rates: dict[tuple[str, int], list[float]] = {(k, n): [] for k in ("threads", "processes") for n in (1, 2)}
     load_before = os.getloadavg()
     with (
         serving() as one,
@@ -404,24 +405,35 @@ def test_workers_throughput(benchmark):
     ):
         addresses = {1: one, 2: two}
         _reach_both_workers(two)
+        warm_up = time.monotonic() + 5.0  # each pool process imports its modules and plays once, untimed
+        pool.starmap(_client_process, [(one, next(seeds), 1, warm_up) for _ in range(CLIENT_PROCESSES)])
+
+        def play_work(ch, i):
+            stub = matches_pb2_grpc.MatchServiceStub(ch)
+            player = Player(stub, seed=next(seeds))
+            requests = [player.next_request() for _ in range(MOVES_PER_CLIENT)]
+            return [lambda r=r, m=m: stub.PlayMove(r, metadata=m) for r, m in requests]
 
         def rounds():
             for _ in range(WORKER_ROUNDS):
                 for n, address in addresses.items():
+                    rates["threads", n].append(_concurrent(address, play_work))
                     start_at = time.monotonic() + 2.0  # every process set up (matches created) by then
                     per = CLIENTS // CLIENT_PROCESSES
                     args = [(address, next(seeds), per, start_at) for _ in range(CLIENT_PROCESSES)]
                     done = pool.starmap(_client_process, args)
-                    rates[n].append(sum(m for m, _ in done) / (max(e for _, e in done) - start_at))
+                    rates["processes", n].append(sum(m for m, _ in done) / (max(e for _, e in done) - start_at))
 
         benchmark.pedantic(rounds, rounds=1)
-    one_rate, two_rate = statistics.median(rates[1]), statistics.median(rates[2])
-    benchmark.extra_info.update(
-        workers_1_moves_per_second=one_rate,
-        workers_2_moves_per_second=two_rate,
-        ratio=two_rate / one_rate,
-        rounds_1=rates[1],
-        rounds_2=rates[2],
-        load_before=load_before,
-        load_after=os.getloadavg(),
-    )
+    med = {key: statistics.median(v) for key, v in rates.items()}
+    for kind in ("threads", "processes"):
+        benchmark.extra_info.update(
+            {
+                f"{kind}_workers_1_moves_per_second": med[kind, 1],
+                f"{kind}_workers_2_moves_per_second": med[kind, 2],
+                f"{kind}_ratio": med[kind, 2] / med[kind, 1],
+                f"{kind}_rounds_1": rates[kind, 1],
+                f"{kind}_rounds_2": rates[kind, 2],
+            }
+        )
+    benchmark.extra_info.update(load_before=load_before, load_after=os.getloadavg())
