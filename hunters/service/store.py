@@ -17,9 +17,9 @@ Shared by the worker processes of one `hunters serve --workers N` (`shared=True`
 as PostgreSQL's does for replicas (store_postgres.py): the database decides every race (a move is
 inserted only while its number is free and the match neither over, abandoned nor deleted, else
 VersionConflict), and every move, abandonment and deletion adds a row to `changes` in its own
-transaction, which each worker polls (`listen`: `PRAGMA data_version` every 2 ms while changes
-come, less often down to every 50 ms while none do; the table read only when another connection
-committed). A write that finds another worker writing tries again in steps of 50 µs growing to
+transaction, which each worker polls (`listen`: `PRAGMA data_version` every 2 ms until a second
+after the last change, then less often down to every 20 ms; the table read only when another
+connection committed). A write that finds another worker writing tries again in steps of 50 µs growing to
 1 ms (up to the busy timeout), instead of SQLite's busy-handler sleeps of 1, 2, 5 ms and more."""
 
 from __future__ import annotations
@@ -59,10 +59,12 @@ _BUSY = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
 # A fault is over once a write works at least this long after the last failure: a nearly full disk
 # lets a small write through now and then, which does not end the episode (nor start a new one).
 RECOVERY_QUIET = 1.0
-# How often a shared store looks for the other workers' changes: every POLL_SECONDS while they come,
-# the pause doubling up to QUIET_POLL_SECONDS while none do (an idle worker wakes 20 times a second).
+# How often a shared store looks for the other workers' changes: every POLL_SECONDS until BUSY_SECONDS
+# after the last one, then the pause doubling up to QUIET_POLL_SECONDS (an idle worker wakes 50 times
+# a second; each look costs ~0.1 ms of CPU).
 POLL_SECONDS = 0.002
-QUIET_POLL_SECONDS = 0.05
+BUSY_SECONDS = 1.0
+QUIET_POLL_SECONDS = 0.02
 _CHANGES_PER_READ = 1000
 KEEP_CHANGES = 100_000  # rows of `changes` kept; a worker further behind brings every match up to date
 
@@ -564,14 +566,16 @@ class SQLiteStore(MatchStore):
     async def _poll(self, last: int, on_change: ChangeHandler, on_resync: ResyncHandler) -> None:
         seen = -1  # PRAGMA data_version: changes when another connection commits
         pause = POLL_SECONDS
+        busy_until = 0.0
         while True:
             await asyncio.sleep(pause)
             try:
                 version = await self._run(self._data_version)
                 if version == seen:
-                    pause = min(2 * pause, QUIET_POLL_SECONDS)
+                    if time.monotonic() >= busy_until:
+                        pause = min(2 * pause, QUIET_POLL_SECONDS)
                     continue
-                seen, pause = version, POLL_SECONDS
+                seen, pause, busy_until = version, POLL_SECONDS, time.monotonic() + BUSY_SECONDS
                 while True:
                     first, rows = await self._run(self._changes_after, last)
                     if first is not None and first > last + 1:  # trimmed past us: some are lost
