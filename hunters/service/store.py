@@ -17,9 +17,9 @@ Shared by the worker processes of one `hunters serve --workers N` (`shared=True`
 as PostgreSQL's does for replicas (store_postgres.py): the database decides every race (a move is
 inserted only while its number is free and the match neither over, abandoned nor deleted, else
 VersionConflict), and every move, abandonment and deletion adds a row to `changes` in its own
-transaction, which each worker polls (`listen`: `PRAGMA data_version` every 2 ms until a second
-after the last change, then less often down to every 20 ms; the table read only when another
-connection committed). A write that finds another worker writing tries again in steps of 50 µs growing to
+transaction, which each worker polls (`listen`: a thread of its own looks at `PRAGMA data_version`
+every 2 ms until a second after the last change, then less often down to every 20 ms, reads the
+table only when another connection committed, and hands the other workers' changes to the loop). A write that finds another worker writing tries again in steps of 50 µs growing to
 1 ms (up to the busy timeout), instead of SQLite's busy-handler sleeps of 1, 2, 5 ms and more."""
 
 from __future__ import annotations
@@ -98,7 +98,8 @@ CREATE TABLE IF NOT EXISTS requests (
 CREATE TABLE IF NOT EXISTS changes (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,  -- what the workers of one database tell each other
     match_id TEXT NOT NULL,
-    what TEXT NOT NULL             -- the new version, 'a' (abandoned) or 'd' (deleted)
+    what TEXT NOT NULL,            -- the new version, 'a' (abandoned) or 'd' (deleted)
+    origin INTEGER NOT NULL DEFAULT 0  -- the process id of the worker that made it
 );
 CREATE TABLE IF NOT EXISTS meta (
     key TEXT PRIMARY KEY,
@@ -127,7 +128,10 @@ class SQLiteStore(MatchStore):
     ):
         self.path = path
         self.shared = shared  # other processes (the workers of one server) write this database too
-        self._listener: asyncio.Task[None] | None = None
+        self._listener: asyncio.Task[None] | None = None  # applies what the watching thread read
+        self._watching: threading.Thread | None = None  # polls for the other workers' changes
+        self._stop_watching = threading.Event()
+        self._origin = os.getpid()
         self._lock = threading.Lock()
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=busy_timeout)
         try:
@@ -164,7 +168,8 @@ class SQLiteStore(MatchStore):
             # (a plain move stays one INSERT); a trigger of this connection only, not of the file
             self._db.execute(
                 "CREATE TEMP TRIGGER moves_told AFTER INSERT ON main.moves BEGIN"
-                " INSERT INTO changes (match_id, what) VALUES (NEW.match_id, NEW.idx + 1); END"
+                " INSERT INTO changes (match_id, what, origin) VALUES (NEW.match_id, NEW.idx + 1,"
+                f" {self._origin}); END"
             )
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hunters-sqlite")
         self.fault: str | None = None  # the reason of the fault under way (logged once), or None
@@ -172,6 +177,10 @@ class SQLiteStore(MatchStore):
         self.lost = False  # the file was deleted or replaced: never written again
 
     async def close(self) -> None:
+        self._stop_watching.set()
+        if self._watching is not None:
+            self._watching.join()
+            self._watching = None
         if self._listener is not None:
             self._listener.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -528,7 +537,10 @@ class SQLiteStore(MatchStore):
                 (idle_before,),
             ).fetchall()
             if self.shared:
-                self._db.executemany("INSERT INTO changes (match_id, what) VALUES (?, 'a')", rows)
+                self._db.executemany(
+                    "INSERT INTO changes (match_id, what, origin) VALUES (?, 'a', ?)",
+                    [(r[0], self._origin) for r in rows],
+                )
             self._db.execute("COMMIT")
         except BaseException:
             _rollback(self._db)
@@ -540,7 +552,9 @@ class SQLiteStore(MatchStore):
             ("UPDATE matches SET abandoned = 1 WHERE match_id = ? AND over = 0 AND abandoned = 0", (match_id,))
         ]
         if self.shared:
-            statements.append(("INSERT INTO changes (match_id, what) VALUES (?, 'a')", (match_id,)))
+            statements.append(
+                ("INSERT INTO changes (match_id, what, origin) VALUES (?, 'a', ?)", (match_id, self._origin))
+            )
         return await self._run(self._tx, statements, write=True)
 
     async def delete(self, match_id: str) -> None:
@@ -551,68 +565,96 @@ class SQLiteStore(MatchStore):
             ("DELETE FROM requests WHERE match_id = ?", (match_id,)),
         ]
         if self.shared:
-            statements.append(("INSERT INTO changes (match_id, what) VALUES (?, 'd')", (match_id,)))
+            statements.append(
+                ("INSERT INTO changes (match_id, what, origin) VALUES (?, 'd', ?)", (match_id, self._origin))
+            )
         await self._run(self._tx, statements, write=True)
 
     # -- hearing the other workers ----------------------------------------------------------------
     async def listen(self, on_change: ChangeHandler, on_resync: ResyncHandler) -> None:
-        """A shared store: poll for the other workers' changes until close() (own ones included, as
-        PostgreSQL's notifications are); nothing otherwise."""
+        """A shared store: hear the other workers' changes until close(); nothing otherwise.
+
+        A thread of its own polls, on a connection of its own, so that a look that finds nothing (most
+        of them) never wakes the event loop; what it reads (the other workers' changes only) is
+        handed to the loop in order."""
         if not self.shared:
             return
-        last = await self._run(self._last_change)
-        self._listener = asyncio.get_running_loop().create_task(self._poll(last, on_change, on_resync))
+        loop = asyncio.get_running_loop()
+        watch = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=self._busy)
+        last = int(watch.execute("SELECT MAX(seq) FROM changes").fetchone()[0] or 0)
+        heard: asyncio.Queue[tuple[bool, list[tuple[str, str]]]] = asyncio.Queue()
+        self._stop_watching.clear()
+        self._watching = threading.Thread(
+            target=self._watch, args=(watch, last, loop, heard), name="hunters-sqlite-changes", daemon=True
+        )
+        self._watching.start()
+        self._listener = loop.create_task(self._hear(heard, on_change, on_resync))
 
-    async def _poll(self, last: int, on_change: ChangeHandler, on_resync: ResyncHandler) -> None:
-        seen = -1  # PRAGMA data_version: changes when another connection commits
+    async def _hear(
+        self,
+        heard: asyncio.Queue[tuple[bool, list[tuple[str, str]]]],
+        on_change: ChangeHandler,
+        on_resync: ResyncHandler,
+    ) -> None:
+        while True:
+            resync, rows = await heard.get()
+            try:
+                if resync:
+                    await on_resync()
+                for match_id, what in rows:
+                    change = parse_change(f"{match_id} {what}")
+                    if change is not None:
+                        await on_change(change)
+            except Exception:
+                log.exception("applying the other workers' changes failed")
+
+    def _watch(
+        self,
+        watch: sqlite3.Connection,
+        last: int,
+        loop: asyncio.AbstractEventLoop,
+        heard: asyncio.Queue[tuple[bool, list[tuple[str, str]]]],
+    ) -> None:
+        """The watching thread: `PRAGMA data_version` (it changes when another connection commits,
+        this worker's own included) every POLL_SECONDS until BUSY_SECONDS after the last change, then
+        less often; the new rows of `changes` read when it changed, the other workers' ones handed on."""
+        seen = -1
         pause = POLL_SECONDS
         busy_until = 0.0
-        while True:
-            await asyncio.sleep(pause)
-            try:
-                version = await self._run(self._data_version)
-                if version == seen:
-                    if time.monotonic() >= busy_until:
-                        pause = min(2 * pause, QUIET_POLL_SECONDS)
-                    continue
-                seen, pause, busy_until = version, POLL_SECONDS, time.monotonic() + BUSY_SECONDS
-                while True:
-                    first, rows = await self._run(self._changes_after, last)
-                    if first is not None and first > last + 1:  # trimmed past us: some are lost
-                        log.warning("changes missed: every match in memory catches up", extra={"db": self.path})
-                        last = rows[-1][0] if rows else last
-                        await on_resync()
+        failing = False
+        try:
+            while not self._stop_watching.wait(pause):
+                try:
+                    version = watch.execute("PRAGMA data_version").fetchone()[0]
+                    if version == seen:
+                        if time.monotonic() >= busy_until:
+                            pause = min(2 * pause, QUIET_POLL_SECONDS)
                         continue
-                    for seq, match_id, what in rows:
-                        last = seq
-                        change = parse_change(f"{match_id} {what}")
-                        if change is not None:
-                            await on_change(change)
-                    if len(rows) < _CHANGES_PER_READ:
-                        break
-            except asyncio.CancelledError:
-                raise
-            except StoreUnavailable:  # logged by _run; polled again next time
-                seen = -1
-            except Exception:
-                log.exception("reading the other workers' changes failed")
-                seen = -1
-
-    def _data_version(self) -> int:
-        version: int = self._db.execute("PRAGMA data_version").fetchone()[0]
-        return version
-
-    def _last_change(self) -> int:
-        row = self._db.execute("SELECT MAX(seq) FROM changes").fetchone()
-        return int(row[0] or 0)
-
-    def _changes_after(self, last: int) -> tuple[int | None, list[tuple[int, str, str]]]:
-        """The oldest change kept when some after `last` were trimmed, and the next changes."""
-        rows = self._db.execute(
-            "SELECT seq, match_id, what FROM changes WHERE seq > ? ORDER BY seq LIMIT ?", (last, _CHANGES_PER_READ)
-        ).fetchall()
-        first = rows[0][0] if rows and rows[0][0] > last + 1 else None
-        return first, [tuple(r) for r in rows]
+                    seen, pause, busy_until = version, POLL_SECONDS, time.monotonic() + BUSY_SECONDS
+                    while True:
+                        rows = watch.execute(
+                            "SELECT seq, match_id, what, origin FROM changes WHERE seq > ? ORDER BY seq LIMIT ?",
+                            (last, _CHANGES_PER_READ),
+                        ).fetchall()
+                        resync = bool(rows) and rows[0][0] > last + 1  # trimmed past us: some are lost
+                        if resync:
+                            log.warning("changes missed: every match in memory catches up", extra={"db": self.path})
+                        theirs = [(r[1], r[2]) for r in rows if r[3] != self._origin]
+                        if rows:
+                            last = rows[-1][0]
+                        if theirs or resync:
+                            loop.call_soon_threadsafe(heard.put_nowait, (resync, theirs))
+                        if len(rows) < _CHANGES_PER_READ:
+                            break
+                    failing = False
+                except sqlite3.Error as exc:  # the database away for a moment: look again later
+                    if not failing:
+                        log.warning("reading the other workers' changes failed", extra={"error": str(exc)})
+                    failing, seen, pause = True, -1, QUIET_POLL_SECONDS
+        except RuntimeError:  # the loop closed under us: the server is stopping
+            pass
+        finally:
+            watch.close()
 
 
 class _Locked(Exception):
