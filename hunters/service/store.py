@@ -19,8 +19,9 @@ inserted only while its number is free and the match neither over, abandoned nor
 VersionConflict), and every move, abandonment and deletion adds a row to `changes` in its own
 transaction, which each worker polls (`listen`: a thread of its own looks at `PRAGMA data_version`
 every 2 ms until a second after the last change, then less often down to every 20 ms, reads the
-table only when another connection committed, and hands the other workers' changes to the loop). A write that finds another worker writing tries again in steps of 50 µs growing to
-1 ms (up to the busy timeout), instead of SQLite's busy-handler sleeps of 1, 2, 5 ms and more."""
+table only when another connection committed, and hands the other workers' changes to the loop).
+A write that finds another worker writing tries again in steps of 50 µs growing to 1 ms (up to the
+busy timeout), instead of SQLite's busy-handler sleeps of 1, 2, 5 ms and more."""
 
 from __future__ import annotations
 
