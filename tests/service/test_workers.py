@@ -299,3 +299,11 @@ def test_kill_9_of_a_worker_under_load_loses_no_acknowledged_move(tmp_path):
         print(f"\nkill -9 of a worker under load: {sum(map(len, acked.values()))} moves acknowledged, all stored")
     finally:
         running.stop()
+
+
+def test_a_configuration_the_workers_refuse_stops_them_all_with_status_2():
+    done = subprocess.run(
+        [*SERVE, "--port", "0", "--db", ":memory:", "--workers", "2"], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2
+    assert "hunters serve: error: workers share a database file, not an in-memory database" in done.stderr
