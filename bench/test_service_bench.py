@@ -335,3 +335,105 @@ def test_cancelled_simulation_stops_engine_work(benchmark, tmp_path):
     finally:
         running.stop(0)
     benchmark.extra_info.update(slowest_stop=max(stops), median_stop=statistics.median(stops))
+
+
+CLIENT_PROCESSES = 4  # the 16 clients of the workers bench, in this many processes of 4 threads each
+WORKER_ROUNDS = 3
+
+
+def _client_process(address: str, seed: int, threads: int, start_at: float) -> tuple[int, float]:
+    """One client process of the workers bench: `threads` clients, each on a connection of its own
+    playing MOVES_PER_CLIENT moves of its own match, all starting at `start_at` (time.monotonic(),
+    system-wide); returns (moves, when the last one was answered)."""
+    seeds = itertools.count(seed)
+    stubs = []
+    for _ in range(threads):
+        ch = grpc.insecure_channel(address, options=[("grpc.use_local_subchannel_pool", 1)])
+        stub = matches_pb2_grpc.MatchServiceStub(ch)
+        player = Player(stub, seed=next(seeds))
+        stubs.append((ch, stub, [player.next_request() for _ in range(MOVES_PER_CLIENT)]))
+
+    def run(stub, requests):
+        for req, meta in requests:
+            stub.PlayMove(req, metadata=meta)
+
+    workers = [threading.Thread(target=run, args=(stub, requests)) for _, stub, requests in stubs]
+    time.sleep(max(0.0, start_at - time.monotonic()))
+    for t in workers:
+        t.start()
+    for t in workers:
+        t.join()
+    end = time.monotonic()
+    for ch, _, _ in stubs:
+        ch.close()
+    return threads * MOVES_PER_CLIENT, end
+
+
+def _reach_both_workers(address: str) -> None:
+    """Wait until both workers of a `--workers 2` server answer (each names itself in the health check)."""
+    seen: set[str] = set()
+    for _ in range(200):
+        with grpc.insecure_channel(address, options=[("grpc.use_local_subchannel_pool", 1)]) as ch:
+            for name in ("hunters.worker.0", "hunters.worker.1"):
+                with contextlib.suppress(grpc.RpcError):
+                    health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(service=name), timeout=5)
+                    seen.add(name)
+        if len(seen) == 2:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"only {seen} answered")
+
+
+@pytest.mark.benchmark(group="service-workers")
+def test_workers_throughput(benchmark):
+    """16 clients' PlayMove rate on `hunters serve --workers 2` against `--workers 1`, round by round
+    (interleaved), with the clients laid out two ways: as 16 threads of this process (as in
+    test_concurrent_play_moves: at most one core of client work, bound by this process's GIL) and in
+    CLIENT_PROCESSES processes of 4 threads (no GIL bound, but on 2 cores they take more of the CPU
+    the servers need). Either way the clients share the machine's cores with the servers. The load
+    average before and after goes to extra_info, as a measure of how quiet the machine was."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")
+    seeds = itertools.count(20_000, 1_000)
+    rates: dict[tuple[str, int], list[float]] = {(k, n): [] for k in ("threads", "processes") for n in (1, 2)}
+    load_before = os.getloadavg()
+    with (
+        serving() as one,
+        serving("--workers", "2") as two,
+        ctx.Pool(CLIENT_PROCESSES) as pool,
+    ):
+        addresses = {1: one, 2: two}
+        _reach_both_workers(two)
+        warm_up = time.monotonic() + 5.0  # each pool process imports its modules and plays once, untimed
+        pool.starmap(_client_process, [(one, next(seeds), 1, warm_up) for _ in range(CLIENT_PROCESSES)])
+
+        def play_work(ch, i):
+            stub = matches_pb2_grpc.MatchServiceStub(ch)
+            player = Player(stub, seed=next(seeds))
+            requests = [player.next_request() for _ in range(MOVES_PER_CLIENT)]
+            return [lambda r=r, m=m: stub.PlayMove(r, metadata=m) for r, m in requests]
+
+        def rounds():
+            for _ in range(WORKER_ROUNDS):
+                for n, address in addresses.items():
+                    rates["threads", n].append(_concurrent(address, play_work))
+                    start_at = time.monotonic() + 2.0  # every process set up (matches created) by then
+                    per = CLIENTS // CLIENT_PROCESSES
+                    args = [(address, next(seeds), per, start_at) for _ in range(CLIENT_PROCESSES)]
+                    done = pool.starmap(_client_process, args)
+                    rates["processes", n].append(sum(m for m, _ in done) / (max(e for _, e in done) - start_at))
+
+        benchmark.pedantic(rounds, rounds=1)
+    med = {key: statistics.median(v) for key, v in rates.items()}
+    for kind in ("threads", "processes"):
+        benchmark.extra_info.update(
+            {
+                f"{kind}_workers_1_moves_per_second": med[kind, 1],
+                f"{kind}_workers_2_moves_per_second": med[kind, 2],
+                f"{kind}_ratio": med[kind, 2] / med[kind, 1],
+                f"{kind}_rounds_1": rates[kind, 1],
+                f"{kind}_rounds_2": rates[kind, 2],
+            }
+        )
+    benchmark.extra_info.update(load_before=load_before, load_after=os.getloadavg())

@@ -16,9 +16,12 @@ import ssl
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from hunters.scale import ScaleError
+
+if TYPE_CHECKING:
+    from .server import ServerConfig
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
@@ -240,6 +243,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the viewer's open connections from one address; more are answered 503 at once",
     )
     parser.add_argument(
+        "--workers",
+        type=_int_in(1, 256),
+        default=1,
+        help="server processes on the one port and database (SO_REUSEPORT; the kernel spreads connections over "
+        "them), supervised by this one: restarted when one ends, stopped together; 1 to 256 (see docs/workers.md)",
+    )
+    parser.add_argument(
         "--metrics-port",
         type=_int_in(0, 65535),
         metavar="PORT",
@@ -309,17 +319,33 @@ def _check_port(host: str, port: int) -> None:
         raise OSError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
+def _refusals(db: str) -> tuple[type[BaseException], ...]:
+    return (OSError, ValueError, sqlite3.Error, ScaleError, *_postgres_errors(db))
+
+
+def _refused(exc: BaseException, db: str) -> int:
+    logging.getLogger("hunters.service").handlers.clear()
+    print(f"hunters serve: error: {_describe(exc, db)}", file=sys.stderr)
+    return 2
+
+
+def serve_config(config: ServerConfig, log_level: str, log_format: str = "auto") -> int:
+    """Serve `config` until SIGTERM/SIGINT (a worker of `--workers N` starts here); an unusable
+    setting is one line on stderr and exit status 2."""
+    from .server import serve
+
+    try:
+        return serve(config, log_level=log_level, log_format=log_format)
+    except _refusals(config.db) as exc:
+        return _refused(exc, config.db)
+    except KeyboardInterrupt:
+        return 0
+
+
 def run(args: argparse.Namespace) -> int:
     """Serve until SIGTERM/SIGINT; an unusable setting is one line on stderr and exit status 2."""
-    from .server import ServerConfig, serve
+    from .server import ServerConfig
 
-    refusals: tuple[type[BaseException], ...] = (
-        OSError,
-        ValueError,
-        sqlite3.Error,
-        ScaleError,
-        *_postgres_errors(args.db),
-    )
     try:
         _check_tls(args.tls_cert, args.tls_key)
         _check_port(args.host, args.port)
@@ -363,13 +389,16 @@ def run(args: argparse.Namespace) -> int:
             metrics=args.metrics_port is not None or args.http is not None,
             metrics_port=args.metrics_port,
         )
-        return serve(config, log_level=args.log_level, log_format=args.log_format)
-    except refusals as exc:
-        logging.getLogger("hunters.service").handlers.clear()
-        print(f"hunters serve: error: {_describe(exc, args.db)}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 0
+    except _refusals(args.db) as exc:
+        return _refused(exc, args.db)
+    if args.workers > 1:
+        from .workers import supervise
+
+        try:
+            return supervise(config, args.workers, log_level=args.log_level, log_format=args.log_format)
+        except _refusals(args.db) as exc:
+            return _refused(exc, args.db)
+    return serve_config(config, args.log_level, args.log_format)
 
 
 def _postgres_errors(db: str) -> tuple[type[BaseException], ...]:

@@ -8,6 +8,7 @@ import contextlib
 import inspect
 import json
 import logging
+import os
 import signal
 import sys
 import threading
@@ -77,6 +78,15 @@ class ServerConfig:
     # Replicas (a shared store): how often each one takes over the bot matches with no move for as long
     # (their replica may have died; the database keeps one move per version if two play).
     bot_takeover_seconds: float = 30.0
+    # One of the processes of `hunters serve --workers N` (workers.py): its number, 0 to N-1. Workers
+    # share the port (SO_REUSEPORT) and the database (a shared SQLite store, or PostgreSQL as replicas).
+    worker: int | None = None
+
+
+def worker_health_name(worker: int) -> str:
+    """The health-check service name only worker `worker` answers SERVING (the others NOT_FOUND):
+    which process a connection reached."""
+    return f"hunters.worker.{worker}"
 
 
 @dataclass
@@ -197,7 +207,12 @@ async def start_server(config: ServerConfig) -> Started:
     credentials = _credentials(config)
     scale = connect_ray(config.ray_address) if config.ray_address is not None else None
     try:
-        store = open_store(config.db, sqlite_sync=config.sqlite_sync, busy_timeout=config.db_busy_timeout)
+        store = open_store(
+            config.db,
+            sqlite_sync=config.sqlite_sync,
+            busy_timeout=config.db_busy_timeout,
+            shared=config.worker is not None,
+        )
     except BaseException:
         if scale is not None:
             scale.close()
@@ -229,7 +244,7 @@ async def start_server(config: ServerConfig) -> Started:
         options = [
             ("grpc.max_receive_message_length", config.max_message_bytes),
             ("grpc.max_send_message_length", config.max_message_bytes),
-            ("grpc.so_reuseport", 0),
+            ("grpc.so_reuseport", int(config.worker is not None)),  # workers share one port
             # Calls that arrived but that the event loop has not picked up yet: past the soft limit
             # (default 1,000) gRPC cancels some at random, so a burst of watchers opening at once
             # would lose streams. The bound on calls in progress is maximum_concurrent_rpcs.
@@ -265,12 +280,15 @@ async def start_server(config: ServerConfig) -> Started:
         host = config.address.rpartition(":")[0].strip("[]")
         try:
             if metrics is not None and config.metrics_port is not None:
-                metrics_port = metrics.serve(host, config.metrics_port)
+                # each worker of --workers N its own port: --metrics-port + its number
+                metrics_port = metrics.serve(
+                    host, config.metrics_port + (config.worker or 0) if config.metrics_port else 0
+                )
             if config.http_port is not None:
                 viewer = Viewer(manager, per_client=config.http_per_client)
                 if metrics is not None:
                     viewer.routes["/metrics"] = metrics.exposition
-                http_port = await viewer.start(host, config.http_port)
+                http_port = await viewer.start(host, config.http_port, reuse_port=config.worker is not None)
         except BaseException:
             if metrics is not None:
                 metrics.stop()
@@ -283,6 +301,8 @@ async def start_server(config: ServerConfig) -> Started:
         raise
     for name in ("", *SERVICE_NAMES):
         await health.set(name, health_pb2.HealthCheckResponse.SERVING)
+    if config.worker is not None:
+        await health.set(worker_health_name(config.worker), health_pb2.HealthCheckResponse.SERVING)
     resumed = await manager.resume_bots()
     if resumed:
         log.info("bots resumed", extra={"matches": resumed})
@@ -369,12 +389,19 @@ def create_server(config: ServerConfig) -> RunningServer:
 
 
 class JsonFormatter(logging.Formatter):
-    """One JSON object per line: time, level, message and any `extra` fields."""
+    """One JSON object per line: time, level, message (and the worker's number, for one of
+    `--workers N`) and any `extra` fields."""
 
     _SKIP = set(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {"message", "asctime", "taskName"}
 
+    def __init__(self, worker: int | None = None):
+        super().__init__()
+        self.worker = worker
+
     def format(self, record: logging.LogRecord) -> str:
-        out = {"ts": round(record.created, 3), "level": record.levelname, "msg": record.getMessage()}
+        out: dict[str, Any] = {"ts": round(record.created, 3), "level": record.levelname, "msg": record.getMessage()}
+        if self.worker is not None:
+            out["worker"] = self.worker
         out.update({k: v for k, v in vars(record).items() if k not in self._SKIP})
         if record.exc_info:
             out["exc"] = self.formatException(record.exc_info)
@@ -382,10 +409,17 @@ class JsonFormatter(logging.Formatter):
 
 
 class TextFormatter(logging.Formatter):
-    """One line for a person at a terminal: time, level, message, then the `extra` fields as key=value."""
+    """One line for a person at a terminal: time, level, (the worker,) message, then the `extra`
+    fields as key=value."""
+
+    def __init__(self, worker: int | None = None):
+        super().__init__()
+        self.worker = worker
 
     def format(self, record: logging.LogRecord) -> str:
         when = time.strftime("%H:%M:%S", time.localtime(record.created)) + f".{int(record.msecs):03d}"
+        if self.worker is not None:
+            when += f" [{self.worker}]"
         fields = " ".join(f"{k}={v}" for k, v in vars(record).items() if k not in JsonFormatter._SKIP and v is not None)
         line = f"{when} {record.levelname:<7} {record.getMessage()}" + (f"  {fields}" if fields else "")
         if record.exc_info:
@@ -396,12 +430,13 @@ class TextFormatter(logging.Formatter):
 LOG_FORMATS = ("auto", "json", "text")
 
 
-def configure_logging(level: str = "INFO", fmt: str = "auto") -> None:
+def configure_logging(level: str = "INFO", fmt: str = "auto", worker: int | None = None) -> None:
     """The `hunters` loggers to stderr: JSON lines (for a container's log collector), or text for a
-    person (`auto`: text when stderr is a terminal, else JSON)."""
+    person (`auto`: text when stderr is a terminal, else JSON); a worker of `--workers N` says its
+    number in every line."""
     handler = logging.StreamHandler(sys.stderr)
     text = fmt == "text" or (fmt == "auto" and sys.stderr.isatty())
-    handler.setFormatter(TextFormatter() if text else JsonFormatter())
+    handler.setFormatter(TextFormatter(worker) if text else JsonFormatter(worker))
     root = logging.getLogger("hunters")
     root.handlers[:] = [handler]
     root.setLevel(level.upper())
@@ -425,6 +460,7 @@ async def _serve(config: ServerConfig, ready: Callable[[Started], None] | None =
             "idle_seconds": config.idle_seconds,
             "http_port": started.http_port,
             "metrics_port": started.metrics_port,
+            **({"pid": os.getpid()} if config.worker is not None else {}),
         },
     )
     host = config.address.rpartition(":")[0].strip("[]")
@@ -478,7 +514,7 @@ def _raise_file_limit() -> None:
 def serve(config: ServerConfig, log_level: str = "INFO", log_format: str = "auto") -> int:
     """Run until SIGTERM or SIGINT; then NOT_SERVING and a graceful stop (calls in flight get
     `grace_seconds`, then are cancelled)."""
-    configure_logging(log_level, log_format)
+    configure_logging(log_level, log_format, config.worker)
     # Engine work in Python (Evaluate) holds the GIL in turns with the event loop: hand it back every
     # millisecond instead of every 5, so that a call waits less behind another caller's work.
     sys.setswitchinterval(SWITCH_INTERVAL)

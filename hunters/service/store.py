@@ -11,7 +11,17 @@ timeout and fails with StoreUnavailable (DATABASE_BUSY), a full disk or an unwri
 deleted or replaced file with StoreUnavailable (STORAGE_UNAVAILABLE), each fault logged once until
 writes work again. Before every write the file is checked to be the one opened (device and inode):
 a database deleted or replaced under the server is never written to again (a restart opens the
-new one)."""
+new one).
+
+Shared by the worker processes of one `hunters serve --workers N` (`shared=True`), the store works
+as PostgreSQL's does for replicas (store_postgres.py): the database decides every race (a move is
+inserted only while its number is free and the match neither over, abandoned nor deleted, else
+VersionConflict), and every move, abandonment and deletion adds a row to `changes` in its own
+transaction, which each worker polls (`listen`: a thread of its own looks at `PRAGMA data_version`
+every 2 ms until a second after the last change, then less often down to every 20 ms, reads the
+table only when another connection committed, and hands the other workers' changes to the loop).
+A write that finds another worker writing tries again in steps of 50 µs growing to 1 ms (up to the
+busy timeout), instead of SQLite's busy-handler sleeps of 1, 2, 5 ms and more."""
 
 from __future__ import annotations
 
@@ -29,7 +39,15 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from .store_base import MatchStore, StoredMatch, StoreUnavailable, VersionConflict
+from .store_base import (
+    ChangeHandler,
+    MatchStore,
+    ResyncHandler,
+    StoredMatch,
+    StoreUnavailable,
+    VersionConflict,
+    parse_change,
+)
 
 __all__ = ["SQLiteStore", "Store", "StoredMatch"]
 
@@ -39,6 +57,14 @@ _T = TypeVar("_T")
 log = logging.getLogger("hunters.service")
 BUSY_TIMEOUT = 2.0  # seconds a call waits for another process's write lock before DATABASE_BUSY
 _BUSY = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
+# How often a shared store looks for the other workers' changes: every POLL_SECONDS until BUSY_SECONDS
+# after the last one, then the pause doubling up to QUIET_POLL_SECONDS (an idle worker wakes 50 times
+# a second; each look costs ~0.1 ms of CPU).
+POLL_SECONDS = 0.002
+BUSY_SECONDS = 1.0
+QUIET_POLL_SECONDS = 0.02
+_CHANGES_PER_READ = 1000
+KEEP_CHANGES = 100_000  # rows of `changes` kept; a worker further behind brings every match up to date
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -67,6 +93,12 @@ CREATE TABLE IF NOT EXISTS requests (
     response BLOB NOT NULL,        -- the serialized PlayMoveResponse sent the first time
     PRIMARY KEY (match_id, request_id)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS changes (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,  -- what the workers of one database tell each other
+    match_id TEXT NOT NULL,
+    what TEXT NOT NULL,            -- the new version, 'a' (abandoned) or 'd' (deleted)
+    origin INTEGER NOT NULL DEFAULT 0  -- the process id of the worker that made it
+);
 CREATE TABLE IF NOT EXISTS meta (
     key TEXT PRIMARY KEY,
     value BLOB NOT NULL            -- page_token_key: the secret that signs page tokens
@@ -89,16 +121,22 @@ class SQLiteStore(MatchStore):
     """All database access, on one thread of its own (one connection behind a lock); the async
     methods wait for it without blocking the event loop."""
 
-    shared = False
-
-    def __init__(self, path: str, synchronous: str = "NORMAL", busy_timeout: float = BUSY_TIMEOUT):
+    def __init__(
+        self, path: str, synchronous: str = "NORMAL", busy_timeout: float = BUSY_TIMEOUT, shared: bool = False
+    ):
         self.path = path
+        self.shared = shared  # other processes (the workers of one server) write this database too
+        self._listener: asyncio.Task[None] | None = None  # applies what the watching thread read
+        self._watching: threading.Thread | None = None  # polls for the other workers' changes
+        self._stop_watching = threading.Event()
+        self._origin = os.getpid()
         self._lock = threading.Lock()
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=busy_timeout)
         try:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute(f"PRAGMA synchronous={'FULL' if synchronous.upper() == 'FULL' else 'NORMAL'}")
-            self._db.executescript(_SCHEMA)
+            # one transaction: the workers of one server, opening a new database at once, make it once
+            self._db.executescript("BEGIN IMMEDIATE;" + _SCHEMA)
             for table, name, definition in _ADDED_COLUMNS:
                 if name not in {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}:
                     self._db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {definition}")
@@ -108,6 +146,7 @@ class SQLiteStore(MatchStore):
             self._db.execute(
                 "INSERT OR IGNORE INTO meta (key, value) VALUES ('page_token_key', ?)", (secrets.token_bytes(32),)
             )
+            self._db.execute("COMMIT")
         except BaseException:
             self._db.close()
             raise
@@ -119,10 +158,30 @@ class SQLiteStore(MatchStore):
         self._db.execute("PRAGMA wal_autocheckpoint = 0")
         self._durable = synchronous.upper() == "FULL"
         self._file = _identity(path)  # (device, inode) of the file opened; None for an in-memory database
+        if shared and self._file is None:
+            self._db.close()
+            raise ValueError("workers share a database file, not an in-memory database")
+        if shared:
+            # every move this connection stores is told to the other workers in the same statement
+            # (a plain move stays one INSERT); a trigger of this connection only, not of the file
+            self._db.execute(
+                "CREATE TEMP TRIGGER moves_told AFTER INSERT ON main.moves BEGIN"
+                " INSERT INTO changes (match_id, what, origin) VALUES (NEW.match_id, NEW.idx + 1,"
+                f" {self._origin}); END"
+            )
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hunters-sqlite")
         self.lost = False  # the file was deleted or replaced: never written again
 
     async def close(self) -> None:
+        self._stop_watching.set()
+        if self._watching is not None:
+            self._watching.join()
+            self._watching = None
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._listener
+            self._listener = None
         self._thread.shutdown(wait=True)
         with self._lock:
             self._db.close()
@@ -179,8 +238,11 @@ class SQLiteStore(MatchStore):
         with self._lock:
             if write:
                 self._check_file()
-            self._db.execute(f"PRAGMA busy_timeout = {max(0, int((deadline - time.monotonic()) * 1000))}")
+            if not (write and self.shared):
+                self._db.execute(f"PRAGMA busy_timeout = {max(0, int((deadline - time.monotonic()) * 1000))}")
             try:
+                if write and self.shared:
+                    return self._retrying(fn, args, deadline)
                 return fn(*args)
             except sqlite3.IntegrityError:
                 raise
@@ -188,6 +250,19 @@ class SQLiteStore(MatchStore):
                 raise _unavailable(exc) from None
             finally:
                 self._db.execute("PRAGMA busy_timeout = 0")
+
+    def _retrying(self, fn: Callable[..., _T], args: tuple[Any, ...], deadline: float) -> _T:
+        """`fn(*args)`, a write, tried again while another worker holds the write lock (each try
+        changes nothing when it finds the lock taken), until `deadline`; on the database thread."""
+        pause = 0.00005
+        while True:
+            try:
+                return fn(*args)
+            except sqlite3.OperationalError as exc:
+                if _unavailable(exc).reason != "DATABASE_BUSY" or time.monotonic() >= deadline:
+                    raise
+            time.sleep(pause)
+            pause = min(2 * pause, 0.001)
 
     def _check_file(self) -> None:
         """Before a write: the file is still the one opened (else it is lost for good) and not made
@@ -219,25 +294,30 @@ class SQLiteStore(MatchStore):
         await self._run(self._checkpoint, write=True, thread=True)
 
     def _checkpoint(self) -> None:
+        if self.shared:
+            self._db.execute("DELETE FROM changes WHERE seq <= (SELECT MAX(seq) FROM changes) - ?", (KEEP_CHANGES,))
         self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     def _probe(self) -> None:
         self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('probe', ?)", (secrets.token_bytes(8),))
 
-    def _tx(self, statements: list[_Statement]) -> None:
-        """Run the statements as one transaction (a single statement commits on its own); on the
-        database thread, its lock held."""
+    def _tx(self, statements: list[_Statement]) -> bool:
+        """Run the statements as one transaction (a single statement commits on its own), its lock
+        held. False, and nothing changed, when the first statement changed no row."""
         if len(statements) == 1:
-            self._db.execute(*statements[0])
-            return
+            return self._db.execute(*statements[0]).rowcount != 0
         self._db.execute("BEGIN IMMEDIATE")
         try:
-            for sql, args in statements:
+            if self._db.execute(*statements[0]).rowcount == 0:
+                _rollback(self._db)
+                return False
+            for sql, args in statements[1:]:
                 self._db.execute(sql, args)
             self._db.execute("COMMIT")
         except BaseException:
             _rollback(self._db)
             raise
+        return True
 
     # -- the store's calls --------------------------------------------------------------------------
     async def secret(self, key: str) -> bytes:
@@ -275,8 +355,19 @@ class SQLiteStore(MatchStore):
         return None if seq is None else (seq, created)
 
     def _create(self, row: tuple[Any, ...], limit: int | None) -> int | None:
-        if limit is not None and self._live_count() >= limit:
-            return None
+        if limit is None:
+            return self._insert_match(row)
+        # counted and inserted in one transaction: the workers of one database create at once
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            seq = None if self._live_count() >= limit else self._insert_match(row)
+            self._db.execute("COMMIT")
+        except BaseException:
+            _rollback(self._db)
+            raise
+        return seq
+
+    def _insert_match(self, row: tuple[Any, ...]) -> int:
         cur = self._db.execute(
             "INSERT INTO matches (match_id, game, record, config, seat_hashes, admin_hash, created_at, over,"
             " last_active, bots) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -313,8 +404,18 @@ class SQLiteStore(MatchStore):
                     (match_id, request_id, fingerprint, response),
                 )
             )
+        if self.shared:
+            # the move only while the match is open (another worker may have ended, abandoned or
+            # deleted it), and the change the other workers poll for
+            # (its row of `changes` comes from the trigger made in __init__)
+            statements[0] = (
+                "INSERT INTO moves (match_id, idx, seat, move, played_at) SELECT ?, ?, ?, ?, ? WHERE EXISTS"
+                " (SELECT 1 FROM matches WHERE match_id = ? AND over = 0 AND abandoned = 0)",
+                (*statements[0][1], match_id),
+            )
         try:
-            await self._run(self._tx, statements, write=True)
+            if not await self._run(self._tx, statements, write=True):
+                raise VersionConflict(match_id)
         except sqlite3.IntegrityError:  # another server process on this database got there first
             raise VersionConflict(match_id) from None
         return now
@@ -393,8 +494,14 @@ class SQLiteStore(MatchStore):
     async def open_with_bots(self, quiet_before: float | None = None) -> list[str]:
         """Ids of the active matches some of whose seats the server plays (`quiet_before` is for
         shared stores: one server has no other server's stalled bots to take over)."""
-        sql = "SELECT match_id FROM matches WHERE over = 0 AND abandoned = 0 AND bots = 1 ORDER BY seq"
-        return [r[0] for r in await self._run(self._rows, sql, ())]
+        sql = "SELECT match_id FROM matches WHERE over = 0 AND abandoned = 0 AND bots = 1"
+        if quiet_before is None:
+            return [r[0] for r in await self._run(self._rows, sql + " ORDER BY seq", ())]
+        sql += (
+            " AND MAX(last_active, COALESCE((SELECT MAX(played_at) FROM moves WHERE moves.match_id ="
+            " matches.match_id), 0)) < ? ORDER BY seq"
+        )
+        return [r[0] for r in await self._run(self._rows, sql, (quiet_before,))]
 
     async def abandon_idle(self, idle_before: float) -> list[str]:
         """Mark every active match with no move since `idle_before` abandoned; return their ids.
@@ -418,6 +525,11 @@ class SQLiteStore(MatchStore):
                 " RETURNING match_id",
                 (idle_before,),
             ).fetchall()
+            if self.shared:
+                self._db.executemany(
+                    "INSERT INTO changes (match_id, what, origin) VALUES (?, 'a', ?)",
+                    [(r[0], self._origin) for r in rows],
+                )
             self._db.execute("COMMIT")
         except BaseException:
             _rollback(self._db)
@@ -425,24 +537,113 @@ class SQLiteStore(MatchStore):
         return [r[0] for r in rows]
 
     async def abandon(self, match_id: str) -> bool:
-        return await self._run(self._abandon, match_id, write=True)
-
-    def _abandon(self, match_id: str) -> bool:
-        cur = self._db.execute(
-            "UPDATE matches SET abandoned = 1 WHERE match_id = ? AND over = 0 AND abandoned = 0", (match_id,)
-        )
-        return cur.rowcount > 0
+        statements: list[_Statement] = [
+            ("UPDATE matches SET abandoned = 1 WHERE match_id = ? AND over = 0 AND abandoned = 0", (match_id,))
+        ]
+        if self.shared:
+            statements.append(
+                ("INSERT INTO changes (match_id, what, origin) VALUES (?, 'a', ?)", (match_id, self._origin))
+            )
+        return await self._run(self._tx, statements, write=True)
 
     async def delete(self, match_id: str) -> None:
-        await self._run(
-            self._tx,
-            [
-                ("DELETE FROM moves WHERE match_id = ?", (match_id,)),
-                ("DELETE FROM requests WHERE match_id = ?", (match_id,)),
-                ("DELETE FROM matches WHERE match_id = ?", (match_id,)),
-            ],
-            write=True,
+        # the match row first: when it is gone already nothing else is done (nor told)
+        statements: list[_Statement] = [
+            ("DELETE FROM matches WHERE match_id = ?", (match_id,)),
+            ("DELETE FROM moves WHERE match_id = ?", (match_id,)),
+            ("DELETE FROM requests WHERE match_id = ?", (match_id,)),
+        ]
+        if self.shared:
+            statements.append(
+                ("INSERT INTO changes (match_id, what, origin) VALUES (?, 'd', ?)", (match_id, self._origin))
+            )
+        await self._run(self._tx, statements, write=True)
+
+    # -- hearing the other workers ----------------------------------------------------------------
+    async def listen(self, on_change: ChangeHandler, on_resync: ResyncHandler) -> None:
+        """A shared store: hear the other workers' changes until close(); nothing otherwise.
+
+        A thread of its own polls, on a connection of its own, so that a look that finds nothing (most
+        of them) never wakes the event loop; what it reads (the other workers' changes only) is
+        handed to the loop in order."""
+        if not self.shared:
+            return
+        loop = asyncio.get_running_loop()
+        watch = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None, timeout=self._busy)
+        last = int(watch.execute("SELECT MAX(seq) FROM changes").fetchone()[0] or 0)
+        heard: asyncio.Queue[tuple[bool, list[tuple[str, str]]]] = asyncio.Queue()
+        self._stop_watching.clear()
+        self._watching = threading.Thread(
+            target=self._watch, args=(watch, last, loop, heard), name="hunters-sqlite-changes", daemon=True
         )
+        self._watching.start()
+        self._listener = loop.create_task(self._hear(heard, on_change, on_resync))
+
+    async def _hear(
+        self,
+        heard: asyncio.Queue[tuple[bool, list[tuple[str, str]]]],
+        on_change: ChangeHandler,
+        on_resync: ResyncHandler,
+    ) -> None:
+        while True:
+            resync, rows = await heard.get()
+            try:
+                if resync:
+                    await on_resync()
+                for match_id, what in rows:
+                    change = parse_change(f"{match_id} {what}")
+                    if change is not None:
+                        await on_change(change)
+            except Exception:
+                log.exception("applying the other workers' changes failed")
+
+    def _watch(
+        self,
+        watch: sqlite3.Connection,
+        last: int,
+        loop: asyncio.AbstractEventLoop,
+        heard: asyncio.Queue[tuple[bool, list[tuple[str, str]]]],
+    ) -> None:
+        """The watching thread: `PRAGMA data_version` (it changes when another connection commits,
+        this worker's own included) every POLL_SECONDS until BUSY_SECONDS after the last change, then
+        less often; the new rows of `changes` read when it changed, the other workers' ones handed on."""
+        seen = -1
+        pause = POLL_SECONDS
+        busy_until = 0.0
+        failing = False
+        try:
+            while not self._stop_watching.wait(pause):
+                try:
+                    version = watch.execute("PRAGMA data_version").fetchone()[0]
+                    if version == seen:
+                        if time.monotonic() >= busy_until:
+                            pause = min(2 * pause, QUIET_POLL_SECONDS)
+                        continue
+                    seen, pause, busy_until = version, POLL_SECONDS, time.monotonic() + BUSY_SECONDS
+                    while True:
+                        rows = watch.execute(
+                            "SELECT seq, match_id, what, origin FROM changes WHERE seq > ? ORDER BY seq LIMIT ?",
+                            (last, _CHANGES_PER_READ),
+                        ).fetchall()
+                        resync = bool(rows) and rows[0][0] > last + 1  # trimmed past us: some are lost
+                        if resync:
+                            log.warning("changes missed: every match in memory catches up", extra={"db": self.path})
+                        theirs = [(r[1], r[2]) for r in rows if r[3] != self._origin]
+                        if rows:
+                            last = rows[-1][0]
+                        if theirs or resync:
+                            loop.call_soon_threadsafe(heard.put_nowait, (resync, theirs))
+                        if len(rows) < _CHANGES_PER_READ:
+                            break
+                    failing = False
+                except sqlite3.Error as exc:  # the database away for a moment: look again later
+                    if not failing:
+                        log.warning("reading the other workers' changes failed", extra={"error": str(exc)})
+                    failing, seen, pause = True, -1, QUIET_POLL_SECONDS
+        except RuntimeError:  # the loop closed under us: the server is stopping
+            pass
+        finally:
+            watch.close()
 
 
 class _Locked(Exception):

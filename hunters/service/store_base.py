@@ -72,6 +72,21 @@ class Change:
     deleted: bool = False
 
 
+def parse_change(payload: str) -> Change | None:
+    """A change as the stores pass it between servers ("<match id> <version>", "<match id> a" or
+    "<match id> d": a NOTIFY payload on PostgreSQL, a row of `changes` on SQLite) as a Change (None
+    for one this version does not know)."""
+    match_id, _, what = payload.partition(" ")
+    if what == "a":
+        return Change(match_id, abandoned=True)
+    if what == "d":
+        return Change(match_id, deleted=True)
+    try:
+        return Change(match_id, version=int(what))
+    except ValueError:
+        return None
+
+
 # Called for every change the store hears of (its own included); runs on the server's event loop.
 ChangeHandler = Callable[[Change], Awaitable[None]]
 # Called when the store may have missed changes (its listening connection was lost and is back).

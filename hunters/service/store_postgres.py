@@ -26,13 +26,13 @@ import psycopg
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from .store_base import (
-    Change,
     ChangeHandler,
     MatchStore,
     ResyncHandler,
     StoredMatch,
     StoreUnavailable,
     VersionConflict,
+    parse_change,
 )
 
 log = logging.getLogger("hunters.service")
@@ -105,19 +105,6 @@ WITH one AS (
 )
 SELECT match_id, pg_notify('{CHANNEL}', match_id || ' a') FROM one
 """
-
-
-def parse_change(payload: str) -> Change | None:
-    """A NOTIFY payload as a Change (None for one this version does not know)."""
-    match_id, _, what = payload.partition(" ")
-    if what == "a":
-        return Change(match_id, abandoned=True)
-    if what == "d":
-        return Change(match_id, deleted=True)
-    try:
-        return Change(match_id, version=int(what))
-    except ValueError:
-        return None
 
 
 class PostgresStore(MatchStore):

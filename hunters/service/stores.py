@@ -8,9 +8,10 @@ from .store_base import MatchStore, is_postgres
 __all__ = ["open_store"]
 
 
-def open_store(db: str, sqlite_sync: str = "NORMAL", busy_timeout: float = 2.0) -> MatchStore:
-    """The store for `--db`: a postgresql:// (or postgres://) URL selects PostgreSQL, anything else is
-    a SQLite file. Call `await store.open()` before use."""
+def open_store(db: str, sqlite_sync: str = "NORMAL", busy_timeout: float = 2.0, shared: bool = False) -> MatchStore:
+    """The store for `--db`: a postgresql:// (or postgres://) URL selects PostgreSQL (always shared),
+    anything else is a SQLite file (`shared`: written by the other workers of one server too). Call
+    `await store.open()` before use."""
     if is_postgres(db):
         try:
             from .store_postgres import PostgresStore
@@ -22,4 +23,4 @@ def open_store(db: str, sqlite_sync: str = "NORMAL", busy_timeout: float = 2.0) 
         return PostgresStore(db)
     from .store import SQLiteStore
 
-    return SQLiteStore(db, synchronous=sqlite_sync, busy_timeout=busy_timeout)
+    return SQLiteStore(db, synchronous=sqlite_sync, busy_timeout=busy_timeout, shared=shared)

@@ -143,8 +143,9 @@ class Viewer:
         self.routes: dict[str, Callable[[], tuple[str, bytes]]] = {}
 
     # -- serving ----------------------------------------------------------------------------------
-    async def start(self, host: str, port: int) -> int:
-        """Listen on host:port (0: a free port); return the port."""
+    async def start(self, host: str, port: int, reuse_port: bool = False) -> int:
+        """Listen on host:port (0: a free port); return the port. `reuse_port`: the workers of one
+        server share it (SO_REUSEPORT)."""
         loop = asyncio.get_running_loop()
         previous = loop.get_exception_handler()
 
@@ -163,7 +164,9 @@ class Viewer:
                 loop.default_exception_handler(context)
 
         loop.set_exception_handler(on_loop_error)
-        self._server = await asyncio.start_server(self._handle, host, port, limit=MAX_REQUEST_BYTES)
+        self._server = await asyncio.start_server(
+            self._handle, host, port, limit=MAX_REQUEST_BYTES, reuse_port=reuse_port or None
+        )
         return int(self._server.sockets[0].getsockname()[1])
 
     async def stop(self) -> None:
