@@ -51,7 +51,7 @@ included."""
 _CAMPS = {"S": "summer_camp", "W": "winter_camp"}
 
 
-def _line(
+def line_game(
     cells: str,
     start: list[list[int]],
     *,
@@ -59,8 +59,10 @@ def _line(
     edges: tuple[tuple[int, int], ...] = (),
     **options: Any,
 ) -> Game:
-    """A game on a board written as a line of cells (tests/jaeger/helpers.py's notation: S / W camps,
-    - an empty tile space, else a tile token; | starts another line); the stall rule off unless given."""
+    """A game on a board written as a line of cells: S / W camps, - an empty tile space, else a tile
+    token; | starts another line (space ids are cell positions); `start` lists each seat's spaces,
+    `edges` adds adjacencies, `winter` is the winter deck; the stall rule off unless given. The
+    rule tests' notation (tests/jaeger/helpers.py) and the replays' boards."""
     spaces: list[dict[str, Any]] = []
     adjacency: list[list[int]] = []
     summer: dict[int, str] = {}
@@ -100,55 +102,55 @@ def _situations() -> list[tuple[str, str, Game, list[dict[str, Any]]]]:
         (
             "stall",
             "two rounds without a taken tile end the season (stall_rounds 2)",
-            _line("S S berries | S S", [[0], [3]], stall_rounds=2, winter=("herbs",)),
+            line_game("S S berries | S S", [[0], [3]], stall_rounds=2, winter=("herbs",)),
             [shuttle0, shuttle1, shuttle0, shuttle1],
         ),
         (
             "unpayable-mammoth",
             "a mammoth nobody can pay for is inaccessible: summer ends at set-up",
-            _line("S mammoth5 | S S", [[0], [2]], winter=("berries",)),
+            line_game("S mammoth5 | S S", [[0], [2]], winter=("berries",)),
             [],
         ),
         (
             "weapon-then-mammoth",
             "a weapon taken in the first step pays for the mammoth of the second",
-            _line("S weapon mammoth5 | S S", [[0], [3]]),
+            line_game("S weapon mammoth5 | S S", [[0], [3]]),
             [_mv((0, 1), (1, 2))],
         ),
         (
             "cave-jump",
             "a character on a cave jumps to the other cave",
-            _line("S cave | cave berries | S S", [[0], [4]]),
+            line_game("S cave | cave berries | S S", [[0], [4]]),
             [_mv((0, 1), (1, 2))],
         ),
         (
             "jump",
             "a jump over an occupied tile takes the start tile, not the jumped one",
-            _line("S berries tubers herbs | S S", [[1], [2]]),
+            line_game("S berries tubers herbs | S S", [[1], [2]]),
             [_mv((1, 2), (2, 3))],
         ),
         (
             "winter-start-after-last",
             "nobody killed a summer mammoth: the seat after the last summer turn starts winter",
-            _line("S berries W tubers | S S", [[0], [4]], winter=("herbs", "jug")),
+            line_game("S berries W tubers | S S", [[0], [4]], winter=("herbs", "jug")),
             [_mv((0, 1), (1, 2)), _mv((4, 5), (5, 4)), _mv((2, 3), (3, 2))],
         ),
         (
             "winter-start-seat0",
             "the same with winter_start seat0",
-            _line("S berries W tubers | S S", [[0], [4]], winter=("herbs", "jug"), winter_start="seat0"),
+            line_game("S berries W tubers | S S", [[0], [4]], winter=("herbs", "jug"), winter_start="seat0"),
             [_mv((0, 1), (1, 2)), _mv((4, 5), (5, 4)), _mv((2, 3), (3, 2))],
         ),
         (
             "sits-out-winter",
             "a seat without a supply pack on a winter camp sits winter out",
-            _line("S berries W tubers | S S", [[0], [4]], winter=("herbs", "jug")),
+            line_game("S berries W tubers | S S", [[0], [4]], winter=("herbs", "jug")),
             [_mv((0, 1), (1, 2)), _mv((4, None)), _mv((2, 3), (3, 2))],
         ),
         (
             "killer-on-the-mammoth",
             "the killer of the most valuable mammoth starts winter though it never took it; the stall ends summer",
-            _line("S S weapon mammoth8 | S weapon mammoth4 S S", [[0, 1], [4]], stall_rounds=1),
+            line_game("S S weapon mammoth8 | S weapon mammoth4 S S", [[0, 1], [4]], stall_rounds=1),
             [
                 _mv((1, 2), (2, 3)),
                 _mv((4, 5), (5, 6)),

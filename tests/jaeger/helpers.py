@@ -7,11 +7,10 @@ herbs, jug, necklace, pelt, skull, weapon, mammoth<value>, path, cave). Space id
 (| starts a separate line and takes no id).
 """
 
-from typing import Any
-
 import pytest
 
 from hunters.jaeger import Game, IllegalMoveError, Move
+from hunters.jaeger.conformance import line_game
 
 CAMPS = {"S": "summer_camp", "W": "winter_camp"}
 
@@ -19,32 +18,7 @@ CAMPS = {"S": "summer_camp", "W": "winter_camp"}
 def line(cells: str, start, *, edges=(), winter=(), stall_rounds=None, **options) -> Game:
     """A game on a board given as text (see the module docstring); `start` lists each seat's spaces,
     `edges` adds adjacencies, `winter` is the winter deck. The stall limit is off unless given."""
-    spaces: list[dict[str, Any]] = []
-    adjacency: list[list[int]] = []
-    summer: dict[int, str] = {}
-    row = col = 0
-    prev = None
-    for cell in cells.split():
-        if cell == "|":
-            row, col, prev = row + 2, 0, None
-            continue
-        i = len(spaces)
-        spaces.append({"kind": CAMPS.get(cell, "tile"), "pos": [col - row // 2, row]})
-        if cell not in CAMPS and cell != "-":
-            summer[i] = cell
-        if prev is not None:
-            adjacency.append([prev, i])
-        prev, col = i, col + 1
-    adjacency.extend([list(e) for e in edges])
-    return Game.new(
-        players=len(start),
-        board={"spaces": spaces, "adjacency": adjacency},
-        summer=summer,
-        winter=list(winter),
-        start=start,
-        stall_rounds=stall_rounds,
-        **options,
-    )
+    return line_game(cells, start, edges=edges, winter=winter, stall_rounds=stall_rounds, **options)
 
 
 def mv(*steps) -> Move:
