@@ -1,0 +1,220 @@
+"""Seat streams (PlaySeat): one bidirectional stream per seat carrying the match's every version,
+the seat's turns and its moves' results.
+
+Nothing about a move is decided here: each move goes through the servicer's PlayMove path
+(`MatchServicer.play_request`, hence `MatchManager.play`), so checks, durability before the answer,
+versions and request ids are PlayMove's. The versions are `MatchManager.watch`'s. This module only
+merges the two directions onto one stream: a producer (watch events, then a YourTurn whenever the
+seat is to move at the version just sent) and a reader (moves in, MovePlayed or MoveRefused out),
+both feeding one bounded queue that the stream drains, so a slow reader holds both back."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import grpc
+from google.protobuf import message
+
+from hunters.v1 import matches_pb2
+
+from .errors import ServiceError, invalid
+from .matches import LiveMatch, MatchManager, Played
+from .store_base import StoreUnavailable
+
+MAX_SEAT_STREAMS = 4  # open streams per seat of a match (a bot and its reconnects); more: RESOURCE_EXHAUSTED
+QUEUE = 16  # messages waiting for the stream per seat stream (backpressure on events and answers)
+_END = object()
+
+# play(PlayMoveRequest, token) -> (the match, what was played): the servicer's PlayMove path
+PlayRequest = Callable[[matches_pb2.PlayMoveRequest, str | None], Awaitable[tuple[LiveMatch, Played]]]
+# add_legal_moves(message, field, adapter, game)
+AddLegalMoves = Callable[[message.Message, str, Any, Any], None]
+
+
+def _event(data: bytes) -> bytes:
+    """A serialized WatchMatchResponse as a serialized PlaySeatResponse (field 1, length-delimited):
+    the bytes every watcher shares are sent as they are."""
+    n, head = len(data), bytearray(b"\x0a")
+    while n >= 0x80:
+        head.append((n & 0x7F) | 0x80)
+        n >>= 7
+    head.append(n)
+    return bytes(head) + data
+
+
+def _refused(exc: Exception, move: matches_pb2.PlaySeatMove) -> matches_pb2.PlaySeatResponse:
+    if isinstance(exc, StoreUnavailable):
+        code, reason, text, meta = grpc.StatusCode.UNAVAILABLE, exc.reason, "the database is unavailable: try again", {}
+    else:
+        assert isinstance(exc, ServiceError)
+        code, reason, text, meta = exc.code, exc.reason, exc.message, exc.metadata
+    return matches_pb2.PlaySeatResponse(
+        refused=matches_pb2.MoveRefused(
+            code=code.value[0],
+            reason=reason,
+            message=text,
+            metadata=meta,
+            version=move.version,
+            request_id=move.request_id,
+        )
+    )
+
+
+class SeatStreams:
+    """The open seat streams of a server, at most MAX_SEAT_STREAMS per seat of a match."""
+
+    def __init__(self, manager: MatchManager, play: PlayRequest, add_legal_moves: AddLegalMoves):
+        self.manager = manager
+        self.play = play
+        self.add_legal_moves = add_legal_moves
+        self.open: dict[tuple[str, int], int] = {}
+
+    @contextlib.contextmanager
+    def _counted(self, key: tuple[str, int]) -> Any:
+        if self.open.get(key, 0) >= MAX_SEAT_STREAMS:
+            raise ServiceError(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                "TOO_MANY_SEAT_STREAMS",
+                f"this seat has {MAX_SEAT_STREAMS} streams open already",
+                match_id=key[0],
+                seat=key[1],
+                limit=MAX_SEAT_STREAMS,
+            )
+        self.open[key] = self.open.get(key, 0) + 1
+        try:
+            yield
+        finally:
+            left = self.open[key] - 1
+            if left:
+                self.open[key] = left
+            else:
+                del self.open[key]
+
+    async def serve(
+        self, requests: AsyncIterator[matches_pb2.PlaySeatRequest], token: str | None
+    ) -> AsyncIterator[bytes | matches_pb2.PlaySeatResponse]:
+        """The stream's messages. A bad first request, token, match or resume version raises (the
+        call ends with that status); refusals of moves are messages; the end of the match ends it."""
+        first = await anext(aiter(requests), None)
+        if first is None:
+            return
+        if first.WhichOneof("kind") != "open":
+            raise invalid("SEAT_STREAM_NOT_OPEN", "the first request of a seat stream is open (PlaySeatOpen)")
+        opening = first.open
+        live = await self.manager.get(opening.match_id)
+        seat = self.manager.seat_of(live, token)
+        if seat in live.bots:
+            raise ServiceError(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                "SEAT_PLAYED_BY_BOT",
+                f"seat {seat} is played by the server's bot",
+                match_id=live.match_id,
+                seat=seat,
+            )
+        resume = opening.resume_version if opening.HasField("resume_version") else None
+        if resume is not None and not 0 <= resume <= live.version:
+            raise invalid(
+                "BAD_VERSION",
+                f"resume_version must be from 0 to the match's version {live.version}",
+                match_id=live.match_id,
+                current_version=live.version,
+            )
+        with self._counted((live.match_id, seat)):
+            async for item in _SeatStream(self, live, seat, token).run(requests, 0 if resume is None else resume + 1):
+                yield item
+
+
+class _SeatStream:
+    """One open seat stream."""
+
+    def __init__(self, streams: SeatStreams, live: LiveMatch, seat: int, token: str | None):
+        self.streams, self.live, self.seat, self.token = streams, live, seat, token
+        self.out: asyncio.Queue[Any] = asyncio.Queue(QUEUE)
+        self.moving = asyncio.Lock()  # held while a move is played: the stream ends after its answer
+        self.offered = -1  # the version of the last YourTurn sent
+
+    async def run(
+        self, requests: AsyncIterator[matches_pb2.PlaySeatRequest], start: int
+    ) -> AsyncIterator[bytes | matches_pb2.PlaySeatResponse]:
+        loop = asyncio.get_running_loop()
+        tasks = [loop.create_task(self._guard(work)) for work in (self._produce(start), self._read(requests))]
+        try:
+            while True:
+                item = await self.out.get()
+                if item is _END:
+                    return
+                if isinstance(item, BaseException):
+                    raise item
+                yield item
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _guard(self, work: Awaitable[None]) -> None:
+        try:
+            await work
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # the stream ends with it (a ServiceError's status, else INTERNAL)
+            await self.out.put(exc)
+
+    async def _offer(self) -> None:
+        """A YourTurn if the seat is to move at the match's version and was not offered it yet."""
+        live = self.live
+        game, version = live.game, live.version
+        if self.offered == version or not live.is_open or game.player != self.seat or self.seat in live.bots:
+            return
+        self.offered = version
+        turn = matches_pb2.YourTurn(version=version, seat=self.seat, state=live.adapter.state(game, version))
+        self.streams.add_legal_moves(turn, "moves", live.adapter, game)
+        await self.out.put(matches_pb2.PlaySeatResponse(your_turn=turn))
+
+    async def _produce(self, start: int) -> None:
+        """Every version from `start` on, and the turns; the end once the match is over and the move
+        being played (if any) is answered."""
+        live = self.live
+        if start > live.version:
+            await self._offer()
+        version = start
+        async for data in self.streams.manager.watch(live.match_id, start):
+            await self.out.put(_event(data))
+            if version == live.version:
+                await self._offer()
+            version += 1
+        async with self.moving:
+            await self.out.put(_END)
+
+    async def _read(self, requests: AsyncIterator[matches_pb2.PlaySeatRequest]) -> None:
+        live = self.live
+        async for request in requests:
+            if request.WhichOneof("kind") != "play":
+                raise invalid("SEAT_STREAM_OPEN_TWICE", "only the first request of a seat stream opens it")
+            move = request.play
+            play = matches_pb2.PlayMoveRequest(
+                match_id=live.match_id, expected_version=move.version, request_id=move.request_id
+            )
+            which = move.WhichOneof("play")
+            if which == "move":
+                play.move.CopyFrom(move.move)
+            elif which == "action":
+                play.action = move.action
+            async with self.moving:
+                try:
+                    _, played = await self.streams.play(play, self.token)
+                except (ServiceError, StoreUnavailable) as exc:
+                    await self.out.put(_refused(exc, move))
+                    self.offered = -1  # the turn is offered again
+                    await self._offer()
+                    continue
+                response = played.response
+                retried = isinstance(response, bytes)
+                version = matches_pb2.PlayMoveResponse.FromString(response).version if retried else played.version
+                await self.out.put(
+                    matches_pb2.PlaySeatResponse(
+                        played=matches_pb2.MovePlayed(version=version, request_id=move.request_id, retried=retried)
+                    )
+                )
