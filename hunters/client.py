@@ -218,7 +218,14 @@ class SeatStream:
     `Turn`s (the seat is to move), `SeatPlayed` and `SeatRefused` (answers to `play`); it ends after
     the match's last version. Use as a context manager, or call close()."""
 
-    def __init__(self, client: Client, match_id: str, token: str, resume_version: int | None = None):
+    def __init__(
+        self,
+        client: Client,
+        match_id: str,
+        token: str,
+        resume_version: int | None = None,
+        timeout: float | None = None,
+    ):
         self.match_id = match_id
         self.game = client._game_of(match_id)
         self._ad = adapter(self.game)
@@ -230,7 +237,7 @@ class SeatStream:
         self._requests.put(matches_pb2.PlaySeatRequest(open=opening))
         self.version = -1 if resume_version is None else resume_version  # the last version seen
         self._call = client.matches.PlaySeat(
-            iter(self._requests.get, _CLOSE), metadata=(("authorization", f"Bearer {token}"),)
+            iter(self._requests.get, _CLOSE), metadata=(("authorization", f"Bearer {token}"),), timeout=timeout
         )
 
     def play(self, turn: Turn | int, move: Any = None, *, action: int | None = None, request_id: str = "") -> None:
@@ -463,11 +470,14 @@ class Client:
         finally:
             events.close()  # cancels the stream
 
-    def seat(self, match_id: str, token: str, resume_version: int | None = None) -> SeatStream:
+    def seat(
+        self, match_id: str, token: str, resume_version: int | None = None, timeout: float | None = None
+    ) -> SeatStream:
         """A seat stream (PlaySeat) for the seat of `token`: every version of the match from the
         creation on (after `resume_version`, the last one seen, when reconnecting), the seat's turns
-        and the answers to its moves. See `play_seat` for the whole bot loop."""
-        return SeatStream(self, match_id, token, resume_version)
+        and the answers to its moves (`timeout`: a deadline for the whole stream). See `play_seat`
+        for the whole bot loop."""
+        return SeatStream(self, match_id, token, resume_version, timeout)
 
     def play_seat(
         self,
