@@ -27,6 +27,7 @@ import {
   ListMatchesRequestSchema,
   MatchStatus,
   PlayMoveRequestSchema,
+  PlaySeatRequestSchema,
   WatchMatchRequestSchema,
   type CreateMatchResponse,
   type GetMatchResponse,
@@ -36,6 +37,8 @@ import {
   type Match,
   type PlayMoveRequest,
   type PlayMoveResponse,
+  type PlaySeatRequest,
+  type PlaySeatResponse,
   type WatchMatchResponse,
 } from "./gen/hunters/v1/matches_pb.js";
 import { MoveSchema, PieceKind, type LegalMove as LegalMovePb, type Move } from "./gen/hunters/v1/moves_pb.js";
@@ -151,6 +154,26 @@ export interface MatchEvent {
   matchOver: boolean;
 }
 
+/** The seat is to move (a seat stream's YourTurn): answer with `SeatStream.play(turn.version, ...)`. */
+export interface Turn {
+  version: number;
+  seat: number;
+  /** The state as getMatch shows it at this version. */
+  state: MatchState;
+  /** Every legal move with its action code. */
+  moves: LegalMove[];
+}
+
+/**
+ * A message of a seat stream: a version of the match (as watch gives it), the seat's turn, or the
+ * answer to one of its moves (played: durable; refused: nothing changed, the turn is offered again).
+ */
+export type SeatMessage =
+  | { kind: "event"; event: MatchEvent }
+  | { kind: "turn"; turn: Turn }
+  | { kind: "played"; version: number; requestId: string; retried: boolean }
+  | { kind: "refused"; version: number; requestId: string; code: number; reason: string; message: string; metadata: Record<string, string> };
+
 export interface Evaluation {
   /** Every move applied. */
   legal: boolean;
@@ -258,6 +281,25 @@ export const requests = {
       requestId,
     });
   },
+  seatOpen: (matchId: string, resumeVersion: number | undefined): PlaySeatRequest =>
+    create(PlaySeatRequestSchema, {
+      kind: {
+        case: "open",
+        value: { matchId, resumeVersion: resumeVersion === undefined ? undefined : BigInt(resumeVersion) },
+      },
+    }),
+  seatMove(version: number, play: Play, requestId: string): PlaySeatRequest {
+    return create(PlaySeatRequestSchema, {
+      kind: {
+        case: "play",
+        value: {
+          version: BigInt(version),
+          play: "move" in play ? { case: "move", value: play.move } : { case: "action", value: BigInt(play.action) },
+          requestId,
+        },
+      },
+    });
+  },
   watch: (matchId: string, fromVersion: number) =>
     create(WatchMatchRequestSchema, { matchId, fromVersion: BigInt(fromVersion) }),
   evaluate: (c: GameConfig, moves: Move[], includeLegalMoves: boolean) =>
@@ -335,6 +377,32 @@ export const responses = {
       state: s,
       matchOver: isOver(s),
     };
+  },
+  seatMessage(r: PlaySeatResponse): SeatMessage | undefined {
+    const k = r.kind;
+    switch (k.case) {
+      case "event":
+        return { kind: "event", event: responses.matchEvent(k.value) };
+      case "yourTurn":
+        return {
+          kind: "turn",
+          turn: { version: Number(k.value.version), seat: k.value.seat, state: state(k.value.state), moves: k.value.moves.map(legalMove) },
+        };
+      case "played":
+        return { kind: "played", version: Number(k.value.version), requestId: k.value.requestId, retried: k.value.retried };
+      case "refused":
+        return {
+          kind: "refused",
+          version: Number(k.value.version),
+          requestId: k.value.requestId,
+          code: k.value.code,
+          reason: k.value.reason,
+          message: k.value.message,
+          metadata: { ...k.value.metadata },
+        };
+      default:
+        return undefined; // a kind of a newer server: skipped
+    }
   },
   evaluation: (r: EvaluateResponse): Evaluation => ({
     legal: r.legal,

@@ -22,7 +22,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file hunters/v1/matches.proto.
  */
 export const file_hunters_v1_matches: GenFile = /*@__PURE__*/
-  fileDesc("ChhodW50ZXJzL3YxL21hdGNoZXMucHJvdG8SCmh1bnRlcnMudjEi6QEKCkdhbWVDb25maWcSDAoEZ2FtZRgBIAEoCRIPCgdwbGF5ZXJzGAIgASgFEhEKBHNlZWQYAyABKARIAYgBARI1CgtjYXJjYXNzb25uZRgKIAEoCzIeLmh1bnRlcnMudjEuQ2FyY2Fzc29ubmVPcHRpb25zSAASKwoGamFlZ2VyGAsgASgLMhkuaHVudGVycy52MS5KYWVnZXJPcHRpb25zSAASDgoEanNvbhgPIAEoCUgAEiEKBGJvdHMYFCADKAsyEy5odW50ZXJzLnYxLkJvdFNlYXRCCQoHb3B0aW9uc0IHCgVfc2VlZCIkCgdCb3RTZWF0EgwKBHNlYXQYASABKAUSCwoDYm90GAIgASgJItIBCgVNYXRjaBIQCghtYXRjaF9pZBgBIAEoCRImCgZjb25maWcYAiABKAsyFi5odW50ZXJzLnYxLkdhbWVDb25maWcSDwoHdmVyc2lvbhgDIAEoAxIlCgVzdGF0ZRgEIAEoCzIWLmh1bnRlcnMudjEuTWF0Y2hTdGF0ZRIuCgpjcmVhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBInCgZzdGF0dXMYBiABKA4yFy5odW50ZXJzLnYxLk1hdGNoU3RhdHVzIjwKEkNyZWF0ZU1hdGNoUmVxdWVzdBImCgZjb25maWcYASABKAsyFi5odW50ZXJzLnYxLkdhbWVDb25maWciYQoTQ3JlYXRlTWF0Y2hSZXNwb25zZRIgCgVtYXRjaBgBIAEoCzIRLmh1bnRlcnMudjEuTWF0Y2gSEwoLc2VhdF90b2tlbnMYAiADKAkSEwoLYWRtaW5fdG9rZW4YAyABKAkiIwoPR2V0TWF0Y2hSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJIjQKEEdldE1hdGNoUmVzcG9uc2USIAoFbWF0Y2gYASABKAsyES5odW50ZXJzLnYxLk1hdGNoIkkKEkxpc3RNYXRjaGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIMCgRnYW1lGAMgASgJIlIKE0xpc3RNYXRjaGVzUmVzcG9uc2USIgoHbWF0Y2hlcxgBIAMoCzIRLmh1bnRlcnMudjEuTWF0Y2gSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIiYKEkRlbGV0ZU1hdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSIVChNEZWxldGVNYXRjaFJlc3BvbnNlIikKFUxpc3RMZWdhbE1vdmVzUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSJfChZMaXN0TGVnYWxNb3Zlc1Jlc3BvbnNlEg8KB3ZlcnNpb24YASABKAMSDgoGcGxheWVyGAIgASgFEiQKBW1vdmVzGAMgAygLMhUuaHVudGVycy52MS5MZWdhbE1vdmUipwEKD1BsYXlNb3ZlUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRIdChBleHBlY3RlZF92ZXJzaW9uGAIgASgDSAGIAQESIAoEbW92ZRgDIAEoCzIQLmh1bnRlcnMudjEuTW92ZUgAEhAKBmFjdGlvbhgEIAEoA0gAEhIKCnJlcXVlc3RfaWQYBSABKAlCBgoEcGxheUITChFfZXhwZWN0ZWRfdmVyc2lvbiJtChBQbGF5TW92ZVJlc3BvbnNlEg8KB3ZlcnNpb24YASABKAMSIQoGZXZlbnRzGAIgAygLMhEuaHVudGVycy52MS5FdmVudBIlCgVzdGF0ZRgDIAEoCzIWLmh1bnRlcnMudjEuTWF0Y2hTdGF0ZSI7ChFXYXRjaE1hdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRIUCgxmcm9tX3ZlcnNpb24YAiABKAMivQEKEldhdGNoTWF0Y2hSZXNwb25zZRIQCghtYXRjaF9pZBgBIAEoCRIPCgd2ZXJzaW9uGAIgASgDEhEKBHNlYXQYAyABKAVIAIgBARIeCgRtb3ZlGAQgASgLMhAuaHVudGVycy52MS5Nb3ZlEiEKBmV2ZW50cxgFIAMoCzIRLmh1bnRlcnMudjEuRXZlbnQSJQoFc3RhdGUYBiABKAsyFi5odW50ZXJzLnYxLk1hdGNoU3RhdGVCBwoFX3NlYXQiJAoQR2V0UmVjb3JkUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSIoChFHZXRSZWNvcmRSZXNwb25zZRITCgtyZWNvcmRfanNvbhgBIAEoCSp3CgtNYXRjaFN0YXR1cxIcChhNQVRDSF9TVEFUVVNfVU5TUEVDSUZJRUQQABIXChNNQVRDSF9TVEFUVVNfQUNUSVZFEAESFQoRTUFUQ0hfU1RBVFVTX09WRVIQAhIaChZNQVRDSF9TVEFUVVNfQUJBTkRPTkVEEAMy/gQKDE1hdGNoU2VydmljZRJOCgtDcmVhdGVNYXRjaBIeLmh1bnRlcnMudjEuQ3JlYXRlTWF0Y2hSZXF1ZXN0Gh8uaHVudGVycy52MS5DcmVhdGVNYXRjaFJlc3BvbnNlEkUKCEdldE1hdGNoEhsuaHVudGVycy52MS5HZXRNYXRjaFJlcXVlc3QaHC5odW50ZXJzLnYxLkdldE1hdGNoUmVzcG9uc2USTgoLTGlzdE1hdGNoZXMSHi5odW50ZXJzLnYxLkxpc3RNYXRjaGVzUmVxdWVzdBofLmh1bnRlcnMudjEuTGlzdE1hdGNoZXNSZXNwb25zZRJOCgtEZWxldGVNYXRjaBIeLmh1bnRlcnMudjEuRGVsZXRlTWF0Y2hSZXF1ZXN0Gh8uaHVudGVycy52MS5EZWxldGVNYXRjaFJlc3BvbnNlElcKDkxpc3RMZWdhbE1vdmVzEiEuaHVudGVycy52MS5MaXN0TGVnYWxNb3Zlc1JlcXVlc3QaIi5odW50ZXJzLnYxLkxpc3RMZWdhbE1vdmVzUmVzcG9uc2USRQoIUGxheU1vdmUSGy5odW50ZXJzLnYxLlBsYXlNb3ZlUmVxdWVzdBocLmh1bnRlcnMudjEuUGxheU1vdmVSZXNwb25zZRJNCgpXYXRjaE1hdGNoEh0uaHVudGVycy52MS5XYXRjaE1hdGNoUmVxdWVzdBoeLmh1bnRlcnMudjEuV2F0Y2hNYXRjaFJlc3BvbnNlMAESSAoJR2V0UmVjb3JkEhwuaHVudGVycy52MS5HZXRSZWNvcmRSZXF1ZXN0Gh0uaHVudGVycy52MS5HZXRSZWNvcmRSZXNwb25zZUJCUAFaPmdpdGh1Yi5jb20vaHVudGVycy9odW50ZXJzL2NsaWVudHMvZ28vZ2VuL2h1bnRlcnMvdjE7aHVudGVyc3YxYgZwcm90bzM", [file_google_protobuf_timestamp, file_hunters_v1_events, file_hunters_v1_moves, file_hunters_v1_options, file_hunters_v1_state]);
+  fileDesc("ChhodW50ZXJzL3YxL21hdGNoZXMucHJvdG8SCmh1bnRlcnMudjEi6QEKCkdhbWVDb25maWcSDAoEZ2FtZRgBIAEoCRIPCgdwbGF5ZXJzGAIgASgFEhEKBHNlZWQYAyABKARIAYgBARI1CgtjYXJjYXNzb25uZRgKIAEoCzIeLmh1bnRlcnMudjEuQ2FyY2Fzc29ubmVPcHRpb25zSAASKwoGamFlZ2VyGAsgASgLMhkuaHVudGVycy52MS5KYWVnZXJPcHRpb25zSAASDgoEanNvbhgPIAEoCUgAEiEKBGJvdHMYFCADKAsyEy5odW50ZXJzLnYxLkJvdFNlYXRCCQoHb3B0aW9uc0IHCgVfc2VlZCIkCgdCb3RTZWF0EgwKBHNlYXQYASABKAUSCwoDYm90GAIgASgJItIBCgVNYXRjaBIQCghtYXRjaF9pZBgBIAEoCRImCgZjb25maWcYAiABKAsyFi5odW50ZXJzLnYxLkdhbWVDb25maWcSDwoHdmVyc2lvbhgDIAEoAxIlCgVzdGF0ZRgEIAEoCzIWLmh1bnRlcnMudjEuTWF0Y2hTdGF0ZRIuCgpjcmVhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBInCgZzdGF0dXMYBiABKA4yFy5odW50ZXJzLnYxLk1hdGNoU3RhdHVzIjwKEkNyZWF0ZU1hdGNoUmVxdWVzdBImCgZjb25maWcYASABKAsyFi5odW50ZXJzLnYxLkdhbWVDb25maWciYQoTQ3JlYXRlTWF0Y2hSZXNwb25zZRIgCgVtYXRjaBgBIAEoCzIRLmh1bnRlcnMudjEuTWF0Y2gSEwoLc2VhdF90b2tlbnMYAiADKAkSEwoLYWRtaW5fdG9rZW4YAyABKAkiIwoPR2V0TWF0Y2hSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJIjQKEEdldE1hdGNoUmVzcG9uc2USIAoFbWF0Y2gYASABKAsyES5odW50ZXJzLnYxLk1hdGNoIkkKEkxpc3RNYXRjaGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIMCgRnYW1lGAMgASgJIlIKE0xpc3RNYXRjaGVzUmVzcG9uc2USIgoHbWF0Y2hlcxgBIAMoCzIRLmh1bnRlcnMudjEuTWF0Y2gSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIiYKEkRlbGV0ZU1hdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSIVChNEZWxldGVNYXRjaFJlc3BvbnNlIikKFUxpc3RMZWdhbE1vdmVzUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSJfChZMaXN0TGVnYWxNb3Zlc1Jlc3BvbnNlEg8KB3ZlcnNpb24YASABKAMSDgoGcGxheWVyGAIgASgFEiQKBW1vdmVzGAMgAygLMhUuaHVudGVycy52MS5MZWdhbE1vdmUipwEKD1BsYXlNb3ZlUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRIdChBleHBlY3RlZF92ZXJzaW9uGAIgASgDSAGIAQESIAoEbW92ZRgDIAEoCzIQLmh1bnRlcnMudjEuTW92ZUgAEhAKBmFjdGlvbhgEIAEoA0gAEhIKCnJlcXVlc3RfaWQYBSABKAlCBgoEcGxheUITChFfZXhwZWN0ZWRfdmVyc2lvbiJtChBQbGF5TW92ZVJlc3BvbnNlEg8KB3ZlcnNpb24YASABKAMSIQoGZXZlbnRzGAIgAygLMhEuaHVudGVycy52MS5FdmVudBIlCgVzdGF0ZRgDIAEoCzIWLmh1bnRlcnMudjEuTWF0Y2hTdGF0ZSI7ChFXYXRjaE1hdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRIUCgxmcm9tX3ZlcnNpb24YAiABKAMivQEKEldhdGNoTWF0Y2hSZXNwb25zZRIQCghtYXRjaF9pZBgBIAEoCRIPCgd2ZXJzaW9uGAIgASgDEhEKBHNlYXQYAyABKAVIAIgBARIeCgRtb3ZlGAQgASgLMhAuaHVudGVycy52MS5Nb3ZlEiEKBmV2ZW50cxgFIAMoCzIRLmh1bnRlcnMudjEuRXZlbnQSJQoFc3RhdGUYBiABKAsyFi5odW50ZXJzLnYxLk1hdGNoU3RhdGVCBwoFX3NlYXQiJAoQR2V0UmVjb3JkUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSIoChFHZXRSZWNvcmRSZXNwb25zZRITCgtyZWNvcmRfanNvbhgBIAEoCSJtCg9QbGF5U2VhdFJlcXVlc3QSKAoEb3BlbhgBIAEoCzIYLmh1bnRlcnMudjEuUGxheVNlYXRPcGVuSAASKAoEcGxheRgCIAEoCzIYLmh1bnRlcnMudjEuUGxheVNlYXRNb3ZlSABCBgoEa2luZCJQCgxQbGF5U2VhdE9wZW4SEAoIbWF0Y2hfaWQYASABKAkSGwoOcmVzdW1lX3ZlcnNpb24YAiABKANIAIgBAUIRCg9fcmVzdW1lX3ZlcnNpb24ibwoMUGxheVNlYXRNb3ZlEg8KB3ZlcnNpb24YASABKAMSIAoEbW92ZRgCIAEoCzIQLmh1bnRlcnMudjEuTW92ZUgAEhAKBmFjdGlvbhgDIAEoA0gAEhIKCnJlcXVlc3RfaWQYBCABKAlCBgoEcGxheSJ2CghZb3VyVHVybhIPCgd2ZXJzaW9uGAEgASgDEgwKBHNlYXQYAiABKAUSJQoFc3RhdGUYAyABKAsyFi5odW50ZXJzLnYxLk1hdGNoU3RhdGUSJAoFbW92ZXMYBCADKAsyFS5odW50ZXJzLnYxLkxlZ2FsTW92ZSJCCgpNb3ZlUGxheWVkEg8KB3ZlcnNpb24YASABKAMSEgoKcmVxdWVzdF9pZBgCIAEoCRIPCgdyZXRyaWVkGAMgASgIIssBCgtNb3ZlUmVmdXNlZBIMCgRjb2RlGAEgASgFEg4KBnJlYXNvbhgCIAEoCRIPCgdtZXNzYWdlGAMgASgJEjcKCG1ldGFkYXRhGAQgAygLMiUuaHVudGVycy52MS5Nb3ZlUmVmdXNlZC5NZXRhZGF0YUVudHJ5Eg8KB3ZlcnNpb24YBSABKAMSEgoKcmVxdWVzdF9pZBgGIAEoCRovCg1NZXRhZGF0YUVudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEizAEKEFBsYXlTZWF0UmVzcG9uc2USLwoFZXZlbnQYASABKAsyHi5odW50ZXJzLnYxLldhdGNoTWF0Y2hSZXNwb25zZUgAEikKCXlvdXJfdHVybhgCIAEoCzIULmh1bnRlcnMudjEuWW91clR1cm5IABIoCgZwbGF5ZWQYAyABKAsyFi5odW50ZXJzLnYxLk1vdmVQbGF5ZWRIABIqCgdyZWZ1c2VkGAQgASgLMhcuaHVudGVycy52MS5Nb3ZlUmVmdXNlZEgAQgYKBGtpbmQqdwoLTWF0Y2hTdGF0dXMSHAoYTUFUQ0hfU1RBVFVTX1VOU1BFQ0lGSUVEEAASFwoTTUFUQ0hfU1RBVFVTX0FDVElWRRABEhUKEU1BVENIX1NUQVRVU19PVkVSEAISGgoWTUFUQ0hfU1RBVFVTX0FCQU5ET05FRBADMskFCgxNYXRjaFNlcnZpY2USTgoLQ3JlYXRlTWF0Y2gSHi5odW50ZXJzLnYxLkNyZWF0ZU1hdGNoUmVxdWVzdBofLmh1bnRlcnMudjEuQ3JlYXRlTWF0Y2hSZXNwb25zZRJFCghHZXRNYXRjaBIbLmh1bnRlcnMudjEuR2V0TWF0Y2hSZXF1ZXN0GhwuaHVudGVycy52MS5HZXRNYXRjaFJlc3BvbnNlEk4KC0xpc3RNYXRjaGVzEh4uaHVudGVycy52MS5MaXN0TWF0Y2hlc1JlcXVlc3QaHy5odW50ZXJzLnYxLkxpc3RNYXRjaGVzUmVzcG9uc2USTgoLRGVsZXRlTWF0Y2gSHi5odW50ZXJzLnYxLkRlbGV0ZU1hdGNoUmVxdWVzdBofLmh1bnRlcnMudjEuRGVsZXRlTWF0Y2hSZXNwb25zZRJXCg5MaXN0TGVnYWxNb3ZlcxIhLmh1bnRlcnMudjEuTGlzdExlZ2FsTW92ZXNSZXF1ZXN0GiIuaHVudGVycy52MS5MaXN0TGVnYWxNb3Zlc1Jlc3BvbnNlEkUKCFBsYXlNb3ZlEhsuaHVudGVycy52MS5QbGF5TW92ZVJlcXVlc3QaHC5odW50ZXJzLnYxLlBsYXlNb3ZlUmVzcG9uc2USTQoKV2F0Y2hNYXRjaBIdLmh1bnRlcnMudjEuV2F0Y2hNYXRjaFJlcXVlc3QaHi5odW50ZXJzLnYxLldhdGNoTWF0Y2hSZXNwb25zZTABEkgKCUdldFJlY29yZBIcLmh1bnRlcnMudjEuR2V0UmVjb3JkUmVxdWVzdBodLmh1bnRlcnMudjEuR2V0UmVjb3JkUmVzcG9uc2USSQoIUGxheVNlYXQSGy5odW50ZXJzLnYxLlBsYXlTZWF0UmVxdWVzdBocLmh1bnRlcnMudjEuUGxheVNlYXRSZXNwb25zZSgBMAFCQlABWj5naXRodWIuY29tL2h1bnRlcnMvaHVudGVycy9jbGllbnRzL2dvL2dlbi9odW50ZXJzL3YxO2h1bnRlcnN2MWIGcHJvdG8z", [file_google_protobuf_timestamp, file_hunters_v1_events, file_hunters_v1_moves, file_hunters_v1_options, file_hunters_v1_state]);
 
 /**
  * How a game starts: game id, seats, seed and the game's own options.
@@ -664,6 +664,316 @@ export const GetRecordResponseSchema: GenMessage<GetRecordResponse> = /*@__PURE_
   messageDesc(file_hunters_v1_matches, 18);
 
 /**
+ * A request on a seat stream (PlaySeat): the first one opens it, every later one answers a turn.
+ *
+ * @generated from message hunters.v1.PlaySeatRequest
+ */
+export type PlaySeatRequest = Message<"hunters.v1.PlaySeatRequest"> & {
+  /**
+   * What this request is.
+   *
+   * @generated from oneof hunters.v1.PlaySeatRequest.kind
+   */
+  kind: {
+    /**
+     * The first request, and only the first: which match, from where.
+     *
+     * @generated from field: hunters.v1.PlaySeatOpen open = 1;
+     */
+    value: PlaySeatOpen;
+    case: "open";
+  } | {
+    /**
+     * A move answering a YourTurn.
+     *
+     * @generated from field: hunters.v1.PlaySeatMove play = 2;
+     */
+    value: PlaySeatMove;
+    case: "play";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message hunters.v1.PlaySeatRequest.
+ * Use `create(PlaySeatRequestSchema)` to create a new message.
+ */
+export const PlaySeatRequestSchema: GenMessage<PlaySeatRequest> = /*@__PURE__*/
+  messageDesc(file_hunters_v1_matches, 19);
+
+/**
+ * Opens a seat stream; the seat is the one of the token in the metadata ("authorization: Bearer").
+ *
+ * @generated from message hunters.v1.PlaySeatOpen
+ */
+export type PlaySeatOpen = Message<"hunters.v1.PlaySeatOpen"> & {
+  /**
+   * The match id.
+   *
+   * @generated from field: string match_id = 1;
+   */
+  matchId: string;
+
+  /**
+   * The last version the seat saw (a reconnect): the stream sends the versions after it, then the
+   * turn if it is the seat's. Unset: every version from the creation (version 0) on.
+   *
+   * @generated from field: optional int64 resume_version = 2;
+   */
+  resumeVersion?: bigint | undefined;
+};
+
+/**
+ * Describes the message hunters.v1.PlaySeatOpen.
+ * Use `create(PlaySeatOpenSchema)` to create a new message.
+ */
+export const PlaySeatOpenSchema: GenMessage<PlaySeatOpen> = /*@__PURE__*/
+  messageDesc(file_hunters_v1_matches, 20);
+
+/**
+ * One move on a seat stream: played exactly as PlayMove plays it (same checks, same durability,
+ * same request ids, shared with PlayMove).
+ *
+ * @generated from message hunters.v1.PlaySeatMove
+ */
+export type PlaySeatMove = Message<"hunters.v1.PlaySeatMove"> & {
+  /**
+   * The version of the YourTurn answered (PlayMove's expected_version): another one is refused
+   * with STALE_VERSION.
+   *
+   * @generated from field: int64 version = 1;
+   */
+  version: bigint;
+
+  /**
+   * The move, structured or as its action code.
+   *
+   * @generated from oneof hunters.v1.PlaySeatMove.play
+   */
+  play: {
+    /**
+     * A structured move.
+     *
+     * @generated from field: hunters.v1.Move move = 2;
+     */
+    value: Move;
+    case: "move";
+  } | {
+    /**
+     * The dense action code of the move (see GetGameInfo for the layout).
+     *
+     * @generated from field: int64 action = 3;
+     */
+    value: bigint;
+    case: "action";
+  } | { case: undefined; value?: undefined };
+
+  /**
+   * Optional, at most 128 characters: as PlayMove's request_id (a retry with the same id and move
+   * returns MovePlayed again instead of playing twice; the same id with another move is refused
+   * with REQUEST_ID_REUSED).
+   *
+   * @generated from field: string request_id = 4;
+   */
+  requestId: string;
+};
+
+/**
+ * Describes the message hunters.v1.PlaySeatMove.
+ * Use `create(PlaySeatMoveSchema)` to create a new message.
+ */
+export const PlaySeatMoveSchema: GenMessage<PlaySeatMove> = /*@__PURE__*/
+  messageDesc(file_hunters_v1_matches, 21);
+
+/**
+ * The seat is to move.
+ *
+ * @generated from message hunters.v1.YourTurn
+ */
+export type YourTurn = Message<"hunters.v1.YourTurn"> & {
+  /**
+   * The version to answer with (PlaySeatMove.version).
+   *
+   * @generated from field: int64 version = 1;
+   */
+  version: bigint;
+
+  /**
+   * The seat to move (the stream's).
+   *
+   * @generated from field: int32 seat = 2;
+   */
+  seat: number;
+
+  /**
+   * The state as GetMatch shows it at this version.
+   *
+   * @generated from field: hunters.v1.MatchState state = 3;
+   */
+  state?: MatchState | undefined;
+
+  /**
+   * Every legal move with its action code.
+   *
+   * @generated from field: repeated hunters.v1.LegalMove moves = 4;
+   */
+  moves: LegalMove[];
+};
+
+/**
+ * Describes the message hunters.v1.YourTurn.
+ * Use `create(YourTurnSchema)` to create a new message.
+ */
+export const YourTurnSchema: GenMessage<YourTurn> = /*@__PURE__*/
+  messageDesc(file_hunters_v1_matches, 22);
+
+/**
+ * A move of this stream was stored (durable) and applied.
+ *
+ * @generated from message hunters.v1.MovePlayed
+ */
+export type MovePlayed = Message<"hunters.v1.MovePlayed"> & {
+  /**
+   * The match's version after the move.
+   *
+   * @generated from field: int64 version = 1;
+   */
+  version: bigint;
+
+  /**
+   * The move's request_id, if it had one.
+   *
+   * @generated from field: string request_id = 2;
+   */
+  requestId: string;
+
+  /**
+   * True when the request_id had been played before (a retry): nothing was played now.
+   *
+   * @generated from field: bool retried = 3;
+   */
+  retried: boolean;
+};
+
+/**
+ * Describes the message hunters.v1.MovePlayed.
+ * Use `create(MovePlayedSchema)` to create a new message.
+ */
+export const MovePlayedSchema: GenMessage<MovePlayed> = /*@__PURE__*/
+  messageDesc(file_hunters_v1_matches, 23);
+
+/**
+ * A move of this stream was refused; nothing changed. The turn is offered again (a new YourTurn)
+ * if it is still the seat's.
+ *
+ * @generated from message hunters.v1.MoveRefused
+ */
+export type MoveRefused = Message<"hunters.v1.MoveRefused"> & {
+  /**
+   * The gRPC status code PlayMove would have ended with (google.rpc.Code), e.g. 9
+   * FAILED_PRECONDITION for an illegal move, 10 ABORTED for STALE_VERSION.
+   *
+   * @generated from field: int32 code = 1;
+   */
+  code: number;
+
+  /**
+   * The reason, as PlayMove's ErrorInfo.reason (e.g. STALE_VERSION, NOT_YOUR_TURN, an engine reason).
+   *
+   * @generated from field: string reason = 2;
+   */
+  reason: string;
+
+  /**
+   * A human-readable message.
+   *
+   * @generated from field: string message = 3;
+   */
+  message: string;
+
+  /**
+   * ErrorInfo.metadata of the same refusal on PlayMove (e.g. current_version).
+   *
+   * @generated from field: map<string, string> metadata = 4;
+   */
+  metadata: { [key: string]: string };
+
+  /**
+   * The version the refused move carried.
+   *
+   * @generated from field: int64 version = 5;
+   */
+  version: bigint;
+
+  /**
+   * The refused move's request_id, if it had one.
+   *
+   * @generated from field: string request_id = 6;
+   */
+  requestId: string;
+};
+
+/**
+ * Describes the message hunters.v1.MoveRefused.
+ * Use `create(MoveRefusedSchema)` to create a new message.
+ */
+export const MoveRefusedSchema: GenMessage<MoveRefused> = /*@__PURE__*/
+  messageDesc(file_hunters_v1_matches, 24);
+
+/**
+ * A message on a seat stream.
+ *
+ * @generated from message hunters.v1.PlaySeatResponse
+ */
+export type PlaySeatResponse = Message<"hunters.v1.PlaySeatResponse"> & {
+  /**
+   * What this message is.
+   *
+   * @generated from oneof hunters.v1.PlaySeatResponse.kind
+   */
+  kind: {
+    /**
+     * A version of the match, exactly as WatchMatch sends it (every version, the seat's own moves
+     * included). The stream ends after the version whose state is over.
+     *
+     * @generated from field: hunters.v1.WatchMatchResponse event = 1;
+     */
+    value: WatchMatchResponse;
+    case: "event";
+  } | {
+    /**
+     * The seat is to move.
+     *
+     * @generated from field: hunters.v1.YourTurn your_turn = 2;
+     */
+    value: YourTurn;
+    case: "yourTurn";
+  } | {
+    /**
+     * A move of this stream was played.
+     *
+     * @generated from field: hunters.v1.MovePlayed played = 3;
+     */
+    value: MovePlayed;
+    case: "played";
+  } | {
+    /**
+     * A move of this stream was refused.
+     *
+     * @generated from field: hunters.v1.MoveRefused refused = 4;
+     */
+    value: MoveRefused;
+    case: "refused";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message hunters.v1.PlaySeatResponse.
+ * Use `create(PlaySeatResponseSchema)` to create a new message.
+ */
+export const PlaySeatResponseSchema: GenMessage<PlaySeatResponse> = /*@__PURE__*/
+  messageDesc(file_hunters_v1_matches, 25);
+
+/**
  * Where a match stands in its life (the game's own status is MatchState.status).
  *
  * @generated from enum hunters.v1.MatchStatus
@@ -791,6 +1101,20 @@ export const MatchService: GenService<{
     methodKind: "unary";
     input: typeof GetRecordRequestSchema;
     output: typeof GetRecordResponseSchema;
+  },
+  /**
+   * Play one seat on one stream (seat token in the metadata): the first request opens it
+   * (PlaySeatOpen); the server sends every version of the match (as WatchMatch) and, whenever the
+   * seat is to move, a YourTurn; each PlaySeatMove is answered by MovePlayed or MoveRefused (the
+   * stream stays open). Ends after the match's last version; a bad token or match ends it with
+   * PlayMove's status.
+   *
+   * @generated from rpc hunters.v1.MatchService.PlaySeat
+   */
+  playSeat: {
+    methodKind: "bidi_streaming";
+    input: typeof PlaySeatRequestSchema;
+    output: typeof PlaySeatResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_hunters_v1_matches, 0);
