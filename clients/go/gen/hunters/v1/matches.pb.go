@@ -1354,6 +1354,615 @@ func (x *GetRecordResponse) GetRecordJson() string {
 	return ""
 }
 
+// A request on a seat stream (PlaySeat): the first one opens it, every later one answers a turn.
+type PlaySeatRequest struct {
+	state         protoimpl.MessageState
+	sizeCache     protoimpl.SizeCache
+	unknownFields protoimpl.UnknownFields
+
+	// What this request is.
+	//
+	// Types that are assignable to Kind:
+	//
+	//	*PlaySeatRequest_Open
+	//	*PlaySeatRequest_Play
+	Kind isPlaySeatRequest_Kind `protobuf_oneof:"kind"`
+}
+
+func (x *PlaySeatRequest) Reset() {
+	*x = PlaySeatRequest{}
+	if protoimpl.UnsafeEnabled {
+		mi := &file_hunters_v1_matches_proto_msgTypes[19]
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		ms.StoreMessageInfo(mi)
+	}
+}
+
+func (x *PlaySeatRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlaySeatRequest) ProtoMessage() {}
+
+func (x *PlaySeatRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_hunters_v1_matches_proto_msgTypes[19]
+	if protoimpl.UnsafeEnabled && x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlaySeatRequest.ProtoReflect.Descriptor instead.
+func (*PlaySeatRequest) Descriptor() ([]byte, []int) {
+	return file_hunters_v1_matches_proto_rawDescGZIP(), []int{19}
+}
+
+func (m *PlaySeatRequest) GetKind() isPlaySeatRequest_Kind {
+	if m != nil {
+		return m.Kind
+	}
+	return nil
+}
+
+func (x *PlaySeatRequest) GetOpen() *PlaySeatOpen {
+	if x, ok := x.GetKind().(*PlaySeatRequest_Open); ok {
+		return x.Open
+	}
+	return nil
+}
+
+func (x *PlaySeatRequest) GetPlay() *PlaySeatMove {
+	if x, ok := x.GetKind().(*PlaySeatRequest_Play); ok {
+		return x.Play
+	}
+	return nil
+}
+
+type isPlaySeatRequest_Kind interface {
+	isPlaySeatRequest_Kind()
+}
+
+type PlaySeatRequest_Open struct {
+	// The first request, and only the first: which match, from where.
+	Open *PlaySeatOpen `protobuf:"bytes,1,opt,name=open,proto3,oneof"`
+}
+
+type PlaySeatRequest_Play struct {
+	// A move answering a YourTurn.
+	Play *PlaySeatMove `protobuf:"bytes,2,opt,name=play,proto3,oneof"`
+}
+
+func (*PlaySeatRequest_Open) isPlaySeatRequest_Kind() {}
+
+func (*PlaySeatRequest_Play) isPlaySeatRequest_Kind() {}
+
+// Opens a seat stream; the seat is the one of the token in the metadata ("authorization: Bearer").
+type PlaySeatOpen struct {
+	state         protoimpl.MessageState
+	sizeCache     protoimpl.SizeCache
+	unknownFields protoimpl.UnknownFields
+
+	// The match id.
+	MatchId string `protobuf:"bytes,1,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
+	// The last version the seat saw (a reconnect): the stream sends the versions after it, then the
+	// turn if it is the seat's. Unset: every version from the creation (version 0) on.
+	ResumeVersion *int64 `protobuf:"varint,2,opt,name=resume_version,json=resumeVersion,proto3,oneof" json:"resume_version,omitempty"`
+}
+
+func (x *PlaySeatOpen) Reset() {
+	*x = PlaySeatOpen{}
+	if protoimpl.UnsafeEnabled {
+		mi := &file_hunters_v1_matches_proto_msgTypes[20]
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		ms.StoreMessageInfo(mi)
+	}
+}
+
+func (x *PlaySeatOpen) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlaySeatOpen) ProtoMessage() {}
+
+func (x *PlaySeatOpen) ProtoReflect() protoreflect.Message {
+	mi := &file_hunters_v1_matches_proto_msgTypes[20]
+	if protoimpl.UnsafeEnabled && x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlaySeatOpen.ProtoReflect.Descriptor instead.
+func (*PlaySeatOpen) Descriptor() ([]byte, []int) {
+	return file_hunters_v1_matches_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *PlaySeatOpen) GetMatchId() string {
+	if x != nil {
+		return x.MatchId
+	}
+	return ""
+}
+
+func (x *PlaySeatOpen) GetResumeVersion() int64 {
+	if x != nil && x.ResumeVersion != nil {
+		return *x.ResumeVersion
+	}
+	return 0
+}
+
+// One move on a seat stream: played exactly as PlayMove plays it (same checks, same durability,
+// same request ids, shared with PlayMove).
+type PlaySeatMove struct {
+	state         protoimpl.MessageState
+	sizeCache     protoimpl.SizeCache
+	unknownFields protoimpl.UnknownFields
+
+	// The version of the YourTurn answered (PlayMove's expected_version): another one is refused
+	// with STALE_VERSION.
+	Version int64 `protobuf:"varint,1,opt,name=version,proto3" json:"version,omitempty"`
+	// The move, structured or as its action code.
+	//
+	// Types that are assignable to Play:
+	//
+	//	*PlaySeatMove_Move
+	//	*PlaySeatMove_Action
+	Play isPlaySeatMove_Play `protobuf_oneof:"play"`
+	// Optional, at most 128 characters: as PlayMove's request_id (a retry with the same id and move
+	// returns MovePlayed again instead of playing twice; the same id with another move is refused
+	// with REQUEST_ID_REUSED).
+	RequestId string `protobuf:"bytes,4,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
+}
+
+func (x *PlaySeatMove) Reset() {
+	*x = PlaySeatMove{}
+	if protoimpl.UnsafeEnabled {
+		mi := &file_hunters_v1_matches_proto_msgTypes[21]
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		ms.StoreMessageInfo(mi)
+	}
+}
+
+func (x *PlaySeatMove) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlaySeatMove) ProtoMessage() {}
+
+func (x *PlaySeatMove) ProtoReflect() protoreflect.Message {
+	mi := &file_hunters_v1_matches_proto_msgTypes[21]
+	if protoimpl.UnsafeEnabled && x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlaySeatMove.ProtoReflect.Descriptor instead.
+func (*PlaySeatMove) Descriptor() ([]byte, []int) {
+	return file_hunters_v1_matches_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *PlaySeatMove) GetVersion() int64 {
+	if x != nil {
+		return x.Version
+	}
+	return 0
+}
+
+func (m *PlaySeatMove) GetPlay() isPlaySeatMove_Play {
+	if m != nil {
+		return m.Play
+	}
+	return nil
+}
+
+func (x *PlaySeatMove) GetMove() *Move {
+	if x, ok := x.GetPlay().(*PlaySeatMove_Move); ok {
+		return x.Move
+	}
+	return nil
+}
+
+func (x *PlaySeatMove) GetAction() int64 {
+	if x, ok := x.GetPlay().(*PlaySeatMove_Action); ok {
+		return x.Action
+	}
+	return 0
+}
+
+func (x *PlaySeatMove) GetRequestId() string {
+	if x != nil {
+		return x.RequestId
+	}
+	return ""
+}
+
+type isPlaySeatMove_Play interface {
+	isPlaySeatMove_Play()
+}
+
+type PlaySeatMove_Move struct {
+	// A structured move.
+	Move *Move `protobuf:"bytes,2,opt,name=move,proto3,oneof"`
+}
+
+type PlaySeatMove_Action struct {
+	// The dense action code of the move (see GetGameInfo for the layout).
+	Action int64 `protobuf:"varint,3,opt,name=action,proto3,oneof"`
+}
+
+func (*PlaySeatMove_Move) isPlaySeatMove_Play() {}
+
+func (*PlaySeatMove_Action) isPlaySeatMove_Play() {}
+
+// The seat is to move.
+type YourTurn struct {
+	state         protoimpl.MessageState
+	sizeCache     protoimpl.SizeCache
+	unknownFields protoimpl.UnknownFields
+
+	// The version to answer with (PlaySeatMove.version).
+	Version int64 `protobuf:"varint,1,opt,name=version,proto3" json:"version,omitempty"`
+	// The seat to move (the stream's).
+	Seat int32 `protobuf:"varint,2,opt,name=seat,proto3" json:"seat,omitempty"`
+	// The state as GetMatch shows it at this version.
+	State *MatchState `protobuf:"bytes,3,opt,name=state,proto3" json:"state,omitempty"`
+	// Every legal move with its action code.
+	Moves []*LegalMove `protobuf:"bytes,4,rep,name=moves,proto3" json:"moves,omitempty"`
+}
+
+func (x *YourTurn) Reset() {
+	*x = YourTurn{}
+	if protoimpl.UnsafeEnabled {
+		mi := &file_hunters_v1_matches_proto_msgTypes[22]
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		ms.StoreMessageInfo(mi)
+	}
+}
+
+func (x *YourTurn) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*YourTurn) ProtoMessage() {}
+
+func (x *YourTurn) ProtoReflect() protoreflect.Message {
+	mi := &file_hunters_v1_matches_proto_msgTypes[22]
+	if protoimpl.UnsafeEnabled && x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use YourTurn.ProtoReflect.Descriptor instead.
+func (*YourTurn) Descriptor() ([]byte, []int) {
+	return file_hunters_v1_matches_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *YourTurn) GetVersion() int64 {
+	if x != nil {
+		return x.Version
+	}
+	return 0
+}
+
+func (x *YourTurn) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
+	}
+	return 0
+}
+
+func (x *YourTurn) GetState() *MatchState {
+	if x != nil {
+		return x.State
+	}
+	return nil
+}
+
+func (x *YourTurn) GetMoves() []*LegalMove {
+	if x != nil {
+		return x.Moves
+	}
+	return nil
+}
+
+// A move of this stream was stored (durable) and applied.
+type MovePlayed struct {
+	state         protoimpl.MessageState
+	sizeCache     protoimpl.SizeCache
+	unknownFields protoimpl.UnknownFields
+
+	// The match's version after the move.
+	Version int64 `protobuf:"varint,1,opt,name=version,proto3" json:"version,omitempty"`
+	// The move's request_id, if it had one.
+	RequestId string `protobuf:"bytes,2,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
+	// True when the request_id had been played before (a retry): nothing was played now.
+	Retried bool `protobuf:"varint,3,opt,name=retried,proto3" json:"retried,omitempty"`
+}
+
+func (x *MovePlayed) Reset() {
+	*x = MovePlayed{}
+	if protoimpl.UnsafeEnabled {
+		mi := &file_hunters_v1_matches_proto_msgTypes[23]
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		ms.StoreMessageInfo(mi)
+	}
+}
+
+func (x *MovePlayed) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MovePlayed) ProtoMessage() {}
+
+func (x *MovePlayed) ProtoReflect() protoreflect.Message {
+	mi := &file_hunters_v1_matches_proto_msgTypes[23]
+	if protoimpl.UnsafeEnabled && x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MovePlayed.ProtoReflect.Descriptor instead.
+func (*MovePlayed) Descriptor() ([]byte, []int) {
+	return file_hunters_v1_matches_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *MovePlayed) GetVersion() int64 {
+	if x != nil {
+		return x.Version
+	}
+	return 0
+}
+
+func (x *MovePlayed) GetRequestId() string {
+	if x != nil {
+		return x.RequestId
+	}
+	return ""
+}
+
+func (x *MovePlayed) GetRetried() bool {
+	if x != nil {
+		return x.Retried
+	}
+	return false
+}
+
+// A move of this stream was refused; nothing changed. The turn is offered again (a new YourTurn)
+// if it is still the seat's.
+type MoveRefused struct {
+	state         protoimpl.MessageState
+	sizeCache     protoimpl.SizeCache
+	unknownFields protoimpl.UnknownFields
+
+	// The gRPC status code PlayMove would have ended with (google.rpc.Code), e.g. 9
+	// FAILED_PRECONDITION for an illegal move, 10 ABORTED for STALE_VERSION.
+	Code int32 `protobuf:"varint,1,opt,name=code,proto3" json:"code,omitempty"`
+	// The reason, as PlayMove's ErrorInfo.reason (e.g. STALE_VERSION, NOT_YOUR_TURN, an engine reason).
+	Reason string `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
+	// A human-readable message.
+	Message string `protobuf:"bytes,3,opt,name=message,proto3" json:"message,omitempty"`
+	// ErrorInfo.metadata of the same refusal on PlayMove (e.g. current_version).
+	Metadata map[string]string `protobuf:"bytes,4,rep,name=metadata,proto3" json:"metadata,omitempty" protobuf_key:"bytes,1,opt,name=key,proto3" protobuf_val:"bytes,2,opt,name=value,proto3"`
+	// The version the refused move carried.
+	Version int64 `protobuf:"varint,5,opt,name=version,proto3" json:"version,omitempty"`
+	// The refused move's request_id, if it had one.
+	RequestId string `protobuf:"bytes,6,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
+}
+
+func (x *MoveRefused) Reset() {
+	*x = MoveRefused{}
+	if protoimpl.UnsafeEnabled {
+		mi := &file_hunters_v1_matches_proto_msgTypes[24]
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		ms.StoreMessageInfo(mi)
+	}
+}
+
+func (x *MoveRefused) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MoveRefused) ProtoMessage() {}
+
+func (x *MoveRefused) ProtoReflect() protoreflect.Message {
+	mi := &file_hunters_v1_matches_proto_msgTypes[24]
+	if protoimpl.UnsafeEnabled && x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MoveRefused.ProtoReflect.Descriptor instead.
+func (*MoveRefused) Descriptor() ([]byte, []int) {
+	return file_hunters_v1_matches_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *MoveRefused) GetCode() int32 {
+	if x != nil {
+		return x.Code
+	}
+	return 0
+}
+
+func (x *MoveRefused) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *MoveRefused) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *MoveRefused) GetMetadata() map[string]string {
+	if x != nil {
+		return x.Metadata
+	}
+	return nil
+}
+
+func (x *MoveRefused) GetVersion() int64 {
+	if x != nil {
+		return x.Version
+	}
+	return 0
+}
+
+func (x *MoveRefused) GetRequestId() string {
+	if x != nil {
+		return x.RequestId
+	}
+	return ""
+}
+
+// A message on a seat stream.
+type PlaySeatResponse struct {
+	state         protoimpl.MessageState
+	sizeCache     protoimpl.SizeCache
+	unknownFields protoimpl.UnknownFields
+
+	// What this message is.
+	//
+	// Types that are assignable to Kind:
+	//
+	//	*PlaySeatResponse_Event
+	//	*PlaySeatResponse_YourTurn
+	//	*PlaySeatResponse_Played
+	//	*PlaySeatResponse_Refused
+	Kind isPlaySeatResponse_Kind `protobuf_oneof:"kind"`
+}
+
+func (x *PlaySeatResponse) Reset() {
+	*x = PlaySeatResponse{}
+	if protoimpl.UnsafeEnabled {
+		mi := &file_hunters_v1_matches_proto_msgTypes[25]
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		ms.StoreMessageInfo(mi)
+	}
+}
+
+func (x *PlaySeatResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlaySeatResponse) ProtoMessage() {}
+
+func (x *PlaySeatResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_hunters_v1_matches_proto_msgTypes[25]
+	if protoimpl.UnsafeEnabled && x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlaySeatResponse.ProtoReflect.Descriptor instead.
+func (*PlaySeatResponse) Descriptor() ([]byte, []int) {
+	return file_hunters_v1_matches_proto_rawDescGZIP(), []int{25}
+}
+
+func (m *PlaySeatResponse) GetKind() isPlaySeatResponse_Kind {
+	if m != nil {
+		return m.Kind
+	}
+	return nil
+}
+
+func (x *PlaySeatResponse) GetEvent() *WatchMatchResponse {
+	if x, ok := x.GetKind().(*PlaySeatResponse_Event); ok {
+		return x.Event
+	}
+	return nil
+}
+
+func (x *PlaySeatResponse) GetYourTurn() *YourTurn {
+	if x, ok := x.GetKind().(*PlaySeatResponse_YourTurn); ok {
+		return x.YourTurn
+	}
+	return nil
+}
+
+func (x *PlaySeatResponse) GetPlayed() *MovePlayed {
+	if x, ok := x.GetKind().(*PlaySeatResponse_Played); ok {
+		return x.Played
+	}
+	return nil
+}
+
+func (x *PlaySeatResponse) GetRefused() *MoveRefused {
+	if x, ok := x.GetKind().(*PlaySeatResponse_Refused); ok {
+		return x.Refused
+	}
+	return nil
+}
+
+type isPlaySeatResponse_Kind interface {
+	isPlaySeatResponse_Kind()
+}
+
+type PlaySeatResponse_Event struct {
+	// A version of the match, exactly as WatchMatch sends it (every version, the seat's own moves
+	// included). The stream ends after the version whose state is over.
+	Event *WatchMatchResponse `protobuf:"bytes,1,opt,name=event,proto3,oneof"`
+}
+
+type PlaySeatResponse_YourTurn struct {
+	// The seat is to move.
+	YourTurn *YourTurn `protobuf:"bytes,2,opt,name=your_turn,json=yourTurn,proto3,oneof"`
+}
+
+type PlaySeatResponse_Played struct {
+	// A move of this stream was played.
+	Played *MovePlayed `protobuf:"bytes,3,opt,name=played,proto3,oneof"`
+}
+
+type PlaySeatResponse_Refused struct {
+	// A move of this stream was refused.
+	Refused *MoveRefused `protobuf:"bytes,4,opt,name=refused,proto3,oneof"`
+}
+
+func (*PlaySeatResponse_Event) isPlaySeatResponse_Kind() {}
+
+func (*PlaySeatResponse_YourTurn) isPlaySeatResponse_Kind() {}
+
+func (*PlaySeatResponse_Played) isPlaySeatResponse_Kind() {}
+
+func (*PlaySeatResponse_Refused) isPlaySeatResponse_Kind() {}
+
 var File_hunters_v1_matches_proto protoreflect.FileDescriptor
 
 var file_hunters_v1_matches_proto_rawDesc = []byte{
@@ -1501,7 +2110,78 @@ var file_hunters_v1_matches_proto_rawDesc = []byte{
 	0x74, 0x63, 0x68, 0x49, 0x64, 0x22, 0x34, 0x0a, 0x11, 0x47, 0x65, 0x74, 0x52, 0x65, 0x63, 0x6f,
 	0x72, 0x64, 0x52, 0x65, 0x73, 0x70, 0x6f, 0x6e, 0x73, 0x65, 0x12, 0x1f, 0x0a, 0x0b, 0x72, 0x65,
 	0x63, 0x6f, 0x72, 0x64, 0x5f, 0x6a, 0x73, 0x6f, 0x6e, 0x18, 0x01, 0x20, 0x01, 0x28, 0x09, 0x52,
-	0x0a, 0x72, 0x65, 0x63, 0x6f, 0x72, 0x64, 0x4a, 0x73, 0x6f, 0x6e, 0x2a, 0x77, 0x0a, 0x0b, 0x4d,
+	0x0a, 0x72, 0x65, 0x63, 0x6f, 0x72, 0x64, 0x4a, 0x73, 0x6f, 0x6e, 0x22, 0x79, 0x0a, 0x0f, 0x50,
+	0x6c, 0x61, 0x79, 0x53, 0x65, 0x61, 0x74, 0x52, 0x65, 0x71, 0x75, 0x65, 0x73, 0x74, 0x12, 0x2e,
+	0x0a, 0x04, 0x6f, 0x70, 0x65, 0x6e, 0x18, 0x01, 0x20, 0x01, 0x28, 0x0b, 0x32, 0x18, 0x2e, 0x68,
+	0x75, 0x6e, 0x74, 0x65, 0x72, 0x73, 0x2e, 0x76, 0x31, 0x2e, 0x50, 0x6c, 0x61, 0x79, 0x53, 0x65,
+	0x61, 0x74, 0x4f, 0x70, 0x65, 0x6e, 0x48, 0x00, 0x52, 0x04, 0x6f, 0x70, 0x65, 0x6e, 0x12, 0x2e,
+	0x0a, 0x04, 0x70, 0x6c, 0x61, 0x79, 0x18, 0x02, 0x20, 0x01, 0x28, 0x0b, 0x32, 0x18, 0x2e, 0x68,
+	0x75, 0x6e, 0x74, 0x65, 0x72, 0x73, 0x2e, 0x76, 0x31, 0x2e, 0x50, 0x6c, 0x61, 0x79, 0x53, 0x65,
+	0x61, 0x74, 0x4d, 0x6f, 0x76, 0x65, 0x48, 0x00, 0x52, 0x04, 0x70, 0x6c, 0x61, 0x79, 0x42, 0x06,
+	0x0a, 0x04, 0x6b, 0x69, 0x6e, 0x64, 0x22, 0x68, 0x0a, 0x0c, 0x50, 0x6c, 0x61, 0x79, 0x53, 0x65,
+	0x61, 0x74, 0x4f, 0x70, 0x65, 0x6e, 0x12, 0x19, 0x0a, 0x08, 0x6d, 0x61, 0x74, 0x63, 0x68, 0x5f,
+	0x69, 0x64, 0x18, 0x01, 0x20, 0x01, 0x28, 0x09, 0x52, 0x07, 0x6d, 0x61, 0x74, 0x63, 0x68, 0x49,
+	0x64, 0x12, 0x2a, 0x0a, 0x0e, 0x72, 0x65, 0x73, 0x75, 0x6d, 0x65, 0x5f, 0x76, 0x65, 0x72, 0x73,
+	0x69, 0x6f, 0x6e, 0x18, 0x02, 0x20, 0x01, 0x28, 0x03, 0x48, 0x00, 0x52, 0x0d, 0x72, 0x65, 0x73,
+	0x75, 0x6d, 0x65, 0x56, 0x65, 0x72, 0x73, 0x69, 0x6f, 0x6e, 0x88, 0x01, 0x01, 0x42, 0x11, 0x0a,
+	0x0f, 0x5f, 0x72, 0x65, 0x73, 0x75, 0x6d, 0x65, 0x5f, 0x76, 0x65, 0x72, 0x73, 0x69, 0x6f, 0x6e,
+	0x22, 0x91, 0x01, 0x0a, 0x0c, 0x50, 0x6c, 0x61, 0x79, 0x53, 0x65, 0x61, 0x74, 0x4d, 0x6f, 0x76,
+	0x65, 0x12, 0x18, 0x0a, 0x07, 0x76, 0x65, 0x72, 0x73, 0x69, 0x6f, 0x6e, 0x18, 0x01, 0x20, 0x01,
+	0x28, 0x03, 0x52, 0x07, 0x76, 0x65, 0x72, 0x73, 0x69, 0x6f, 0x6e, 0x12, 0x26, 0x0a, 0x04, 0x6d,
+	0x6f, 0x76, 0x65, 0x18, 0x02, 0x20, 0x01, 0x28, 0x0b, 0x32, 0x10, 0x2e, 0x68, 0x75, 0x6e, 0x74,
+	0x65, 0x72, 0x73, 0x2e, 0x76, 0x31, 0x2e, 0x4d, 0x6f, 0x76, 0x65, 0x48, 0x00, 0x52, 0x04, 0x6d,
+	0x6f, 0x76, 0x65, 0x12, 0x18, 0x0a, 0x06, 0x61, 0x63, 0x74, 0x69, 0x6f, 0x6e, 0x18, 0x03, 0x20,
+	0x01, 0x28, 0x03, 0x48, 0x00, 0x52, 0x06, 0x61, 0x63, 0x74, 0x69, 0x6f, 0x6e, 0x12, 0x1d, 0x0a,
+	0x0a, 0x72, 0x65, 0x71, 0x75, 0x65, 0x73, 0x74, 0x5f, 0x69, 0x64, 0x18, 0x04, 0x20, 0x01, 0x28,
+	0x09, 0x52, 0x09, 0x72, 0x65, 0x71, 0x75, 0x65, 0x73, 0x74, 0x49, 0x64, 0x42, 0x06, 0x0a, 0x04,
+	0x70, 0x6c, 0x61, 0x79, 0x22, 0x93, 0x01, 0x0a, 0x08, 0x59, 0x6f, 0x75, 0x72, 0x54, 0x75, 0x72,
+	0x6e, 0x12, 0x18, 0x0a, 0x07, 0x76, 0x65, 0x72, 0x73, 0x69, 0x6f, 0x6e, 0x18, 0x01, 0x20, 0x01,
+	0x28, 0x03, 0x52, 0x07, 0x76, 0x65, 0x72, 0x73, 0x69, 0x6f, 0x6e, 0x12, 0x12, 0x0a, 0x04, 0x73,
+	0x65, 0x61, 0x74, 0x18, 0x02, 0x20, 0x01, 0x28, 0x05, 0x52, 0x04, 0x73, 0x65, 0x61, 0x74, 0x12,
+	0x2c, 0x0a, 0x05, 0x73, 0x74, 0x61, 0x74, 0x65, 0x18, 0x03, 0x20, 0x01, 0x28, 0x0b, 0x32, 0x16,
+	0x2e, 0x68, 0x75, 0x6e, 0x74, 0x65, 0x72, 0x73, 0x2e, 0x76, 0x31, 0x2e, 0x4d, 0x61, 0x74, 0x63,
+	0x68, 0x53, 0x74, 0x61, 0x74, 0x65, 0x52, 0x05, 0x73, 0x74, 0x61, 0x74, 0x65, 0x12, 0x2b, 0x0a,
+	0x05, 0x6d, 0x6f, 0x76, 0x65, 0x73, 0x18, 0x04, 0x20, 0x03, 0x28, 0x0b, 0x32, 0x15, 0x2e, 0x68,
+	0x75, 0x6e, 0x74, 0x65, 0x72, 0x73, 0x2e, 0x76, 0x31, 0x2e, 0x4c, 0x65, 0x67, 0x61, 0x6c, 0x4d,
+	0x6f, 0x76, 0x65, 0x52, 0x05, 0x6d, 0x6f, 0x76, 0x65, 0x73, 0x22, 0x5f, 0x0a, 0x0a, 0x4d, 0x6f,
+	0x76, 0x65, 0x50, 0x6c, 0x61, 0x79, 0x65, 0x64, 0x12, 0x18, 0x0a, 0x07, 0x76, 0x65, 0x72, 0x73,
+	0x69, 0x6f, 0x6e, 0x18, 0x01, 0x20, 0x01, 0x28, 0x03, 0x52, 0x07, 0x76, 0x65, 0x72, 0x73, 0x69,
+	0x6f, 0x6e, 0x12, 0x1d, 0x0a, 0x0a, 0x72, 0x65, 0x71, 0x75, 0x65, 0x73, 0x74, 0x5f, 0x69, 0x64,
+	0x18, 0x02, 0x20, 0x01, 0x28, 0x09, 0x52, 0x09, 0x72, 0x65, 0x71, 0x75, 0x65, 0x73, 0x74, 0x49,
+	0x64, 0x12, 0x18, 0x0a, 0x07, 0x72, 0x65, 0x74, 0x72, 0x69, 0x65, 0x64, 0x18, 0x03, 0x20, 0x01,
+	0x28, 0x08, 0x52, 0x07, 0x72, 0x65, 0x74, 0x72, 0x69, 0x65, 0x64, 0x22, 0x8c, 0x02, 0x0a, 0x0b,
+	0x4d, 0x6f, 0x76, 0x65, 0x52, 0x65, 0x66, 0x75, 0x73, 0x65, 0x64, 0x12, 0x12, 0x0a, 0x04, 0x63,
+	0x6f, 0x64, 0x65, 0x18, 0x01, 0x20, 0x01, 0x28, 0x05, 0x52, 0x04, 0x63, 0x6f, 0x64, 0x65, 0x12,
+	0x16, 0x0a, 0x06, 0x72, 0x65, 0x61, 0x73, 0x6f, 0x6e, 0x18, 0x02, 0x20, 0x01, 0x28, 0x09, 0x52,
+	0x06, 0x72, 0x65, 0x61, 0x73, 0x6f, 0x6e, 0x12, 0x18, 0x0a, 0x07, 0x6d, 0x65, 0x73, 0x73, 0x61,
+	0x67, 0x65, 0x18, 0x03, 0x20, 0x01, 0x28, 0x09, 0x52, 0x07, 0x6d, 0x65, 0x73, 0x73, 0x61, 0x67,
+	0x65, 0x12, 0x41, 0x0a, 0x08, 0x6d, 0x65, 0x74, 0x61, 0x64, 0x61, 0x74, 0x61, 0x18, 0x04, 0x20,
+	0x03, 0x28, 0x0b, 0x32, 0x25, 0x2e, 0x68, 0x75, 0x6e, 0x74, 0x65, 0x72, 0x73, 0x2e, 0x76, 0x31,
+	0x2e, 0x4d, 0x6f, 0x76, 0x65, 0x52, 0x65, 0x66, 0x75, 0x73, 0x65, 0x64, 0x2e, 0x4d, 0x65, 0x74,
+	0x61, 0x64, 0x61, 0x74, 0x61, 0x45, 0x6e, 0x74, 0x72, 0x79, 0x52, 0x08, 0x6d, 0x65, 0x74, 0x61,
+	0x64, 0x61, 0x74, 0x61, 0x12, 0x18, 0x0a, 0x07, 0x76, 0x65, 0x72, 0x73, 0x69, 0x6f, 0x6e, 0x18,
+	0x05, 0x20, 0x01, 0x28, 0x03, 0x52, 0x07, 0x76, 0x65, 0x72, 0x73, 0x69, 0x6f, 0x6e, 0x12, 0x1d,
+	0x0a, 0x0a, 0x72, 0x65, 0x71, 0x75, 0x65, 0x73, 0x74, 0x5f, 0x69, 0x64, 0x18, 0x06, 0x20, 0x01,
+	0x28, 0x09, 0x52, 0x09, 0x72, 0x65, 0x71, 0x75, 0x65, 0x73, 0x74, 0x49, 0x64, 0x1a, 0x3b, 0x0a,
+	0x0d, 0x4d, 0x65, 0x74, 0x61, 0x64, 0x61, 0x74, 0x61, 0x45, 0x6e, 0x74, 0x72, 0x79, 0x12, 0x10,
+	0x0a, 0x03, 0x6b, 0x65, 0x79, 0x18, 0x01, 0x20, 0x01, 0x28, 0x09, 0x52, 0x03, 0x6b, 0x65, 0x79,
+	0x12, 0x14, 0x0a, 0x05, 0x76, 0x61, 0x6c, 0x75, 0x65, 0x18, 0x02, 0x20, 0x01, 0x28, 0x09, 0x52,
+	0x05, 0x76, 0x61, 0x6c, 0x75, 0x65, 0x3a, 0x02, 0x38, 0x01, 0x22, 0xee, 0x01, 0x0a, 0x10, 0x50,
+	0x6c, 0x61, 0x79, 0x53, 0x65, 0x61, 0x74, 0x52, 0x65, 0x73, 0x70, 0x6f, 0x6e, 0x73, 0x65, 0x12,
+	0x36, 0x0a, 0x05, 0x65, 0x76, 0x65, 0x6e, 0x74, 0x18, 0x01, 0x20, 0x01, 0x28, 0x0b, 0x32, 0x1e,
+	0x2e, 0x68, 0x75, 0x6e, 0x74, 0x65, 0x72, 0x73, 0x2e, 0x76, 0x31, 0x2e, 0x57, 0x61, 0x74, 0x63,
+	0x68, 0x4d, 0x61, 0x74, 0x63, 0x68, 0x52, 0x65, 0x73, 0x70, 0x6f, 0x6e, 0x73, 0x65, 0x48, 0x00,
+	0x52, 0x05, 0x65, 0x76, 0x65, 0x6e, 0x74, 0x12, 0x33, 0x0a, 0x09, 0x79, 0x6f, 0x75, 0x72, 0x5f,
+	0x74, 0x75, 0x72, 0x6e, 0x18, 0x02, 0x20, 0x01, 0x28, 0x0b, 0x32, 0x14, 0x2e, 0x68, 0x75, 0x6e,
+	0x74, 0x65, 0x72, 0x73, 0x2e, 0x76, 0x31, 0x2e, 0x59, 0x6f, 0x75, 0x72, 0x54, 0x75, 0x72, 0x6e,
+	0x48, 0x00, 0x52, 0x08, 0x79, 0x6f, 0x75, 0x72, 0x54, 0x75, 0x72, 0x6e, 0x12, 0x30, 0x0a, 0x06,
+	0x70, 0x6c, 0x61, 0x79, 0x65, 0x64, 0x18, 0x03, 0x20, 0x01, 0x28, 0x0b, 0x32, 0x16, 0x2e, 0x68,
+	0x75, 0x6e, 0x74, 0x65, 0x72, 0x73, 0x2e, 0x76, 0x31, 0x2e, 0x4d, 0x6f, 0x76, 0x65, 0x50, 0x6c,
+	0x61, 0x79, 0x65, 0x64, 0x48, 0x00, 0x52, 0x06, 0x70, 0x6c, 0x61, 0x79, 0x65, 0x64, 0x12, 0x33,
+	0x0a, 0x07, 0x72, 0x65, 0x66, 0x75, 0x73, 0x65, 0x64, 0x18, 0x04, 0x20, 0x01, 0x28, 0x0b, 0x32,
+	0x17, 0x2e, 0x68, 0x75, 0x6e, 0x74, 0x65, 0x72, 0x73, 0x2e, 0x76, 0x31, 0x2e, 0x4d, 0x6f, 0x76,
+	0x65, 0x52, 0x65, 0x66, 0x75, 0x73, 0x65, 0x64, 0x48, 0x00, 0x52, 0x07, 0x72, 0x65, 0x66, 0x75,
+	0x73, 0x65, 0x64, 0x42, 0x06, 0x0a, 0x04, 0x6b, 0x69, 0x6e, 0x64, 0x2a, 0x77, 0x0a, 0x0b, 0x4d,
 	0x61, 0x74, 0x63, 0x68, 0x53, 0x74, 0x61, 0x74, 0x75, 0x73, 0x12, 0x1c, 0x0a, 0x18, 0x4d, 0x41,
 	0x54, 0x43, 0x48, 0x5f, 0x53, 0x54, 0x41, 0x54, 0x55, 0x53, 0x5f, 0x55, 0x4e, 0x53, 0x50, 0x45,
 	0x43, 0x49, 0x46, 0x49, 0x45, 0x44, 0x10, 0x00, 0x12, 0x17, 0x0a, 0x13, 0x4d, 0x41, 0x54, 0x43,
@@ -1509,7 +2189,7 @@ var file_hunters_v1_matches_proto_rawDesc = []byte{
 	0x01, 0x12, 0x15, 0x0a, 0x11, 0x4d, 0x41, 0x54, 0x43, 0x48, 0x5f, 0x53, 0x54, 0x41, 0x54, 0x55,
 	0x53, 0x5f, 0x4f, 0x56, 0x45, 0x52, 0x10, 0x02, 0x12, 0x1a, 0x0a, 0x16, 0x4d, 0x41, 0x54, 0x43,
 	0x48, 0x5f, 0x53, 0x54, 0x41, 0x54, 0x55, 0x53, 0x5f, 0x41, 0x42, 0x41, 0x4e, 0x44, 0x4f, 0x4e,
-	0x45, 0x44, 0x10, 0x03, 0x32, 0xfe, 0x04, 0x0a, 0x0c, 0x4d, 0x61, 0x74, 0x63, 0x68, 0x53, 0x65,
+	0x45, 0x44, 0x10, 0x03, 0x32, 0xc9, 0x05, 0x0a, 0x0c, 0x4d, 0x61, 0x74, 0x63, 0x68, 0x53, 0x65,
 	0x72, 0x76, 0x69, 0x63, 0x65, 0x12, 0x4e, 0x0a, 0x0b, 0x43, 0x72, 0x65, 0x61, 0x74, 0x65, 0x4d,
 	0x61, 0x74, 0x63, 0x68, 0x12, 0x1e, 0x2e, 0x68, 0x75, 0x6e, 0x74, 0x65, 0x72, 0x73, 0x2e, 0x76,
 	0x31, 0x2e, 0x43, 0x72, 0x65, 0x61, 0x74, 0x65, 0x4d, 0x61, 0x74, 0x63, 0x68, 0x52, 0x65, 0x71,
@@ -1549,12 +2229,16 @@ var file_hunters_v1_matches_proto_rawDesc = []byte{
 	0x72, 0x73, 0x2e, 0x76, 0x31, 0x2e, 0x47, 0x65, 0x74, 0x52, 0x65, 0x63, 0x6f, 0x72, 0x64, 0x52,
 	0x65, 0x71, 0x75, 0x65, 0x73, 0x74, 0x1a, 0x1d, 0x2e, 0x68, 0x75, 0x6e, 0x74, 0x65, 0x72, 0x73,
 	0x2e, 0x76, 0x31, 0x2e, 0x47, 0x65, 0x74, 0x52, 0x65, 0x63, 0x6f, 0x72, 0x64, 0x52, 0x65, 0x73,
-	0x70, 0x6f, 0x6e, 0x73, 0x65, 0x42, 0x42, 0x50, 0x01, 0x5a, 0x3e, 0x67, 0x69, 0x74, 0x68, 0x75,
-	0x62, 0x2e, 0x63, 0x6f, 0x6d, 0x2f, 0x68, 0x75, 0x6e, 0x74, 0x65, 0x72, 0x73, 0x2f, 0x68, 0x75,
-	0x6e, 0x74, 0x65, 0x72, 0x73, 0x2f, 0x63, 0x6c, 0x69, 0x65, 0x6e, 0x74, 0x73, 0x2f, 0x67, 0x6f,
-	0x2f, 0x67, 0x65, 0x6e, 0x2f, 0x68, 0x75, 0x6e, 0x74, 0x65, 0x72, 0x73, 0x2f, 0x76, 0x31, 0x3b,
-	0x68, 0x75, 0x6e, 0x74, 0x65, 0x72, 0x73, 0x76, 0x31, 0x62, 0x06, 0x70, 0x72, 0x6f, 0x74, 0x6f,
-	0x33,
+	0x70, 0x6f, 0x6e, 0x73, 0x65, 0x12, 0x49, 0x0a, 0x08, 0x50, 0x6c, 0x61, 0x79, 0x53, 0x65, 0x61,
+	0x74, 0x12, 0x1b, 0x2e, 0x68, 0x75, 0x6e, 0x74, 0x65, 0x72, 0x73, 0x2e, 0x76, 0x31, 0x2e, 0x50,
+	0x6c, 0x61, 0x79, 0x53, 0x65, 0x61, 0x74, 0x52, 0x65, 0x71, 0x75, 0x65, 0x73, 0x74, 0x1a, 0x1c,
+	0x2e, 0x68, 0x75, 0x6e, 0x74, 0x65, 0x72, 0x73, 0x2e, 0x76, 0x31, 0x2e, 0x50, 0x6c, 0x61, 0x79,
+	0x53, 0x65, 0x61, 0x74, 0x52, 0x65, 0x73, 0x70, 0x6f, 0x6e, 0x73, 0x65, 0x28, 0x01, 0x30, 0x01,
+	0x42, 0x42, 0x50, 0x01, 0x5a, 0x3e, 0x67, 0x69, 0x74, 0x68, 0x75, 0x62, 0x2e, 0x63, 0x6f, 0x6d,
+	0x2f, 0x68, 0x75, 0x6e, 0x74, 0x65, 0x72, 0x73, 0x2f, 0x68, 0x75, 0x6e, 0x74, 0x65, 0x72, 0x73,
+	0x2f, 0x63, 0x6c, 0x69, 0x65, 0x6e, 0x74, 0x73, 0x2f, 0x67, 0x6f, 0x2f, 0x67, 0x65, 0x6e, 0x2f,
+	0x68, 0x75, 0x6e, 0x74, 0x65, 0x72, 0x73, 0x2f, 0x76, 0x31, 0x3b, 0x68, 0x75, 0x6e, 0x74, 0x65,
+	0x72, 0x73, 0x76, 0x31, 0x62, 0x06, 0x70, 0x72, 0x6f, 0x74, 0x6f, 0x33,
 }
 
 var (
@@ -1570,7 +2254,7 @@ func file_hunters_v1_matches_proto_rawDescGZIP() []byte {
 }
 
 var file_hunters_v1_matches_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_hunters_v1_matches_proto_msgTypes = make([]protoimpl.MessageInfo, 19)
+var file_hunters_v1_matches_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
 var file_hunters_v1_matches_proto_goTypes = []interface{}{
 	(MatchStatus)(0),               // 0: hunters.v1.MatchStatus
 	(*GameConfig)(nil),             // 1: hunters.v1.GameConfig
@@ -1592,54 +2276,74 @@ var file_hunters_v1_matches_proto_goTypes = []interface{}{
 	(*WatchMatchResponse)(nil),     // 17: hunters.v1.WatchMatchResponse
 	(*GetRecordRequest)(nil),       // 18: hunters.v1.GetRecordRequest
 	(*GetRecordResponse)(nil),      // 19: hunters.v1.GetRecordResponse
-	(*CarcassonneOptions)(nil),     // 20: hunters.v1.CarcassonneOptions
-	(*JaegerOptions)(nil),          // 21: hunters.v1.JaegerOptions
-	(*MatchState)(nil),             // 22: hunters.v1.MatchState
-	(*timestamppb.Timestamp)(nil),  // 23: google.protobuf.Timestamp
-	(*LegalMove)(nil),              // 24: hunters.v1.LegalMove
-	(*Move)(nil),                   // 25: hunters.v1.Move
-	(*Event)(nil),                  // 26: hunters.v1.Event
+	(*PlaySeatRequest)(nil),        // 20: hunters.v1.PlaySeatRequest
+	(*PlaySeatOpen)(nil),           // 21: hunters.v1.PlaySeatOpen
+	(*PlaySeatMove)(nil),           // 22: hunters.v1.PlaySeatMove
+	(*YourTurn)(nil),               // 23: hunters.v1.YourTurn
+	(*MovePlayed)(nil),             // 24: hunters.v1.MovePlayed
+	(*MoveRefused)(nil),            // 25: hunters.v1.MoveRefused
+	(*PlaySeatResponse)(nil),       // 26: hunters.v1.PlaySeatResponse
+	nil,                            // 27: hunters.v1.MoveRefused.MetadataEntry
+	(*CarcassonneOptions)(nil),     // 28: hunters.v1.CarcassonneOptions
+	(*JaegerOptions)(nil),          // 29: hunters.v1.JaegerOptions
+	(*MatchState)(nil),             // 30: hunters.v1.MatchState
+	(*timestamppb.Timestamp)(nil),  // 31: google.protobuf.Timestamp
+	(*LegalMove)(nil),              // 32: hunters.v1.LegalMove
+	(*Move)(nil),                   // 33: hunters.v1.Move
+	(*Event)(nil),                  // 34: hunters.v1.Event
 }
 var file_hunters_v1_matches_proto_depIdxs = []int32{
-	20, // 0: hunters.v1.GameConfig.carcassonne:type_name -> hunters.v1.CarcassonneOptions
-	21, // 1: hunters.v1.GameConfig.jaeger:type_name -> hunters.v1.JaegerOptions
+	28, // 0: hunters.v1.GameConfig.carcassonne:type_name -> hunters.v1.CarcassonneOptions
+	29, // 1: hunters.v1.GameConfig.jaeger:type_name -> hunters.v1.JaegerOptions
 	2,  // 2: hunters.v1.GameConfig.bots:type_name -> hunters.v1.BotSeat
 	1,  // 3: hunters.v1.Match.config:type_name -> hunters.v1.GameConfig
-	22, // 4: hunters.v1.Match.state:type_name -> hunters.v1.MatchState
-	23, // 5: hunters.v1.Match.created_at:type_name -> google.protobuf.Timestamp
+	30, // 4: hunters.v1.Match.state:type_name -> hunters.v1.MatchState
+	31, // 5: hunters.v1.Match.created_at:type_name -> google.protobuf.Timestamp
 	0,  // 6: hunters.v1.Match.status:type_name -> hunters.v1.MatchStatus
 	1,  // 7: hunters.v1.CreateMatchRequest.config:type_name -> hunters.v1.GameConfig
 	3,  // 8: hunters.v1.CreateMatchResponse.match:type_name -> hunters.v1.Match
 	3,  // 9: hunters.v1.GetMatchResponse.match:type_name -> hunters.v1.Match
 	3,  // 10: hunters.v1.ListMatchesResponse.matches:type_name -> hunters.v1.Match
-	24, // 11: hunters.v1.ListLegalMovesResponse.moves:type_name -> hunters.v1.LegalMove
-	25, // 12: hunters.v1.PlayMoveRequest.move:type_name -> hunters.v1.Move
-	26, // 13: hunters.v1.PlayMoveResponse.events:type_name -> hunters.v1.Event
-	22, // 14: hunters.v1.PlayMoveResponse.state:type_name -> hunters.v1.MatchState
-	25, // 15: hunters.v1.WatchMatchResponse.move:type_name -> hunters.v1.Move
-	26, // 16: hunters.v1.WatchMatchResponse.events:type_name -> hunters.v1.Event
-	22, // 17: hunters.v1.WatchMatchResponse.state:type_name -> hunters.v1.MatchState
-	4,  // 18: hunters.v1.MatchService.CreateMatch:input_type -> hunters.v1.CreateMatchRequest
-	6,  // 19: hunters.v1.MatchService.GetMatch:input_type -> hunters.v1.GetMatchRequest
-	8,  // 20: hunters.v1.MatchService.ListMatches:input_type -> hunters.v1.ListMatchesRequest
-	10, // 21: hunters.v1.MatchService.DeleteMatch:input_type -> hunters.v1.DeleteMatchRequest
-	12, // 22: hunters.v1.MatchService.ListLegalMoves:input_type -> hunters.v1.ListLegalMovesRequest
-	14, // 23: hunters.v1.MatchService.PlayMove:input_type -> hunters.v1.PlayMoveRequest
-	16, // 24: hunters.v1.MatchService.WatchMatch:input_type -> hunters.v1.WatchMatchRequest
-	18, // 25: hunters.v1.MatchService.GetRecord:input_type -> hunters.v1.GetRecordRequest
-	5,  // 26: hunters.v1.MatchService.CreateMatch:output_type -> hunters.v1.CreateMatchResponse
-	7,  // 27: hunters.v1.MatchService.GetMatch:output_type -> hunters.v1.GetMatchResponse
-	9,  // 28: hunters.v1.MatchService.ListMatches:output_type -> hunters.v1.ListMatchesResponse
-	11, // 29: hunters.v1.MatchService.DeleteMatch:output_type -> hunters.v1.DeleteMatchResponse
-	13, // 30: hunters.v1.MatchService.ListLegalMoves:output_type -> hunters.v1.ListLegalMovesResponse
-	15, // 31: hunters.v1.MatchService.PlayMove:output_type -> hunters.v1.PlayMoveResponse
-	17, // 32: hunters.v1.MatchService.WatchMatch:output_type -> hunters.v1.WatchMatchResponse
-	19, // 33: hunters.v1.MatchService.GetRecord:output_type -> hunters.v1.GetRecordResponse
-	26, // [26:34] is the sub-list for method output_type
-	18, // [18:26] is the sub-list for method input_type
-	18, // [18:18] is the sub-list for extension type_name
-	18, // [18:18] is the sub-list for extension extendee
-	0,  // [0:18] is the sub-list for field type_name
+	32, // 11: hunters.v1.ListLegalMovesResponse.moves:type_name -> hunters.v1.LegalMove
+	33, // 12: hunters.v1.PlayMoveRequest.move:type_name -> hunters.v1.Move
+	34, // 13: hunters.v1.PlayMoveResponse.events:type_name -> hunters.v1.Event
+	30, // 14: hunters.v1.PlayMoveResponse.state:type_name -> hunters.v1.MatchState
+	33, // 15: hunters.v1.WatchMatchResponse.move:type_name -> hunters.v1.Move
+	34, // 16: hunters.v1.WatchMatchResponse.events:type_name -> hunters.v1.Event
+	30, // 17: hunters.v1.WatchMatchResponse.state:type_name -> hunters.v1.MatchState
+	21, // 18: hunters.v1.PlaySeatRequest.open:type_name -> hunters.v1.PlaySeatOpen
+	22, // 19: hunters.v1.PlaySeatRequest.play:type_name -> hunters.v1.PlaySeatMove
+	33, // 20: hunters.v1.PlaySeatMove.move:type_name -> hunters.v1.Move
+	30, // 21: hunters.v1.YourTurn.state:type_name -> hunters.v1.MatchState
+	32, // 22: hunters.v1.YourTurn.moves:type_name -> hunters.v1.LegalMove
+	27, // 23: hunters.v1.MoveRefused.metadata:type_name -> hunters.v1.MoveRefused.MetadataEntry
+	17, // 24: hunters.v1.PlaySeatResponse.event:type_name -> hunters.v1.WatchMatchResponse
+	23, // 25: hunters.v1.PlaySeatResponse.your_turn:type_name -> hunters.v1.YourTurn
+	24, // 26: hunters.v1.PlaySeatResponse.played:type_name -> hunters.v1.MovePlayed
+	25, // 27: hunters.v1.PlaySeatResponse.refused:type_name -> hunters.v1.MoveRefused
+	4,  // 28: hunters.v1.MatchService.CreateMatch:input_type -> hunters.v1.CreateMatchRequest
+	6,  // 29: hunters.v1.MatchService.GetMatch:input_type -> hunters.v1.GetMatchRequest
+	8,  // 30: hunters.v1.MatchService.ListMatches:input_type -> hunters.v1.ListMatchesRequest
+	10, // 31: hunters.v1.MatchService.DeleteMatch:input_type -> hunters.v1.DeleteMatchRequest
+	12, // 32: hunters.v1.MatchService.ListLegalMoves:input_type -> hunters.v1.ListLegalMovesRequest
+	14, // 33: hunters.v1.MatchService.PlayMove:input_type -> hunters.v1.PlayMoveRequest
+	16, // 34: hunters.v1.MatchService.WatchMatch:input_type -> hunters.v1.WatchMatchRequest
+	18, // 35: hunters.v1.MatchService.GetRecord:input_type -> hunters.v1.GetRecordRequest
+	20, // 36: hunters.v1.MatchService.PlaySeat:input_type -> hunters.v1.PlaySeatRequest
+	5,  // 37: hunters.v1.MatchService.CreateMatch:output_type -> hunters.v1.CreateMatchResponse
+	7,  // 38: hunters.v1.MatchService.GetMatch:output_type -> hunters.v1.GetMatchResponse
+	9,  // 39: hunters.v1.MatchService.ListMatches:output_type -> hunters.v1.ListMatchesResponse
+	11, // 40: hunters.v1.MatchService.DeleteMatch:output_type -> hunters.v1.DeleteMatchResponse
+	13, // 41: hunters.v1.MatchService.ListLegalMoves:output_type -> hunters.v1.ListLegalMovesResponse
+	15, // 42: hunters.v1.MatchService.PlayMove:output_type -> hunters.v1.PlayMoveResponse
+	17, // 43: hunters.v1.MatchService.WatchMatch:output_type -> hunters.v1.WatchMatchResponse
+	19, // 44: hunters.v1.MatchService.GetRecord:output_type -> hunters.v1.GetRecordResponse
+	26, // 45: hunters.v1.MatchService.PlaySeat:output_type -> hunters.v1.PlaySeatResponse
+	37, // [37:46] is the sub-list for method output_type
+	28, // [28:37] is the sub-list for method input_type
+	28, // [28:28] is the sub-list for extension type_name
+	28, // [28:28] is the sub-list for extension extendee
+	0,  // [0:28] is the sub-list for field type_name
 }
 
 func init() { file_hunters_v1_matches_proto_init() }
@@ -1880,6 +2584,90 @@ func file_hunters_v1_matches_proto_init() {
 				return nil
 			}
 		}
+		file_hunters_v1_matches_proto_msgTypes[19].Exporter = func(v interface{}, i int) interface{} {
+			switch v := v.(*PlaySeatRequest); i {
+			case 0:
+				return &v.state
+			case 1:
+				return &v.sizeCache
+			case 2:
+				return &v.unknownFields
+			default:
+				return nil
+			}
+		}
+		file_hunters_v1_matches_proto_msgTypes[20].Exporter = func(v interface{}, i int) interface{} {
+			switch v := v.(*PlaySeatOpen); i {
+			case 0:
+				return &v.state
+			case 1:
+				return &v.sizeCache
+			case 2:
+				return &v.unknownFields
+			default:
+				return nil
+			}
+		}
+		file_hunters_v1_matches_proto_msgTypes[21].Exporter = func(v interface{}, i int) interface{} {
+			switch v := v.(*PlaySeatMove); i {
+			case 0:
+				return &v.state
+			case 1:
+				return &v.sizeCache
+			case 2:
+				return &v.unknownFields
+			default:
+				return nil
+			}
+		}
+		file_hunters_v1_matches_proto_msgTypes[22].Exporter = func(v interface{}, i int) interface{} {
+			switch v := v.(*YourTurn); i {
+			case 0:
+				return &v.state
+			case 1:
+				return &v.sizeCache
+			case 2:
+				return &v.unknownFields
+			default:
+				return nil
+			}
+		}
+		file_hunters_v1_matches_proto_msgTypes[23].Exporter = func(v interface{}, i int) interface{} {
+			switch v := v.(*MovePlayed); i {
+			case 0:
+				return &v.state
+			case 1:
+				return &v.sizeCache
+			case 2:
+				return &v.unknownFields
+			default:
+				return nil
+			}
+		}
+		file_hunters_v1_matches_proto_msgTypes[24].Exporter = func(v interface{}, i int) interface{} {
+			switch v := v.(*MoveRefused); i {
+			case 0:
+				return &v.state
+			case 1:
+				return &v.sizeCache
+			case 2:
+				return &v.unknownFields
+			default:
+				return nil
+			}
+		}
+		file_hunters_v1_matches_proto_msgTypes[25].Exporter = func(v interface{}, i int) interface{} {
+			switch v := v.(*PlaySeatResponse); i {
+			case 0:
+				return &v.state
+			case 1:
+				return &v.sizeCache
+			case 2:
+				return &v.unknownFields
+			default:
+				return nil
+			}
+		}
 	}
 	file_hunters_v1_matches_proto_msgTypes[0].OneofWrappers = []interface{}{
 		(*GameConfig_Carcassonne)(nil),
@@ -1891,13 +2679,28 @@ func file_hunters_v1_matches_proto_init() {
 		(*PlayMoveRequest_Action)(nil),
 	}
 	file_hunters_v1_matches_proto_msgTypes[16].OneofWrappers = []interface{}{}
+	file_hunters_v1_matches_proto_msgTypes[19].OneofWrappers = []interface{}{
+		(*PlaySeatRequest_Open)(nil),
+		(*PlaySeatRequest_Play)(nil),
+	}
+	file_hunters_v1_matches_proto_msgTypes[20].OneofWrappers = []interface{}{}
+	file_hunters_v1_matches_proto_msgTypes[21].OneofWrappers = []interface{}{
+		(*PlaySeatMove_Move)(nil),
+		(*PlaySeatMove_Action)(nil),
+	}
+	file_hunters_v1_matches_proto_msgTypes[25].OneofWrappers = []interface{}{
+		(*PlaySeatResponse_Event)(nil),
+		(*PlaySeatResponse_YourTurn)(nil),
+		(*PlaySeatResponse_Played)(nil),
+		(*PlaySeatResponse_Refused)(nil),
+	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: file_hunters_v1_matches_proto_rawDesc,
 			NumEnums:      1,
-			NumMessages:   19,
+			NumMessages:   27,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
