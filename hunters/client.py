@@ -19,7 +19,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 import grpc
 from google.protobuf.message import Message
@@ -250,35 +250,48 @@ class SeatStream:
             request.play.move.CopyFrom(self._ad.move_to_proto(move))
         self._requests.put(request)
 
-    def __iter__(self) -> Iterator[MatchEvent | Turn | SeatPlayed | SeatRefused]:
-        ad, game = self._ad, self.game
+    def messages(self) -> Iterator[matches_pb2.PlaySeatResponse]:
+        """The stream's messages as they arrive (PlaySeatResponse), undecoded: for loops that
+        decode only what they use."""
         try:
             for msg in self._call:
-                kind = msg.WhichOneof("kind")
-                if kind == "event":
-                    ev = msg.event
-                    self.version = ev.version
-                    yield MatchEvent(
-                        ev.version,
-                        ev.seat if ev.HasField("seat") else -1,
-                        ad.move_from_proto(ev.move) if ev.HasField("move") else None,
-                        [ad.event_from_proto(e) for e in ev.events],
-                        ev.state,
-                        ev.state.status == state_pb2.GAME_STATUS_OVER,
-                        ev.match_id,
-                    )
-                elif kind == "your_turn":
-                    yield Turn(msg.your_turn, game)
-                elif kind == "played":
-                    p = msg.played
-                    yield SeatPlayed(p.version, p.request_id, p.retried)
-                elif kind == "refused":
-                    r = msg.refused
-                    code = _STATUS_CODES.get(r.code, grpc.StatusCode.UNKNOWN)
-                    yield SeatRefused(r.version, code, r.reason, r.message, dict(r.metadata), r.request_id)
+                if msg.WhichOneof("kind") == "event":
+                    self.version = msg.event.version
+                yield msg
         except grpc.RpcError as err:
             if err.code() != grpc.StatusCode.CANCELLED:
                 _raise(err)
+
+    def decode(self, msg: matches_pb2.PlaySeatResponse) -> MatchEvent | Turn | SeatPlayed | SeatRefused | None:
+        """One message in the game API's terms (None for a kind this client does not know)."""
+        kind = msg.WhichOneof("kind")
+        if kind == "event":
+            ev, ad = msg.event, self._ad
+            return MatchEvent(
+                ev.version,
+                ev.seat if ev.HasField("seat") else -1,
+                ad.move_from_proto(ev.move) if ev.HasField("move") else None,
+                [ad.event_from_proto(e) for e in ev.events],
+                ev.state,
+                ev.state.status == state_pb2.GAME_STATUS_OVER,
+                ev.match_id,
+            )
+        if kind == "your_turn":
+            return Turn(msg.your_turn, self.game)
+        if kind == "played":
+            p = msg.played
+            return SeatPlayed(p.version, p.request_id, p.retried)
+        if kind == "refused":
+            r = msg.refused
+            code = _STATUS_CODES.get(r.code, grpc.StatusCode.UNKNOWN)
+            return SeatRefused(r.version, code, r.reason, r.message, dict(r.metadata), r.request_id)
+        return None
+
+    def __iter__(self) -> Iterator[MatchEvent | Turn | SeatPlayed | SeatRefused]:
+        for msg in self.messages():
+            item = self.decode(msg)
+            if item is not None:
+                yield item
 
     def close(self) -> None:
         self._requests.put(_CLOSE)
@@ -495,22 +508,25 @@ class Client:
         Returns the last version seen (None if the stream ended before any)."""
         last = None
         with self.seat(match_id, token, resume_version) as stream:
-            for item in stream:
-                if isinstance(item, Turn):
-                    choice = choose(item)
+            for msg in stream.messages():
+                kind = msg.WhichOneof("kind")
+                if kind == "your_turn":
+                    turn = Turn(msg.your_turn, stream.game)
+                    choice = choose(turn)
                     if isinstance(choice, int):
-                        stream.play(item, action=choice)
+                        stream.play(turn, action=choice)
                     else:
-                        stream.play(item, choice)
-                elif isinstance(item, MatchEvent):
-                    last = item
+                        stream.play(turn, choice)
+                elif kind == "event":
+                    last = msg  # decoded only when someone looks
                     if on_event is not None:
-                        on_event(item)
-                elif isinstance(item, SeatRefused):
+                        on_event(cast(MatchEvent, stream.decode(msg)))
+                elif kind == "refused":
+                    refused = cast(SeatRefused, stream.decode(msg))
                     if on_refused is None:
-                        raise item.error
-                    on_refused(item)
-        return last
+                        raise refused.error
+                    on_refused(refused)
+            return None if last is None else cast(MatchEvent, stream.decode(last))
 
     def record(self, match_id: str, admin_token: str | None = None) -> dict[str, Any]:
         resp: matches_pb2.GetRecordResponse = self._call(

@@ -16,9 +16,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import grpc
-from google.protobuf import message
 
-from hunters.v1 import matches_pb2
+from hunters.v1 import matches_pb2, moves_pb2
 
 from .errors import ServiceError, invalid
 from .matches import LiveMatch, MatchManager, Played
@@ -30,19 +29,40 @@ _END = object()
 
 # play(PlayMoveRequest, token) -> (the match, what was played): the servicer's PlayMove path
 PlayRequest = Callable[[matches_pb2.PlayMoveRequest, str | None], Awaitable[tuple[LiveMatch, Played]]]
-# add_legal_moves(message, field, adapter, game)
-AddLegalMoves = Callable[[message.Message, str, Any, Any], None]
 
 
-def _event(data: bytes) -> bytes:
-    """A serialized WatchMatchResponse as a serialized PlaySeatResponse (field 1, length-delimited):
-    the bytes every watcher shares are sent as they are."""
-    n, head = len(data), bytearray(b"\x0a")
+def _field(number: int, data: bytes) -> bytes:
+    """`data` (a serialized message) as the length-delimited field `number` of a message: a
+    serialized WatchMatchResponse or YourTurn becomes a serialized PlaySeatResponse without being
+    parsed again (the bytes every watcher shares are sent as they are)."""
+    n, head = len(data), bytearray([number << 3 | 2])
     while n >= 0x80:
         head.append((n & 0x7F) | 0x80)
         n >>= 7
     head.append(n)
     return bytes(head) + data
+
+
+_EVENT, _YOUR_TURN = 1, 2  # PlaySeatResponse's fields
+_MOVES = 4  # YourTurn.moves
+_legal: dict[Any, dict[int, tuple[Any, bytes]]] = {}  # adapter -> action -> (its move, YourTurn.moves entry)
+
+
+def _legal_bytes(ad: Any, game: Any) -> bytes:
+    """Every legal move of `game` as serialized YourTurn.moves entries. Each (action, move) is
+    encoded once: the entry cached for an action is reused while it stands for the same move (the
+    same object, as games that memoise their moves hand out, or an equal one)."""
+    table = _legal.get(ad)
+    if table is None:
+        table = _legal[ad] = {}
+    out = []
+    for move, action in game.legal_moves_with_actions():
+        hit = table.get(action)
+        if hit is None or (hit[0] is not move and hit[0] != move):
+            entry = moves_pb2.LegalMove(move=ad.move_to_proto(move), action=action).SerializeToString()
+            hit = table[action] = (move, _field(_MOVES, entry))
+        out.append(hit[1])
+    return b"".join(out)
 
 
 def _refused(exc: Exception, move: matches_pb2.PlaySeatMove) -> matches_pb2.PlaySeatResponse:
@@ -66,10 +86,9 @@ def _refused(exc: Exception, move: matches_pb2.PlaySeatMove) -> matches_pb2.Play
 class SeatStreams:
     """The open seat streams of a server, at most MAX_SEAT_STREAMS per seat of a match."""
 
-    def __init__(self, manager: MatchManager, play: PlayRequest, add_legal_moves: AddLegalMoves):
+    def __init__(self, manager: MatchManager, play: PlayRequest):
         self.manager = manager
         self.play = play
-        self.add_legal_moves = add_legal_moves
         self.open: dict[tuple[str, int], int] = {}
 
     @contextlib.contextmanager
@@ -169,9 +188,9 @@ class _SeatStream:
         if self.offered == version or not live.is_open or game.player != self.seat or self.seat in live.bots:
             return
         self.offered = version
-        turn = matches_pb2.YourTurn(version=version, seat=self.seat, state=live.adapter.state(game, version))
-        self.streams.add_legal_moves(turn, "moves", live.adapter, game)
-        await self.out.put(matches_pb2.PlaySeatResponse(your_turn=turn))
+        ad = live.adapter
+        head = matches_pb2.YourTurn(version=version, seat=self.seat, state=ad.state(game, version))
+        await self.out.put(_field(_YOUR_TURN, head.SerializeToString() + _legal_bytes(ad, game)))
 
     async def _produce(self, start: int) -> None:
         """Every version from `start` on, and the turns; the end once the match is over and the move
@@ -181,7 +200,7 @@ class _SeatStream:
             await self._offer()
         version = start
         async for data in self.streams.manager.watch(live.match_id, start):
-            await self.out.put(_event(data))
+            await self.out.put(_field(_EVENT, data))
             if version == live.version:
                 await self._offer()
             version += 1

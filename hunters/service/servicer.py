@@ -190,7 +190,7 @@ def encode_watch_event(
 class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
     def __init__(self, manager: MatchManager):
         self.manager = manager
-        self.seats = SeatStreams(manager, self.play_request, add_legal_moves)
+        self.seats = SeatStreams(manager, self.play_request)
 
     @staticmethod
     def match_pb(live: LiveMatch) -> matches_pb2.Match:
