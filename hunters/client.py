@@ -19,7 +19,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property
-from typing import Any, NoReturn, cast
+from typing import Any, NoReturn
 
 import grpc
 from google.protobuf.message import Message
@@ -252,46 +252,52 @@ class SeatStream:
 
     def messages(self) -> Iterator[matches_pb2.PlaySeatResponse]:
         """The stream's messages as they arrive (PlaySeatResponse), undecoded: for loops that
-        decode only what they use."""
+        decode only what they use. A message holds one or more of event, played / refused and
+        your_turn, read in that order."""
         try:
             for msg in self._call:
-                if msg.WhichOneof("kind") == "event":
+                if msg.HasField("event"):
                     self.version = msg.event.version
                 yield msg
         except grpc.RpcError as err:
             if err.code() != grpc.StatusCode.CANCELLED:
                 _raise(err)
 
-    def decode(self, msg: matches_pb2.PlaySeatResponse) -> MatchEvent | Turn | SeatPlayed | SeatRefused | None:
-        """One message in the game API's terms (None for a kind this client does not know)."""
-        kind = msg.WhichOneof("kind")
-        if kind == "event":
-            ev, ad = msg.event, self._ad
-            return MatchEvent(
-                ev.version,
-                ev.seat if ev.HasField("seat") else -1,
-                ad.move_from_proto(ev.move) if ev.HasField("move") else None,
-                [ad.event_from_proto(e) for e in ev.events],
-                ev.state,
-                ev.state.status == state_pb2.GAME_STATUS_OVER,
-                ev.match_id,
-            )
-        if kind == "your_turn":
-            return Turn(msg.your_turn, self.game)
-        if kind == "played":
+    def event(self, ev: matches_pb2.WatchMatchResponse) -> MatchEvent:
+        """A version of the match in the game API's terms."""
+        ad = self._ad
+        return MatchEvent(
+            ev.version,
+            ev.seat if ev.HasField("seat") else -1,
+            ad.move_from_proto(ev.move) if ev.HasField("move") else None,
+            [ad.event_from_proto(e) for e in ev.events],
+            ev.state,
+            ev.state.status == state_pb2.GAME_STATUS_OVER,
+            ev.match_id,
+        )
+
+    @staticmethod
+    def refused(r: matches_pb2.MoveRefused) -> SeatRefused:
+        code = _STATUS_CODES.get(r.code, grpc.StatusCode.UNKNOWN)
+        return SeatRefused(r.version, code, r.reason, r.message, dict(r.metadata), r.request_id)
+
+    def decode(self, msg: matches_pb2.PlaySeatResponse) -> list[MatchEvent | Turn | SeatPlayed | SeatRefused]:
+        """One message in the game API's terms, in reading order: the event, the answer, the turn."""
+        out: list[MatchEvent | Turn | SeatPlayed | SeatRefused] = []
+        if msg.HasField("event"):
+            out.append(self.event(msg.event))
+        if msg.HasField("played"):
             p = msg.played
-            return SeatPlayed(p.version, p.request_id, p.retried)
-        if kind == "refused":
-            r = msg.refused
-            code = _STATUS_CODES.get(r.code, grpc.StatusCode.UNKNOWN)
-            return SeatRefused(r.version, code, r.reason, r.message, dict(r.metadata), r.request_id)
-        return None
+            out.append(SeatPlayed(p.version, p.request_id, p.retried))
+        if msg.HasField("refused"):
+            out.append(self.refused(msg.refused))
+        if msg.HasField("your_turn"):
+            out.append(Turn(msg.your_turn, self.game))
+        return out
 
     def __iter__(self) -> Iterator[MatchEvent | Turn | SeatPlayed | SeatRefused]:
         for msg in self.messages():
-            item = self.decode(msg)
-            if item is not None:
-                yield item
+            yield from self.decode(msg)
 
     def close(self) -> None:
         self._requests.put(_CLOSE)
@@ -509,24 +515,23 @@ class Client:
         last = None
         with self.seat(match_id, token, resume_version) as stream:
             for msg in stream.messages():
-                kind = msg.WhichOneof("kind")
-                if kind == "your_turn":
+                if msg.HasField("event"):
+                    last = msg.event  # decoded only when someone looks
+                    if on_event is not None:
+                        on_event(stream.event(last))
+                if msg.HasField("refused"):
+                    refused = stream.refused(msg.refused)
+                    if on_refused is None:
+                        raise refused.error
+                    on_refused(refused)
+                if msg.HasField("your_turn"):
                     turn = Turn(msg.your_turn, stream.game)
                     choice = choose(turn)
                     if isinstance(choice, int):
                         stream.play(turn, action=choice)
                     else:
                         stream.play(turn, choice)
-                elif kind == "event":
-                    last = msg  # decoded only when someone looks
-                    if on_event is not None:
-                        on_event(cast(MatchEvent, stream.decode(msg)))
-                elif kind == "refused":
-                    refused = cast(SeatRefused, stream.decode(msg))
-                    if on_refused is None:
-                        raise refused.error
-                    on_refused(refused)
-            return None if last is None else cast(MatchEvent, stream.decode(last))
+            return None if last is None else stream.event(last)
 
     def record(self, match_id: str, admin_token: str | None = None) -> dict[str, Any]:
         resp: matches_pb2.GetRecordResponse = self._call(

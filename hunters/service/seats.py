@@ -44,6 +44,9 @@ def _field(number: int, data: bytes) -> bytes:
 
 
 _EVENT, _YOUR_TURN = 1, 2  # PlaySeatResponse's fields
+# Queued messages carry a rank, the order in which a client reads the fields of one message: those
+# queued one after another with rising ranks go out as one message (their bytes concatenated).
+_EVENT_RANK, _ANSWER_RANK, _TURN_RANK = 0, 1, 2
 _MOVES = 4  # YourTurn.moves
 _legal: dict[Any, dict[int, tuple[Any, bytes]]] = {}  # adapter -> action -> (its move, YourTurn.moves entry)
 
@@ -65,7 +68,7 @@ def _legal_bytes(ad: Any, game: Any) -> bytes:
     return b"".join(out)
 
 
-def _refused(exc: Exception, move: matches_pb2.PlaySeatMove) -> matches_pb2.PlaySeatResponse:
+def _refused(exc: Exception, move: matches_pb2.PlaySeatMove) -> bytes:
     if isinstance(exc, StoreUnavailable):
         code, reason, text, meta = grpc.StatusCode.UNAVAILABLE, exc.reason, "the database is unavailable: try again", {}
     else:
@@ -80,7 +83,7 @@ def _refused(exc: Exception, move: matches_pb2.PlaySeatMove) -> matches_pb2.Play
             version=move.version,
             request_id=move.request_id,
         )
-    )
+    ).SerializeToString()
 
 
 class SeatStreams:
@@ -114,9 +117,10 @@ class SeatStreams:
 
     async def serve(
         self, requests: AsyncIterator[matches_pb2.PlaySeatRequest], token: str | None
-    ) -> AsyncIterator[bytes | matches_pb2.PlaySeatResponse]:
-        """The stream's messages. A bad first request, token, match or resume version raises (the
-        call ends with that status); refusals of moves are messages; the end of the match ends it."""
+    ) -> AsyncIterator[bytes]:
+        """The stream's messages (serialized PlaySeatResponses). A bad first request, token, match or
+        resume version raises (the call ends with that status); refusals of moves are messages; the
+        end of the match ends it."""
         first = await anext(aiter(requests), None)
         if first is None:
             return
@@ -155,19 +159,26 @@ class _SeatStream:
         self.moving = asyncio.Lock()  # held while a move is played: the stream ends after its answer
         self.offered = -1  # the version of the last YourTurn sent
 
-    async def run(
-        self, requests: AsyncIterator[matches_pb2.PlaySeatRequest], start: int
-    ) -> AsyncIterator[bytes | matches_pb2.PlaySeatResponse]:
+    async def run(self, requests: AsyncIterator[matches_pb2.PlaySeatRequest], start: int) -> AsyncIterator[bytes]:
         loop = asyncio.get_running_loop()
         tasks = [loop.create_task(self._guard(work)) for work in (self._produce(start), self._read(requests))]
+        out = self.out
+        held: Any = None  # taken from the queue, not fitting the message before it
         try:
             while True:
-                item = await self.out.get()
+                item, held = (held if held is not None else await out.get()), None
                 if item is _END:
                     return
                 if isinstance(item, BaseException):
                     raise item
-                yield item
+                rank, data = item
+                while not out.empty():  # what is ready together goes together, in reading order
+                    held = out.get_nowait()
+                    if not isinstance(held, tuple) or held[0] <= rank:
+                        break
+                    (rank, more), held = held, None
+                    data += more
+                yield data
         finally:
             for task in tasks:
                 task.cancel()
@@ -190,7 +201,7 @@ class _SeatStream:
         self.offered = version
         ad = live.adapter
         head = matches_pb2.YourTurn(version=version, seat=self.seat, state=ad.state(game, version))
-        await self.out.put(_field(_YOUR_TURN, head.SerializeToString() + _legal_bytes(ad, game)))
+        await self.out.put((_TURN_RANK, _field(_YOUR_TURN, head.SerializeToString() + _legal_bytes(ad, game))))
 
     async def _produce(self, start: int) -> None:
         """Every version from `start` on, and the turns; the end once the match is over and the move
@@ -200,7 +211,7 @@ class _SeatStream:
             await self._offer()
         version = start
         async for data in self.streams.manager.watch(live.match_id, start):
-            await self.out.put(_field(_EVENT, data))
+            await self.out.put((_EVENT_RANK, _field(_EVENT, data)))
             if version == live.version:
                 await self._offer()
             version += 1
@@ -225,15 +236,14 @@ class _SeatStream:
                 try:
                     _, played = await self.streams.play(play, self.token)
                 except (ServiceError, StoreUnavailable) as exc:
-                    await self.out.put(_refused(exc, move))
+                    await self.out.put((_ANSWER_RANK, _refused(exc, move)))
                     self.offered = -1  # the turn is offered again
                     await self._offer()
                     continue
                 response = played.response
                 retried = isinstance(response, bytes)
                 version = matches_pb2.PlayMoveResponse.FromString(response).version if retried else played.version
-                await self.out.put(
-                    matches_pb2.PlaySeatResponse(
-                        played=matches_pb2.MovePlayed(version=version, request_id=move.request_id, retried=retried)
-                    )
+                answer = matches_pb2.PlaySeatResponse(
+                    played=matches_pb2.MovePlayed(version=version, request_id=move.request_id, retried=retried)
                 )
+                await self.out.put((_ANSWER_RANK, answer.SerializeToString()))

@@ -292,7 +292,7 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
     @stream_rpc
     async def PlaySeat(
         self, requests: AsyncIterator[matches_pb2.PlaySeatRequest], context: grpc.aio.ServicerContext
-    ) -> AsyncIterator[bytes | matches_pb2.PlaySeatResponse]:
+    ) -> AsyncIterator[bytes]:
         async for item in self.seats.serve(requests, _token(context)):
             yield item
 
