@@ -34,7 +34,9 @@ type SeatRefused struct {
 	Err       *Error
 }
 
-// SeatMessage is one message of a seat stream: exactly one field is set.
+// SeatMessage is one message of a seat stream: one or more fields are set, to be read in this
+// order: Event, then Played or Refused, then Turn (the server sends what is ready together as one
+// message, e.g. a version and the turn at it).
 type SeatMessage struct {
 	Event   *MatchEvent // a version of the match, as Watch gives it
 	Turn    *Turn
@@ -94,28 +96,30 @@ func (s *SeatStream) Recv() (*SeatMessage, error) {
 			}
 			return nil, wrap(err)
 		}
-		switch k := r.Kind.(type) {
-		case *pb.PlaySeatResponse_Event:
-			return &SeatMessage{Event: matchEvent(k.Event)}, nil
-		case *pb.PlaySeatResponse_YourTurn:
-			t := k.YourTurn
-			return &SeatMessage{Turn: &Turn{Version: t.GetVersion(), Seat: int(t.GetSeat()), State: t.GetState(),
-				Moves: legalMoves(t.GetMoves())}}, nil
-		case *pb.PlaySeatResponse_Played:
-			p := k.Played
-			return &SeatMessage{Played: &SeatPlayed{Version: p.GetVersion(), RequestID: p.GetRequestId(),
-				Retried: p.GetRetried()}}, nil
-		case *pb.PlaySeatResponse_Refused:
-			f := k.Refused
+		m := &SeatMessage{}
+		if e := r.GetEvent(); e != nil {
+			m.Event = matchEvent(e)
+		}
+		if p := r.GetPlayed(); p != nil {
+			m.Played = &SeatPlayed{Version: p.GetVersion(), RequestID: p.GetRequestId(), Retried: p.GetRetried()}
+		}
+		if f := r.GetRefused(); f != nil {
 			meta := map[string]string{}
 			for key, v := range f.GetMetadata() {
 				meta[key] = v
 			}
 			e := &Error{Code: codes.Code(f.GetCode()), Reason: f.GetReason(), Domain: "hunters.v1",
 				Message: f.GetMessage(), Metadata: meta}
-			return &SeatMessage{Refused: &SeatRefused{Version: f.GetVersion(), RequestID: f.GetRequestId(), Err: e}}, nil
+			m.Refused = &SeatRefused{Version: f.GetVersion(), RequestID: f.GetRequestId(), Err: e}
 		}
-		// a kind of a newer server: skipped
+		if t := r.GetYourTurn(); t != nil {
+			m.Turn = &Turn{Version: t.GetVersion(), Seat: int(t.GetSeat()), State: t.GetState(),
+				Moves: legalMoves(t.GetMoves())}
+		}
+		if m.Event != nil || m.Played != nil || m.Refused != nil || m.Turn != nil {
+			return m, nil
+		}
+		// nothing this client knows (a field of a newer server): skipped
 	}
 }
 
@@ -157,8 +161,19 @@ func (c *Client) PlaySeat(ctx context.Context, matchID, token string, choose fun
 		if err != nil {
 			return last, err
 		}
-		switch {
-		case m.Turn != nil:
+		if m.Event != nil {
+			last = m.Event
+			if o.OnEvent != nil {
+				o.OnEvent(m.Event)
+			}
+		}
+		if m.Refused != nil {
+			if o.OnRefused == nil {
+				return last, m.Refused.Err
+			}
+			o.OnRefused(m.Refused)
+		}
+		if m.Turn != nil {
 			p, err := choose(m.Turn)
 			if err != nil {
 				return last, err
@@ -166,16 +181,6 @@ func (c *Client) PlaySeat(ctx context.Context, matchID, token string, choose fun
 			if err := s.Play(m.Turn.Version, p, ""); err != nil {
 				return last, err
 			}
-		case m.Event != nil:
-			last = m.Event
-			if o.OnEvent != nil {
-				o.OnEvent(m.Event)
-			}
-		case m.Refused != nil:
-			if o.OnRefused == nil {
-				return last, m.Refused.Err
-			}
-			o.OnRefused(m.Refused)
 		}
 	}
 }

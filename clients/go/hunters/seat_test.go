@@ -77,8 +77,10 @@ func TestSeatStreamRefusals(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		switch {
-		case msg.Turn != nil:
+		if msg.Refused != nil {
+			reasons = append(reasons, msg.Refused.Err.Reason)
+		}
+		if msg.Turn != nil {
 			turns++
 			if turns == 1 {
 				err = s.Play(7, hunters.ByAction(msg.Turn.Moves[0].Action), "")
@@ -88,8 +90,6 @@ func TestSeatStreamRefusals(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-		case msg.Refused != nil:
-			reasons = append(reasons, msg.Refused.Err.Reason)
 		}
 	}
 	if len(reasons) != 2 || reasons[0] != "STALE_VERSION" {

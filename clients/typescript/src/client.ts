@@ -159,10 +159,7 @@ export class SeatStream implements AsyncIterable<SeatMessage> {
 
   async *[Symbol.asyncIterator](): AsyncGenerator<SeatMessage, void, undefined> {
     try {
-      for await (const r of this.source) {
-        const m = responses.seatMessage(r);
-        if (m !== undefined) yield m;
-      }
+      for await (const r of this.source) yield* responses.seatMessages(r);
     } catch (err) {
       if (this.controller.signal.aborted) return; // closed by us
       throw HuntersError.from(err);

@@ -378,31 +378,33 @@ export const responses = {
       matchOver: isOver(s),
     };
   },
-  seatMessage(r: PlaySeatResponse): SeatMessage | undefined {
-    const k = r.kind;
-    switch (k.case) {
-      case "event":
-        return { kind: "event", event: responses.matchEvent(k.value) };
-      case "yourTurn":
-        return {
-          kind: "turn",
-          turn: { version: Number(k.value.version), seat: k.value.seat, state: state(k.value.state), moves: k.value.moves.map(legalMove) },
-        };
-      case "played":
-        return { kind: "played", version: Number(k.value.version), requestId: k.value.requestId, retried: k.value.retried };
-      case "refused":
-        return {
-          kind: "refused",
-          version: Number(k.value.version),
-          requestId: k.value.requestId,
-          code: k.value.code,
-          reason: k.value.reason,
-          message: k.value.message,
-          metadata: { ...k.value.metadata },
-        };
-      default:
-        return undefined; // a kind of a newer server: skipped
+  /** One message of a seat stream, in reading order: the event, the answer, the turn. */
+  seatMessages(r: PlaySeatResponse): SeatMessage[] {
+    const out: SeatMessage[] = [];
+    if (r.event !== undefined) out.push({ kind: "event", event: responses.matchEvent(r.event) });
+    if (r.played !== undefined) {
+      out.push({ kind: "played", version: Number(r.played.version), requestId: r.played.requestId, retried: r.played.retried });
     }
+    if (r.refused !== undefined) {
+      const f = r.refused;
+      out.push({
+        kind: "refused",
+        version: Number(f.version),
+        requestId: f.requestId,
+        code: f.code,
+        reason: f.reason,
+        message: f.message,
+        metadata: { ...f.metadata },
+      });
+    }
+    if (r.yourTurn !== undefined) {
+      const t = r.yourTurn;
+      out.push({
+        kind: "turn",
+        turn: { version: Number(t.version), seat: t.seat, state: state(t.state), moves: t.moves.map(legalMove) },
+      });
+    }
+    return out;
   },
   evaluation: (r: EvaluateResponse): Evaluation => ({
     legal: r.legal,
