@@ -139,12 +139,7 @@ class SeatStreams:
             )
         resume = opening.resume_version if opening.HasField("resume_version") else None
         if resume is not None and not 0 <= resume <= live.version:
-            raise invalid(
-                "BAD_VERSION",
-                f"resume_version must be from 0 to the match's version {live.version}",
-                match_id=live.match_id,
-                current_version=live.version,
-            )
+            raise invalid("BAD_VERSION", f"resume_version must be from 0 to the match's version {live.version}")
         with self._counted((live.match_id, seat)):
             async for item in _SeatStream(self, live, seat, token).run(requests, 0 if resume is None else resume + 1):
                 yield item
