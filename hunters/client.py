@@ -6,6 +6,8 @@
 ...     match = c.create_match(game_id, players=2, seed=7)
 ...     move, action = c.legal_moves(match.match_id)[0]
 ...     result = c.play(match.match_id, move, token=match.seat_tokens[0], expected_version=0)
+...     # a bot's loop: one seat stream, each turn answered with an action code
+...     c.play_seat(match.match_id, match.seat_tokens[1], lambda turn: turn.actions[0])
 
 Moves and events are the game API's own types (each game's `Move` and event classes); refused moves raise
 `IllegalMoveError` with the engine's reason; other refusals raise `ServiceError` (with `.code` and
