@@ -153,6 +153,11 @@ class _SeatStream:
         self.out: asyncio.Queue[Any] = asyncio.Queue(QUEUE)
         self.moving = asyncio.Lock()  # held while a move is played: the stream ends after its answer
         self.offered = -1  # the version of the last YourTurn sent
+        # The version of this stream's own move and its `played` go out as one message: the producer,
+        # holding that version while the move is being answered, waits for the answer here.
+        self.waiting = False
+        self.answer: bytes | None = None
+        self.answered = asyncio.Event()
 
     async def run(self, requests: AsyncIterator[matches_pb2.PlaySeatRequest], start: int) -> AsyncIterator[bytes]:
         loop = asyncio.get_running_loop()
@@ -206,7 +211,15 @@ class _SeatStream:
             await self._offer()
         version = start
         async for data in self.streams.manager.watch(live.match_id, start):
-            await self.out.put((_EVENT_RANK, _field(_EVENT, data)))
+            event = _field(_EVENT, data)
+            if version and self.moving.locked() and live.seats[version - 1] == self.seat:
+                self.waiting = True  # our move, maybe this stream's: its answer joins the message
+                await self.answered.wait()
+                self.waiting, answer, self.answer = False, self.answer, None
+                self.answered.clear()
+                await self.out.put((_ANSWER_RANK, event + answer) if answer else (_EVENT_RANK, event))
+            else:
+                await self.out.put((_EVENT_RANK, event))
             if version == live.version:
                 await self._offer()
             version += 1
@@ -231,6 +244,8 @@ class _SeatStream:
                 try:
                     _, played = await self.streams.play(play, self.token)
                 except (ServiceError, StoreUnavailable) as exc:
+                    if self.waiting:  # the version the producer holds was not this move's
+                        self.answered.set()
                     await self.out.put((_ANSWER_RANK, _refused(exc, move)))
                     self.offered = -1  # the turn is offered again
                     await self._offer()
@@ -241,4 +256,8 @@ class _SeatStream:
                 answer = matches_pb2.PlaySeatResponse(
                     played=matches_pb2.MovePlayed(version=version, request_id=move.request_id, retried=retried)
                 )
-                await self.out.put((_ANSWER_RANK, answer.SerializeToString()))
+                if self.waiting:  # the producer holds this move's version: they go together
+                    self.answer = answer.SerializeToString()
+                    self.answered.set()
+                else:
+                    await self.out.put((_ANSWER_RANK, answer.SerializeToString()))

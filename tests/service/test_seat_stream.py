@@ -1,6 +1,7 @@
 """PlaySeat: one stream per seat carrying every version, the seat's turns and its moves' answers;
 moves are played exactly as PlayMove plays them."""
 
+import queue
 import threading
 
 import grpc
@@ -292,3 +293,22 @@ def test_a_seat_has_a_bounded_number_of_streams(client):
     finally:
         for s in opened:
             s.close()
+
+
+def test_the_version_of_a_seats_own_move_and_its_answer_come_as_one_message(server, client):
+    match = client.create_match(GAME, 2, seed=14)
+    channel, stub, _ = stubs(server.port)
+    requests = queue.SimpleQueue()
+    requests.put(matches_pb2.PlaySeatRequest(open=matches_pb2.PlaySeatOpen(match_id=match.match_id)))
+    with channel:
+        call = stub.PlaySeat(iter(requests.get, None), metadata=bearer(match.seat_tokens[0]), timeout=TIMEOUT)
+        turn = None
+        while turn is None:
+            msg = next(call)
+            turn = msg.your_turn if msg.HasField("your_turn") else None
+        requests.put(matches_pb2.PlaySeatRequest(play=matches_pb2.PlaySeatMove(version=0, action=turn.moves[0].action)))
+        answer = next(call)
+        requests.put(None)
+        call.cancel()
+    assert answer.HasField("event") and answer.HasField("played")
+    assert answer.event.version == answer.played.version == 1 and answer.event.seat == 0
