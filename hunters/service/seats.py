@@ -6,7 +6,9 @@ Nothing about a move is decided here: each move goes through the servicer's Play
 versions and request ids are PlayMove's. The versions are `MatchManager.watch`'s. This module only
 merges the two directions onto one stream: a producer (watch events, then a YourTurn whenever the
 seat is to move at the version just sent) and a reader (moves in, MovePlayed or MoveRefused out),
-both feeding one bounded queue that the stream drains, so a slow reader holds both back."""
+both feeding one bounded queue that the stream drains, so a slow reader holds both back. What is
+ready together goes out as one message (a version and the turn at it; the version of the seat's own
+move and its answer): two messages a move instead of four."""
 
 from __future__ import annotations
 
@@ -48,7 +50,9 @@ _EVENT, _YOUR_TURN = 1, 2  # PlaySeatResponse's fields
 # queued one after another with rising ranks go out as one message (their bytes concatenated).
 _EVENT_RANK, _ANSWER_RANK, _TURN_RANK = 0, 1, 2
 _MOVES = 4  # YourTurn.moves
-_legal: dict[Any, dict[int, tuple[Any, bytes]]] = {}  # adapter -> action -> (its move, YourTurn.moves entry)
+# adapter -> action -> (its move, YourTurn.moves entry): at most one entry per action of each game's
+# fixed action space
+_legal: dict[Any, dict[int, tuple[Any, bytes]]] = {}
 
 
 def _legal_bytes(ad: Any, game: Any) -> bytes:
