@@ -6,6 +6,8 @@
 ...     match = c.create_match(game_id, players=2, seed=7)
 ...     move, action = c.legal_moves(match.match_id)[0]
 ...     result = c.play(match.match_id, move, token=match.seat_tokens[0], expected_version=0)
+...     # a bot's loop: one seat stream, each turn answered with an action code
+...     c.play_seat(match.match_id, match.seat_tokens[1], lambda turn: turn.actions[0])
 
 Moves and events are the game API's own types (each game's `Move` and event classes); refused moves raise
 `IllegalMoveError` with the engine's reason; other refusals raise `ServiceError` (with `.code` and
@@ -14,9 +16,11 @@ Moves and events are the game API's own types (each game's `Move` and event clas
 from __future__ import annotations
 
 import json
+import queue
 from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cached_property
 from typing import Any, NoReturn
 
 import grpc
@@ -44,7 +48,11 @@ __all__ = [
     "MatchEvent",
     "MatchInfo",
     "PlayResult",
+    "SeatPlayed",
+    "SeatRefused",
+    "SeatStream",
     "ServiceError",
+    "Turn",
 ]
 
 # The facade method of every RPC of the contract, by full name: each RPC of hunters.v1 has one (a test
@@ -58,6 +66,7 @@ RPC_METHODS = {
     "hunters.v1.MatchService.PlayMove": "play",
     "hunters.v1.MatchService.WatchMatch": "watch",
     "hunters.v1.MatchService.GetRecord": "record",
+    "hunters.v1.MatchService.PlaySeat": "seat",
     "hunters.v1.OracleService.Evaluate": "evaluate",
     "hunters.v1.OracleService.SimulateGames": "simulate",
     "hunters.v1.OracleService.Perft": "perft",
@@ -91,13 +100,16 @@ _SERVICE_REASONS = {
 }
 
 
+def _error(code: grpc.StatusCode, reason: str, message: str, metadata: dict[str, str]) -> Exception:
+    message = message.split(": ", 1)[1] if message.startswith(reason + ": ") else message
+    if code in _MOVE_CODES and reason and reason not in _SERVICE_REASONS:
+        return IllegalMoveError(reason, message)
+    return ServiceError(code, reason or code.name, message, **metadata)
+
+
 def _raise(err: grpc.RpcError) -> NoReturn:
     reason, metadata = error_info(err)
-    message = err.details() or ""
-    message = message.split(": ", 1)[1] if message.startswith(reason + ": ") else message
-    if err.code() in _MOVE_CODES and reason and reason not in _SERVICE_REASONS:
-        raise IllegalMoveError(reason, message) from None
-    raise ServiceError(err.code(), reason or err.code().name, message, **metadata) from None
+    raise _error(err.code(), reason, err.details() or "", metadata) from None
 
 
 @dataclass(frozen=True)
@@ -151,6 +163,159 @@ class LegalMoves(list[tuple[Any, int]]):
         super().__init__(moves)
         self.version = version
         self.player = player
+
+
+class Turn:
+    """The seat is to move (a YourTurn of a seat stream): answer with `SeatStream.play` carrying
+    `version`. `moves` decodes the legal moves on first use; `actions` are their codes, in order."""
+
+    def __init__(self, pb: matches_pb2.YourTurn, game: str):
+        self.pb = pb
+        self.game = game
+        self.version = pb.version
+        self.seat = pb.seat
+        self.state = pb.state
+
+    @cached_property
+    def moves(self) -> LegalMoves:
+        ad = adapter(self.game)
+        return LegalMoves(((ad.move_from_proto(lm.move), lm.action) for lm in self.pb.moves), self.version, self.seat)
+
+    @cached_property
+    def actions(self) -> list[int]:
+        return [lm.action for lm in self.pb.moves]
+
+    def __repr__(self) -> str:
+        return f"Turn(version={self.version}, seat={self.seat}, moves={len(self.pb.moves)})"
+
+
+@dataclass(frozen=True)
+class SeatPlayed:
+    """A move of this seat stream was stored: the match's `version` after it (`retried`: its
+    request_id had been played before, nothing was played again)."""
+
+    version: int
+    request_id: str = ""
+    retried: bool = False
+
+
+@dataclass(frozen=True)
+class SeatRefused:
+    """A move of this seat stream was refused, nothing changed (the turn is offered again).
+    `error` is what PlayMove would have raised: IllegalMoveError or ServiceError."""
+
+    version: int
+    code: grpc.StatusCode
+    reason: str
+    message: str
+    metadata: dict[str, str]
+    request_id: str = ""
+
+    @property
+    def error(self) -> Exception:
+        return _error(self.code, self.reason, self.message, self.metadata)
+
+
+_STATUS_CODES = {c.value[0]: c for c in grpc.StatusCode}
+_CLOSE = object()
+
+
+class SeatStream:
+    """One seat of a match on one PlaySeat stream: iterate it for `MatchEvent`s (every version),
+    `Turn`s (the seat is to move), `SeatPlayed` and `SeatRefused` (answers to `play`); it ends after
+    the match's last version. Use as a context manager, or call close()."""
+
+    def __init__(
+        self,
+        client: Client,
+        match_id: str,
+        token: str,
+        resume_version: int | None = None,
+        timeout: float | None = None,
+    ):
+        self.match_id = match_id
+        self.game = client._game_of(match_id)
+        self._ad = adapter(self.game)
+        self._client = client
+        self._requests: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        opening = matches_pb2.PlaySeatOpen(match_id=match_id)
+        if resume_version is not None:
+            opening.resume_version = resume_version
+        self._requests.put(matches_pb2.PlaySeatRequest(open=opening))
+        self.version = -1 if resume_version is None else resume_version  # the last version seen
+        self._call = client.matches.PlaySeat(
+            iter(self._requests.get, _CLOSE), metadata=(("authorization", f"Bearer {token}"),), timeout=timeout
+        )
+
+    def play(self, turn: Turn | int, move: Any = None, *, action: int | None = None, request_id: str = "") -> None:
+        """Answer the turn (or a version) with a move or an action code; the answer arrives on the stream."""
+        version = turn.version if isinstance(turn, Turn) else turn
+        request = matches_pb2.PlaySeatRequest(play=matches_pb2.PlaySeatMove(version=version, request_id=request_id))
+        if action is not None:
+            request.play.action = action
+        elif move is not None:
+            request.play.move.CopyFrom(self._ad.move_to_proto(move))
+        self._requests.put(request)
+
+    def messages(self) -> Iterator[matches_pb2.PlaySeatResponse]:
+        """The stream's messages as they arrive (PlaySeatResponse), undecoded: for loops that
+        decode only what they use. A message holds one or more of event, played / refused and
+        your_turn, read in that order."""
+        try:
+            for msg in self._call:
+                if msg.HasField("event"):
+                    self.version = msg.event.version
+                yield msg
+        except grpc.RpcError as err:
+            if err.code() != grpc.StatusCode.CANCELLED:
+                _raise(err)
+
+    def event(self, ev: matches_pb2.WatchMatchResponse) -> MatchEvent:
+        """A version of the match in the game API's terms."""
+        ad = self._ad
+        return MatchEvent(
+            ev.version,
+            ev.seat if ev.HasField("seat") else -1,
+            ad.move_from_proto(ev.move) if ev.HasField("move") else None,
+            [ad.event_from_proto(e) for e in ev.events],
+            ev.state,
+            ev.state.status == state_pb2.GAME_STATUS_OVER,
+            ev.match_id,
+            tuple(ev.bot_failures),
+        )
+
+    @staticmethod
+    def refused(r: matches_pb2.MoveRefused) -> SeatRefused:
+        code = _STATUS_CODES.get(r.code, grpc.StatusCode.UNKNOWN)
+        return SeatRefused(r.version, code, r.reason, r.message, dict(r.metadata), r.request_id)
+
+    def decode(self, msg: matches_pb2.PlaySeatResponse) -> list[MatchEvent | Turn | SeatPlayed | SeatRefused]:
+        """One message in the game API's terms, in reading order: the event, the answer, the turn."""
+        out: list[MatchEvent | Turn | SeatPlayed | SeatRefused] = []
+        if msg.HasField("event"):
+            out.append(self.event(msg.event))
+        if msg.HasField("played"):
+            p = msg.played
+            out.append(SeatPlayed(p.version, p.request_id, p.retried))
+        if msg.HasField("refused"):
+            out.append(self.refused(msg.refused))
+        if msg.HasField("your_turn"):
+            out.append(Turn(msg.your_turn, self.game))
+        return out
+
+    def __iter__(self) -> Iterator[MatchEvent | Turn | SeatPlayed | SeatRefused]:
+        for msg in self.messages():
+            yield from self.decode(msg)
+
+    def close(self) -> None:
+        self._requests.put(_CLOSE)
+        self._call.cancel()
+
+    def __enter__(self) -> SeatStream:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def _match_info(m: matches_pb2.Match, seat_tokens: tuple[str, ...] = (), admin_token: str = "") -> MatchInfo:
@@ -332,6 +497,50 @@ class Client:
             return None
         finally:
             events.close()  # cancels the stream
+
+    def seat(
+        self, match_id: str, token: str, resume_version: int | None = None, timeout: float | None = None
+    ) -> SeatStream:
+        """A seat stream (PlaySeat) for the seat of `token`: every version of the match from the
+        creation on (after `resume_version`, the last one seen, when reconnecting), the seat's turns
+        and the answers to its moves (`timeout`: a deadline for the whole stream). See `play_seat`
+        for the whole bot loop."""
+        return SeatStream(self, match_id, token, resume_version, timeout)
+
+    def play_seat(
+        self,
+        match_id: str,
+        token: str,
+        choose: Callable[[Turn], Any],
+        *,
+        resume_version: int | None = None,
+        on_event: Callable[[MatchEvent], None] | None = None,
+        on_refused: Callable[[SeatRefused], None] | None = None,
+    ) -> MatchEvent | None:
+        """Play the seat of `token` until the match ends, on one stream: `choose(turn)` returns the
+        move to play, or its action code (an int). A refused move raises its error (IllegalMoveError
+        or ServiceError), or with `on_refused` is passed to it and the turn is offered again.
+        Returns the last version seen (None if the stream ended before any)."""
+        last = None
+        with self.seat(match_id, token, resume_version) as stream:
+            for msg in stream.messages():
+                if msg.HasField("event"):
+                    last = msg.event  # decoded only when someone looks
+                    if on_event is not None:
+                        on_event(stream.event(last))
+                if msg.HasField("refused"):
+                    refused = stream.refused(msg.refused)
+                    if on_refused is None:
+                        raise refused.error
+                    on_refused(refused)
+                if msg.HasField("your_turn"):
+                    turn = Turn(msg.your_turn, stream.game)
+                    choice = choose(turn)
+                    if isinstance(choice, int):
+                        stream.play(turn, action=choice)
+                    else:
+                        stream.play(turn, choice)
+            return None if last is None else stream.event(last)
 
     def record(self, match_id: str, admin_token: str | None = None) -> dict[str, Any]:
         resp: matches_pb2.GetRecordResponse = self._call(

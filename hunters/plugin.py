@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import metadata
@@ -109,18 +110,26 @@ class Registry:
         self._plugins: dict[str, GamePlugin] = {}
         self._lazy: dict[str, str] = {}
         self._group = group
+        self._discovered = group is None
+        self._lock = threading.RLock()  # threads asking at once wait for one discovery
 
     def _discover(self) -> None:
-        if self._group is None:
+        if self._discovered:
             return
-        group, self._group = self._group, None
-        found = False
-        for ep in metadata.entry_points(group=group):
-            found = True
-            if ep.name not in self._plugins:
-                self._lazy.setdefault(ep.name, ep.value)
-        if not found:  # no metadata (a source tree, or an install older than the entry points)
-            self._scan_package()
+        with self._lock:
+            if self._group is None:  # done meanwhile, or under way in this thread (a plugin registering)
+                return
+            group, self._group = self._group, None
+            try:
+                found = False
+                for ep in metadata.entry_points(group=group):
+                    found = True
+                    if ep.name not in self._plugins:
+                        self._lazy.setdefault(ep.name, ep.value)
+                if not found:  # no metadata (a source tree, or an install older than the entry points)
+                    self._scan_package()
+            finally:
+                self._discovered = True
 
     def _scan_package(self) -> None:
         """Every ``hunters.<package>.plugin`` module's PLUGIN, imported now."""
@@ -172,7 +181,7 @@ class Registry:
             if found.id != game_id:
                 raise ValueError(f"{target} is the plugin of {found.id!r}, registered as {game_id!r}")
             self._plugins[game_id] = found
-            del self._lazy[game_id]
+            self._lazy.pop(game_id, None)
         return found
 
     def get(self, game_id: str) -> type[GameBase]:

@@ -3,8 +3,8 @@
     python examples/bots/random_bot.py ADDRESS MATCH TOKEN SEAT [SEED]
 
 In the arena: ``hunters arena --bot "cmd:python examples/bots/random_bot.py {address} {match} {token}
-{seat}" --bot greedy``. A bot in any language does the same: watch the match, and when the state says
-its seat is to move (at the latest version), list the legal moves and play one with its seat token.
+{seat}" --bot greedy``. It plays on its seat stream (`Client.play_seat`): the server offers each
+turn with the legal moves and their action codes, and the bot answers with one code.
 """
 
 import random
@@ -17,15 +17,10 @@ def main(argv: list[str]) -> int:
     if len(argv) < 5:
         print(__doc__, file=sys.stderr)
         return 2
-    address, match, token, seat = argv[1], argv[2], argv[3], int(argv[4])
+    address, match, token = argv[1], argv[2], argv[3]  # SEAT (argv[4]): the token's seat
     rng = random.Random(int(argv[5]) if len(argv) > 5 else 0)
     with Client(address) as client:
-        for ev in client.watch(match, 0):
-            if ev.match_over:
-                return 0
-            if ev.state.player == seat and ev.version == client.get_match(match).version:
-                moves = client.legal_moves(match)
-                client.play(match, rng.choice(moves)[0], token=token, expected_version=ev.version)
+        client.play_seat(match, token, lambda turn: rng.choice(turn.actions))
     return 0
 
 

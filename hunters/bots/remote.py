@@ -1,8 +1,9 @@
 """Play one seat of a match on a hunters server with a built-in bot (`hunters play`).
 
-The seat sees what the service shows everyone: the match's public watch stream (set-up state, every
-move with the state after it) and its public configuration. From that, the game's wire adapter
-rebuilds a local game that looks exactly the same to the seat (every move, the hidden parts in a
+The seat plays on its seat stream (`Client.play_seat`: one PlaySeat stream carrying every version of
+the match and the seat's turns) and sees what the service shows everyone: the public versions
+(set-up state, every move with the state after it) and the match's public configuration. From that,
+the game's wire adapter rebuilds a local game that looks exactly the same to the seat (every move, the hidden parts in a
 canonical order: `hunters.wire.GameAdapter.rebuild`); the bot then sees `Observation.of(local game,
 seat)`, as in the arena.
 """
@@ -13,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import hunters
-from hunters.client import Client, MatchEvent
+from hunters.client import Client, MatchEvent, Turn
 from hunters.game_base import GameBase
 from hunters.v1 import state_pb2
 from hunters.wire import RemoteError, adapter
@@ -51,22 +52,22 @@ def play_match(
         options = adapter(game_id).options_kwargs(config)
         states: list[state_pb2.MatchState] = []
         moves: list[Any] = []
-        last = None
-        for ev in client.watch(match_id, 0):
-            last = ev
-            if not ev.bot_failures:  # a notice (a bot handed a seat back) repeats a version
-                if ev.version > 0:
-                    moves.append(ev.move)
-                states.append(ev.state)
-            if ev.match_over:
-                break
-            if ev.version < match.version or ev.state.player != seat:
-                continue
+
+        def follow(ev: MatchEvent) -> None:
+            if ev.bot_failures:  # a notice (a bot handed a seat back) repeats a version
+                return
+            if ev.version > 0:
+                moves.append(ev.move)
+            states.append(ev.state)
+
+        def choose(turn: Turn) -> Any:
             game = rebuild(game_id, players, options, states, moves)
-            move = bot.choose(Observation.of(game, seat))
-            client.play(match_id, move, token=token, expected_version=ev.version)
+            move = bot.choose(Observation.of(game, turn.seat))
             if log:
-                log(f"version {ev.version}: seat {seat} plays {move}")
+                log(f"version {turn.version}: seat {seat} plays {move}")
+            return move
+
+        last = client.play_seat(match_id, token, choose, on_event=follow)
         return last
     finally:
         if own:

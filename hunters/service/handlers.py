@@ -39,8 +39,29 @@ async def _parse(
 
 
 # a servicer method: async, called with (request, context); a coroutine function for a unary method,
-# an async generator function for a server-streaming one
+# an async generator function for a server-streaming one (called with the requests' async iterator
+# for a bidirectional one)
 _Method = Callable[[message.Message, grpc.aio.ServicerContext], Any]
+
+
+async def _parsed(
+    request_class: type[message.Message], requests: AsyncIterator[bytes], context: grpc.aio.ServicerContext
+) -> AsyncIterator[message.Message]:
+    async for data in requests:
+        yield await _parse(request_class, data, context)
+
+
+_StreamMethod = Callable[[AsyncIterator[message.Message], grpc.aio.ServicerContext], Any]
+
+
+def _decoding_stream(request_class: type[message.Message], method: _StreamMethod) -> Callable[[Any, Any], Any]:
+    """A bidirectional method: each request of the stream decoded as it arrives."""
+
+    async def bidi_handler(requests: AsyncIterator[bytes], context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+        async for item in method(_parsed(request_class, requests, context), context):
+            yield item
+
+    return bidi_handler
 
 
 def _decoding(request_class: type[message.Message], method: _Method, streaming: bool) -> Callable[[bytes, Any], Any]:
@@ -59,12 +80,20 @@ def _decoding(request_class: type[message.Message], method: _Method, streaming: 
 
 
 def add_service(server: grpc.aio.Server, service: ServiceDescriptor, servicer: Any) -> None:
-    """Serve every method of `service` (unary or server-streaming) from `servicer`'s async methods."""
+    """Serve every method of `service` (unary, server-streaming or bidirectional) from `servicer`'s
+    async methods."""
     handlers = {}
     for method in service.methods:
         request_class = message_factory.GetMessageClass(method.input_type)
         if method.client_streaming:
-            raise NotImplementedError("client-streaming methods are not used by hunters.v1")
+            if not method.server_streaming:
+                raise NotImplementedError("client-streaming methods are not used by hunters.v1")
+            handlers[method.name] = grpc.stream_stream_rpc_method_handler(
+                _decoding_stream(request_class, getattr(servicer, method.name)),
+                request_deserializer=_identity,
+                response_serializer=_serialize,
+            )
+            continue
         make = grpc.unary_stream_rpc_method_handler if method.server_streaming else grpc.unary_unary_rpc_method_handler
         handlers[method.name] = make(
             _decoding(request_class, getattr(servicer, method.name), method.server_streaming),

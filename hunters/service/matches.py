@@ -92,6 +92,11 @@ class LiveMatch:
             del self.recent[min(self.recent)]
 
 
+class Notice(bytes):
+    """A watch message that is no new version (it repeats the current one): a server bot handed its
+    seat back (WatchMatchResponse.bot_failures)."""
+
+
 async def _to_the_end(work: Coroutine[Any, Any, None]) -> None:
     """Run `work` (a write and its effect in memory) to its end even if the caller is cancelled
     meanwhile (a client gone), then pass the cancellation on: what the database holds and what
@@ -913,7 +918,7 @@ class MatchManager:
                         return
                     if told < len(live.failures):  # caught up: what failed since, as one notice
                         notice = self.encode(live, live.version, live.game, -1, None, [], None)
-                        yield (
+                        yield Notice(
                             notice
                             + matches_pb2.WatchMatchResponse(bot_failures=live.failures[told:]).SerializeToString()
                         )

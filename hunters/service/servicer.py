@@ -31,6 +31,7 @@ from .gameinfo import game_info, list_games
 from .games import GameAdapter, adapter, config_for, watch_response
 from .matches import LiveMatch, MatchManager, Played
 from .perft import count_child, get_vectors, list_vectors, new_limit, perft_rows
+from .seats import SeatStreams
 from .store_base import StoreUnavailable
 
 log = logging.getLogger("hunters.service")
@@ -197,6 +198,7 @@ def encode_watch_event(
 class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
     def __init__(self, manager: MatchManager):
         self.manager = manager
+        self.seats = SeatStreams(manager, self.play_request)
 
     @staticmethod
     def match_pb(live: LiveMatch) -> matches_pb2.Match:
@@ -264,10 +266,9 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
         add_legal_moves(response, "moves", live.adapter, game)
         return response
 
-    @rpc
-    async def PlayMove(
-        self, request: matches_pb2.PlayMoveRequest, context: grpc.aio.ServicerContext
-    ) -> matches_pb2.PlayMoveResponse | bytes:
+    async def play_request(self, request: matches_pb2.PlayMoveRequest, token: str | None) -> tuple[LiveMatch, Played]:
+        """Play a PlayMove request as the seat of `token`: what PlayMove and every seat stream's
+        move do. `Played.response` is the PlayMoveResponse, or its bytes for a retry."""
         live = await self.manager.get(request.match_id)
         to_move = _move_builder(live.adapter, request)
         ad = live.adapter
@@ -281,15 +282,28 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
 
         expected = request.expected_version if request.HasField("expected_version") else None
         fingerprint = _strip_request_id(request) if request.request_id else b""
-        live, played = await self.manager.play(
-            request.match_id, _token(context), expected, to_move, request.request_id, fingerprint, respond
+        return await self.manager.play(
+            request.match_id, token, expected, to_move, request.request_id, fingerprint, respond
         )
+
+    @rpc
+    async def PlayMove(
+        self, request: matches_pb2.PlayMoveRequest, context: grpc.aio.ServicerContext
+    ) -> matches_pb2.PlayMoveResponse | bytes:
+        live, played = await self.play_request(request, _token(context))
         response: matches_pb2.PlayMoveResponse | bytes = played.response
         if isinstance(response, bytes):  # a retry: the first reply, as it was sent
             log.debug("move retried", extra={"match_id": live.match_id, "request_id": request.request_id})
             return response
         log.debug("move played", extra={"match_id": live.match_id, "version": played.version, "seat": played.seat})
         return response
+
+    @stream_rpc
+    async def PlaySeat(
+        self, requests: AsyncIterator[matches_pb2.PlaySeatRequest], context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[bytes]:
+        async for item in self.seats.serve(requests, _token(context)):
+            yield item
 
     @stream_rpc
     async def WatchMatch(

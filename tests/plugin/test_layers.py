@@ -81,3 +81,38 @@ def test_the_registry_finds_the_installed_games_and_falls_back_to_the_package():
     assert declared and set(declared) <= set(hunters.games.ids())
     scanned = Registry(group="hunters.no_such_group")
     assert scanned.ids() == declared and scanned.get(declared[0]) is hunters.games.get(declared[0])
+
+
+def test_threads_asking_the_registry_at_once_all_see_every_game(monkeypatch):
+    """The first use discovers the games once; a thread asking while another discovers waits for it
+    (it used to see no game at all: a client's seat streams opened in two threads at once failed with
+    UNKNOWN_GAME)."""
+    import threading
+    from importlib import metadata
+
+    from hunters import plugin
+    from hunters.plugin import ENTRY_POINT_GROUP, Registry
+
+    declared = sorted(ep.name for ep in metadata.entry_points(group=ENTRY_POINT_GROUP))
+    inside, release = threading.Event(), threading.Event()
+    real = metadata.entry_points
+
+    def slow(**kwargs):
+        inside.set()
+        release.wait(5)
+        return real(**kwargs)
+
+    monkeypatch.setattr(plugin.metadata, "entry_points", slow)
+    registry = Registry()
+    seen = {}
+    first = threading.Thread(target=lambda: seen.setdefault("first", registry.ids()))
+    first.start()
+    assert inside.wait(5)  # the first thread is discovering
+    second = threading.Thread(target=lambda: seen.setdefault("second", registry.ids()))
+    second.start()
+    second.join(0.2)
+    assert second.is_alive()  # it waits for the discovery instead of answering "no games"
+    release.set()
+    first.join(5)
+    second.join(5)
+    assert seen == {"first": declared, "second": declared}

@@ -33,6 +33,7 @@ ELSEWHERE = {
     "BAD_PERFT": "tests/service/test_perft_rpc.py",  # needs a game that cannot branch over its chance
     "DATABASE_BUSY": "tests/service/test_storage_faults.py",
     "STORAGE_UNAVAILABLE": "tests/service/test_storage_faults.py",
+    "TOO_MANY_SEAT_STREAMS": "tests/service/test_seat_stream.py",
 }
 # Words of Python, not of the contract, that no message may use.
 PYTHONISMS = re.compile(r"\bNone\b|\bint\b|\bdict\b|\bstr\b|\bbool\b|\bTrue\b|\bFalse\b|\*\*|\[0, |\.\.")
@@ -237,6 +238,12 @@ def test_every_documented_reason_is_sent_with_its_code_and_metadata(server_facto
     mid, tokens = m.match.match_id, m.seat_tokens
     legal = stub.ListLegalMoves(matches_pb2.ListLegalMovesRequest(match_id=mid))
     seen.expect("BAD_VERSION", stub.WatchMatch, matches_pb2.WatchMatchRequest(match_id=mid, from_version=-1))
+    opening = matches_pb2.PlaySeatRequest(open=matches_pb2.PlaySeatOpen(match_id=mid))
+    seat_move = matches_pb2.PlaySeatRequest(play=matches_pb2.PlaySeatMove(version=0, action=1))
+    resume = matches_pb2.PlaySeatRequest(open=matches_pb2.PlaySeatOpen(match_id=mid, resume_version=99))
+    seen.expect("BAD_VERSION", stub.PlaySeat, iter([resume]), metadata=bearer(tokens[0]))
+    seen.expect("SEAT_STREAM_NOT_OPEN", stub.PlaySeat, iter([seat_move]), metadata=bearer(tokens[0]))
+    seen.expect("SEAT_STREAM_OPEN_TWICE", stub.PlaySeat, iter([opening, opening]), metadata=bearer(tokens[0]))
     seen.expect("MOVE_MISSING", play, mid, tokens[0])
     seen.expect("WRONG_GAME", play, mid, tokens[0], move=moves_pb2.Move(jaeger=moves_pb2.JaegerMove()))
     seen.expect("MALFORMED", play, mid, tokens[0], action=-1)

@@ -27,6 +27,7 @@ var RPCMethods = map[string]string{
 	"hunters.v1.MatchService.PlayMove":                "Play",
 	"hunters.v1.MatchService.WatchMatch":              "Watch",
 	"hunters.v1.MatchService.GetRecord":               "GetRecord",
+	"hunters.v1.MatchService.PlaySeat":                "PlaySeat",
 	"hunters.v1.OracleService.Evaluate":               "Evaluate",
 	"hunters.v1.OracleService.SimulateGames":          "Simulate",
 	"hunters.v1.OracleService.Perft":                  "Perft",

@@ -5,11 +5,10 @@
  *   node dist/examples/seat-bot.js ADDRESS MATCH TOKEN SEAT [SEED]
  *   hunters arena --bot "cmd:node clients/typescript/dist/examples/seat-bot.js {address} {match} {token} {seat}" --bot random
  *
- * It watches the match; at each version where the state says its seat is to move, it lists the
- * legal moves and plays one with its seat token and the expected version (an event older than the
- * match is skipped: the match's later versions follow on the stream).
+ * It plays on its seat stream (`client.playSeat`: one PlaySeat stream): the server offers each turn
+ * with the legal moves and their action codes, and the bot answers with one code.
  */
-import { HuntersClient, HuntersError } from "../src/index.js";
+import { HuntersClient } from "../src/index.js";
 
 /** A small deterministic generator (32-bit LCG): the same seed picks the same moves. */
 export function lcg(seed: number): () => number {
@@ -17,7 +16,7 @@ export function lcg(seed: number): () => number {
   return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
-/** Play `seat` of the match until it is over; returns the moves this seat played. */
+/** Play the token's seat of the match until it is over; returns the moves this seat played. */
 export async function playSeat(
   client: HuntersClient,
   matchId: string,
@@ -26,22 +25,15 @@ export async function playSeat(
   random: () => number,
 ): Promise<number> {
   let played = 0;
-  for await (const ev of client.watch(matchId)) {
-    if (ev.matchOver) return played;
-    if (ev.state.player !== seat) continue;
-    const legal = await client.legalMoves(matchId);
-    if (legal.version !== ev.version || legal.player !== seat) continue; // stale event: later ones follow
-    const pick = legal.moves[Math.floor(random() * legal.moves.length)];
-    if (pick === undefined) throw new Error(`no legal move at version ${legal.version}`);
-    try {
-      await client.play(matchId, token, { action: pick.action }, { expectedVersion: legal.version });
-      played++;
-    } catch (err) {
-      if (err instanceof HuntersError && err.reason === "STALE_VERSION") continue;
-      throw err;
-    }
-  }
-  throw new Error("the match stream ended before the match was over");
+  const last = await client.playSeat(matchId, token, (turn) => {
+    if (turn.seat !== seat) throw new Error(`the token is seat ${turn.seat}, not ${seat}`);
+    const pick = turn.moves[Math.floor(random() * turn.moves.length)];
+    if (pick === undefined) throw new Error(`no legal move at version ${turn.version}`);
+    played++;
+    return { action: pick.action };
+  });
+  if (!last?.matchOver) throw new Error("the match stream ended before the match was over");
+  return played;
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -10,7 +10,7 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 
 import { HuntersError } from "./errors.js";
 import { GameService } from "./gen/hunters/v1/games_pb.js";
-import { MatchService } from "./gen/hunters/v1/matches_pb.js";
+import { MatchService, type PlaySeatRequest, type PlaySeatResponse } from "./gen/hunters/v1/matches_pb.js";
 import { OracleService } from "./gen/hunters/v1/oracle_pb.js";
 import {
   requests,
@@ -30,8 +30,10 @@ import {
   type ConformanceVectorFile,
   type PerftRequest,
   type PerftResponse,
+  type SeatMessage,
   type SimulationProgress,
   type SimulationRequest,
+  type Turn,
 } from "./wire.js";
 
 export interface ClientOptions {
@@ -89,6 +91,7 @@ export const RPC_METHODS = {
   "hunters.v1.MatchService.PlayMove": "play",
   "hunters.v1.MatchService.WatchMatch": "watch",
   "hunters.v1.MatchService.GetRecord": "getRecord",
+  "hunters.v1.MatchService.PlaySeat": "seat",
   "hunters.v1.OracleService.Evaluate": "evaluate",
   "hunters.v1.OracleService.SimulateGames": "simulate",
   "hunters.v1.OracleService.Perft": "perft",
@@ -97,6 +100,80 @@ export const RPC_METHODS = {
   "hunters.v1.GameService.ListGames": "listGames",
   "hunters.v1.GameService.GetGameInfo": "gameInfo",
 } as const satisfies Record<string, keyof HuntersClient>;
+
+/** An async queue of requests: what a bidirectional call reads from. */
+class Outbox<T> implements AsyncIterable<T> {
+  private readonly items: T[] = [];
+  private wake: (() => void) | undefined;
+  private closed = false;
+
+  push(item: T): void {
+    if (this.closed) return;
+    this.items.push(item);
+    this.wake?.();
+  }
+
+  close(): void {
+    this.closed = true;
+    this.wake?.();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<T, void, undefined> {
+    for (;;) {
+      const item = this.items.shift();
+      if (item !== undefined) {
+        yield item;
+        continue;
+      }
+      if (this.closed) return;
+      await new Promise<void>((ok) => (this.wake = ok));
+      this.wake = undefined;
+    }
+  }
+}
+
+/**
+ * One seat of a match on one PlaySeat stream. Iterate it (`for await`) for every version of the
+ * match, the seat's turns and the answers to `play`; it ends after the match's last version.
+ */
+export class SeatStream implements AsyncIterable<SeatMessage> {
+  private readonly outbox = new Outbox<PlaySeatRequest>();
+  private readonly controller = new AbortController();
+  private readonly source: AsyncIterable<PlaySeatResponse>;
+
+  constructor(
+    matches: Client<typeof MatchService>,
+    matchId: string,
+    token: string,
+    options: { resumeVersion?: number; signal?: AbortSignal } = {},
+  ) {
+    this.outbox.push(requests.seatOpen(matchId, options.resumeVersion));
+    options.signal?.addEventListener("abort", () => this.close(), { once: true });
+    this.source = matches.playSeat(this.outbox, { headers: bearer(token), signal: this.controller.signal });
+  }
+
+  /** Answer a turn (its version) with a move or an action code; the answer arrives on the stream. */
+  play(version: number, play: Play, requestId = ""): void {
+    this.outbox.push(requests.seatMove(version, play, requestId));
+  }
+
+  /** End the stream (the iteration ends). */
+  close(): void {
+    this.outbox.close();
+    this.controller.abort();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<SeatMessage, void, undefined> {
+    try {
+      for await (const r of this.source) yield* responses.seatMessages(r);
+    } catch (err) {
+      if (this.controller.signal.aborted) return; // closed by us
+      throw HuntersError.from(err);
+    } finally {
+      this.close();
+    }
+  }
+}
 
 export class HuntersClient {
   private readonly matches: Client<typeof MatchService>;
@@ -210,6 +287,51 @@ export class HuntersClient {
       signal: options.signal,
     });
     return stream(source, responses.matchEvent);
+  }
+
+  /**
+   * A seat stream (PlaySeat) for the seat of `token`: every version of the match from the creation
+   * on (after `resumeVersion`, the last one seen, when reconnecting), the seat's turns and the
+   * answers to its moves. `playSeat` runs the whole bot loop on one.
+   */
+  seat(matchId: string, token: string, options: { resumeVersion?: number; signal?: AbortSignal } = {}): SeatStream {
+    return new SeatStream(this.matches, matchId, token, options);
+  }
+
+  /**
+   * Play the seat of `token` until the match ends, on one stream: `choose(turn)` returns the move
+   * (`{ move }` or `{ action }`). A refused move throws its HuntersError, unless `onRefused` takes it
+   * (the turn is then offered again). Resolves to the last version seen.
+   */
+  async playSeat(
+    matchId: string,
+    token: string,
+    choose: (turn: Turn) => Play | Promise<Play>,
+    options: {
+      resumeVersion?: number;
+      signal?: AbortSignal;
+      onEvent?: (event: MatchEvent) => void;
+      onRefused?: (error: HuntersError) => void;
+    } = {},
+  ): Promise<MatchEvent | undefined> {
+    const seat = this.seat(matchId, token, options);
+    let last: MatchEvent | undefined;
+    try {
+      for await (const m of seat) {
+        if (m.kind === "turn") seat.play(m.turn.version, await choose(m.turn));
+        else if (m.kind === "event") {
+          last = m.event;
+          options.onEvent?.(m.event);
+        } else if (m.kind === "refused") {
+          const error = new HuntersError(m.code, m.reason, m.message, m.metadata, "hunters.v1");
+          if (options.onRefused === undefined) throw error;
+          options.onRefused(error);
+        }
+      }
+    } finally {
+      seat.close();
+    }
+    return last;
   }
 
   /**

@@ -3,7 +3,7 @@
  * messages and enums (GameStatus, PieceKind, JaegerTies, ...) are under `./gen/hunters/v1/*_pb.js`;
  * the enums most bots need are re-exported here.
  */
-export { HuntersClient, RPC_METHODS, type ClientOptions, type PlayOptions } from "./client.js";
+export { HuntersClient, RPC_METHODS, SeatStream, type ClientOptions, type PlayOptions } from "./client.js";
 export { Code, HuntersError } from "./errors.js";
 export {
   MatchStatus,
@@ -33,8 +33,10 @@ export {
   type PerftResponse,
   type Play,
   type PlayResult,
+  type SeatMessage,
   type SimulationProgress,
   type SimulationRequest,
+  type Turn,
 } from "./wire.js";
 export { GameStatus, JaegerTileKind, Season } from "./gen/hunters/v1/state_pb.js";
 export { PieceKind } from "./gen/hunters/v1/moves_pb.js";

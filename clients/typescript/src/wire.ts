@@ -27,6 +27,7 @@ import {
   ListMatchesRequestSchema,
   MatchStatus,
   PlayMoveRequestSchema,
+  PlaySeatRequestSchema,
   WatchMatchRequestSchema,
   type CreateMatchResponse,
   type GetMatchResponse,
@@ -36,6 +37,8 @@ import {
   type Match,
   type PlayMoveRequest,
   type PlayMoveResponse,
+  type PlaySeatRequest,
+  type PlaySeatResponse,
   type WatchMatchResponse,
 } from "./gen/hunters/v1/matches_pb.js";
 import { MoveSchema, PieceKind, type LegalMove as LegalMovePb, type Move } from "./gen/hunters/v1/moves_pb.js";
@@ -166,6 +169,26 @@ export interface MatchEvent {
   matchOver: boolean;
 }
 
+/** The seat is to move (a seat stream's YourTurn): answer with `SeatStream.play(turn.version, ...)`. */
+export interface Turn {
+  version: number;
+  seat: number;
+  /** The state as getMatch shows it at this version. */
+  state: MatchState;
+  /** Every legal move with its action code. */
+  moves: LegalMove[];
+}
+
+/**
+ * A message of a seat stream: a version of the match (as watch gives it), the seat's turn, or the
+ * answer to one of its moves (played: durable; refused: nothing changed, the turn is offered again).
+ */
+export type SeatMessage =
+  | { kind: "event"; event: MatchEvent }
+  | { kind: "turn"; turn: Turn }
+  | { kind: "played"; version: number; requestId: string; retried: boolean }
+  | { kind: "refused"; version: number; requestId: string; code: number; reason: string; message: string; metadata: Record<string, string> };
+
 export interface Evaluation {
   /** Every move applied. */
   legal: boolean;
@@ -273,6 +296,25 @@ export const requests = {
       requestId,
     });
   },
+  seatOpen: (matchId: string, resumeVersion: number | undefined): PlaySeatRequest =>
+    create(PlaySeatRequestSchema, {
+      kind: {
+        case: "open",
+        value: { matchId, resumeVersion: resumeVersion === undefined ? undefined : BigInt(resumeVersion) },
+      },
+    }),
+  seatMove(version: number, play: Play, requestId: string): PlaySeatRequest {
+    return create(PlaySeatRequestSchema, {
+      kind: {
+        case: "play",
+        value: {
+          version: BigInt(version),
+          play: "move" in play ? { case: "move", value: play.move } : { case: "action", value: BigInt(play.action) },
+          requestId,
+        },
+      },
+    });
+  },
   watch: (matchId: string, fromVersion: number) =>
     create(WatchMatchRequestSchema, { matchId, fromVersion: BigInt(fromVersion) }),
   evaluate: (c: GameConfig, moves: Move[], includeLegalMoves: boolean) =>
@@ -362,6 +404,34 @@ export const responses = {
       state: s,
       matchOver: isOver(s),
     };
+  },
+  /** One message of a seat stream, in reading order: the event, the answer, the turn. */
+  seatMessages(r: PlaySeatResponse): SeatMessage[] {
+    const out: SeatMessage[] = [];
+    if (r.event !== undefined) out.push({ kind: "event", event: responses.matchEvent(r.event) });
+    if (r.played !== undefined) {
+      out.push({ kind: "played", version: Number(r.played.version), requestId: r.played.requestId, retried: r.played.retried });
+    }
+    if (r.refused !== undefined) {
+      const f = r.refused;
+      out.push({
+        kind: "refused",
+        version: Number(f.version),
+        requestId: f.requestId,
+        code: f.code,
+        reason: f.reason,
+        message: f.message,
+        metadata: { ...f.metadata },
+      });
+    }
+    if (r.yourTurn !== undefined) {
+      const t = r.yourTurn;
+      out.push({
+        kind: "turn",
+        turn: { version: Number(t.version), seat: t.seat, state: state(t.state), moves: t.moves.map(legalMove) },
+      });
+    }
+    return out;
   },
   evaluation: (r: EvaluateResponse): Evaluation => ({
     legal: r.legal,

@@ -5,16 +5,14 @@
 //	seatbot ADDRESS MATCH TOKEN SEAT [SEED]
 //	hunters arena --bot "cmd:clients/go/.gopath/bin/seatbot {address} {match} {token} {seat}" --bot random
 //
-// It watches the match; at each version where the state says its seat is to move, it lists the
-// legal moves and plays one with its seat token and the expected version (an event older than the
-// match is skipped: the match's later versions follow on the stream).
+// It plays on its seat stream (Client.PlaySeat: one PlaySeat stream): the server offers each turn
+// with the legal moves and their action codes, and the bot answers with one code.
 package main
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand"
 	"os"
 	"strconv"
@@ -23,60 +21,27 @@ import (
 	"github.com/hunters/hunters/clients/go/hunters"
 )
 
-// callTimeout bounds each unary call (the watch stream lives as long as the match).
+// callTimeout bounds the dial (the seat stream lives as long as the match).
 const callTimeout = 30 * time.Second
 
-// PlaySeat plays seat of the match until it is over; it returns the moves this seat played.
+// PlaySeat plays the token's seat of the match until it is over; it returns the moves this seat played.
 func PlaySeat(ctx context.Context, c *hunters.Client, matchID, token string, seat int, rng *rand.Rand) (int, error) {
-	w, err := c.Watch(ctx, matchID, 0)
-	if err != nil {
-		return 0, err
-	}
 	played := 0
-	for {
-		ev, err := w.Recv()
-		if err == io.EOF {
-			return played, errors.New("the match stream ended before the match was over")
+	choose := func(turn *hunters.Turn) (hunters.Play, error) {
+		if turn.Seat != seat {
+			return hunters.Play{}, fmt.Errorf("the token is seat %d, not %d", turn.Seat, seat)
 		}
-		if err != nil {
-			return played, err
+		if len(turn.Moves) == 0 {
+			return hunters.Play{}, fmt.Errorf("no legal move at version %d", turn.Version)
 		}
-		if ev.MatchOver {
-			return played, nil
-		}
-		if int(ev.State.GetPlayer()) != seat {
-			continue
-		}
-		if err := playOnce(ctx, c, matchID, token, seat, ev.Version, rng, &played); err != nil {
-			return played, err
-		}
+		played++
+		return hunters.ByAction(turn.Moves[rng.Intn(len(turn.Moves))].Action), nil
 	}
-}
-
-// playOnce plays a random legal move if the match is still at version with seat to move.
-func playOnce(ctx context.Context, c *hunters.Client, matchID, token string, seat int, version int64, rng *rand.Rand, played *int) error {
-	call, cancel := context.WithTimeout(ctx, callTimeout)
-	defer cancel()
-	legal, err := c.LegalMoves(call, matchID)
-	if err != nil {
-		return err
+	last, err := c.PlaySeat(ctx, matchID, token, choose, nil)
+	if err == nil && (last == nil || !last.MatchOver) {
+		err = errors.New("the match stream ended before the match was over")
 	}
-	if legal.Version != version || legal.Player != seat {
-		return nil // a stale event: the later versions follow on the stream
-	}
-	if len(legal.Moves) == 0 {
-		return fmt.Errorf("no legal move at version %d", legal.Version)
-	}
-	pick := legal.Moves[rng.Intn(len(legal.Moves))]
-	_, err = c.Play(call, matchID, token, hunters.ByAction(pick.Action),
-		&hunters.PlayOptions{ExpectedVersion: hunters.Version(legal.Version)})
-	if hunters.ReasonOf(err) == "STALE_VERSION" {
-		return nil
-	}
-	if err == nil {
-		*played++
-	}
-	return err
+	return played, err
 }
 
 const usage = "usage: seatbot ADDRESS MATCH TOKEN SEAT [SEED]  (SEAT, SEED: integers)"

@@ -33,6 +33,12 @@ type MatchServiceClient interface {
 	WatchMatch(ctx context.Context, in *WatchMatchRequest, opts ...grpc.CallOption) (MatchService_WatchMatchClient, error)
 	// The match's record (admin token before the end).
 	GetRecord(ctx context.Context, in *GetRecordRequest, opts ...grpc.CallOption) (*GetRecordResponse, error)
+	// Play one seat on one stream (seat token in the metadata): the first request opens it
+	// (PlaySeatOpen); the server sends every version of the match (as WatchMatch) and, whenever the
+	// seat is to move, a YourTurn; each PlaySeatMove is answered by MovePlayed or MoveRefused (the
+	// stream stays open). Ends after the match's last version; a bad token or match ends it with
+	// PlayMove's status.
+	PlaySeat(ctx context.Context, opts ...grpc.CallOption) (MatchService_PlaySeatClient, error)
 }
 
 type matchServiceClient struct {
@@ -138,6 +144,37 @@ func (c *matchServiceClient) GetRecord(ctx context.Context, in *GetRecordRequest
 	return out, nil
 }
 
+func (c *matchServiceClient) PlaySeat(ctx context.Context, opts ...grpc.CallOption) (MatchService_PlaySeatClient, error) {
+	stream, err := c.cc.NewStream(ctx, &_MatchService_serviceDesc.Streams[1], "/hunters.v1.MatchService/PlaySeat", opts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &matchServicePlaySeatClient{stream}
+	return x, nil
+}
+
+type MatchService_PlaySeatClient interface {
+	Send(*PlaySeatRequest) error
+	Recv() (*PlaySeatResponse, error)
+	grpc.ClientStream
+}
+
+type matchServicePlaySeatClient struct {
+	grpc.ClientStream
+}
+
+func (x *matchServicePlaySeatClient) Send(m *PlaySeatRequest) error {
+	return x.ClientStream.SendMsg(m)
+}
+
+func (x *matchServicePlaySeatClient) Recv() (*PlaySeatResponse, error) {
+	m := new(PlaySeatResponse)
+	if err := x.ClientStream.RecvMsg(m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
 // MatchServiceServer is the server API for MatchService service.
 // All implementations must embed UnimplementedMatchServiceServer
 // for forward compatibility
@@ -158,6 +195,12 @@ type MatchServiceServer interface {
 	WatchMatch(*WatchMatchRequest, MatchService_WatchMatchServer) error
 	// The match's record (admin token before the end).
 	GetRecord(context.Context, *GetRecordRequest) (*GetRecordResponse, error)
+	// Play one seat on one stream (seat token in the metadata): the first request opens it
+	// (PlaySeatOpen); the server sends every version of the match (as WatchMatch) and, whenever the
+	// seat is to move, a YourTurn; each PlaySeatMove is answered by MovePlayed or MoveRefused (the
+	// stream stays open). Ends after the match's last version; a bad token or match ends it with
+	// PlayMove's status.
+	PlaySeat(MatchService_PlaySeatServer) error
 	mustEmbedUnimplementedMatchServiceServer()
 }
 
@@ -188,6 +231,9 @@ func (UnimplementedMatchServiceServer) WatchMatch(*WatchMatchRequest, MatchServi
 }
 func (UnimplementedMatchServiceServer) GetRecord(context.Context, *GetRecordRequest) (*GetRecordResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method GetRecord not implemented")
+}
+func (UnimplementedMatchServiceServer) PlaySeat(MatchService_PlaySeatServer) error {
+	return status.Errorf(codes.Unimplemented, "method PlaySeat not implemented")
 }
 func (UnimplementedMatchServiceServer) mustEmbedUnimplementedMatchServiceServer() {}
 
@@ -349,6 +395,32 @@ func _MatchService_GetRecord_Handler(srv interface{}, ctx context.Context, dec f
 	return interceptor(ctx, in, info, handler)
 }
 
+func _MatchService_PlaySeat_Handler(srv interface{}, stream grpc.ServerStream) error {
+	return srv.(MatchServiceServer).PlaySeat(&matchServicePlaySeatServer{stream})
+}
+
+type MatchService_PlaySeatServer interface {
+	Send(*PlaySeatResponse) error
+	Recv() (*PlaySeatRequest, error)
+	grpc.ServerStream
+}
+
+type matchServicePlaySeatServer struct {
+	grpc.ServerStream
+}
+
+func (x *matchServicePlaySeatServer) Send(m *PlaySeatResponse) error {
+	return x.ServerStream.SendMsg(m)
+}
+
+func (x *matchServicePlaySeatServer) Recv() (*PlaySeatRequest, error) {
+	m := new(PlaySeatRequest)
+	if err := x.ServerStream.RecvMsg(m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
 var _MatchService_serviceDesc = grpc.ServiceDesc{
 	ServiceName: "hunters.v1.MatchService",
 	HandlerType: (*MatchServiceServer)(nil),
@@ -387,6 +459,12 @@ var _MatchService_serviceDesc = grpc.ServiceDesc{
 			StreamName:    "WatchMatch",
 			Handler:       _MatchService_WatchMatch_Handler,
 			ServerStreams: true,
+		},
+		{
+			StreamName:    "PlaySeat",
+			Handler:       _MatchService_PlaySeat_Handler,
+			ServerStreams: true,
+			ClientStreams: true,
 		},
 	},
 	Metadata: "hunters/v1/matches.proto",

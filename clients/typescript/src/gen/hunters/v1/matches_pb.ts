@@ -22,7 +22,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file hunters/v1/matches.proto.
  */
 export const file_hunters_v1_matches: GenFile = /*@__PURE__*/
-  fileDesc("ChhodW50ZXJzL3YxL21hdGNoZXMucHJvdG8SCmh1bnRlcnMudjEi6QEKCkdhbWVDb25maWcSDAoEZ2FtZRgBIAEoCRIPCgdwbGF5ZXJzGAIgASgFEhEKBHNlZWQYAyABKARIAYgBARI1CgtjYXJjYXNzb25uZRgKIAEoCzIeLmh1bnRlcnMudjEuQ2FyY2Fzc29ubmVPcHRpb25zSAASKwoGamFlZ2VyGAsgASgLMhkuaHVudGVycy52MS5KYWVnZXJPcHRpb25zSAASDgoEanNvbhgPIAEoCUgAEiEKBGJvdHMYFCADKAsyEy5odW50ZXJzLnYxLkJvdFNlYXRCCQoHb3B0aW9uc0IHCgVfc2VlZCIkCgdCb3RTZWF0EgwKBHNlYXQYASABKAUSCwoDYm90GAIgASgJItIBCgVNYXRjaBIQCghtYXRjaF9pZBgBIAEoCRImCgZjb25maWcYAiABKAsyFi5odW50ZXJzLnYxLkdhbWVDb25maWcSDwoHdmVyc2lvbhgDIAEoAxIlCgVzdGF0ZRgEIAEoCzIWLmh1bnRlcnMudjEuTWF0Y2hTdGF0ZRIuCgpjcmVhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBInCgZzdGF0dXMYBiABKA4yFy5odW50ZXJzLnYxLk1hdGNoU3RhdHVzIjwKEkNyZWF0ZU1hdGNoUmVxdWVzdBImCgZjb25maWcYASABKAsyFi5odW50ZXJzLnYxLkdhbWVDb25maWciYQoTQ3JlYXRlTWF0Y2hSZXNwb25zZRIgCgVtYXRjaBgBIAEoCzIRLmh1bnRlcnMudjEuTWF0Y2gSEwoLc2VhdF90b2tlbnMYAiADKAkSEwoLYWRtaW5fdG9rZW4YAyABKAkiIwoPR2V0TWF0Y2hSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJIjQKEEdldE1hdGNoUmVzcG9uc2USIAoFbWF0Y2gYASABKAsyES5odW50ZXJzLnYxLk1hdGNoIkkKEkxpc3RNYXRjaGVzUmVxdWVzdBIRCglwYWdlX3NpemUYASABKAUSEgoKcGFnZV90b2tlbhgCIAEoCRIMCgRnYW1lGAMgASgJIlIKE0xpc3RNYXRjaGVzUmVzcG9uc2USIgoHbWF0Y2hlcxgBIAMoCzIRLmh1bnRlcnMudjEuTWF0Y2gSFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIiYKEkRlbGV0ZU1hdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSIVChNEZWxldGVNYXRjaFJlc3BvbnNlIikKFUxpc3RMZWdhbE1vdmVzUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSJfChZMaXN0TGVnYWxNb3Zlc1Jlc3BvbnNlEg8KB3ZlcnNpb24YASABKAMSDgoGcGxheWVyGAIgASgFEiQKBW1vdmVzGAMgAygLMhUuaHVudGVycy52MS5MZWdhbE1vdmUipwEKD1BsYXlNb3ZlUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRIdChBleHBlY3RlZF92ZXJzaW9uGAIgASgDSAGIAQESIAoEbW92ZRgDIAEoCzIQLmh1bnRlcnMudjEuTW92ZUgAEhAKBmFjdGlvbhgEIAEoA0gAEhIKCnJlcXVlc3RfaWQYBSABKAlCBgoEcGxheUITChFfZXhwZWN0ZWRfdmVyc2lvbiJtChBQbGF5TW92ZVJlc3BvbnNlEg8KB3ZlcnNpb24YASABKAMSIQoGZXZlbnRzGAIgAygLMhEuaHVudGVycy52MS5FdmVudBIlCgVzdGF0ZRgDIAEoCzIWLmh1bnRlcnMudjEuTWF0Y2hTdGF0ZSI7ChFXYXRjaE1hdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCRIUCgxmcm9tX3ZlcnNpb24YAiABKAMivQEKEldhdGNoTWF0Y2hSZXNwb25zZRIQCghtYXRjaF9pZBgBIAEoCRIPCgd2ZXJzaW9uGAIgASgDEhEKBHNlYXQYAyABKAVIAIgBARIeCgRtb3ZlGAQgASgLMhAuaHVudGVycy52MS5Nb3ZlEiEKBmV2ZW50cxgFIAMoCzIRLmh1bnRlcnMudjEuRXZlbnQSJQoFc3RhdGUYBiABKAsyFi5odW50ZXJzLnYxLk1hdGNoU3RhdGVCBwoFX3NlYXQiJAoQR2V0UmVjb3JkUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSIoChFHZXRSZWNvcmRSZXNwb25zZRITCgtyZWNvcmRfanNvbhgBIAEoCSp3CgtNYXRjaFN0YXR1cxIcChhNQVRDSF9TVEFUVVNfVU5TUEVDSUZJRUQQABIXChNNQVRDSF9TVEFUVVNfQUNUSVZFEAESFQoRTUFUQ0hfU1RBVFVTX09WRVIQAhIaChZNQVRDSF9TVEFUVVNfQUJBTkRPTkVEEAMy/gQKDE1hdGNoU2VydmljZRJOCgtDcmVhdGVNYXRjaBIeLmh1bnRlcnMudjEuQ3JlYXRlTWF0Y2hSZXF1ZXN0Gh8uaHVudGVycy52MS5DcmVhdGVNYXRjaFJlc3BvbnNlEkUKCEdldE1hdGNoEhsuaHVudGVycy52MS5HZXRNYXRjaFJlcXVlc3QaHC5odW50ZXJzLnYxLkdldE1hdGNoUmVzcG9uc2USTgoLTGlzdE1hdGNoZXMSHi5odW50ZXJzLnYxLkxpc3RNYXRjaGVzUmVxdWVzdBofLmh1bnRlcnMudjEuTGlzdE1hdGNoZXNSZXNwb25zZRJOCgtEZWxldGVNYXRjaBIeLmh1bnRlcnMudjEuRGVsZXRlTWF0Y2hSZXF1ZXN0Gh8uaHVudGVycy52MS5EZWxldGVNYXRjaFJlc3BvbnNlElcKDkxpc3RMZWdhbE1vdmVzEiEuaHVudGVycy52MS5MaXN0TGVnYWxNb3Zlc1JlcXVlc3QaIi5odW50ZXJzLnYxLkxpc3RMZWdhbE1vdmVzUmVzcG9uc2USRQoIUGxheU1vdmUSGy5odW50ZXJzLnYxLlBsYXlNb3ZlUmVxdWVzdBocLmh1bnRlcnMudjEuUGxheU1vdmVSZXNwb25zZRJNCgpXYXRjaE1hdGNoEh0uaHVudGVycy52MS5XYXRjaE1hdGNoUmVxdWVzdBoeLmh1bnRlcnMudjEuV2F0Y2hNYXRjaFJlc3BvbnNlMAESSAoJR2V0UmVjb3JkEhwuaHVudGVycy52MS5HZXRSZWNvcmRSZXF1ZXN0Gh0uaHVudGVycy52MS5HZXRSZWNvcmRSZXNwb25zZUJCUAFaPmdpdGh1Yi5jb20vaHVudGVycy9odW50ZXJzL2NsaWVudHMvZ28vZ2VuL2h1bnRlcnMvdjE7aHVudGVyc3YxYgZwcm90bzM", [file_google_protobuf_timestamp, file_hunters_v1_events, file_hunters_v1_moves, file_hunters_v1_options, file_hunters_v1_state]);
+  fileDesc("ChhodW50ZXJzL3YxL21hdGNoZXMucHJvdG8SCmh1bnRlcnMudjEi6QEKCkdhbWVDb25maWcSDAoEZ2FtZRgBIAEoCRIPCgdwbGF5ZXJzGAIgASgFEhEKBHNlZWQYAyABKARIAYgBARI1CgtjYXJjYXNzb25uZRgKIAEoCzIeLmh1bnRlcnMudjEuQ2FyY2Fzc29ubmVPcHRpb25zSAASKwoGamFlZ2VyGAsgASgLMhkuaHVudGVycy52MS5KYWVnZXJPcHRpb25zSAASDgoEanNvbhgPIAEoCUgAEiEKBGJvdHMYFCADKAsyEy5odW50ZXJzLnYxLkJvdFNlYXRCCQoHb3B0aW9uc0IHCgVfc2VlZCIkCgdCb3RTZWF0EgwKBHNlYXQYASABKAUSCwoDYm90GAIgASgJIjcKCkJvdEZhaWx1cmUSDAoEc2VhdBgBIAEoBRILCgNib3QYAiABKAkSDgoGcmVhc29uGAMgASgJIoACCgVNYXRjaBIQCghtYXRjaF9pZBgBIAEoCRImCgZjb25maWcYAiABKAsyFi5odW50ZXJzLnYxLkdhbWVDb25maWcSDwoHdmVyc2lvbhgDIAEoAxIlCgVzdGF0ZRgEIAEoCzIWLmh1bnRlcnMudjEuTWF0Y2hTdGF0ZRIuCgpjcmVhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBInCgZzdGF0dXMYBiABKA4yFy5odW50ZXJzLnYxLk1hdGNoU3RhdHVzEiwKDGJvdF9mYWlsdXJlcxgHIAMoCzIWLmh1bnRlcnMudjEuQm90RmFpbHVyZSI8ChJDcmVhdGVNYXRjaFJlcXVlc3QSJgoGY29uZmlnGAEgASgLMhYuaHVudGVycy52MS5HYW1lQ29uZmlnImEKE0NyZWF0ZU1hdGNoUmVzcG9uc2USIAoFbWF0Y2gYASABKAsyES5odW50ZXJzLnYxLk1hdGNoEhMKC3NlYXRfdG9rZW5zGAIgAygJEhMKC2FkbWluX3Rva2VuGAMgASgJIiMKD0dldE1hdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSI0ChBHZXRNYXRjaFJlc3BvbnNlEiAKBW1hdGNoGAEgASgLMhEuaHVudGVycy52MS5NYXRjaCJJChJMaXN0TWF0Y2hlc1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkSDAoEZ2FtZRgDIAEoCSJSChNMaXN0TWF0Y2hlc1Jlc3BvbnNlEiIKB21hdGNoZXMYASADKAsyES5odW50ZXJzLnYxLk1hdGNoEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSImChJEZWxldGVNYXRjaFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkiFQoTRGVsZXRlTWF0Y2hSZXNwb25zZSIpChVMaXN0TGVnYWxNb3Zlc1JlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkiXwoWTGlzdExlZ2FsTW92ZXNSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgDEg4KBnBsYXllchgCIAEoBRIkCgVtb3ZlcxgDIAMoCzIVLmh1bnRlcnMudjEuTGVnYWxNb3ZlIqcBCg9QbGF5TW92ZVJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSHQoQZXhwZWN0ZWRfdmVyc2lvbhgCIAEoA0gBiAEBEiAKBG1vdmUYAyABKAsyEC5odW50ZXJzLnYxLk1vdmVIABIQCgZhY3Rpb24YBCABKANIABISCgpyZXF1ZXN0X2lkGAUgASgJQgYKBHBsYXlCEwoRX2V4cGVjdGVkX3ZlcnNpb24ibQoQUGxheU1vdmVSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgDEiEKBmV2ZW50cxgCIAMoCzIRLmh1bnRlcnMudjEuRXZlbnQSJQoFc3RhdGUYAyABKAsyFi5odW50ZXJzLnYxLk1hdGNoU3RhdGUiOwoRV2F0Y2hNYXRjaFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSFAoMZnJvbV92ZXJzaW9uGAIgASgDIusBChJXYXRjaE1hdGNoUmVzcG9uc2USEAoIbWF0Y2hfaWQYASABKAkSDwoHdmVyc2lvbhgCIAEoAxIRCgRzZWF0GAMgASgFSACIAQESHgoEbW92ZRgEIAEoCzIQLmh1bnRlcnMudjEuTW92ZRIhCgZldmVudHMYBSADKAsyES5odW50ZXJzLnYxLkV2ZW50EiUKBXN0YXRlGAYgASgLMhYuaHVudGVycy52MS5NYXRjaFN0YXRlEiwKDGJvdF9mYWlsdXJlcxgHIAMoCzIWLmh1bnRlcnMudjEuQm90RmFpbHVyZUIHCgVfc2VhdCIkChBHZXRSZWNvcmRSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJIigKEUdldFJlY29yZFJlc3BvbnNlEhMKC3JlY29yZF9qc29uGAEgASgJIm0KD1BsYXlTZWF0UmVxdWVzdBIoCgRvcGVuGAEgASgLMhguaHVudGVycy52MS5QbGF5U2VhdE9wZW5IABIoCgRwbGF5GAIgASgLMhguaHVudGVycy52MS5QbGF5U2VhdE1vdmVIAEIGCgRraW5kIlAKDFBsYXlTZWF0T3BlbhIQCghtYXRjaF9pZBgBIAEoCRIbCg5yZXN1bWVfdmVyc2lvbhgCIAEoA0gAiAEBQhEKD19yZXN1bWVfdmVyc2lvbiJvCgxQbGF5U2VhdE1vdmUSDwoHdmVyc2lvbhgBIAEoAxIgCgRtb3ZlGAIgASgLMhAuaHVudGVycy52MS5Nb3ZlSAASEAoGYWN0aW9uGAMgASgDSAASEgoKcmVxdWVzdF9pZBgEIAEoCUIGCgRwbGF5InYKCFlvdXJUdXJuEg8KB3ZlcnNpb24YASABKAMSDAoEc2VhdBgCIAEoBRIlCgVzdGF0ZRgDIAEoCzIWLmh1bnRlcnMudjEuTWF0Y2hTdGF0ZRIkCgVtb3ZlcxgEIAMoCzIVLmh1bnRlcnMudjEuTGVnYWxNb3ZlIkIKCk1vdmVQbGF5ZWQSDwoHdmVyc2lvbhgBIAEoAxISCgpyZXF1ZXN0X2lkGAIgASgJEg8KB3JldHJpZWQYAyABKAgiywEKC01vdmVSZWZ1c2VkEgwKBGNvZGUYASABKAUSDgoGcmVhc29uGAIgASgJEg8KB21lc3NhZ2UYAyABKAkSNwoIbWV0YWRhdGEYBCADKAsyJS5odW50ZXJzLnYxLk1vdmVSZWZ1c2VkLk1ldGFkYXRhRW50cnkSDwoHdmVyc2lvbhgFIAEoAxISCgpyZXF1ZXN0X2lkGAYgASgJGi8KDU1ldGFkYXRhRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASK8AQoQUGxheVNlYXRSZXNwb25zZRItCgVldmVudBgBIAEoCzIeLmh1bnRlcnMudjEuV2F0Y2hNYXRjaFJlc3BvbnNlEicKCXlvdXJfdHVybhgCIAEoCzIULmh1bnRlcnMudjEuWW91clR1cm4SJgoGcGxheWVkGAMgASgLMhYuaHVudGVycy52MS5Nb3ZlUGxheWVkEigKB3JlZnVzZWQYBCABKAsyFy5odW50ZXJzLnYxLk1vdmVSZWZ1c2VkKncKC01hdGNoU3RhdHVzEhwKGE1BVENIX1NUQVRVU19VTlNQRUNJRklFRBAAEhcKE01BVENIX1NUQVRVU19BQ1RJVkUQARIVChFNQVRDSF9TVEFUVVNfT1ZFUhACEhoKFk1BVENIX1NUQVRVU19BQkFORE9ORUQQAzLJBQoMTWF0Y2hTZXJ2aWNlEk4KC0NyZWF0ZU1hdGNoEh4uaHVudGVycy52MS5DcmVhdGVNYXRjaFJlcXVlc3QaHy5odW50ZXJzLnYxLkNyZWF0ZU1hdGNoUmVzcG9uc2USRQoIR2V0TWF0Y2gSGy5odW50ZXJzLnYxLkdldE1hdGNoUmVxdWVzdBocLmh1bnRlcnMudjEuR2V0TWF0Y2hSZXNwb25zZRJOCgtMaXN0TWF0Y2hlcxIeLmh1bnRlcnMudjEuTGlzdE1hdGNoZXNSZXF1ZXN0Gh8uaHVudGVycy52MS5MaXN0TWF0Y2hlc1Jlc3BvbnNlEk4KC0RlbGV0ZU1hdGNoEh4uaHVudGVycy52MS5EZWxldGVNYXRjaFJlcXVlc3QaHy5odW50ZXJzLnYxLkRlbGV0ZU1hdGNoUmVzcG9uc2USVwoOTGlzdExlZ2FsTW92ZXMSIS5odW50ZXJzLnYxLkxpc3RMZWdhbE1vdmVzUmVxdWVzdBoiLmh1bnRlcnMudjEuTGlzdExlZ2FsTW92ZXNSZXNwb25zZRJFCghQbGF5TW92ZRIbLmh1bnRlcnMudjEuUGxheU1vdmVSZXF1ZXN0GhwuaHVudGVycy52MS5QbGF5TW92ZVJlc3BvbnNlEk0KCldhdGNoTWF0Y2gSHS5odW50ZXJzLnYxLldhdGNoTWF0Y2hSZXF1ZXN0Gh4uaHVudGVycy52MS5XYXRjaE1hdGNoUmVzcG9uc2UwARJICglHZXRSZWNvcmQSHC5odW50ZXJzLnYxLkdldFJlY29yZFJlcXVlc3QaHS5odW50ZXJzLnYxLkdldFJlY29yZFJlc3BvbnNlEkkKCFBsYXlTZWF0EhsuaHVudGVycy52MS5QbGF5U2VhdFJlcXVlc3QaHC5odW50ZXJzLnYxLlBsYXlTZWF0UmVzcG9uc2UoATABQkJQAVo+Z2l0aHViLmNvbS9odW50ZXJzL2h1bnRlcnMvY2xpZW50cy9nby9nZW4vaHVudGVycy92MTtodW50ZXJzdjFiBnByb3RvMw", [file_google_protobuf_timestamp, file_hunters_v1_events, file_hunters_v1_moves, file_hunters_v1_options, file_hunters_v1_state]);
 
 /**
  * How a game starts: game id, seats, seed and the game's own options.
@@ -132,6 +132,42 @@ export const BotSeatSchema: GenMessage<BotSeat> = /*@__PURE__*/
   messageDesc(file_hunters_v1_matches, 1);
 
 /**
+ * A server bot that failed at its seat (it raised, or chose a move the game refused): the seat is
+ * played with its seat token from then on, like any other.
+ *
+ * @generated from message hunters.v1.BotFailure
+ */
+export type BotFailure = Message<"hunters.v1.BotFailure"> & {
+  /**
+   * The seat.
+   *
+   * @generated from field: int32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * The bot's spec, as in GameConfig.bots.
+   *
+   * @generated from field: string bot = 2;
+   */
+  bot: string;
+
+  /**
+   * What went wrong, in a few words.
+   *
+   * @generated from field: string reason = 3;
+   */
+  reason: string;
+};
+
+/**
+ * Describes the message hunters.v1.BotFailure.
+ * Use `create(BotFailureSchema)` to create a new message.
+ */
+export const BotFailureSchema: GenMessage<BotFailure> = /*@__PURE__*/
+  messageDesc(file_hunters_v1_matches, 2);
+
+/**
  * A stored match.
  *
  * @generated from message hunters.v1.Match
@@ -179,6 +215,13 @@ export type Match = Message<"hunters.v1.Match"> & {
    * @generated from field: hunters.v1.MatchStatus status = 6;
    */
   status: MatchStatus;
+
+  /**
+   * The server bots that failed and handed their seat back (since this server loaded the match).
+   *
+   * @generated from field: repeated hunters.v1.BotFailure bot_failures = 7;
+   */
+  botFailures: BotFailure[];
 };
 
 /**
@@ -186,7 +229,7 @@ export type Match = Message<"hunters.v1.Match"> & {
  * Use `create(MatchSchema)` to create a new message.
  */
 export const MatchSchema: GenMessage<Match> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 2);
+  messageDesc(file_hunters_v1_matches, 3);
 
 /**
  * Create a match.
@@ -207,7 +250,7 @@ export type CreateMatchRequest = Message<"hunters.v1.CreateMatchRequest"> & {
  * Use `create(CreateMatchRequestSchema)` to create a new message.
  */
 export const CreateMatchRequestSchema: GenMessage<CreateMatchRequest> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 3);
+  messageDesc(file_hunters_v1_matches, 4);
 
 /**
  * A new match and its secrets.
@@ -242,7 +285,7 @@ export type CreateMatchResponse = Message<"hunters.v1.CreateMatchResponse"> & {
  * Use `create(CreateMatchResponseSchema)` to create a new message.
  */
 export const CreateMatchResponseSchema: GenMessage<CreateMatchResponse> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 4);
+  messageDesc(file_hunters_v1_matches, 5);
 
 /**
  * Read one match.
@@ -263,7 +306,7 @@ export type GetMatchRequest = Message<"hunters.v1.GetMatchRequest"> & {
  * Use `create(GetMatchRequestSchema)` to create a new message.
  */
 export const GetMatchRequestSchema: GenMessage<GetMatchRequest> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 5);
+  messageDesc(file_hunters_v1_matches, 6);
 
 /**
  * One match.
@@ -284,7 +327,7 @@ export type GetMatchResponse = Message<"hunters.v1.GetMatchResponse"> & {
  * Use `create(GetMatchResponseSchema)` to create a new message.
  */
 export const GetMatchResponseSchema: GenMessage<GetMatchResponse> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 6);
+  messageDesc(file_hunters_v1_matches, 7);
 
 /**
  * List matches, oldest first, page by page.
@@ -319,7 +362,7 @@ export type ListMatchesRequest = Message<"hunters.v1.ListMatchesRequest"> & {
  * Use `create(ListMatchesRequestSchema)` to create a new message.
  */
 export const ListMatchesRequestSchema: GenMessage<ListMatchesRequest> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 7);
+  messageDesc(file_hunters_v1_matches, 8);
 
 /**
  * One page of matches.
@@ -347,7 +390,7 @@ export type ListMatchesResponse = Message<"hunters.v1.ListMatchesResponse"> & {
  * Use `create(ListMatchesResponseSchema)` to create a new message.
  */
 export const ListMatchesResponseSchema: GenMessage<ListMatchesResponse> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 8);
+  messageDesc(file_hunters_v1_matches, 9);
 
 /**
  * Delete a match; needs the admin token in the metadata.
@@ -368,7 +411,7 @@ export type DeleteMatchRequest = Message<"hunters.v1.DeleteMatchRequest"> & {
  * Use `create(DeleteMatchRequestSchema)` to create a new message.
  */
 export const DeleteMatchRequestSchema: GenMessage<DeleteMatchRequest> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 9);
+  messageDesc(file_hunters_v1_matches, 10);
 
 /**
  * Nothing: the match is gone.
@@ -383,7 +426,7 @@ export type DeleteMatchResponse = Message<"hunters.v1.DeleteMatchResponse"> & {
  * Use `create(DeleteMatchResponseSchema)` to create a new message.
  */
 export const DeleteMatchResponseSchema: GenMessage<DeleteMatchResponse> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 10);
+  messageDesc(file_hunters_v1_matches, 11);
 
 /**
  * List the legal moves of the player to move.
@@ -404,7 +447,7 @@ export type ListLegalMovesRequest = Message<"hunters.v1.ListLegalMovesRequest"> 
  * Use `create(ListLegalMovesRequestSchema)` to create a new message.
  */
 export const ListLegalMovesRequestSchema: GenMessage<ListLegalMovesRequest> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 11);
+  messageDesc(file_hunters_v1_matches, 12);
 
 /**
  * The legal moves at one version.
@@ -439,7 +482,7 @@ export type ListLegalMovesResponse = Message<"hunters.v1.ListLegalMovesResponse"
  * Use `create(ListLegalMovesResponseSchema)` to create a new message.
  */
 export const ListLegalMovesResponseSchema: GenMessage<ListLegalMovesResponse> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 12);
+  messageDesc(file_hunters_v1_matches, 13);
 
 /**
  * Play one move as the seat of the token in the metadata.
@@ -498,7 +541,7 @@ export type PlayMoveRequest = Message<"hunters.v1.PlayMoveRequest"> & {
  * Use `create(PlayMoveRequestSchema)` to create a new message.
  */
 export const PlayMoveRequestSchema: GenMessage<PlayMoveRequest> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 13);
+  messageDesc(file_hunters_v1_matches, 14);
 
 /**
  * The result of a move.
@@ -533,7 +576,7 @@ export type PlayMoveResponse = Message<"hunters.v1.PlayMoveResponse"> & {
  * Use `create(PlayMoveResponseSchema)` to create a new message.
  */
 export const PlayMoveResponseSchema: GenMessage<PlayMoveResponse> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 14);
+  messageDesc(file_hunters_v1_matches, 15);
 
 /**
  * Watch a match: its history from a version on, then live versions until the end.
@@ -561,7 +604,7 @@ export type WatchMatchRequest = Message<"hunters.v1.WatchMatchRequest"> & {
  * Use `create(WatchMatchRequestSchema)` to create a new message.
  */
 export const WatchMatchRequestSchema: GenMessage<WatchMatchRequest> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 15);
+  messageDesc(file_hunters_v1_matches, 16);
 
 /**
  * What happened to a match at one version. Version 0 is its creation; version n follows move n.
@@ -611,6 +654,14 @@ export type WatchMatchResponse = Message<"hunters.v1.WatchMatchResponse"> & {
    * @generated from field: hunters.v1.MatchState state = 6;
    */
   state?: MatchState | undefined;
+
+  /**
+   * Set on a notice that a server bot failed and handed its seat back: such a message repeats the
+   * current version, with no seat, move or events; the seat is now to be played with its token.
+   *
+   * @generated from field: repeated hunters.v1.BotFailure bot_failures = 7;
+   */
+  botFailures: BotFailure[];
 };
 
 /**
@@ -618,7 +669,7 @@ export type WatchMatchResponse = Message<"hunters.v1.WatchMatchResponse"> & {
  * Use `create(WatchMatchResponseSchema)` to create a new message.
  */
 export const WatchMatchResponseSchema: GenMessage<WatchMatchResponse> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 16);
+  messageDesc(file_hunters_v1_matches, 17);
 
 /**
  * The full record of a match.
@@ -639,7 +690,7 @@ export type GetRecordRequest = Message<"hunters.v1.GetRecordRequest"> & {
  * Use `create(GetRecordRequestSchema)` to create a new message.
  */
 export const GetRecordRequestSchema: GenMessage<GetRecordRequest> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 17);
+  messageDesc(file_hunters_v1_matches, 18);
 
 /**
  * A match record.
@@ -661,7 +712,308 @@ export type GetRecordResponse = Message<"hunters.v1.GetRecordResponse"> & {
  * Use `create(GetRecordResponseSchema)` to create a new message.
  */
 export const GetRecordResponseSchema: GenMessage<GetRecordResponse> = /*@__PURE__*/
-  messageDesc(file_hunters_v1_matches, 18);
+  messageDesc(file_hunters_v1_matches, 19);
+
+/**
+ * A request on a seat stream (PlaySeat): the first one opens it, every later one answers a turn.
+ *
+ * @generated from message hunters.v1.PlaySeatRequest
+ */
+export type PlaySeatRequest = Message<"hunters.v1.PlaySeatRequest"> & {
+  /**
+   * What this request is.
+   *
+   * @generated from oneof hunters.v1.PlaySeatRequest.kind
+   */
+  kind: {
+    /**
+     * The first request, and only the first: which match, from where.
+     *
+     * @generated from field: hunters.v1.PlaySeatOpen open = 1;
+     */
+    value: PlaySeatOpen;
+    case: "open";
+  } | {
+    /**
+     * A move answering a YourTurn.
+     *
+     * @generated from field: hunters.v1.PlaySeatMove play = 2;
+     */
+    value: PlaySeatMove;
+    case: "play";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message hunters.v1.PlaySeatRequest.
+ * Use `create(PlaySeatRequestSchema)` to create a new message.
+ */
+export const PlaySeatRequestSchema: GenMessage<PlaySeatRequest> = /*@__PURE__*/
+  messageDesc(file_hunters_v1_matches, 20);
+
+/**
+ * Opens a seat stream; the seat is the one of the token in the metadata ("authorization: Bearer").
+ *
+ * @generated from message hunters.v1.PlaySeatOpen
+ */
+export type PlaySeatOpen = Message<"hunters.v1.PlaySeatOpen"> & {
+  /**
+   * The match id.
+   *
+   * @generated from field: string match_id = 1;
+   */
+  matchId: string;
+
+  /**
+   * The last version the seat saw (a reconnect): the stream sends the versions after it, then the
+   * turn if it is the seat's. Unset: every version from the creation (version 0) on.
+   *
+   * @generated from field: optional int64 resume_version = 2;
+   */
+  resumeVersion?: bigint | undefined;
+};
+
+/**
+ * Describes the message hunters.v1.PlaySeatOpen.
+ * Use `create(PlaySeatOpenSchema)` to create a new message.
+ */
+export const PlaySeatOpenSchema: GenMessage<PlaySeatOpen> = /*@__PURE__*/
+  messageDesc(file_hunters_v1_matches, 21);
+
+/**
+ * One move on a seat stream: played exactly as PlayMove plays it (same checks, same durability,
+ * same request ids, shared with PlayMove).
+ *
+ * @generated from message hunters.v1.PlaySeatMove
+ */
+export type PlaySeatMove = Message<"hunters.v1.PlaySeatMove"> & {
+  /**
+   * The version of the YourTurn answered (PlayMove's expected_version): another one is refused
+   * with STALE_VERSION.
+   *
+   * @generated from field: int64 version = 1;
+   */
+  version: bigint;
+
+  /**
+   * The move, structured or as its action code.
+   *
+   * @generated from oneof hunters.v1.PlaySeatMove.play
+   */
+  play: {
+    /**
+     * A structured move.
+     *
+     * @generated from field: hunters.v1.Move move = 2;
+     */
+    value: Move;
+    case: "move";
+  } | {
+    /**
+     * The dense action code of the move (see GetGameInfo for the layout).
+     *
+     * @generated from field: int64 action = 3;
+     */
+    value: bigint;
+    case: "action";
+  } | { case: undefined; value?: undefined };
+
+  /**
+   * Optional, at most 128 characters: as PlayMove's request_id (a retry with the same id and move
+   * returns MovePlayed again instead of playing twice; the same id with another move is refused
+   * with REQUEST_ID_REUSED).
+   *
+   * @generated from field: string request_id = 4;
+   */
+  requestId: string;
+};
+
+/**
+ * Describes the message hunters.v1.PlaySeatMove.
+ * Use `create(PlaySeatMoveSchema)` to create a new message.
+ */
+export const PlaySeatMoveSchema: GenMessage<PlaySeatMove> = /*@__PURE__*/
+  messageDesc(file_hunters_v1_matches, 22);
+
+/**
+ * The seat is to move.
+ *
+ * @generated from message hunters.v1.YourTurn
+ */
+export type YourTurn = Message<"hunters.v1.YourTurn"> & {
+  /**
+   * The version to answer with (PlaySeatMove.version).
+   *
+   * @generated from field: int64 version = 1;
+   */
+  version: bigint;
+
+  /**
+   * The seat to move (the stream's).
+   *
+   * @generated from field: int32 seat = 2;
+   */
+  seat: number;
+
+  /**
+   * The state as GetMatch shows it at this version.
+   *
+   * @generated from field: hunters.v1.MatchState state = 3;
+   */
+  state?: MatchState | undefined;
+
+  /**
+   * Every legal move with its action code.
+   *
+   * @generated from field: repeated hunters.v1.LegalMove moves = 4;
+   */
+  moves: LegalMove[];
+};
+
+/**
+ * Describes the message hunters.v1.YourTurn.
+ * Use `create(YourTurnSchema)` to create a new message.
+ */
+export const YourTurnSchema: GenMessage<YourTurn> = /*@__PURE__*/
+  messageDesc(file_hunters_v1_matches, 23);
+
+/**
+ * A move of this stream was stored (durable) and applied.
+ *
+ * @generated from message hunters.v1.MovePlayed
+ */
+export type MovePlayed = Message<"hunters.v1.MovePlayed"> & {
+  /**
+   * The match's version after the move.
+   *
+   * @generated from field: int64 version = 1;
+   */
+  version: bigint;
+
+  /**
+   * The move's request_id, if it had one.
+   *
+   * @generated from field: string request_id = 2;
+   */
+  requestId: string;
+
+  /**
+   * True when the request_id had been played before (a retry): nothing was played now.
+   *
+   * @generated from field: bool retried = 3;
+   */
+  retried: boolean;
+};
+
+/**
+ * Describes the message hunters.v1.MovePlayed.
+ * Use `create(MovePlayedSchema)` to create a new message.
+ */
+export const MovePlayedSchema: GenMessage<MovePlayed> = /*@__PURE__*/
+  messageDesc(file_hunters_v1_matches, 24);
+
+/**
+ * A move of this stream was refused; nothing changed. The turn is offered again (a new YourTurn)
+ * if it is still the seat's.
+ *
+ * @generated from message hunters.v1.MoveRefused
+ */
+export type MoveRefused = Message<"hunters.v1.MoveRefused"> & {
+  /**
+   * The gRPC status code PlayMove would have ended with (google.rpc.Code), e.g. 9
+   * FAILED_PRECONDITION for an illegal move, 10 ABORTED for STALE_VERSION.
+   *
+   * @generated from field: int32 code = 1;
+   */
+  code: number;
+
+  /**
+   * The reason, as PlayMove's ErrorInfo.reason (e.g. STALE_VERSION, NOT_YOUR_TURN, an engine reason).
+   *
+   * @generated from field: string reason = 2;
+   */
+  reason: string;
+
+  /**
+   * A human-readable message.
+   *
+   * @generated from field: string message = 3;
+   */
+  message: string;
+
+  /**
+   * ErrorInfo.metadata of the same refusal on PlayMove (e.g. current_version).
+   *
+   * @generated from field: map<string, string> metadata = 4;
+   */
+  metadata: { [key: string]: string };
+
+  /**
+   * The version the refused move carried.
+   *
+   * @generated from field: int64 version = 5;
+   */
+  version: bigint;
+
+  /**
+   * The refused move's request_id, if it had one.
+   *
+   * @generated from field: string request_id = 6;
+   */
+  requestId: string;
+};
+
+/**
+ * Describes the message hunters.v1.MoveRefused.
+ * Use `create(MoveRefusedSchema)` to create a new message.
+ */
+export const MoveRefusedSchema: GenMessage<MoveRefused> = /*@__PURE__*/
+  messageDesc(file_hunters_v1_matches, 25);
+
+/**
+ * A message on a seat stream: one or more of its fields, to be read in this order: the event, then
+ * the answer to a move (played or refused), then the turn. (The server sends together what is
+ * ready together, e.g. a version and the turn at it: one message instead of two.)
+ *
+ * @generated from message hunters.v1.PlaySeatResponse
+ */
+export type PlaySeatResponse = Message<"hunters.v1.PlaySeatResponse"> & {
+  /**
+   * A version of the match, exactly as WatchMatch sends it (every version, the seat's own moves
+   * included). The stream ends after the version whose state is over.
+   *
+   * @generated from field: hunters.v1.WatchMatchResponse event = 1;
+   */
+  event?: WatchMatchResponse | undefined;
+
+  /**
+   * The seat is to move.
+   *
+   * @generated from field: hunters.v1.YourTurn your_turn = 2;
+   */
+  yourTurn?: YourTurn | undefined;
+
+  /**
+   * A move of this stream was played.
+   *
+   * @generated from field: hunters.v1.MovePlayed played = 3;
+   */
+  played?: MovePlayed | undefined;
+
+  /**
+   * A move of this stream was refused.
+   *
+   * @generated from field: hunters.v1.MoveRefused refused = 4;
+   */
+  refused?: MoveRefused | undefined;
+};
+
+/**
+ * Describes the message hunters.v1.PlaySeatResponse.
+ * Use `create(PlaySeatResponseSchema)` to create a new message.
+ */
+export const PlaySeatResponseSchema: GenMessage<PlaySeatResponse> = /*@__PURE__*/
+  messageDesc(file_hunters_v1_matches, 26);
 
 /**
  * Where a match stands in its life (the game's own status is MatchState.status).
@@ -791,6 +1143,20 @@ export const MatchService: GenService<{
     methodKind: "unary";
     input: typeof GetRecordRequestSchema;
     output: typeof GetRecordResponseSchema;
+  },
+  /**
+   * Play one seat on one stream (seat token in the metadata): the first request opens it
+   * (PlaySeatOpen); the server sends every version of the match (as WatchMatch) and, whenever the
+   * seat is to move, a YourTurn; each PlaySeatMove is answered by MovePlayed or MoveRefused (the
+   * stream stays open). Ends after the match's last version; a bad token or match ends it with
+   * PlayMove's status.
+   *
+   * @generated from rpc hunters.v1.MatchService.PlaySeat
+   */
+  playSeat: {
+    methodKind: "bidi_streaming";
+    input: typeof PlaySeatRequestSchema;
+    output: typeof PlaySeatResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_hunters_v1_matches, 0);

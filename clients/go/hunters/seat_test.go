@@ -1,0 +1,121 @@
+package hunters_test
+
+import (
+	"errors"
+	"io"
+	"sync"
+	"testing"
+
+	pb "github.com/hunters/hunters/clients/go/gen/hunters/v1"
+	"github.com/hunters/hunters/clients/go/hunters"
+	"google.golang.org/grpc/codes"
+)
+
+// Two bots, one seat stream each, play a whole game: every version reaches both, each turn is its seat's.
+func TestSeatStreamsPlayAWholeGame(t *testing.T) {
+	c, ctx := dial(t)
+	m := newMatch(t, c, ctx, "carcassonne_hg", 31)
+	var wg sync.WaitGroup
+	seen := [2][]int64{}
+	turns := [2][]int64{}
+	last := [2]*hunters.MatchEvent{}
+	errs := [2]error{}
+	for seat := 0; seat < 2; seat++ {
+		wg.Add(1)
+		go func(seat int) {
+			defer wg.Done()
+			choose := func(turn *hunters.Turn) (hunters.Play, error) {
+				if turn.Seat != seat {
+					return hunters.Play{}, errors.New("a turn of another seat")
+				}
+				turns[seat] = append(turns[seat], turn.Version)
+				return hunters.ByAction(turn.Moves[len(turn.Moves)/2].Action), nil
+			}
+			onEvent := func(ev *hunters.MatchEvent) { seen[seat] = append(seen[seat], ev.Version) }
+			last[seat], errs[seat] = c.PlaySeat(ctx, m.MatchID, m.SeatTokens[seat], choose,
+				&hunters.SeatOptions{OnEvent: onEvent})
+		}(seat)
+	}
+	wg.Wait()
+	info, err := c.GetMatch(ctx, m.MatchID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Status != pb.MatchStatus_MATCH_STATUS_OVER || info.Version < 40 {
+		t.Fatalf("the match is %v at version %d", info.Status, info.Version)
+	}
+	for seat := 0; seat < 2; seat++ {
+		if errs[seat] != nil {
+			t.Fatalf("seat %d: %v", seat, errs[seat])
+		}
+		if last[seat] == nil || !last[seat].MatchOver || last[seat].Version != info.Version {
+			t.Fatalf("seat %d's last version: %+v", seat, last[seat])
+		}
+		if int64(len(seen[seat])) != info.Version+1 {
+			t.Fatalf("seat %d saw %d versions of %d", seat, len(seen[seat]), info.Version+1)
+		}
+	}
+	if int64(len(turns[0])+len(turns[1])) != info.Version {
+		t.Fatalf("%d + %d turns for %d moves", len(turns[0]), len(turns[1]), info.Version)
+	}
+}
+
+// A stale version and an illegal move are refused on the stream with PlayMove's reasons; the turn
+// comes again and nothing changes.
+func TestSeatStreamRefusals(t *testing.T) {
+	c, ctx := dial(t)
+	m := newMatch(t, c, ctx, "carcassonne_hg", 32)
+	s, err := c.Seat(ctx, m.MatchID, m.SeatTokens[0], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var reasons []string
+	turns := 0
+	for turns < 3 {
+		msg, err := s.Recv()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if msg.Refused != nil {
+			reasons = append(reasons, msg.Refused.Err.Reason)
+		}
+		if msg.Turn != nil {
+			turns++
+			if turns == 1 {
+				err = s.Play(7, hunters.ByAction(msg.Turn.Moves[0].Action), "")
+			} else if turns == 2 {
+				err = s.Play(msg.Turn.Version, hunters.ByAction(1_000_000), "")
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if len(reasons) != 2 || reasons[0] != "STALE_VERSION" {
+		t.Fatalf("refusals: %v", reasons)
+	}
+	_, err = c.Play(ctx, m.MatchID, m.SeatTokens[0], hunters.ByAction(1_000_000), nil)
+	if hunters.ReasonOf(err) != reasons[1] {
+		t.Fatalf("PlayMove says %v, the stream said %s", err, reasons[1])
+	}
+	info, _ := c.GetMatch(ctx, m.MatchID)
+	if info.Version != 0 {
+		t.Fatalf("version %d after refusals", info.Version)
+	}
+}
+
+// A bad token ends the stream with PERMISSION_DENIED / INVALID_TOKEN.
+func TestSeatStreamBadToken(t *testing.T) {
+	c, ctx := dial(t)
+	m := newMatch(t, c, ctx, "carcassonne_hg", 33)
+	s, err := c.Seat(ctx, m.MatchID, "0000", nil)
+	if err == nil {
+		defer s.Close()
+		_, err = s.Recv()
+	}
+	if err == io.EOF {
+		t.Fatal("the stream ended without an error")
+	}
+	refused(t, err, codes.PermissionDenied, "INVALID_TOKEN")
+}
