@@ -162,6 +162,10 @@ class _SeatStream:
         self.waiting = False
         self.answer: bytes | None = None
         self.answered = asyncio.Event()
+        # ... and a move answered before the producer took its version (the write did not yield to
+        # the loop) leaves its answer here, for the producer to attach to that version's event.
+        self.produced = -1  # the last version whose event was queued
+        self.late: tuple[int, bytes] | None = None
 
     async def run(self, requests: AsyncIterator[matches_pb2.PlaySeatRequest], start: int) -> AsyncIterator[bytes]:
         loop = asyncio.get_running_loop()
@@ -219,7 +223,10 @@ class _SeatStream:
             if isinstance(data, Notice):  # no new version: passed on as it is
                 await self.out.put((_EVENT_RANK, event))
                 continue
-            if version and self.moving.locked() and live.seats[version - 1] == self.seat:
+            if self.late is not None and self.late[0] == version:
+                answer, self.late = self.late[1], None
+                await self.out.put((_ANSWER_RANK, event + answer))
+            elif version and self.moving.locked() and live.seats[version - 1] == self.seat:
                 self.waiting = True  # our move, maybe this stream's: its answer joins the message
                 await self.answered.wait()
                 self.waiting, answer, self.answer = False, self.answer, None
@@ -227,6 +234,7 @@ class _SeatStream:
                 await self.out.put((_ANSWER_RANK, event + answer) if answer else (_EVENT_RANK, event))
             else:
                 await self.out.put((_EVENT_RANK, event))
+            self.produced = version
             if version == live.version:
                 await self._offer()
             version += 1
@@ -263,8 +271,11 @@ class _SeatStream:
                 answer = matches_pb2.PlaySeatResponse(
                     played=matches_pb2.MovePlayed(version=version, request_id=move.request_id, retried=retried)
                 )
+                data = answer.SerializeToString()
                 if self.waiting:  # the producer holds this move's version: they go together
-                    self.answer = answer.SerializeToString()
+                    self.answer = data
                     self.answered.set()
+                elif not retried and self.produced < version:  # the producer has yet to take it
+                    self.late = (version, data)
                 else:
-                    await self.out.put((_ANSWER_RANK, answer.SerializeToString()))
+                    await self.out.put((_ANSWER_RANK, data))

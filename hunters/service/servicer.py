@@ -310,7 +310,7 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
         self, request: matches_pb2.WatchMatchRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[bytes]:
         async for event in self.manager.watch(request.match_id, request.from_version):
-            yield event
+            yield event if type(event) is bytes else bytes(event)  # a Notice: gRPC takes bytes only
 
     @rpc
     async def GetRecord(
