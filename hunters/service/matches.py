@@ -161,6 +161,11 @@ class MatchManager:
         self.bot_seats = 0
         self._owned: dict[str, int] = {}  # caller -> bot seats of its open matches
 
+    @property
+    def needs_create_token(self) -> bool:
+        """Whether creating a match needs the operator's create token."""
+        return self._create_hash is not None
+
     async def start(self) -> None:
         """Read what the store holds (the page-token key, the count of active matches) and, on a
         shared store, start hearing the other replicas' changes."""

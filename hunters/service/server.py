@@ -9,6 +9,7 @@ import inspect
 import json
 import logging
 import signal
+import ssl
 import sys
 import threading
 from collections.abc import Callable
@@ -28,6 +29,7 @@ from .engine import Engine
 from .games import adapter
 from .handlers import add_service
 from .matches import MatchManager
+from .play import PlayRoutes
 from .servicer import GameInfoServicer, MatchServicer, OracleServicer, encode_watch_event
 from .store_base import MatchStore, StoreUnavailable, without_password
 from .stores import open_store
@@ -115,6 +117,15 @@ def _credentials(config: ServerConfig) -> grpc.ServerCredentials | None:
         raise ValueError("TLS needs both --tls-cert and --tls-key")
     with open(config.tls_key, "rb") as k, open(config.tls_cert, "rb") as c:
         return grpc.ssl_server_credentials([(k.read(), c.read())])
+
+
+def _http_tls(config: ServerConfig) -> ssl.SSLContext | None:
+    """The viewer's TLS: gRPC's certificate and key, when the server has them."""
+    if not (config.tls_cert and config.tls_key):
+        return None
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(config.tls_cert, config.tls_key)
+    return context
 
 
 async def _sweep(manager: MatchManager, every: float) -> None:
@@ -246,7 +257,8 @@ async def start_server(config: ServerConfig) -> Started:
         await server.start()
         viewer, http_port = None, None
         if config.http_port is not None:
-            viewer = Viewer(manager, per_client=config.http_per_client)
+            viewer = Viewer(manager, per_client=config.http_per_client, ssl_context=_http_tls(config))
+            viewer.extra.extend(PlayRoutes(viewer, secure=viewer.ssl_context is not None).routes())
             try:
                 http_port = await viewer.start(config.address.rpartition(":")[0].strip("[]"), config.http_port)
             except BaseException:
