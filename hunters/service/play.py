@@ -163,6 +163,10 @@ class PlayRoutes:
         token = body.get("create_token") or None
         if token is not None and not isinstance(token, str):
             raise refuse(400, "BAD_BODY", "create_token is a string")
+        if token is None and self.manager.needs_create_token:
+            raise refuse(
+                401, "CREATE_TOKEN_REQUIRED", "this server creates matches only with its operator's create token"
+            )
         live, tokens, _admin = await self.manager.create(config, token, "peer:" + (request.remote or ""))
         log.info("match created", extra={"match_id": live.match_id, "game": config.game, "via": "web"})
         bots = {b.seat for b in config.bots}

@@ -10,7 +10,7 @@ cookie.
 
 Routes (GET or HEAD; the table is `Viewer.routes`, play.py adds its own):
 - ``/`` the list of matches, ``/match/<id>`` the match page; ``/static/<file>`` their assets;
-- ``/api/games`` the registered games (id, name, seats, whether the play page can play it);
+- ``/api/games`` the registered games (id and name);
 - ``/api/matches?game=&page_token=`` a page of matches (newest last), ``next_page_token``;
 - ``/api/matches/<id>?at=N`` the state after N moves (default: the latest): view, SVG, the log of
   the moves around it (at most 400, from ``log_first``);
