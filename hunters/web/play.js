@@ -7,7 +7,8 @@
 
 const SEATS = [["red", "#d7263d"], ["blue", "#1b6fd1"], ["yellow", "#f4c20d"], ["purple", "#7b3fbf"], ["orange", "#f07f16"]];
 const modules = {};
-window.HuntersPlay = { register(gameId, module) { modules[gameId] = module; }, SEATS };
+const drawnAt = {}, heardAt = {}, fetchedAt = {};
+window.HuntersPlay = { register(gameId, module) { modules[gameId] = module; }, SEATS, drawnAt, heardAt, fetchedAt };
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -138,6 +139,7 @@ async function playPage(matchId) {
         again = false;
         const [st, se] = await Promise.all([getJSON(`/api/matches/${encodeURIComponent(matchId)}`), getJSON(`${base}/seat`)]);
         if (state && st.version < state.version) continue;  // an older answer overtaken
+        fetchedAt[st.version] = performance.timeOrigin + performance.now();
         if (module === null && ctx === null) module = await loadModule(st.game);
         render(st, se);
       } while (again);
@@ -146,7 +148,7 @@ async function playPage(matchId) {
 
   function announce(prev, st) {
     const fresh = st.log.filter(e => prev !== null && e.version > prev && e.events_text);
-    if (fresh.length) document.getElementById("announce").textContent = fresh.map(e => `${SEATS[e.seat % 5][0]}: ${e.events_text}`).join(" · ");
+    if (fresh.length) document.getElementById("announce").textContent = fresh.map(e => `after ${SEATS[e.seat % 5][0]}'s move: ${e.events_text}`).join(" · ");
   }
 
   function render(st, se) {
@@ -157,6 +159,7 @@ async function playPage(matchId) {
     document.getElementById("title").textContent = `${st.game_name} · ${st.match_id.slice(0, 12)}`;
     board.innerHTML = st.svg;
     board.dataset.version = st.version;
+    drawnAt[st.version] = performance.timeOrigin + performance.now();  // when each version was drawn (bench/play_report.py)
     const v = st.view;
     const mine = se.legal.length > 0 && se.version === st.version;
     document.body.dataset.turn = mine ? "mine" : st.over ? "over" : "waiting";
@@ -179,7 +182,7 @@ async function playPage(matchId) {
       if (entry.events_text) item.append(el("div", { class: "events" }, entry.events_text));
       log.append(item);
     }
-    log.lastElementChild.scrollIntoView({ block: "nearest" });
+    log.scrollTop = log.scrollHeight;  // the latest move (the page itself stays where it is)
     if (clicked !== null && st.version >= clicked.version) {  // the move played from here is drawn
       board.dataset.drawnMs = (performance.now() - clicked.t0).toFixed(1);
       clicked = null;
@@ -231,6 +234,7 @@ async function playPage(matchId) {
   const events = new EventSource(`/api/matches/${encodeURIComponent(matchId)}/events`);
   events.onmessage = (msg) => {
     const data = JSON.parse(msg.data);
+    heardAt[data.version] = performance.timeOrigin + performance.now();
     if (!state || data.version !== state.version || data.over !== state.over) refresh();
     if (!data.open) events.close();
   };
