@@ -91,9 +91,7 @@ def main(rounds: int = 30) -> None:
     ):
         xs = sorted(xs)
         p90 = xs[int(0.9 * (len(xs) - 1))]
-        print(
-            f"{name:28s} n={len(xs):3d}  median {statistics.median(xs):6.1f} ms  p90 {p90:6.1f} ms  max {xs[-1]:6.1f} ms"
-        )
+        print(f"{name:28s} n={len(xs):3d}  median {statistics.median(xs):6.1f} ms  p90 {p90:6.1f}  max {xs[-1]:6.1f}")
 
 
 if __name__ == "__main__":
