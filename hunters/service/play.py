@@ -16,6 +16,7 @@ Routes:
   a new match (CreateMatch's rules); the cookie for seat `you`; the other seats' tokens in the body;
 - POST ``/play/<id>/join`` ``{token}``: the cookie for that token's seat;
 - GET ``/play/<id>/seat``: the cookie's seat, the bot seats, and the legal moves when it is to move;
+  ``/play/<id>/state``: that and the viewer's state of the latest version, in one read;
 - POST ``/play/<id>/describe`` ``{move}``: what a legal move would do (the game's ``describe``);
 - POST ``/play/<id>/move`` ``{move, version}``: play it; refused with the reason, nothing changed, if
   it is illegal, not the seat's turn, or the match is no longer at `version` (STALE_VERSION).
@@ -83,6 +84,7 @@ class PlayRoutes:
             ("POST", "/api/play", self._create),
             ("POST", "/play/{match_id}/join", self._join),
             ("GET", "/play/{match_id}/seat", self._seat),
+            ("GET", "/play/{match_id}/state", self._view),
             ("POST", "/play/{match_id}/describe", self._describe),
             ("POST", "/play/{match_id}/move", self._move),
         ]
@@ -210,24 +212,31 @@ class PlayRoutes:
 
     async def _seat(self, request: web.Request) -> web.Response:
         live = await self._live(request)
+        return json_response(self._seat_info(request, live))
+
+    async def _view(self, request: web.Request) -> web.Response:
+        """The viewer's state of the latest version and the seat's (one read for the page)."""
+        live = await self._live(request)
+        state = await self.viewer.state(live.match_id, None)
+        return json_response({"state": state, "seat": self._seat_info(request, live)})
+
+    def _seat_info(self, request: web.Request, live: LiveMatch) -> dict[str, Any]:
         seat = self._my_seat(request, live)
         game = live.game
         to_move = None if not live.is_open else game.player
         mine = seat is not None and seat == to_move and seat not in live.bots
-        return json_response(
-            {
-                "match_id": live.match_id,
-                "game": live.adapter.game_id,
-                "seat": seat,
-                "bots": sorted(live.bots),
-                "version": live.version,
-                "to_move": to_move,
-                "open": live.is_open,
-                "legal": [{"move": m.to_json(), "text": live.adapter.describe_move(m)} for m in game.legal_moves()]
-                if mine
-                else [],
-            }
-        )
+        return {
+            "match_id": live.match_id,
+            "game": live.adapter.game_id,
+            "seat": seat,
+            "bots": sorted(live.bots),
+            "version": live.version,
+            "to_move": to_move,
+            "open": live.is_open,
+            "legal": [{"move": m.to_json(), "text": live.adapter.describe_move(m)} for m in game.legal_moves()]
+            if mine
+            else [],
+        }
 
     def _move_of(self, live: LiveMatch, data: Any) -> Any:
         try:

@@ -137,7 +137,8 @@ async function playPage(matchId) {
     try {
       do {
         again = false;
-        const [st, se] = await Promise.all([getJSON(`/api/matches/${encodeURIComponent(matchId)}`), getJSON(`${base}/seat`)]);
+        const both = await getJSON(`${base}/state`);
+        const st = both.state, se = both.seat;
         if (state && st.version < state.version) continue;  // an older answer overtaken
         fetchedAt[st.version] = performance.timeOrigin + performance.now();
         if (module === null && ctx === null) module = await loadModule(st.game);

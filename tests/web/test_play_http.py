@@ -223,3 +223,14 @@ def test_pages_and_game_scripts(web):
         resp = conn.getresponse()
         assert resp.status == 200 and f'register("{game}"'.encode() in resp.read()
     assert request(port, "GET", "/static/games/chess/play.js")[0] == 404
+
+
+def test_state_and_seat_in_one_read(web):
+    _, port = web
+    body, set_cookie = new_match(port, seed=9)
+    match_id, cookie = body["match_id"], cookie_of(set_cookie)
+    status, _, both = request(port, "GET", f"/play/{match_id}/state", cookie=cookie)
+    _, _, seat = request(port, "GET", f"/play/{match_id}/seat", cookie=cookie)
+    _, _, state = request(port, "GET", f"/api/matches/{match_id}")
+    assert status == 200 and both == {"state": state, "seat": seat}
+    assert body["open_seats"][0]["token"] not in json.dumps(both)
