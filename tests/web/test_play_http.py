@@ -234,3 +234,23 @@ def test_state_and_seat_in_one_read(web):
     _, _, state = request(port, "GET", f"/api/matches/{match_id}")
     assert status == 200 and both == {"state": state, "seat": seat}
     assert body["open_seats"][0]["token"] not in json.dumps(both)
+
+
+def test_over_https_with_the_grpc_certificate_the_cookie_is_secure(server_factory, tmp_path):
+    import ssl
+
+    from tests.service.helpers import make_cert
+
+    cert, key = make_cert(tmp_path)
+    running = server_factory(http_port=0, tls_cert=str(cert), tls_key=str(key))
+    context = ssl.create_default_context(cafile=str(cert))
+    conn = http.client.HTTPSConnection("127.0.0.1", running.http_port, timeout=10, context=context)
+    body = {"game": "jaeger_sammler", "players": 2, "you": 0, "bots": [{"seat": 1, "bot": "random"}]}
+    conn.request("POST", "/api/play", body=json.dumps(body), headers=WRITE)
+    resp = conn.getresponse()
+    made = json.loads(resp.read())
+    attrs = [a.strip().lower() for a in resp.getheader("Set-Cookie").split(";")]
+    assert resp.status == 200 and "secure" in attrs and f"path=/play/{made['match_id']}" in attrs
+    conn.close()
+    with pytest.raises((ConnectionError, http.client.HTTPException)):  # plain HTTP on the TLS port: no answer
+        request(running.http_port, "GET", "/play")
