@@ -147,3 +147,29 @@ def test_play_a_whole_game_against_a_server_bot(browser, server_factory, shots, 
         assert other.locator("#board").get_attribute("data-version") == str(final.version)
     context.close()
     assert errors == []
+
+
+def test_a_tab_that_missed_a_move_is_refused_with_the_reason_and_nothing_changes(browser, server_factory, shots):  # noqa: F811
+    running = server_factory(http_port=0)
+    base = f"http://127.0.0.1:{running.http_port}"
+    context = browser.new_context(viewport={"width": 1400, "height": 950}, bypass_csp=True)
+    first = context.new_page()
+    match_id = new_game(first, base, "carcassonne_hg", "greedy")
+    settle(first)
+    second = context.new_page()
+    second.route("**/events", lambda route: route.abort())  # this tab hears of no move
+    second.goto(f"{base}/play/{match_id}")
+    settle(second)
+    rng = random.Random(3)
+    hg_move(first, rng)
+    first.wait_for_function("Number(document.getElementById('board').dataset.version) >= 2")
+    assert second.locator("#board").get_attribute("data-version") == "0"
+    hg_move(second, rng)  # a move of the position the second tab still shows
+    second.wait_for_selector("#error:not([hidden])")
+    assert "STALE_VERSION" in second.locator("#error").inner_text()
+    assert second.locator("#board").get_attribute("data-version") == "0"  # nothing changed here...
+    assert second.locator("#board rect.spot").count() > 0  # ...and its moves are offered again
+    second.screenshot(path=str(shots / "play-refused.png"))
+    with Client(f"127.0.0.1:{running.port}") as client:
+        assert client.get_match(match_id).version == 2  # ...nor on the server
+    context.close()
