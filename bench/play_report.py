@@ -4,7 +4,8 @@
   POST that plays it, the state read back, the picture drawn), as the page measures it itself;
 - other seat's move -> page: from just before another player's PlayMove (gRPC) to the page showing
   it (server-sent event, state read, picture drawn); a server bot's move reaches the page the same
-  way (the manager publishes every stored move alike), plus its thinking.
+  way (the manager publishes every stored move alike), plus its thinking. The same move is timed on
+  the viewer's page of the match (/match/<id>), open beside it, for comparison.
 
     python bench/play_report.py            # 30 moves each way, Hunters & Gatherers, 2 players
     python bench/play_report.py 60
@@ -38,10 +39,22 @@ def main(rounds: int = 30) -> None:
         others: list[float] = []
         heard: list[float] = []  # the event heard
         fetched: list[float] = []  # the state read
+        watched: list[float] = []  # the viewer's page drawn
         try:
             with sync_playwright() as p, Client(f"127.0.0.1:{server.port}") as client:
                 browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
-                page = browser.new_context(viewport={"width": 1400, "height": 950}, bypass_csp=True).new_page()
+                context = browser.new_context(viewport={"width": 1400, "height": 950}, bypass_csp=True)
+                # when each version is drawn on the board, on any page (a MutationObserver, set before
+                # the page's own script runs)
+                context.add_init_script(
+                    """window.__seen = {}; document.addEventListener('DOMContentLoaded', () => {
+                    const b = document.getElementById('board'); new MutationObserver(() => {
+                    const v = b.dataset.version; if (v !== '' && !(v in __seen))
+                    __seen[v] = performance.timeOrigin + performance.now(); }).observe(b, {attributes: true,
+                    attributeFilter: ['data-version']}); });"""
+                )
+                page = context.new_page()
+                viewer = context.new_page()
                 page.goto(base + "/play")
                 made = page.evaluate(
                     """() => fetch('/api/play', {method: 'POST', headers: {'Content-Type': 'application/json',
@@ -50,6 +63,7 @@ def main(rounds: int = 30) -> None:
                 )
                 match_id, token = made["match_id"], made["open_seats"][0]["token"]
                 page.goto(base + made["url"])
+                viewer.goto(f"{base}/match/{match_id}")
                 rng = random.Random(7)
                 for _ in range(rounds):
                     page.wait_for_function("document.body.dataset.turn === 'mine'")
@@ -77,6 +91,8 @@ def main(rounds: int = 30) -> None:
                         )
                         others.append(at[2] - t0)
                         heard.append(at[0] - t0)
+                        viewer.wait_for_function(f"__seen[{v}] !== undefined")
+                        watched.append(viewer.evaluate(f"__seen[{v}]") - t0)
                         fetched.append(at[1] - t0)
                     if got.state.status != 1:
                         break
@@ -88,6 +104,7 @@ def main(rounds: int = 30) -> None:
         ("other seat's move -> event", heard),
         ("other seat's move -> state", fetched),
         ("other seat's move -> page", others),
+        ("... -> the viewer's page", watched),
     ):
         xs = sorted(xs)
         p90 = xs[int(0.9 * (len(xs) - 1))]
