@@ -17,6 +17,7 @@ Routes:
 - POST ``/play/<id>/join`` ``{token}``: the cookie for that token's seat;
 - GET ``/play/<id>/seat``: the cookie's seat, the bot seats, and the legal moves when it is to move;
   ``/play/<id>/state``: that and the viewer's state of the latest version, in one read;
+  ``/play/<id>/events``: server-sent events of that state, now and at every change;
 - POST ``/play/<id>/describe`` ``{move}``: what a legal move would do (the game's ``describe``);
 - POST ``/play/<id>/move`` ``{move, version}``: play it; refused with the reason, nothing changed, if
   it is illegal, not the seat's turn, or the match is no longer at `version` (STALE_VERSION).
@@ -85,6 +86,7 @@ class PlayRoutes:
             ("POST", "/play/{match_id}/join", self._join),
             ("GET", "/play/{match_id}/seat", self._seat),
             ("GET", "/play/{match_id}/state", self._view),
+            ("GET", "/play/{match_id}/events", self._events),
             ("POST", "/play/{match_id}/describe", self._describe),
             ("POST", "/play/{match_id}/move", self._move),
         ]
@@ -219,6 +221,18 @@ class PlayRoutes:
         live = await self._live(request)
         state = await self.viewer.state(live.match_id, None)
         return json_response({"state": state, "seat": self._seat_info(request, live)})
+
+    async def _events(self, request: web.Request) -> web.StreamResponse:
+        """Server-sent events of ``/play/<id>/state`` now and after every change: the page draws a
+        move without reading it again."""
+        live = await self._live(request)
+        self._my_seat(request, live)  # a cookie of no seat here is refused before the stream opens
+
+        async def both() -> dict[str, Any]:
+            state = await self.viewer.state(live.match_id, None)
+            return {"state": state, "seat": self._seat_info(request, live)}
+
+        return await self.viewer.stream(request, live, both)
 
     def _seat_info(self, request: web.Request, live: LiveMatch) -> dict[str, Any]:
         seat = self._my_seat(request, live)

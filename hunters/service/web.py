@@ -473,6 +473,17 @@ class Viewer:
         """Server-sent events: the match's version now and after every change, until it closes or
         the browser goes away (its request is cancelled at once: aiohttp's handler cancellation)."""
         live = await self._live(request.match_info["match_id"])
+
+        async def change() -> dict[str, Any]:
+            return {"version": live.version, "over": live.game.is_over, "open": live.is_open}
+
+        return await self.stream(request, live, change)
+
+    async def stream(
+        self, request: web.Request, live: LiveMatch, payload: Callable[[], Awaitable[dict[str, Any]]]
+    ) -> web.StreamResponse:
+        """Server-sent events of `payload()` (a JSON object) now and after every change of `live`,
+        until it closes, the browser goes away or the server stops."""
         stopping = self._stopping
         assert stopping is not None, "start() first"
         task = asyncio.current_task()
@@ -486,7 +497,7 @@ class Viewer:
             while True:
                 now = (live.version, live.is_open)
                 if now != sent:
-                    data = json.dumps({"version": live.version, "over": live.game.is_over, "open": live.is_open})
+                    data = json.dumps(await payload())
                     await response.write(f"data: {data}\n\n".encode())
                     sent = now
                 if not live.is_open or live.deleted:

@@ -232,12 +232,16 @@ async function playPage(matchId) {
   });
 
   await refresh();
-  const events = new EventSource(`/api/matches/${encodeURIComponent(matchId)}/events`);
+  // every change arrives with the state and this browser's seat: drawn without reading it again
+  const events = new EventSource(`${base}/events`);
   events.onmessage = (msg) => {
     const data = JSON.parse(msg.data);
-    heardAt[data.version] = performance.timeOrigin + performance.now();
-    if (!state || data.version !== state.version || data.over !== state.over) refresh();
-    if (!data.open) events.close();
+    heardAt[data.state.version] = performance.timeOrigin + performance.now();
+    if (state && data.state.version < state.version) return;  // an older answer overtaken
+    if (state && data.state.version === state.version && data.state.over === state.over && ctx) return;  // shown
+    fetchedAt[data.state.version] = heardAt[data.state.version];
+    render(data.state, data.seat);
+    if (data.state.over || data.state.abandoned) events.close();
   };
 }
 

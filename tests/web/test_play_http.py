@@ -8,6 +8,7 @@ import json
 import pytest
 
 from hunters.client import Client
+from tests.web.test_viewer_http import read_event
 
 WRITE = {"Content-Type": "application/json", "X-Hunters-Request": "1"}
 
@@ -254,3 +255,29 @@ def test_over_https_with_the_grpc_certificate_the_cookie_is_secure(server_factor
     conn.close()
     with pytest.raises((ConnectionError, http.client.HTTPException)):  # plain HTTP on the TLS port: no answer
         request(running.http_port, "GET", "/play")
+
+
+def test_the_play_events_carry_the_state_and_the_seat(web):
+    import socket
+
+    _, port = web
+    body, set_cookie = new_match(port, bots=[{"seat": 1, "bot": "random"}], seed=10)
+    match_id, cookie = body["match_id"], cookie_of(set_cookie)
+    s = socket.create_connection(("127.0.0.1", port), timeout=10)
+    s.sendall(f"GET /play/{match_id}/events HTTP/1.1\r\nHost: x\r\nCookie: {cookie}\r\n\r\n".encode())
+    stream = s.makefile("rb")
+    assert stream.readline().startswith(b"HTTP/1.1 200")
+    first = read_event(stream)
+    _, _, now = request(port, "GET", f"/play/{match_id}/state", cookie=cookie)
+    assert first == now and first["seat"]["seat"] == 0 and first["seat"]["legal"]
+    move = first["seat"]["legal"][0]["move"]
+    request(port, "POST", f"/play/{match_id}/move", {"move": move, "version": 0}, cookie=cookie)
+    versions = [read_event(stream)["state"]["version"]]
+    while versions[-1] < 2:  # the move, then the bot's reply (one event if the reply came first)
+        versions.append(read_event(stream)["state"]["version"])
+    assert versions in ([1, 2], [2])
+    stream.close()
+    s.close()
+    # another match's cookie opens no stream
+    other, _ = new_match(port, seed=10)
+    assert request(port, "GET", f"/play/{other['match_id']}/events", cookie=cookie)[0] == 403
