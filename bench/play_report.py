@@ -37,6 +37,7 @@ def main(rounds: int = 30) -> None:
         base = f"http://127.0.0.1:{server.http_port}"
         clicks: list[float] = []
         others: list[float] = []
+        answers: list[float] = []  # the click's POST answered
         heard: list[float] = []  # the event heard
         fetched: list[float] = []  # the state read
         watched: list[float] = []  # the viewer's page drawn
@@ -76,6 +77,7 @@ def main(rounds: int = 30) -> None:
                         f"Number(document.getElementById('board').dataset.version) > {version}"
                     )
                     clicks.append(float(page.locator("#board").get_attribute("data-drawn-ms")))
+                    answers.append(float(page.locator("#board").get_attribute("data-answered-ms")))
                     page.evaluate("delete document.getElementById('board').dataset.drawnMs")
                     while True:  # the other seat's moves (an extra turn: more than one)
                         got = client.get_match(match_id)
@@ -100,6 +102,7 @@ def main(rounds: int = 30) -> None:
         finally:
             server.stop(0)
     for name, xs in (
+        ("click -> server's answer", answers),
         ("click -> move drawn", clicks),
         ("other seat's move -> event", heard),
         ("other seat's move -> state", fetched),

@@ -19,8 +19,9 @@ Routes:
   ``/play/<id>/state``: that and the viewer's state of the latest version, in one read;
   ``/play/<id>/events``: server-sent events of that state, now and at every change;
 - POST ``/play/<id>/describe`` ``{move}``: what a legal move would do (the game's ``describe``);
-- POST ``/play/<id>/move`` ``{move, version}``: play it; refused with the reason, nothing changed, if
-  it is illegal, not the seat's turn, or the match is no longer at `version` (STALE_VERSION).
+- POST ``/play/<id>/move`` ``{move, version}``: play it (the reply holds ``/play/<id>/state`` after
+  it); refused with the reason, nothing changed, if it is illegal, not the seat's turn, or the match
+  is no longer at `version` (STALE_VERSION).
 """
 
 from __future__ import annotations
@@ -289,7 +290,10 @@ class PlayRoutes:
 
         live, played = await self.manager.play(live.match_id, token, version, to_move, "", b"", respond)
         log.debug("move played", extra={"match_id": live.match_id, "version": played.version, "seat": played.seat})
-        return json_response({"version": played.version, "seat": played.seat})
+        # the match as it is now (the bots may have replied already): the page draws it at once
+        state = await self.viewer.state(live.match_id, None)
+        now = {"state": state, "seat": self._seat_info(request, live)}
+        return json_response({"version": played.version, "seat": played.seat, "now": now})
 
 
 def _valid_spec(spec: str) -> bool:

@@ -203,10 +203,13 @@ async function playPage(matchId) {
 
   async function submit(move) {
     if (!state) return;
-    clicked = { t0: performance.now(), version: state.version + 1 };
+    const t0 = performance.now();
+    clicked = { t0, version: state.version + 1 };
     choices.querySelectorAll("button").forEach(b => { b.disabled = true; });
+    let played;
     try {
-      await post(`${base}/move`, { move, version: state.version });
+      played = await post(`${base}/move`, { move, version: state.version });
+      board.dataset.answeredMs = (performance.now() - t0).toFixed(1);  // the server's answer (bench)
       showError(null);
     } catch (e) {
       clicked = null;
@@ -214,7 +217,7 @@ async function playPage(matchId) {
       render(state, seat);  // nothing changed: the same position, offered again
       return;
     }
-    await refresh();
+    if (played.now.state.version >= state.version) render(played.now.state, played.now.seat);
   }
 
   document.getElementById("join-go").addEventListener("click", async () => {

@@ -39,6 +39,7 @@ def agree(page, client, running, match_id, pieces, others):
     got = client.get_match(match_id)
     version = int(page.locator("#board").get_attribute("data-version"))
     assert version == got.version
+    assert page.locator("#error").is_hidden(), page.locator("#error").inner_text()  # no refusal, no fault
     assert (drawn(page, pieces), drawn(page, others)) == placed_at(running, match_id, version)
     shown = [page.locator(f"#scores tr[data-seat='{s}'] td").nth(1).inner_text() for s in range(2)]
     if got.state.status == 2 or all(x == "hidden" for x in shown) is False:

@@ -83,7 +83,8 @@ def test_a_move_from_the_page_is_played_like_playmove_and_the_bot_replies(web):
     _, _, seat = request(port, "GET", f"/play/{match_id}/seat", cookie=cookie)
     move = seat["legal"][0]["move"]
     status, _, played = request(port, "POST", f"/play/{match_id}/move", {"move": move, "version": 0}, cookie=cookie)
-    assert status == 200 and played == {"version": 1, "seat": 0}
+    assert status == 200 and (played["version"], played["seat"]) == (1, 0)
+    assert played["now"]["state"]["version"] >= 1 and played["now"]["seat"]["seat"] == 0
     with Client(f"127.0.0.1:{running.port}") as client:
         for _ in range(100):  # the bot's reply, through the same manager
             got = client.get_match(match_id)
