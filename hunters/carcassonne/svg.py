@@ -7,7 +7,10 @@ tiles have their own marks. Pieces stand upright in seat colours (meeples; huts 
 The last placed tile has an orange frame; the tile in hand, the supplies and scores are beside the
 board. Everything comes from `Game.view()` (what a spectator may see).
 
-Groups carry data attributes so that tests and tools can read the picture back:
+The root carries ``data-x0 data-y0 data-tile-size``: board cell (x, y) has its top-left corner at
+``((x - x0) * size, (y - y0) * size)``, with a free cell all round the placed tiles (the play page
+draws the legal placements there). Groups carry data attributes so that tests and tools can read the
+picture back:
 ``<g class="tile" data-x data-y data-tile data-rotation>`` for every placed tile,
 ``<g class="occupant" data-zone data-seat data-kind>`` for every piece, ``<g class="hand"
 data-tile>`` for the tile to place and ``<g class="score" data-seat data-score>`` per seat.
@@ -331,16 +334,17 @@ def svg_of_view(view: dict[str, Any]) -> str:
     board = view["board"]
     xs = [t["x"] for t in board]
     ys = [t["y"] for t in board]
-    x0, y0 = min(xs) - 0.5, min(ys) - 0.5
-    width_b = (max(xs) - min(xs) + 2) * s
-    height_b = (max(ys) - min(ys) + 2) * s
+    # a free cell all round: where the next tile may go (the play page highlights them there)
+    x0, y0 = min(xs) - 1, min(ys) - 1
+    width_b = (max(xs) - min(xs) + 3) * s
+    height_b = (max(ys) - min(ys) + 3) * s
     height = max(height_b, 330 + 22 * view["players"])
     width = width_b + _PANEL
     where = {t["tile"]: t for t in board}
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {num(width)} {num(height)}" '
         f'width="{num(width)}" height="{num(height)}" data-game="carcassonne_hg" '
-        f'data-moves="{view["moves_played"]}">',
+        f'data-moves="{view["moves_played"]}" data-x0="{num(x0)}" data-y0="{num(y0)}" data-tile-size="{s}">',
         _DEFS,
         f'<rect width="{num(width)}" height="{num(height)}" fill="#efe6d2"/>',
         '<g class="board">',

@@ -105,9 +105,9 @@ class Adapter(GameAdapter):
     def describe_move(self, move: Any) -> str:
         text = f"tile at ({move.x}, {move.y}) turned {move.rotation}"
         if move.retake is not None:
-            text += f", takes back {move.retake}"
+            text += f", takes back {move.retake} ({_zone_type(move.retake)})"
         if move.occupant is not None:
-            text += f", {move.occupant.kind} on {move.occupant.zone}"
+            text += f", {move.occupant.kind} on {move.occupant.zone} ({_zone_type(move.occupant.zone)})"
         return text
 
     def describe_event(self, event: Any, seat_name: Callable[[int], str]) -> str:
@@ -214,3 +214,13 @@ def _info() -> games_pb2.CarcassonneInfo:
     return games_pb2.CarcassonneInfo(
         actions=layout, tiles=tiles, start_tile=START_TILE, normal_tiles=NORMAL_TILES, menhir_tiles=MENHIR_TILES
     )
+
+
+def _zone_type(zone: int) -> str:
+    """The kind of land of a global zone id (tile * 10 + local zone): meadow, forest, river, lake."""
+    tile, local = divmod(zone, 10)
+    try:
+        found = next(z["type"] for z in tile_data()[tile]["zones"] if z["local"] == local)
+    except (IndexError, KeyError, StopIteration):
+        return "?"
+    return str(found)

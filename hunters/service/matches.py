@@ -218,6 +218,11 @@ class MatchManager:
         """Active matches counted against `max_live_matches` (a store with one writer)."""
         return self._open_count
 
+    @property
+    def needs_create_token(self) -> bool:
+        """Whether creating a match needs the operator's create token."""
+        return self._create_hash is not None
+
     async def start(self) -> None:
         """Read what the store holds (the page-token key, the count of active matches) and, on a
         shared store, start hearing the other replicas' changes."""

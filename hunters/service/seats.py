@@ -224,8 +224,8 @@ class _SeatStream:
                 await self.out.put((_EVENT_RANK, event))
                 continue
             if self.late is not None and self.late[0] == version:
-                answer, self.late = self.late[1], None
-                await self.out.put((_ANSWER_RANK, event + answer))
+                late, self.late = self.late[1], None
+                await self.out.put((_ANSWER_RANK, event + late))
             elif version and self.moving.locked() and live.seats[version - 1] == self.seat:
                 self.waiting = True  # our move, maybe this stream's: its answer joins the message
                 await self.answered.wait()

@@ -10,6 +10,7 @@ import json
 import logging
 import os
 import signal
+import ssl
 import sys
 import threading
 import time
@@ -31,6 +32,7 @@ from .games import adapter
 from .handlers import add_service
 from .matches import MatchManager
 from .metrics import Metrics, MetricsInterceptor
+from .play import PlayRoutes
 from .servicer import GameInfoServicer, MatchServicer, OracleServicer, encode_watch_event
 from .store_base import OUTAGES, MatchStore, StoreUnavailable, is_postgres, without_password
 from .stores import open_store
@@ -133,6 +135,15 @@ def _credentials(config: ServerConfig) -> grpc.ServerCredentials | None:
         raise ValueError("TLS needs both --tls-cert and --tls-key")
     with open(config.tls_key, "rb") as k, open(config.tls_cert, "rb") as c:
         return grpc.ssl_server_credentials([(k.read(), c.read())])
+
+
+def _http_tls(config: ServerConfig) -> ssl.SSLContext | None:
+    """The viewer's TLS: gRPC's certificate and key, when the server has them."""
+    if not (config.tls_cert and config.tls_key):
+        return None
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(config.tls_cert, config.tls_key)
+    return context
 
 
 async def _sweep(manager: MatchManager, every: float) -> None:
@@ -280,14 +291,14 @@ async def start_server(config: ServerConfig) -> Started:
         host = config.address.rpartition(":")[0].strip("[]")
         try:
             if metrics is not None and config.metrics_port is not None:
-                # each worker of --workers N its own port: --metrics-port + its number
-                metrics_port = metrics.serve(
-                    host, config.metrics_port + (config.worker or 0) if config.metrics_port else 0
-                )
+                # each worker of --workers N on a port of its own: --metrics-port + its number
+                wanted = config.metrics_port + (config.worker or 0) if config.metrics_port else 0
+                metrics_port = metrics.serve(host, wanted)
             if config.http_port is not None:
-                viewer = Viewer(manager, per_client=config.http_per_client)
+                viewer = Viewer(manager, per_client=config.http_per_client, ssl_context=_http_tls(config))
+                viewer.extra.extend(PlayRoutes(viewer, secure=viewer.ssl_context is not None).routes())
                 if metrics is not None:
-                    viewer.routes["/metrics"] = metrics.exposition
+                    viewer.add_text("/metrics", metrics.exposition)
                 http_port = await viewer.start(host, config.http_port, reuse_port=config.worker is not None)
         except BaseException:
             if metrics is not None:

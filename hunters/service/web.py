@@ -1,14 +1,14 @@
-"""The live viewer's HTTP side (`hunters serve --http PORT`): the page and its assets, a small JSON
-API and server-sent events, served from the server's own event loop out of the same `MatchManager`
-that serves gRPC (one source of truth).
+"""The live viewer's HTTP side (`hunters serve --http PORT`): the pages and their assets, a JSON API
+and server-sent events, served by aiohttp's web server on the server's own event loop out of the same
+`MatchManager` that serves gRPC (one source of truth). Over TLS when the server has it (the gRPC
+certificate).
 
-Why plain HTTP + JSON + server-sent events on asyncio streams, and not gRPC-Web/Connect or aiohttp:
-the viewer only reads (a list, one state, a change signal), so a browser's `fetch` and `EventSource`
-need no generated client, no JavaScript bundle and no proxy; the server needs no new dependency. It
-is read-only and shows only what anyone may see: a game's public `view()` and the picture drawn from
-it, the moves and the score events (the same ones WatchMatch streams) — never seeds, piles or tokens.
+Reading shows only what anyone may see: a game's public `view()` and the picture drawn from it, the
+moves and the score events (the same ones WatchMatch streams), never seeds, piles or tokens. Playing
+(play.py: the play page's routes under ``/play/<id>``) takes a seat's token once and keeps it in a
+cookie.
 
-Routes (GET or HEAD):
+Routes (GET or HEAD; the table is `Viewer.routes`, play.py adds its own):
 - ``/`` the list of matches, ``/match/<id>`` the match page; ``/static/<file>`` their assets;
 - ``/api/games`` the registered games (id and name);
 - ``/api/matches?game=&page_token=`` a page of matches (newest last), ``next_page_token``;
@@ -17,6 +17,10 @@ Routes (GET or HEAD):
 - ``/api/matches/<id>/picture.svg?at=N`` the picture alone;
 - ``/api/matches/<id>/events`` server-sent events: ``{"version", "over", "open"}`` now and at every
   change, until the match is closed (a comment line every 15 s keeps idle proxies from closing it).
+
+Limits: requests in progress (event streams included) server-wide and per client address (more get
+503 at once), the request line and headers (8 KiB), bodies (64 KiB), idle keep-alive connections
+(closed after 10 s).
 """
 
 from __future__ import annotations
@@ -24,13 +28,16 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import ssl
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
-from urllib.parse import parse_qs, unquote, urlsplit
+
+import grpc
+from aiohttp import web
 
 from hunters import games, pictures
 
@@ -39,42 +46,84 @@ from .matches import LiveMatch, MatchManager
 from .store_base import StoreUnavailable
 
 log = logging.getLogger("hunters.service.web")
+# aiohttp's protocol errors (a request that is not HTTP, a header too long) are the client's: its
+# answer (400, 431...) says so, the server's log does not (a handler's faults are logged: `_errors`)
+_protocol_log = logging.getLogger("hunters.service.web.protocol")
+_protocol_log.setLevel(logging.CRITICAL)
 
-MAX_REQUEST_BYTES = 8192
-REQUEST_TIMEOUT = 10.0
+MAX_REQUEST_BYTES = 8192  # the request line, and each header
+MAX_BODY_BYTES = 64 * 1024  # a request's body (a move, a new match)
+REQUEST_TIMEOUT = 10.0  # an idle keep-alive connection is closed after this long
 HEARTBEAT_SECONDS = 15.0
 STATE_CACHE = 256  # rendered (match, version) states kept
-MAX_CONNECTIONS = 1000  # open connections (event streams included); more get 503 at once
-MAX_PER_CLIENT = 32  # open connections from one address (a browser opens a handful)
+MAX_CONNECTIONS = 1000  # requests in progress (event streams included); more get 503 at once
+MAX_PER_CLIENT = 32  # requests in progress from one address (a browser opens a handful)
 ACCEPT_QUIET = 1.5  # seconds without a failed accept (asyncio retries every second) that end an episode
 LOG_WINDOW = 400  # log entries a state carries: those around the version shown (the page asks for more)
 CHECKPOINT = 256  # a copy of the game kept every this many moves, so that ?at=N replays at most that many
 MAX_CHECKPOINTS = 128  # per match; past it every other one goes and the spacing doubles
 ASSETS = {
-    "index.html": "text/html; charset=utf-8",
-    "match.html": "text/html; charset=utf-8",
-    "viewer.js": "text/javascript; charset=utf-8",
-    "viewer.css": "text/css; charset=utf-8",
+    "index.html": "text/html",
+    "match.html": "text/html",
+    "play.html": "text/html",
+    "viewer.js": "text/javascript",
+    "play.js": "text/javascript",
+    "viewer.css": "text/css",
 }
-_REASONS = {
-    200: "OK",
-    400: "Bad Request",
-    404: "Not Found",
-    405: "Method Not Allowed",
-    500: "Internal Server Error",
-    503: "Service Unavailable",
+SECURITY_HEADERS = {
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    # the pages' own scripts only (no inline script, no CDN); the server's SVG carries inline styles
+    "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "frame-ancestors 'none'",
 }
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+Route = tuple[str, str, Handler]  # (method, path pattern, handler); GET routes answer HEAD too
 
 
 class HttpError(Exception):
-    def __init__(self, status: int, message: str):
+    """A refusal: its status, message, and (the play routes') the contract's reason and details."""
+
+    def __init__(self, status: int, message: str, reason: str = "", **extra: Any):
         super().__init__(message)
         self.status = status
         self.message = message
+        self.reason = reason
+        self.extra = extra
+
+    def body(self) -> dict[str, Any]:
+        return {"error": self.message, **({"reason": self.reason} if self.reason else {}), **self.extra}
 
 
-def _asset(name: str) -> bytes:
+_STATUS = {
+    grpc.StatusCode.INVALID_ARGUMENT: 400,
+    grpc.StatusCode.UNAUTHENTICATED: 401,
+    grpc.StatusCode.PERMISSION_DENIED: 403,
+    grpc.StatusCode.NOT_FOUND: 404,
+    grpc.StatusCode.FAILED_PRECONDITION: 409,
+    grpc.StatusCode.ABORTED: 409,
+    grpc.StatusCode.RESOURCE_EXHAUSTED: 429,
+    grpc.StatusCode.UNAVAILABLE: 503,
+}
+
+
+def refused(exc: ServiceError) -> HttpError:
+    """A service refusal as HTTP: its status, reason and message (the same ones gRPC sends)."""
+    return HttpError(_STATUS.get(exc.code, 400), exc.message, exc.reason, **exc.metadata)
+
+
+def asset(name: str) -> bytes:
     return resources.files("hunters.web").joinpath(name).read_bytes()
+
+
+def json_response(data: Any, status: int = 200) -> web.Response:
+    return web.Response(body=json.dumps(data).encode(), status=status, content_type="application/json")
+
+
+def _error(status: int, message: str) -> web.Response:
+    return json_response({"error": message}, status)
 
 
 def _jsonable(value: Any) -> Any:
@@ -126,23 +175,65 @@ def _seat_name(seat: int) -> str:
 
 
 class Viewer:
-    """The viewer's routes over a `MatchManager`; `start` serves them on an asyncio server."""
+    """The viewer's routes over a `MatchManager`; `start` serves them (and any `extra` routes) with
+    aiohttp on the running loop."""
 
-    def __init__(self, manager: MatchManager, max_connections: int = MAX_CONNECTIONS, per_client: int = MAX_PER_CLIENT):
+    def __init__(
+        self,
+        manager: MatchManager,
+        max_connections: int = MAX_CONNECTIONS,
+        per_client: int = MAX_PER_CLIENT,
+        ssl_context: ssl.SSLContext | None = None,
+    ):
         self.manager = manager
         self.max_connections = max_connections
         self.per_client = per_client
-        self._clients: dict[str, int] = {}  # address -> open connections
+        self.ssl_context = ssl_context
+        self.extra: list[Route] = []  # more routes (play.py's), added before `start`
+        self._in_flight = 0
+        self._clients: dict[str, int] = {}  # address -> requests in progress
         self._accept_failing = False  # an episode of failed accepts (out of file descriptors) is under way
         self._accept_failed_at = 0.0
         self._states: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
         self._logs: OrderedDict[str, _Log] = OrderedDict()
-        self._server: asyncio.Server | None = None
+        self._runner: web.AppRunner | None = None
         self._streams: set[asyncio.Task[Any]] = set()
-        # more GET routes: path -> a function answering (content type, body), e.g. /metrics
-        self.routes: dict[str, Callable[[], tuple[str, bytes]]] = {}
+        self._stopping: asyncio.Future[None] | None = None  # done once `stop` is called: streams end
 
     # -- serving ----------------------------------------------------------------------------------
+    def routes(self) -> list[Route]:
+        """The read-only routes: (method, path, handler)."""
+        return [
+            ("GET", "/", self._page("index.html")),
+            ("GET", "/index.html", self._page("index.html")),
+            ("GET", "/match/{match_id}", self._page("match.html")),
+            ("GET", "/static/{name}", self._static),
+            ("GET", "/api/games", self._games),
+            ("GET", "/api/matches", self._matches),
+            ("GET", "/api/matches/{match_id}", self._state),
+            ("GET", "/api/matches/{match_id}/picture.svg", self._picture),
+            ("GET", "/api/matches/{match_id}/events", self._events),
+        ]
+
+    def app(self) -> web.Application:
+        app = web.Application(client_max_size=MAX_BODY_BYTES, middlewares=[self._limits, self._errors])
+        for method, path, handler in (*self.routes(), *self.extra):
+            if method == "GET":
+                app.router.add_get(path, handler)  # and HEAD
+            else:
+                app.router.add_route(method, path, handler)
+        app.on_response_prepare.append(self._headers)
+        return app
+
+    def add_text(self, path: str, produce: Callable[[], tuple[str, bytes]]) -> None:
+        """One more GET route answering `produce()`'s (content type, body), e.g. /metrics."""
+
+        async def text(request: web.Request) -> web.Response:
+            content_type, body = produce()
+            return web.Response(body=body, headers={"Content-Type": content_type})
+
+        self.extra.append(("GET", path, text))
+
     async def start(self, host: str, port: int, reuse_port: bool = False) -> int:
         """Listen on host:port (0: a free port); return the port. `reuse_port`: the workers of one
         server share it (SO_REUSEPORT)."""
@@ -164,112 +255,112 @@ class Viewer:
                 loop.default_exception_handler(context)
 
         loop.set_exception_handler(on_loop_error)
-        self._server = await asyncio.start_server(
-            self._handle, host, port, limit=MAX_REQUEST_BYTES, reuse_port=reuse_port or None
+        self._stopping = loop.create_future()
+        runner = web.AppRunner(
+            self.app(),
+            access_log=None,  # the server logs in JSON lines; no line per request (nor its URL)
+            handle_signals=False,
+            handler_cancellation=True,  # a browser gone ends its request (its event stream) at once
+            keepalive_timeout=REQUEST_TIMEOUT,
+            max_line_size=MAX_REQUEST_BYTES,
+            max_field_size=MAX_REQUEST_BYTES,
+            shutdown_timeout=0.5,
+            logger=_protocol_log,
         )
-        return int(self._server.sockets[0].getsockname()[1])
+        await runner.setup()
+        site = web.TCPSite(
+            runner, host, port, ssl_context=self.ssl_context, reuse_address=True, reuse_port=reuse_port or None
+        )
+        try:
+            await site.start()
+        except BaseException:
+            await runner.cleanup()
+            raise
+        self._runner = runner
+        return int(runner.addresses[0][1])
 
     async def stop(self) -> None:
-        """Stop listening and end every open connection (event streams included)."""
-        if self._server is not None:
-            self._server.close()
-        for task in list(self._streams):
-            task.cancel()
-        if self._streams:
-            await asyncio.gather(*self._streams, return_exceptions=True)
-        if self._server is not None:
-            await self._server.wait_closed()
+        """Stop listening and end every open request (event streams included)."""
+        if self._stopping is not None and not self._stopping.done():
+            self._stopping.set_result(None)
+        if self._runner is not None:
+            await self._runner.cleanup()
 
-    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        assert task is not None
+    @web.middleware
+    async def _limits(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """Requests in progress, server-wide and per address: more get 503 at once."""
         if self._accept_failing and time.monotonic() - self._accept_failed_at > ACCEPT_QUIET:
             # (connections accepted in the same batch as a failure are handled after it: not a recovery)
             self._accept_failing = False
             log.warning("viewer accepts connections again")
-        peer = writer.get_extra_info("peername")
-        client = str(peer[0]) if isinstance(peer, tuple) and peer else ""
-        self._streams.add(task)
+        client = request.remote or ""
+        self._in_flight += 1
         self._clients[client] = self._clients.get(client, 0) + 1
         try:
-            if len(self._streams) > self.max_connections:
-                await self._send(writer, 503, "text/plain", b"too many open connections")
-                return
+            if self._in_flight > self.max_connections:
+                return web.Response(status=503, text="too many open connections")
             if self._clients[client] > self.per_client:
-                await self._send(writer, 503, "text/plain", b"too many open connections from your address")
-                return
-            await self._serve_one(reader, writer)
-        except (ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, TimeoutError):
-            pass
-        except asyncio.CancelledError:
-            pass
-        except Exception:
-            log.exception("viewer request failed")
+                return web.Response(status=503, text="too many open connections from your address")
+            return await handler(request)
         finally:
-            self._streams.discard(task)
+            self._in_flight -= 1
             left = self._clients[client] - 1
             if left:
                 self._clients[client] = left
             else:
                 del self._clients[client]
-            writer.close()
 
-    async def _serve_one(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), REQUEST_TIMEOUT)
+    @web.middleware
+    async def _errors(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """Refusals as JSON `{"error": ...}` with their status; a fault is a 500 logged once."""
         try:
-            method, target, _ = head.split(b"\r\n", 1)[0].decode("latin-1").split(" ", 2)
-        except ValueError:
-            await self._send(writer, 400, "text/plain", b"bad request line")
-            return
-        if method not in ("GET", "HEAD"):
-            await self._send(writer, 405, "text/plain", b"the viewer only reads: GET or HEAD")
-            return
-        url = urlsplit(target)
-        query = {k: v[-1] for k, v in parse_qs(url.query).items()}
-        path = unquote(url.path)
-        try:
-            if path.endswith("/events") and path.startswith("/api/matches/"):
-                await self._events(reader, writer, path[len("/api/matches/") : -len("/events")])
-                return
-            status, kind, body = await self.route(path, query)
+            return await handler(request)
         except HttpError as exc:
-            status, kind, body = exc.status, "application/json", json.dumps({"error": exc.message}).encode()
-        await self._send(writer, status, kind, b"" if method == "HEAD" else body)
+            return json_response(exc.body(), exc.status)
+        except ServiceError as exc:
+            return json_response(refused(exc).body(), refused(exc).status)
+        except StoreUnavailable:
+            return _error(503, "the database cannot be reached now: try again")
+        except web.HTTPException as exc:
+            if exc.status < 400:
+                raise
+            message = {404: f"nothing at {request.path}", 405: f"{request.method} is not allowed here"}
+            return _error(exc.status, message.get(exc.status, exc.reason))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("viewer request failed", extra={"path": request.path})
+            return _error(500, "the server failed to answer: try again")
 
-    async def _send(self, writer: asyncio.StreamWriter, status: int, kind: str, body: bytes) -> None:
-        writer.write(
-            f"HTTP/1.1 {status} {_REASONS[status]}\r\nContent-Type: {kind}\r\nContent-Length: {len(body)}\r\n"
-            f"Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n".encode()
-            + body
-        )
-        await writer.drain()
+    async def _headers(self, request: web.Request, response: web.StreamResponse) -> None:
+        for key, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(key, value)
 
     # -- routes -------------------------------------------------------------------------------------
-    async def route(self, path: str, query: dict[str, str]) -> tuple[int, str, bytes]:
-        """(status, content type, body) of a GET; HttpError for a bad or unknown request."""
-        if path in self.routes:
-            return (200, *self.routes[path]())
-        if path in ("/", "/index.html"):
-            return 200, ASSETS["index.html"], _asset("index.html")
-        if path.startswith("/match/"):
-            return 200, ASSETS["match.html"], _asset("match.html")
-        if path.startswith("/static/"):
-            name = path[len("/static/") :]
-            if name not in ASSETS:
-                raise HttpError(404, f"no asset {name!r}")
-            return 200, ASSETS[name], _asset(name)
-        if path == "/api/games":
-            return 200, "application/json", json.dumps(self.games()).encode()
-        if path == "/api/matches":
-            return 200, "application/json", json.dumps(await self.matches(query)).encode()
-        if path.startswith("/api/matches/"):
-            rest = path[len("/api/matches/") :]
-            if rest.endswith("/picture.svg"):
-                state = await self.state(rest[: -len("/picture.svg")], query.get("at"))
-                return 200, "image/svg+xml; charset=utf-8", state["svg"].encode()
-            if "/" not in rest:
-                return 200, "application/json", json.dumps(await self.state(rest, query.get("at"))).encode()
-        raise HttpError(404, f"nothing at {path}")
+    def _page(self, name: str) -> Handler:
+        async def page(request: web.Request) -> web.Response:
+            return web.Response(body=asset(name), content_type=ASSETS[name], charset="utf-8")
+
+        return page
+
+    async def _static(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        if name not in ASSETS:
+            raise HttpError(404, f"no asset {name!r}")
+        return web.Response(body=asset(name), content_type=ASSETS[name], charset="utf-8")
+
+    async def _games(self, request: web.Request) -> web.Response:
+        return json_response(self.games())
+
+    async def _matches(self, request: web.Request) -> web.Response:
+        return json_response(await self.matches(dict(request.query)))
+
+    async def _state(self, request: web.Request) -> web.Response:
+        return json_response(await self.state(request.match_info["match_id"], request.query.get("at")))
+
+    async def _picture(self, request: web.Request) -> web.Response:
+        state = await self.state(request.match_info["match_id"], request.query.get("at"))
+        return web.Response(text=state["svg"], content_type="image/svg+xml", charset="utf-8")
 
     async def _live(self, match_id: str) -> LiveMatch:
         try:
@@ -390,38 +481,49 @@ class Viewer:
             history.keep(i + 1)
         return history
 
-    async def _events(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, match_id: str) -> None:
+    async def _events(self, request: web.Request) -> web.StreamResponse:
         """Server-sent events: the match's version now and after every change, until it closes or
-        the browser goes away (noticed at once: a read that ends when the connection does)."""
+        the browser goes away (its request is cancelled at once: aiohttp's handler cancellation)."""
+        live = await self._live(request.match_info["match_id"])
+
+        async def change() -> dict[str, Any]:
+            return {"version": live.version, "over": live.game.is_over, "open": live.is_open}
+
+        return await self.stream(request, live, change)
+
+    async def stream(
+        self, request: web.Request, live: LiveMatch, payload: Callable[[], Awaitable[dict[str, Any]]]
+    ) -> web.StreamResponse:
+        """Server-sent events of `payload()` (a JSON object) now and after every change of `live`,
+        until it closes, the browser goes away or the server stops."""
+        stopping = self._stopping
+        assert stopping is not None, "start() first"
+        task = asyncio.current_task()
+        assert task is not None
+        self._streams.add(task)
         try:
-            live = await self._live(match_id)
-        except HttpError as exc:
-            await self._send(writer, exc.status, "application/json", json.dumps({"error": exc.message}).encode())
-            return
-        writer.write(
-            b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\n"
-            b"Connection: close\r\n\r\nretry: 1000\n\n"
-        )
-        sent: tuple[int, bool] | None = None
-        gone = asyncio.ensure_future(reader.read(1))
-        try:
+            response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"})
+            await response.prepare(request)
+            await response.write(b"retry: 1000\n\n")
+            sent: tuple[int, bool] | None = None
             while True:
                 now = (live.version, live.is_open)
                 if now != sent:
-                    data = json.dumps({"version": live.version, "over": live.game.is_over, "open": live.is_open})
-                    writer.write(f"data: {data}\n\n".encode())
+                    data = json.dumps(await payload())
+                    await response.write(f"data: {data}\n\n".encode())
                     sent = now
-                await writer.drain()
                 if not live.is_open or live.deleted:
-                    return
+                    return response
                 changed = asyncio.ensure_future(live.changed.wait())
                 try:
-                    await asyncio.wait((changed, gone), timeout=HEARTBEAT_SECONDS, return_when=asyncio.FIRST_COMPLETED)
+                    await asyncio.wait((changed, stopping), timeout=HEARTBEAT_SECONDS, return_when="FIRST_COMPLETED")
                 finally:
                     changed.cancel()
-                if gone.done():
-                    return
+                if stopping.done():
+                    return response
                 if not changed.done() or changed.cancelled():
-                    writer.write(b": keep-alive\n\n")
+                    await response.write(b": keep-alive\n\n")
+        except ConnectionError:  # the browser went away mid-write
+            return web.StreamResponse()
         finally:
-            gone.cancel()
+            self._streams.discard(task)

@@ -42,7 +42,8 @@ def main(grpc_port: int, http_port: int) -> int:
     with Client(f"127.0.0.1:{grpc_port}") as client:
         for seed, game in enumerate(hunters.games.ids(), start=11):
             print(play(client, game, seed), flush=True)
-    for page in ("/", "/static/viewer.js", "/static/viewer.css"):
+    scripts = [f"/static/games/{game}/play.js" for game in hunters.games.ids()]  # each game's, from its package
+    for page in ("/", "/static/viewer.js", "/static/viewer.css", "/play", "/static/play.js", *scripts):
         with urllib.request.urlopen(f"http://127.0.0.1:{http_port}{page}", timeout=30) as resp:
             assert resp.status == 200 and resp.read(), f"viewer page {page} is empty"
     print("viewer: pages served", flush=True)

@@ -87,7 +87,7 @@ GAMES = [("carcassonne_hg", 3, 30, "g.tile", "g.occupant"), ("jaeger_sammler", 3
 def test_watch_a_bot_match_live_and_step_back(browser, server_factory, shots, game, players, moves, pieces, others):
     running = server_factory(http_port=0)
     base = f"http://127.0.0.1:{running.http_port}"
-    page = browser.new_page(viewport={"width": 1400, "height": 950})
+    page = browser.new_page(viewport={"width": 1400, "height": 950}, bypass_csp=True)  # CSP forbids eval
     errors = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     with Client(f"127.0.0.1:{running.port}") as client:

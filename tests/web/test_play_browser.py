@@ -1,0 +1,176 @@
+"""The play page in a real browser (headless Debian Chromium driven by Playwright): a person plays a
+whole game of each game against a server bot by clicking and pressing keys only. After every move
+the page and GetMatch agree (version, seat to move, scores, pieces drawn); the page is reloaded mid-game
+and picks the game up; an illegal click is impossible (only highlighted places take a click) and a
+refused move leaves the page as it was. Screenshots go to $HUNTERS_SCREENSHOTS (default: tmp dir).
+
+Marked `browser` (run with ``--browser``), skipped without Chromium or Playwright as test_browser.py."""
+
+import random
+
+import pytest
+
+from hunters.client import Client
+from tests.web.test_browser import browser, drawn, placed_at, shots  # noqa: F401 (fixtures)
+
+pytestmark = pytest.mark.browser
+
+
+def new_game(page, base, game, bot):
+    page.goto(base + "/play")
+    page.wait_for_selector("#new-game-id option", state="attached")
+    page.select_option("#new-game-id", game)
+    page.select_option("#new-players", "2")
+    page.select_option("select[data-seat='0']", "you")
+    page.select_option("select[data-seat='1']", "bot:" + bot)
+    page.click("#new-start")
+    page.wait_for_url("**/play/*")
+    return page.url.rsplit("/", 1)[1]
+
+
+def settle(page):
+    """Wait until it is the page's turn or the game is over; the page's version."""
+    page.wait_for_function("['mine', 'over'].includes(document.body.dataset.turn)", timeout=20000)
+    return int(page.locator("#board").get_attribute("data-version"))
+
+
+def agree(page, client, running, match_id, pieces, others):
+    """The page shows what GetMatch says: version, seat to move, scores; as many pieces as the game has."""
+    got = client.get_match(match_id)
+    version = int(page.locator("#board").get_attribute("data-version"))
+    assert version == got.version
+    assert page.locator("#error").is_hidden(), page.locator("#error").inner_text()  # no refusal, no fault
+    assert (drawn(page, pieces), drawn(page, others)) == placed_at(running, match_id, version)
+    shown = [page.locator(f"#scores tr[data-seat='{s}'] td").nth(1).inner_text() for s in range(2)]
+    if got.state.status == 2 or all(x == "hidden" for x in shown) is False:
+        assert shown == [str(x) for x in got.state.scores]
+    if got.state.status == 1:
+        assert f"{('red', 'blue')[got.state.player]} to move" in page.locator("#status").inner_text()
+    return got
+
+
+def hg_move(page, rng, shot=None):
+    """One H&G move: a highlighted place, sometimes turned with R first, an occupant choice, confirm."""
+    for _ in range(rng.randrange(4)):
+        page.keyboard.press("r")
+    spots = page.locator("#board rect.spot:not(.chosen)")
+    spots.nth(rng.randrange(spots.count())).click()
+    choices = page.locator("#choices button.choice")
+    choices.nth(rng.randrange(choices.count())).click()
+    assert page.locator("#board g.ghost").count() == 1  # the tile in hand, turned, where it would go
+    if shot:
+        shot()
+    if rng.random() < 0.5:
+        page.keyboard.press("Enter")
+    else:
+        page.click("#confirm")
+
+
+def jaeger_move(page, rng, shot=None):
+    """One Jäger turn: a highlighted character, a highlighted destination (or leave), again, confirm."""
+    for _ in range(8):
+        confirm = page.locator("#confirm")
+        if confirm.count():
+            assert page.locator("#turn-summary li").count() >= 1  # what the turn does, before confirming
+            if shot:
+                shot()
+            if rng.random() < 0.5:
+                page.keyboard.press("Enter")
+            else:
+                confirm.click()
+            return
+        options = page.locator("#board g.space.target")
+        buttons = page.locator("#choices #leave, #choices #stop-here")
+        n, b = options.count(), buttons.count()
+        if shot and page.locator("#board g.chosen-space").count():
+            shot(suffix="-step")
+        if n + b == 0:
+            page.wait_for_timeout(20)  # the summary is on its way (describe)
+            continue
+        pick = rng.randrange(n + b)
+        if pick < n:
+            options.nth(pick).click(force=True)  # a character may stand on the space: its click is the space's
+        else:
+            buttons.nth(pick - n).click()
+    raise AssertionError("no move chosen in 8 clicks")
+
+
+GAMES = [
+    ("carcassonne_hg", "greedy", hg_move, "g.tile", "g.occupant"),
+    ("jaeger_sammler", "greedy", jaeger_move, "g.character", "g.pack"),
+]
+
+
+@pytest.mark.parametrize("game,bot,play,pieces,others", GAMES)
+def test_play_a_whole_game_against_a_server_bot(browser, server_factory, shots, game, bot, play, pieces, others):  # noqa: F811
+    running = server_factory(http_port=0)
+    base = f"http://127.0.0.1:{running.http_port}"
+    # (bypass_csp: the page's policy forbids eval, which wait_for_function uses)
+    context = browser.new_context(viewport={"width": 1400, "height": 950}, bypass_csp=True)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    rng = random.Random(5)
+    with Client(f"127.0.0.1:{running.port}") as client:
+        match_id = new_game(page, base, game, bot)
+        page.screenshot(path=str(shots / f"play-{game}-start.png"))
+        moves = 0
+        while True:
+            settle(page)
+            got = agree(page, client, running, match_id, pieces, others)
+            if got.state.status == 2:
+                break
+            before = got.version
+            if moves == 3:
+                page.reload()  # a reload picks the game up where it is
+                settle(page)
+                assert int(page.locator("#board").get_attribute("data-version")) == before
+            play(
+                page,
+                rng,
+                (lambda suffix="": page.screenshot(path=str(shots / f"play-{game}-choosing{suffix}.png")))
+                if moves == 2
+                else None,
+            )
+            page.wait_for_function(f"Number(document.getElementById('board').dataset.version) > {before}")
+            moves += 1
+            if moves == 6:
+                page.screenshot(path=str(shots / f"play-{game}-mid.png"))
+        page.screenshot(path=str(shots / f"play-{game}-over.png"))
+        final = client.get_match(match_id)
+        assert "over" in page.locator("#status").inner_text() and final.state.status == 2
+        assert "hidden" not in page.locator("#scores").inner_text()
+        assert moves >= 5
+        # a second tab (the same browser, its cookie) shows the same finished game
+        other = context.new_page()
+        other.goto(f"{base}/play/{match_id}")
+        other.wait_for_function("document.body.dataset.turn === 'over'")
+        assert other.locator("#board").get_attribute("data-version") == str(final.version)
+    context.close()
+    assert errors == []
+
+
+def test_a_tab_that_missed_a_move_is_refused_with_the_reason_and_nothing_changes(browser, server_factory, shots):  # noqa: F811
+    running = server_factory(http_port=0)
+    base = f"http://127.0.0.1:{running.http_port}"
+    context = browser.new_context(viewport={"width": 1400, "height": 950}, bypass_csp=True)
+    first = context.new_page()
+    match_id = new_game(first, base, "carcassonne_hg", "greedy")
+    settle(first)
+    second = context.new_page()
+    second.route("**/events", lambda route: route.abort())  # this tab hears of no move
+    second.goto(f"{base}/play/{match_id}")
+    settle(second)
+    rng = random.Random(3)
+    hg_move(first, rng)
+    first.wait_for_function("Number(document.getElementById('board').dataset.version) >= 2")
+    assert second.locator("#board").get_attribute("data-version") == "0"
+    hg_move(second, rng)  # a move of the position the second tab still shows
+    second.wait_for_selector("#error:not([hidden])")
+    assert "STALE_VERSION" in second.locator("#error").inner_text()
+    assert second.locator("#board").get_attribute("data-version") == "0"  # nothing changed here...
+    assert second.locator("#board rect.spot").count() > 0  # ...and its moves are offered again
+    second.screenshot(path=str(shots / "play-refused.png"))
+    with Client(f"127.0.0.1:{running.port}") as client:
+        assert client.get_match(match_id).version == 2  # ...nor on the server
+    context.close()
