@@ -109,7 +109,7 @@ def play_codes(env: Any, theta: np.ndarray, rng: np.random.Generator, seed: int 
             return float(reward), steps
 
 
-def train_codes(game: Any, episodes: int, seed: int = 0, eval_games: int = 200, lr: float = 0.05) -> dict[str, Any]:
+def train_codes(game: Any, episodes: int, seed: int = 0, eval_games: int = 400, lr: float = 0.05) -> dict[str, Any]:
     """REINFORCE on a preference per compact code (terminal reward, running-mean baseline)."""
     env = gym_env(game, players=2, opponents="random", seat="random")
     theta = np.zeros(env.action_space.n)

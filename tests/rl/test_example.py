@@ -43,14 +43,14 @@ def test_command_line(game_id):
 
 @pytest.mark.slow
 def test_training_example_beats_random():
-    """examples/train_vs_random.py: a code-preference policy trained for 1,000 episodes wins most
-    games against `random` (untrained: about half)."""
+    """examples/train_vs_random.py: a code-preference policy trained for 1,000 episodes wins at
+    least 90% of 400 games against `random` (untrained: about half)."""
     spec = importlib.util.spec_from_file_location("train_vs_random", PATH.parent / "train_vs_random.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    result = module.train_codes("jaeger_sammler", episodes=1000, seed=0, eval_games=200)
+    result = module.train_codes("jaeger_sammler", episodes=1000, seed=0, eval_games=400)
     assert result["before"] < 0.6
-    assert result["after"] >= 0.8
+    assert result["after"] >= 0.9
 
 
 @pytest.mark.slow
