@@ -44,13 +44,17 @@ def deep(levels: int):
     return v
 
 
+HANG_SECONDS = 5.0  # refusing junk takes milliseconds; a quadratic check or a hang takes far longer
+
+
 def assert_refused_clearly(call) -> None:
     start = time.perf_counter()
     try:
         call()
     except ValueError as exc:  # InvalidRecordError and IllegalMoveError are ValueErrors
         assert str(exc), "an error needs a message"
-    assert time.perf_counter() - start < 1.0
+    # a bound on the work (no hang, no blow-up on huge or deep input), loose enough for a busy machine
+    assert time.perf_counter() - start < HANG_SECONDS
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -103,7 +107,7 @@ def test_bad_options_are_refused_quickly_with_a_reason(options):
     with pytest.raises(ValueError) as exc:
         Game.new(players=2, **options)
     assert str(exc.value) and len(str(exc.value)) < 1000
-    assert time.perf_counter() - start < 0.5
+    assert time.perf_counter() - start < HANG_SECONDS
 
 
 def test_deep_layouts_are_refused():
