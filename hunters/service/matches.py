@@ -526,6 +526,18 @@ class MatchManager:
             match_id=live.match_id,
         )
 
+    @staticmethod
+    def check_not_bot(live: LiveMatch, seat: int) -> None:
+        """A seat the server's bot plays takes no move from its token (PlayMove, seat streams)."""
+        if seat in live.bots:
+            raise ServiceError(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                "SEAT_PLAYED_BY_BOT",
+                f"seat {seat} is played by the server's bot",
+                match_id=live.match_id,
+                seat=seat,
+            )
+
     def _check_admin(self, live: LiveMatch, token: str | None, why: str = "") -> None:
         token = auth.require_token(token)
         if not auth.matches(token, live.admin_hash):
@@ -552,14 +564,7 @@ class MatchManager:
         live = await self.get(match_id)
         seat = self.seat_of(live, token)
         validate.request_id(request_id)
-        if seat in live.bots:
-            raise ServiceError(
-                grpc.StatusCode.FAILED_PRECONDITION,
-                "SEAT_PLAYED_BY_BOT",
-                f"seat {seat} is played by the server's bot",
-                match_id=live.match_id,
-                seat=seat,
-            )
+        self.check_not_bot(live, seat)
         digest = hashlib.sha256(bytes([seat]) + fingerprint).hexdigest() if request_id else ""
         async with self._locked(live):
             # On a shared store the cached match may be behind the database: a move refused by the

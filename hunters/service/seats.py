@@ -133,14 +133,7 @@ class SeatStreams:
         opening = first.open
         live = await self.manager.get(opening.match_id)
         seat = self.manager.seat_of(live, token)
-        if seat in live.bots:
-            raise ServiceError(
-                grpc.StatusCode.FAILED_PRECONDITION,
-                "SEAT_PLAYED_BY_BOT",
-                f"seat {seat} is played by the server's bot",
-                match_id=live.match_id,
-                seat=seat,
-            )
+        self.manager.check_not_bot(live, seat)
         resume = opening.resume_version if opening.HasField("resume_version") else None
         if resume is not None and not 0 <= resume <= live.version:
             raise invalid("BAD_VERSION", f"resume_version must be from 0 to the match's version {live.version}")
