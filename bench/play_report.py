@@ -5,7 +5,11 @@
 - other seat's move -> page: from just before another player's PlayMove (gRPC) to the page showing
   it (server-sent event, state read, picture drawn); a server bot's move reaches the page the same
   way (the manager publishes every stored move alike), plus its thinking. The same move is timed on
-  the viewer's page of the match (/match/<id>), open beside it, for comparison.
+  the viewer's page of the match (/match/<id>), open beside it, for comparison;
+- a server bot's move -> page: in a second match against the server's `greedy` bot, from the moment
+  a gRPC watcher of the match hears the bot's move (WatchMatch, in this process) to the play page
+  and the viewer's page showing it. (When the bot answers before the page's own POST returns, the
+  page draws its move from that answer, earlier than any event.)
 
     python bench/play_report.py            # 30 moves each way, Hunters & Gatherers, 2 players
     python bench/play_report.py 60
@@ -20,6 +24,7 @@ import random
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -41,6 +46,8 @@ def main(rounds: int = 30) -> None:
         heard: list[float] = []  # the event heard
         fetched: list[float] = []  # the state read
         watched: list[float] = []  # the viewer's page drawn
+        bot_page: list[float] = []  # a server bot's move, heard by a watcher -> the play page drawn
+        bot_viewer: list[float] = []  # ... -> the viewer's page drawn
         try:
             with sync_playwright() as p, Client(f"127.0.0.1:{server.port}") as client:
                 browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
@@ -98,6 +105,7 @@ def main(rounds: int = 30) -> None:
                         fetched.append(at[1] - t0)
                     if got.state.status != 1:
                         break
+                bot_round(base, context, client, rng, rounds, bot_page, bot_viewer)
                 browser.close()
         finally:
             server.stop(0)
@@ -108,10 +116,53 @@ def main(rounds: int = 30) -> None:
         ("other seat's move -> state", fetched),
         ("other seat's move -> page", others),
         ("... -> the viewer's page", watched),
+        ("server bot's move -> page", bot_page),
+        ("... -> the viewer's page", bot_viewer),
     ):
         xs = sorted(xs)
         p90 = xs[int(0.9 * (len(xs) - 1))]
         print(f"{name:28s} n={len(xs):3d}  median {statistics.median(xs):6.1f} ms  p90 {p90:6.1f}  max {xs[-1]:6.1f}")
+
+
+def bot_round(base, context, client, rng, rounds, bot_page, bot_viewer) -> None:
+    """Play `rounds` moves against the server's greedy bot; time each bot move to both pages."""
+    page = context.new_page()
+    viewer = context.new_page()
+    page.goto(base + "/play")
+    made = page.evaluate(
+        """() => fetch('/api/play', {method: 'POST', headers: {'Content-Type': 'application/json',
+        'X-Hunters-Request': '1'}, body: JSON.stringify({game: 'carcassonne_hg', players: 2, you: 0,
+        seed: 8, bots: [{seat: 1, bot: 'greedy'}]})}).then(r => r.json())"""
+    )
+    match_id = made["match_id"]
+    heard: dict[int, float] = {}
+    bot_versions: list[int] = []
+
+    def watch() -> None:
+        for event in client.watch(match_id):
+            heard[event.version] = time.time() * 1000
+            if event.seat == 1:
+                bot_versions.append(event.version)
+
+    threading.Thread(target=watch, daemon=True).start()
+    page.goto(base + made["url"])
+    viewer.goto(f"{base}/match/{match_id}")
+    for _ in range(rounds):
+        page.wait_for_function("['mine', 'over'].includes(document.body.dataset.turn)")
+        if page.locator("body").get_attribute("data-turn") == "over":
+            break
+        spots = page.locator("#board rect.spot:not(.chosen)")
+        spots.nth(rng.randrange(spots.count())).click()
+        page.click("#confirm")
+    page.wait_for_function("['mine', 'over'].includes(document.body.dataset.turn)")
+    first = "(xs, v) => Math.min(...Object.entries(xs).filter(([k]) => Number(k) >= v).map(([, t]) => t))"
+    for v in bot_versions:  # the bot's move drawn, or the first later version drawn (it included it)
+        drawn = page.evaluate(f"({first})(HuntersPlay.drawnAt, {v})")
+        viewer.wait_for_function(f"Object.keys(__seen).some(k => Number(k) >= {v})")
+        seen = viewer.evaluate(f"({first})(__seen, {v})")
+        if v in heard:
+            bot_page.append(drawn - heard[v])
+            bot_viewer.append(seen - heard[v])
 
 
 if __name__ == "__main__":

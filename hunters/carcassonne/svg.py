@@ -290,6 +290,20 @@ def tile_svg(tile: int, s: float = TILE, rotation: int = 0) -> str:
     return "".join(out)
 
 
+def _anchors(tile: int, s: float) -> str:
+    """Invisible marks of where each zone's piece would stand on an unrotated tile `s` units wide,
+    with the piece's role there: the play page draws the occupant choices of a placement on them."""
+    lay = _layout(tile)
+    marks = []
+    for z, zone in lay["zones"].items():
+        u, v = lay["anchors"][z]
+        marks.append(
+            f'<circle class="anchor" data-local="{z}" data-role="{_ROLE[zone["type"]]}" cx="{num(u * s)}" '
+            f'cy="{num(v * s)}" r="0"/>'
+        )
+    return f'<g class="anchors">{"".join(marks)}</g>'
+
+
 # -- pieces --------------------------------------------------------------------------------------
 _MEEPLE = (
     "M0-9a3 3 0 0 1 3 3c0 1-.5 1.6-.5 2.3l5 2.2c1 .6.6 2-.5 2l-3-.4 3.5 6.9h-4.5l-3-4-3 4h-4.5"
@@ -346,6 +360,7 @@ def svg_of_view(view: dict[str, Any]) -> str:
         f'width="{num(width)}" height="{num(height)}" data-game="carcassonne_hg" '
         f'data-moves="{view["moves_played"]}" data-x0="{num(x0)}" data-y0="{num(y0)}" data-tile-size="{s}">',
         _DEFS,
+        f'<defs><path id="hg-meeple" d="{_MEEPLE}"/><path id="hg-hut" d="{_HUT}"/></defs>',  # the play page's choices
         f'<rect width="{num(width)}" height="{num(height)}" fill="#efe6d2"/>',
         '<g class="board">',
     ]
@@ -414,7 +429,7 @@ def _panel(view: dict[str, Any], left: float) -> str:
         hand = view["tile"]
         out.append(
             f'<g class="hand" data-tile="{hand}" transform="translate({num(x)},{num(y)})"><title>tile in '
-            f"hand: {hand}</title>{tile_svg(hand, 96)}</g>"
+            f"hand: {hand}</title>{tile_svg(hand, 96)}{_anchors(hand, 96)}</g>"
         )
         out.append(text(x + 108, y + 16, f"tile {hand}", 12))
         y += 110

@@ -13,8 +13,9 @@ Routes:
 - GET ``/play`` (new game) and ``/play/<id>`` (a match): the page; ``/static/games/<game>/play.js``
   the game's own drawing and clicking (from its package: ``<package>/web/play.js``);
 - POST ``/api/play`` ``{game, players, bots: [{seat, bot}], you: seat|null, options, create_token}``:
-  a new match (CreateMatch's rules); the cookie for seat `you`; the other seats' tokens in the body;
-- POST ``/play/<id>/join`` ``{token}``: the cookie for that token's seat;
+  a new match (CreateMatch's rules); the cookie for seat `you`; each open seat's token and link in the body;
+- POST ``/play/<id>/join`` ``{token}`` or ``{invite}``: the cookie for that seat (an invite, from an
+  open seat's link, works once: hunters/service/invites.py);
 - GET ``/play/<id>/seat``: the cookie's seat, the bot seats, and the legal moves when it is to move;
   ``/play/<id>/state``: that and the viewer's state of the latest version, in one read;
   ``/play/<id>/events``: server-sent events of that state, now and at every change;
@@ -40,6 +41,7 @@ from hunters.v1 import matches_pb2
 
 from .errors import ServiceError
 from .games import adapter
+from .invites import Invites
 from .matches import LiveMatch, Played
 from .web import HttpError, Route, Viewer, asset, json_response, refused
 
@@ -76,6 +78,13 @@ class PlayRoutes:
         self.viewer = viewer
         self.manager = viewer.manager
         self.secure = secure  # served over TLS: the cookie is Secure too
+        self._invites: Invites | None = None
+
+    async def invites(self) -> Invites:
+        """The invites of this server's database (keyed from its secret, read once)."""
+        if self._invites is None:
+            self._invites = Invites(await self.manager.store.secret("page_token_key"))
+        return self._invites
 
     def routes(self) -> list[Route]:
         return [
@@ -175,13 +184,20 @@ class PlayRoutes:
         live, tokens, _admin = await self.manager.create(config, token, "peer:" + (request.remote or ""))
         log.info("match created", extra={"match_id": live.match_id, "game": config.game, "via": "web"})
         bots = {b.seat for b in config.bots}
+        invites = await self.invites()
+        url = f"/play/{live.match_id}"
         response = json_response(
             {
                 "match_id": live.match_id,
-                "url": f"/play/{live.match_id}",
+                "url": url,
                 "you": you,
-                # the open seats' tokens, for their players (each exchanges it on the match's page)
-                "open_seats": [{"seat": s, "token": t} for s, t in enumerate(tokens) if s != you and s not in bots],
+                # the open seats, for their players: a link each (the invite in its fragment, which
+                # the browser never sends to a server), and the token itself for a program
+                "open_seats": [
+                    {"seat": s, "token": t, "link": f"{url}#invite={invites.make(live.match_id, s, t)}"}
+                    for s, t in enumerate(tokens)
+                    if s != you and s not in bots
+                ],
             }
         )
         if you is not None:
@@ -191,12 +207,21 @@ class PlayRoutes:
     async def _join(self, request: web.Request) -> web.Response:
         body = await self._body(request)
         live = await self._live(request)
-        token = body.get("token")
-        if not isinstance(token, str) or not token.strip():
-            raise refuse(400, "MISSING_TOKEN", 'send the seat\'s token as {"token": ...}')
-        seat = self.manager.seat_of(live, token.strip())
+        token, invite = body.get("token"), body.get("invite")
+        if isinstance(invite, str) and invite:
+            invites = await self.invites()
+            try:
+                seat, token = invites.take(live.match_id, invite)
+            except ServiceError as exc:
+                raise refused(exc) from None
+        elif not isinstance(token, str) or not token.strip():
+            raise refuse(
+                400, "MISSING_TOKEN", 'send the seat\'s token as {"token": ...} or its invite as {"invite": ...}'
+            )
+        token = token.strip()
+        seat = self.manager.seat_of(live, token)
         response = json_response({"match_id": live.match_id, "seat": seat})
-        self._set_cookie(response, live.match_id, token.strip())
+        self._set_cookie(response, live.match_id, token)
         return response
 
     # -- the seat's view ----------------------------------------------------------------------------

@@ -104,9 +104,17 @@ async function newGamePage() {
       if (!made.open_seats.length) { location.assign(made.url); return; }
       document.getElementById("new-form").hidden = true;
       document.getElementById("new-invites").hidden = false;
-      document.getElementById("new-link").textContent = location.origin + made.url;
       const list = document.getElementById("new-invite-list");
-      for (const o of made.open_seats) list.append(el("li", { "data-seat": o.seat }, seatSwatch(o.seat), `${SEATS[o.seat % 5][0]}: `, el("code", { class: "token" }, o.token)));
+      for (const o of made.open_seats) {
+        const link = location.origin + o.link;
+        const copy = el("button", { class: "copy", type: "button" }, "copy link");
+        copy.addEventListener("click", async () => {
+          try { await navigator.clipboard.writeText(link); copy.textContent = "copied"; } catch (e) { copy.textContent = "select the link and copy it"; }
+        });
+        list.append(el("li", { "data-seat": o.seat }, seatSwatch(o.seat), `${SEATS[o.seat % 5][0]}: `,
+          el("a", { class: "invite", href: link, target: "_blank", rel: "noreferrer" }, "their link"), " ", copy,
+          el("details", {}, el("summary", {}, "the seat's token, for a program"), el("code", { class: "token" }, o.token))));
+      }
       document.getElementById("new-go").addEventListener("click", () => location.assign(made.url));
     } catch (e) { showError(e); }
   });
@@ -214,7 +222,10 @@ async function playPage(matchId) {
     } catch (e) {
       clicked = null;
       showError(e);
-      render(state, seat);  // nothing changed: the same position, offered again
+      if (e.reason === "STALE_VERSION") {  // the match moved on without this page hearing it: show it as it is now
+        document.getElementById("error").textContent += " (the match had moved on: this is where it is now)";
+        await refresh();
+      } else render(state, seat);  // nothing changed: the same position, offered again
       return;
     }
     if (played.now.state.version >= state.version) render(played.now.state, played.now.seat);
@@ -234,6 +245,11 @@ async function playPage(matchId) {
     if (module.key(ev, ctx)) ev.preventDefault();
   });
 
+  const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
+  if (invite) {  // an open seat's link: its invite (never sent in a request line) is taken once, for the cookie
+    history.replaceState(null, "", location.pathname + location.search);
+    try { await post(`${base}/join`, { invite }); } catch (e) { showError(e); }
+  }
   await refresh();
   // every change arrives with the state and this browser's seat: drawn without reading it again
   const events = new EventSource(`${base}/events`);

@@ -56,8 +56,18 @@ def hg_move(page, rng, shot=None):
     spots = page.locator("#board rect.spot:not(.chosen)")
     spots.nth(rng.randrange(spots.count())).click()
     choices = page.locator("#choices button.choice")
-    choices.nth(rng.randrange(choices.count())).click()
     assert page.locator("#board g.ghost").count() == 1  # the tile in hand, turned, where it would go
+    # the pieces the placement may take stand on the tile: one per legal occupant (meeple or hut),
+    # listed beside it too after "no piece"
+    assert choices.nth(0).inner_text() == "no piece"
+    marks = page.locator("#board g.choice-mark")
+    assert marks.count() == choices.count() - 1
+    if marks.count() and rng.random() < 0.6:  # choose on the tile...
+        marks.nth(rng.randrange(marks.count())).click()
+        assert page.locator("#board g.choice-mark.picked").count() == 1
+        assert page.locator("#choices button.choice[aria-pressed='true']").count() == 1
+    else:  # ...or from the list
+        choices.nth(rng.randrange(choices.count())).click()
     if shot:
         shot()
     if rng.random() < 0.5:
@@ -168,9 +178,107 @@ def test_a_tab_that_missed_a_move_is_refused_with_the_reason_and_nothing_changes
     hg_move(second, rng)  # a move of the position the second tab still shows
     second.wait_for_selector("#error:not([hidden])")
     assert "STALE_VERSION" in second.locator("#error").inner_text()
-    assert second.locator("#board").get_attribute("data-version") == "0"  # nothing changed here...
-    assert second.locator("#board rect.spot").count() > 0  # ...and its moves are offered again
+    # the refusal changed nothing; the page now shows the match as it is, and offers its moves
+    second.wait_for_function("document.getElementById('board').dataset.version === '2'")
+    assert second.locator("#board rect.spot").count() > 0
     second.screenshot(path=str(shots / "play-refused.png"))
     with Client(f"127.0.0.1:{running.port}") as client:
         assert client.get_match(match_id).version == 2  # ...nor on the server
     context.close()
+
+
+def test_a_friend_plays_an_open_seat_from_its_link(browser, server_factory, shots):  # noqa: F811
+    running = server_factory(http_port=0)
+    base = f"http://127.0.0.1:{running.http_port}"
+    host = browser.new_context(viewport={"width": 1400, "height": 950}, bypass_csp=True)
+    page = host.new_page()
+    page.goto(base + "/play")
+    page.wait_for_selector("#new-game-id option", state="attached")
+    page.select_option("#new-game-id", "carcassonne_hg")
+    page.select_option("select[data-seat='0']", "you")
+    page.select_option("select[data-seat='1']", "open")
+    page.click("#new-start")
+    page.wait_for_selector("#new-invites:not([hidden])")
+    link = page.locator("#new-invite-list a.invite").get_attribute("href")
+    token = page.locator("#new-invite-list code.token").text_content()
+    assert len(token) == 64
+    assert "#invite=" in link and token not in link
+    page.screenshot(path=str(shots / "play-invite.png"))
+    page.click("#new-go")
+    settle(page)
+    match_id = page.url.rsplit("/", 1)[1]
+    friend = browser.new_context(viewport={"width": 1400, "height": 950}, bypass_csp=True)  # another browser
+    requests = []
+    other = friend.new_page()
+    other.on("request", lambda r: requests.append(r.url))
+    other.goto(link)
+    other.wait_for_function("document.getElementById('status').textContent.includes('you are blue')")
+    assert other.url == f"{base}/play/{match_id}"  # the invite left the address bar
+    assert not any("invite" in url for url in requests)  # and was never in a request's address
+    hg_move(page, random.Random(1))  # red moves; blue's page hears it and it is blue's turn there
+    settle(other)
+    assert other.locator("body").get_attribute("data-turn") == "mine"
+    hg_move(other, random.Random(2))
+    page.wait_for_function("Number(document.getElementById('board').dataset.version) >= 2")
+    with Client(f"127.0.0.1:{running.port}") as client:
+        assert client.get_match(match_id).version >= 2
+    third = browser.new_context(bypass_csp=True).new_page()  # the link is spent: nobody else takes the seat
+    third.goto(link)
+    third.wait_for_selector("#error:not([hidden])")
+    assert "BAD_INVITE" in third.locator("#error").inner_text()
+    assert "you are" not in third.locator("#status").inner_text()
+    host.close()
+    friend.close()
+
+
+def test_the_shamans_retake_is_chosen_on_the_board(browser, server_factory, shots):  # noqa: F811
+    """A position where red holds the shaman tile with meeples out (seed 12, after 50 moves chosen
+    as below): the page rings each meeple it may take back; a click on a ring and confirm play the
+    placement with that retake."""
+    from hunters.carcassonne import Game
+
+    game, rng = Game.new(players=2, seed=12), random.Random(12)
+    moves = []
+    while not (game.player == 0 and any(m.retake is not None for m in game.legal_moves())):
+        ms = game.legal_moves()
+        meeples = [m for m in ms if m.occupant is not None and m.occupant.kind == "meeple" and m.retake is None]
+        m = rng.choice(meeples) if meeples and rng.random() < 0.7 else rng.choice(ms)
+        moves.append(m)
+        game.play(m)
+        assert len(moves) < 80
+    target = next(m for m in game.legal_moves() if m.retake is not None)
+    running = server_factory(http_port=0)
+    base = f"http://127.0.0.1:{running.http_port}"
+    with Client(f"127.0.0.1:{running.port}") as client:
+        made = client.create_match("carcassonne_hg", players=2, seed=12)
+        for i, m in enumerate(moves):  # the same game over gRPC
+            client.play(made.match_id, m, token=made.seat_tokens[game_seat(client, made.match_id)])
+            assert client.get_match(made.match_id).version == i + 1
+        context = browser.new_context(viewport={"width": 1400, "height": 950}, bypass_csp=True)
+        page = context.new_page()
+        page.goto(f"{base}/play/{made.match_id}")
+        page.fill("#join-token", made.seat_tokens[0])
+        page.click("#join-go")
+        settle(page)
+        for _ in range(4):  # turn the tile to the target's rotation
+            if f"at rotation {target.rotation} " in page.locator("#choices").inner_text():
+                break
+            page.keyboard.press("r")
+        page.click(f"#board rect.spot[data-x='{target.x}'][data-y='{target.y}']:not(.chosen)")
+        rings = page.locator("#board circle.retake-mark")
+        retakes = {m.retake for m in game.legal_moves() if m.retake is not None and (m.x, m.y) == (target.x, target.y)
+                   and m.rotation == target.rotation}
+        assert {int(z) for z in rings.evaluate_all("rs => rs.map(r => r.dataset.zone)")} == retakes
+        page.click(f"#board circle.retake-mark[data-zone='{target.retake}']", force=True)
+        assert "take back" in page.locator("#picked").inner_text()
+        page.screenshot(path=str(shots / "play-carcassonne_hg-retake.png"))
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"Number(document.getElementById('board').dataset.version) > {len(moves)}")
+        played = client.record(made.match_id, made.admin_token)["moves"][len(moves)]
+        assert played["retake"] == target.retake and (played["x"], played["y"]) == (target.x, target.y)
+        context.close()
+
+
+def game_seat(client, match_id):
+    """The seat to move in a match, from GetMatch."""
+    return client.get_match(match_id).state.player

@@ -75,6 +75,49 @@ def test_a_token_is_exchanged_once_for_the_cookie(web):
     assert status == 403 and refused["reason"] == "INVALID_TOKEN"
 
 
+def test_an_open_seats_link_gives_the_seat_once_without_its_token_in_the_url(web):
+    _, port = web
+    body, _ = new_match(port, players=3, bots=[{"seat": 2, "bot": "random"}])
+    match_id = body["match_id"]
+    (friend,) = body["open_seats"]
+    assert friend["seat"] == 1
+    path, _, fragment = friend["link"].partition("#")
+    assert path == f"/play/{match_id}" and fragment.startswith("invite=")
+    assert friend["token"] not in friend["link"]  # the link holds an invite, not the token
+    invite = fragment.removeprefix("invite=")
+    status, set_cookie, joined = request(port, "POST", f"/play/{match_id}/join", {"invite": invite})
+    assert status == 200 and joined["seat"] == 1
+    assert cookie_of(set_cookie) == f"hunters_seat={friend['token']}"  # the seat's own cookie, as with a token
+    status, _, seat = request(port, "GET", f"/play/{match_id}/seat", cookie=cookie_of(set_cookie))
+    assert status == 200 and seat["seat"] == 1
+    status, set_cookie, again = request(port, "POST", f"/play/{match_id}/join", {"invite": invite})
+    assert status == 403 and again["reason"] == "BAD_INVITE" and "used" in again["error"] and set_cookie is None
+    other, _ = new_match(port, you=None)
+    status, _, wrong = request(port, "POST", f"/play/{other['match_id']}/join", {"invite": invite})
+    assert status == 403 and wrong["reason"] == "BAD_INVITE"  # an invite opens its own match only
+    forged = invite[:-4] + ("AAAA" if invite[-4:] != "AAAA" else "BBBB")
+    for bad in (forged, "x" * 71, "not base64!"):
+        status, _, refused = request(port, "POST", f"/play/{other['match_id']}/join", {"invite": bad})
+        assert status == 403 and refused["reason"] == "BAD_INVITE"
+
+
+def test_an_invite_expires():
+    from hunters.service.errors import ServiceError
+    from hunters.service.invites import LIFETIME, Invites
+
+    now = [1_000_000.0]
+    invites = Invites(b"k" * 32, clock=lambda: now[0])
+    token = "ab" * 32
+    code = invites.make("m1", 3, token)
+    now[0] += LIFETIME + 1
+    with pytest.raises(ServiceError) as exc:
+        invites.take("m1", code)
+    assert exc.value.reason == "BAD_INVITE" and "expired" in exc.value.message
+    now[0] -= 2
+    assert invites.take("m1", code) == (3, token)
+    assert Invites(b"j" * 32).make("m1", 3, token) != code  # another database, another seal
+
+
 def test_a_move_from_the_page_is_played_like_playmove_and_the_bot_replies(web):
     running, port = web
     body, set_cookie = new_match(port, bots=[{"seat": 1, "bot": "greedy"}], seed=4)
