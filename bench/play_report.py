@@ -30,6 +30,7 @@ from pathlib import Path
 
 from hunters.client import Client
 from hunters.service import ServerConfig, create_server
+from hunters.status import ServiceError
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -139,22 +140,33 @@ def bot_round(base, context, client, rng, rounds, bot_page, bot_viewer) -> None:
     bot_versions: list[int] = []
 
     def watch() -> None:
-        for event in client.watch(match_id):
-            heard[event.version] = time.time() * 1000
-            if event.seat == 1:
-                bot_versions.append(event.version)
+        try:
+            for event in client.watch(match_id):
+                heard[event.version] = time.time() * 1000
+                if event.seat == 1:
+                    bot_versions.append(event.version)
+        except ServiceError:  # the channel closed at the end
+            pass
 
     threading.Thread(target=watch, daemon=True).start()
     page.goto(base + made["url"])
     viewer.goto(f"{base}/match/{match_id}")
-    for _ in range(rounds):
-        page.wait_for_function("['mine', 'over'].includes(document.body.dataset.turn)")
+    version = 0
+    for _ in range(rounds):  # each time: after the bot's reply (and any extra turns), the page's turn
+        page.wait_for_function(
+            f"Number(document.getElementById('board').dataset.version) >= {version} && "
+            "['mine', 'over'].includes(document.body.dataset.turn)"
+        )
         if page.locator("body").get_attribute("data-turn") == "over":
             break
+        version = int(page.locator("#board").get_attribute("data-version")) + 1
         spots = page.locator("#board rect.spot:not(.chosen)")
         spots.nth(rng.randrange(spots.count())).click()
         page.click("#confirm")
-    page.wait_for_function("['mine', 'over'].includes(document.body.dataset.turn)")
+    page.wait_for_function(
+        f"Number(document.getElementById('board').dataset.version) >= {version} && "
+        "['mine', 'over'].includes(document.body.dataset.turn)"
+    )
     first = "(xs, v) => Math.min(...Object.entries(xs).filter(([k]) => Number(k) >= v).map(([, t]) => t))"
     for v in bot_versions:  # the bot's move drawn, or the first later version drawn (it included it)
         drawn = page.evaluate(f"({first})(HuntersPlay.drawnAt, {v})")
