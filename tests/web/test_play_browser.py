@@ -266,8 +266,11 @@ def test_the_shamans_retake_is_chosen_on_the_board(browser, server_factory, shot
             page.keyboard.press("r")
         page.click(f"#board rect.spot[data-x='{target.x}'][data-y='{target.y}']:not(.chosen)")
         rings = page.locator("#board circle.retake-mark")
-        retakes = {m.retake for m in game.legal_moves() if m.retake is not None and (m.x, m.y) == (target.x, target.y)
-                   and m.rotation == target.rotation}
+        retakes = {
+            m.retake
+            for m in game.legal_moves()
+            if m.retake is not None and (m.x, m.y) == (target.x, target.y) and m.rotation == target.rotation
+        }
         assert {int(z) for z in rings.evaluate_all("rs => rs.map(r => r.dataset.zone)")} == retakes
         page.click(f"#board circle.retake-mark[data-zone='{target.retake}']", force=True)
         assert "take back" in page.locator("#picked").inner_text()
@@ -282,3 +285,76 @@ def test_the_shamans_retake_is_chosen_on_the_board(browser, server_factory, shot
 def game_seat(client, match_id):
     """The seat to move in a match, from GetMatch."""
     return client.get_match(match_id).state.player
+
+
+def test_cross_site_writes_and_a_replayed_cookie_are_refused_in_the_browser(browser, server_factory, tmp_path):  # noqa: F811
+    """Another site's page (http://localhost:<other port>, a different site from 127.0.0.1) tries to
+    play the victim's seat: a form POST of JSON as text/plain, a no-cors fetch with credentials, and
+    a fetch with the write header (which needs a preflight the server never grants). Then the
+    victim's own cookie of one match is replayed against another match. Nothing is played."""
+    import http.server
+    import json
+    import threading
+
+    running = server_factory(http_port=0)
+    base = f"http://127.0.0.1:{running.http_port}"
+    context = browser.new_context(bypass_csp=True)
+    page = context.new_page()
+    match_id = new_game(page, base, "carcassonne_hg", "greedy")
+    settle(page)
+    with Client(f"127.0.0.1:{running.port}") as client:
+        move = client.legal_moves(match_id)[0][0]
+    body = json.dumps({"move": move.to_json(), "version": 0})
+    target = f"{base}/play/{match_id}/move"
+    evil = f"""<!doctype html><body><iframe name="sink"></iframe>
+<form id="f" method="POST" action="{target}" enctype="text/plain" target="sink">
+<input name='{body[:-1]}, "pad": "' value='x"}}'></form><script>
+document.getElementById("f").submit();
+fetch("{target}", {{method: "POST", mode: "no-cors", credentials: "include", body: '{body}',
+  headers: {{"Content-Type": "text/plain"}}}}).then(() => {{ document.title = "no-cors sent"; }});
+fetch("{target}", {{method: "POST", credentials: "include", body: '{body}',
+  headers: {{"Content-Type": "application/json", "X-Hunters-Request": "1"}}}})
+  .then(() => {{ document.body.dataset.cors = "answered"; }}, () => {{ document.body.dataset.cors = "blocked"; }});
+</script></body>"""
+    (tmp_path / "evil.html").write_text(evil)
+    handler = lambda *a: http.server.SimpleHTTPRequestHandler(*a, directory=str(tmp_path))
+    other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=other.serve_forever, daemon=True).start()
+    try:
+        answers = []
+        attacker = context.new_page()  # the same browser: it holds the victim's cookie
+        attacker.on("response", lambda r: answers.append((r.url, r.status)) if r.url == target else None)
+        attacker.goto(f"http://localhost:{other.server_address[1]}/evil.html")
+        attacker.wait_for_function("document.body.dataset.cors !== undefined && document.title === 'no-cors sent'")
+        assert attacker.evaluate("document.body.dataset.cors") == "blocked"  # the preflight is not granted
+        attacker.wait_for_timeout(300)
+        assert answers and all(status == 403 for _, status in answers), answers  # CROSS_SITE
+    finally:
+        other.shutdown()
+    with Client(f"127.0.0.1:{running.port}") as client:
+        assert client.get_match(match_id).version == 0  # nothing was played
+        second = new_game(context.new_page(), base, "carcassonne_hg", "greedy")
+        token = next(c["value"] for c in context.cookies() if c["path"] == f"/play/{match_id}")
+        context.add_cookies(
+            [
+                {
+                    "name": "hunters_seat",
+                    "value": token,
+                    "url": f"{base}/play/{second}",
+                    "httpOnly": True,
+                    "sameSite": "Strict",
+                }
+            ]
+        )
+        other_move = client.legal_moves(second)[0][0]
+        replay = context.new_page()
+        replay.goto(f"{base}/play/{second}")
+        answer = replay.evaluate(
+            """([url, move]) => fetch(url, {method: 'POST', headers: {'Content-Type': 'application/json',
+            'X-Hunters-Request': '1'}, body: JSON.stringify({move, version: 0})})
+            .then(r => r.json().then(b => [r.status, b.reason]))""",
+            [f"/play/{second}/move", other_move.to_json()],
+        )
+        assert answer == [403, "INVALID_TOKEN"]
+        assert client.get_match(second).version == 0
+    context.close()
