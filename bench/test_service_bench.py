@@ -346,7 +346,8 @@ def test_cancelled_simulation_stops_engine_work(benchmark, tmp_path):
 CLIENT_PROCESSES = 4  # the Python clients of the workers bench: 16, in this many processes of 4 threads
 WORKER_ROUNDS = 3
 LOAD_SECONDS = 3.0  # each round: every client plays for this long (a closed loop: its next move on each answer)
-LOAD_MOVES = 900  # moves prepared per client and round, more than one plays in LOAD_SECONDS
+LOAD_MOVES = 700  # moves prepared per client and round, more than one plays in LOAD_SECONDS
+UNLIMITED = ("--max-matches", "100000")  # the matches prepared and not reached stay unfinished
 GO_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "clients", "go")
 _TICK = os.sysconf("SC_CLK_TCK")
 
@@ -377,6 +378,13 @@ def _children(pid: int) -> list[int]:
 
 
 def _client_process(address: str, seed: int, threads: int, start_at: float, seconds: float) -> tuple[int, float, float]:
+    try:
+        return _client_process_inner(address, seed, threads, start_at, seconds)
+    except grpc.RpcError as exc:  # not picklable: its code and details as a plain error
+        raise RuntimeError(f"{exc.code()}: {exc.details()}") from None
+
+
+def _client_process_inner(address, seed, threads, start_at, seconds):
     """One Python client process of the workers bench: `threads` clients, each on a connection of its
     own playing its own matches (created first), all from `start_at` (time.monotonic(), system-wide)
     for `seconds`; returns (moves, when the last one was answered, this process's CPU seconds meanwhile)."""
@@ -529,8 +537,8 @@ def test_workers_throughput(benchmark):
     one_proc: list[subprocess.Popen] = []
     two_proc: list[subprocess.Popen] = []
     with (
-        serving(procs=one_proc) as one,
-        serving("--workers", "2", procs=two_proc) as two,
+        serving(*UNLIMITED, procs=one_proc) as one,
+        serving("--workers", "2", *UNLIMITED, procs=two_proc) as two,
         ctx.Pool(CLIENT_PROCESSES) as pool,
     ):
         addresses = {1: one, 2: two}
