@@ -2,9 +2,12 @@
 check) on loopback, throughput of 16 concurrent clients, SimulateGames against the in-process core.
 The server runs in its own process (`hunters serve`), as it would beside a game server."""
 
+import base64
 import contextlib
 import itertools
+import json
 import os
+import shutil
 import signal
 import socket
 import statistics
@@ -29,9 +32,10 @@ SIM_GAMES = 4000
 
 
 @contextlib.contextmanager
-def serving(*extra, db=None):
+def serving(*extra, db=None, procs=None):
     """`hunters serve` in its own process on a free loopback port, on `db` (a SQLite file or a
-    PostgreSQL URL) or else a throwaway SQLite database; yields its address."""
+    PostgreSQL URL) or else a throwaway SQLite database; yields its address (and appends the process
+    to `procs` when given)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -55,6 +59,8 @@ def serving(*extra, db=None):
                 *extra,
             ]
         )
+        if procs is not None:
+            procs.append(proc)
         addr = f"127.0.0.1:{port}"
         try:
             with grpc.insecure_channel(addr) as ch:
@@ -337,36 +343,161 @@ def test_cancelled_simulation_stops_engine_work(benchmark, tmp_path):
     benchmark.extra_info.update(slowest_stop=max(stops), median_stop=statistics.median(stops))
 
 
-CLIENT_PROCESSES = 4  # the 16 clients of the workers bench, in this many processes of 4 threads each
+CLIENT_PROCESSES = 4  # the Python clients of the workers bench: 16, in this many processes of 4 threads
 WORKER_ROUNDS = 3
+LOAD_SECONDS = 3.0  # each round: every client plays for this long (a closed loop: its next move on each answer)
+LOAD_MOVES = 700  # moves prepared per client and round, more than one plays in LOAD_SECONDS
+UNLIMITED = ("--max-matches", "100000")  # the matches prepared and not reached stay unfinished
+GO_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "clients", "go")
+_TICK = os.sysconf("SC_CLK_TCK")
 
 
-def _client_process(address: str, seed: int, threads: int, start_at: float) -> tuple[int, float]:
-    """One client process of the workers bench: `threads` clients, each on a connection of its own
-    playing MOVES_PER_CLIENT moves of its own match, all starting at `start_at` (time.monotonic(),
-    system-wide); returns (moves, when the last one was answered)."""
+def _cpu(pid: int) -> float:
+    """CPU seconds (user + system) of process `pid` so far; 0 once it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / _TICK
+
+
+def _busy() -> float:
+    """CPU seconds the whole machine spent busy so far (every core, every process)."""
+    with open("/proc/stat") as f:
+        ticks = [int(x) for x in f.readline().split()[1:]]
+    return (sum(ticks) - ticks[3] - ticks[4]) / _TICK
+
+
+def _children(pid: int) -> list[int]:
+    kids: list[int] = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with contextlib.suppress(OSError), open(f"/proc/{pid}/task/{task}/children") as f:
+            kids += [int(x) for x in f.read().split()]
+    return kids
+
+
+def _client_process(address: str, seed: int, threads: int, start_at: float, seconds: float) -> tuple[int, float, float]:
+    try:
+        return _client_process_inner(address, seed, threads, start_at, seconds)
+    except grpc.RpcError as exc:  # not picklable: its code and details as a plain error
+        raise RuntimeError(f"{exc.code()}: {exc.details()}") from None
+
+
+def _client_process_inner(address, seed, threads, start_at, seconds):
+    """One Python client process of the workers bench: `threads` clients, each on a connection of its
+    own playing its own matches (created first), all from `start_at` (time.monotonic(), system-wide)
+    for `seconds`; returns (moves, when the last one was answered, this process's CPU seconds meanwhile)."""
     seeds = itertools.count(seed)
     stubs = []
     for _ in range(threads):
         ch = grpc.insecure_channel(address, options=[("grpc.use_local_subchannel_pool", 1)])
         stub = matches_pb2_grpc.MatchServiceStub(ch)
         player = Player(stub, seed=next(seeds))
-        stubs.append((ch, stub, [player.next_request() for _ in range(MOVES_PER_CLIENT)]))
+        stubs.append((ch, stub, [player.next_request() for _ in range(LOAD_MOVES)]))
+    played = [0] * threads
+    stop_at = start_at + seconds
 
-    def run(stub, requests):
+    def run(i, stub, requests):
         for req, meta in requests:
+            if time.monotonic() >= stop_at:
+                return
             stub.PlayMove(req, metadata=meta)
+            played[i] += 1
 
-    workers = [threading.Thread(target=run, args=(stub, requests)) for _, stub, requests in stubs]
+    workers = [threading.Thread(target=run, args=(i, stub, reqs)) for i, (_, stub, reqs) in enumerate(stubs)]
     time.sleep(max(0.0, start_at - time.monotonic()))
+    cpu = time.process_time()
     for t in workers:
         t.start()
     for t in workers:
         t.join()
-    end = time.monotonic()
+    end, cpu = time.monotonic(), time.process_time() - cpu
     for ch, _, _ in stubs:
         ch.close()
-    return threads * MOVES_PER_CLIENT, end
+    assert all(n < LOAD_MOVES for n in played), "a client ran out of moves: raise LOAD_MOVES"
+    return sum(played), end, cpu
+
+
+def _go_plan(seeds) -> list[dict]:
+    """The Go load generator's clients: per client its matches (configuration, and the PlayMove
+    requests of LOAD_MOVES moves in all, serialized without the match id the server will give)."""
+    clients = []
+    for _ in range(CLIENTS):
+        seed, matches, left = next(seeds), [], LOAD_MOVES
+        while left:
+            game = Game.new(players=2, seed=seed)
+            config = matches_pb2.GameConfig(game="carcassonne_hg", players=2, seed=seed)
+            seats, requests = [], []
+            while left and not game.is_over:
+                moves = game.legal_moves()
+                move = moves[len(game.moves) * 7 % len(moves)]
+                req = matches_pb2.PlayMoveRequest(expected_version=len(game.moves), move=AD.move_to_proto(move))
+                requests.append(base64.b64encode(req.SerializeToString()).decode())
+                seats.append(game.player)
+                game.play(move)
+                left -= 1
+            matches.append(
+                {"config": base64.b64encode(config.SerializeToString()).decode(), "seats": seats, "requests": requests}
+            )
+            seed += 1000
+        clients.append({"matches": matches})
+    return clients
+
+
+def _moveload() -> str | None:
+    """clients/go/cmd/moveload built (offline, clients/go/scripts/go.sh); None without a Go toolchain."""
+    if shutil.which("go") is None:
+        return None
+    binary = os.path.join(GO_DIR, ".gopath", "bin", "moveload")
+    subprocess.run([os.path.join(GO_DIR, "scripts", "go.sh"), "build", "-o", binary, "./cmd/moveload"], check=True)
+    return binary
+
+
+def _split(servers: list[int], load: float, busy: float, seconds: float, moves: int) -> dict:
+    """A round's CPU split: cores used (CPU seconds per second) by the server processes, by the load
+    generator and by everything else on the machine, and the CPU microseconds per move of each side."""
+    server = sum(servers)
+    return {
+        "server_cores": server / seconds,
+        "server_cores_each": [c / seconds for c in servers],
+        "load_cores": load / seconds,
+        "other_cores": max(0.0, busy - server - load) / seconds,
+        "server_us_per_move": 1e6 * server / moves,
+        "load_us_per_move": 1e6 * load / moves,
+    }
+
+
+def _go_round(binary: str, address: str, plan: list[dict], workers: list[int]) -> tuple[float, dict]:
+    proc = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(json.dumps({"address": address, "seconds": LOAD_SECONDS, "clients": plan}))
+    proc.stdin.flush()
+    assert proc.stdout.readline().strip() == "ready"  # connected, matches created
+    before, busy = [_cpu(p) for p in workers], _busy()
+    proc.stdin.write("go\n")
+    proc.stdin.flush()
+    out = json.loads(proc.stdout.readline())
+    after, busy = [_cpu(p) for p in workers], _busy() - busy
+    assert proc.wait(timeout=30) == 0
+    assert out["exhausted"] == 0, "a client ran out of moves: raise LOAD_MOVES"
+    servers = [a - b for a, b in zip(after, before, strict=True)]
+    return out["moves"] / out["seconds"], _split(servers, out["cpu_seconds"], busy, out["seconds"], out["moves"])
+
+
+def _python_round(pool, address: str, seeds, workers: list[int]) -> tuple[float, dict]:
+    start_at = time.monotonic() + 5.0  # every process set up (matches created) by then
+    per = CLIENTS // CLIENT_PROCESSES
+    pending = pool.starmap_async(
+        _client_process, [(address, next(seeds), per, start_at, LOAD_SECONDS) for _ in range(CLIENT_PROCESSES)]
+    )
+    time.sleep(max(0.0, start_at - time.monotonic()))
+    before, busy = [_cpu(p) for p in workers], _busy()
+    done = pending.get()
+    after, busy = [_cpu(p) for p in workers], _busy() - busy
+    moves, seconds = sum(m for m, _, _ in done), max(e for _, e, _ in done) - start_at
+    servers = [a - b for a, b in zip(after, before, strict=True)]
+    return moves / seconds, _split(servers, sum(c for _, _, c in done), busy, seconds, moves)
 
 
 def _reach_both_workers(address: str) -> None:
@@ -387,53 +518,76 @@ def _reach_both_workers(address: str) -> None:
 @pytest.mark.benchmark(group="service-workers")
 def test_workers_throughput(benchmark):
     """16 clients' PlayMove rate on `hunters serve --workers 2` against `--workers 1`, round by round
-    (interleaved), with the clients laid out two ways: as 16 threads of this process (as in
-    test_concurrent_play_moves: at most one core of client work, bound by this process's GIL) and in
-    CLIENT_PROCESSES processes of 4 threads (no GIL bound, but on 2 cores they take more of the CPU
-    the servers need). Either way the clients share the machine's cores with the servers. The load
-    average before and after goes to extra_info, as a measure of how quiet the machine was."""
+    (interleaved), each client on a connection of its own playing moves of its own matches for
+    LOAD_SECONDS, with two load generators: clients/go/cmd/moveload (16 goroutines sending prepared
+    requests: the cheapest client, so the server's own scaling shows; skipped without Go) and Python
+    (CLIENT_PROCESSES processes of 4 threads). Both run on the machine's cores with the servers, so
+    each round also measures the CPU split (server processes, load generator, everything else; from
+    /proc): on 2 cores the ratio cannot exceed what the load generator leaves of the second core.
+    Medians of the rounds and the split go to extra_info and are printed (-s)."""
     import multiprocessing
 
+    binary = _moveload()
+    generators = ["go", "python"] if binary else ["python"]
     ctx = multiprocessing.get_context("spawn")
     seeds = itertools.count(20_000, 1_000)
-    rates: dict[tuple[str, int], list[float]] = {(k, n): [] for k in ("threads", "processes") for n in (1, 2)}
+    rates: dict[tuple[str, int], list[float]] = {(g, n): [] for g in generators for n in (1, 2)}
+    splits: dict[tuple[str, int], list[dict]] = {key: [] for key in rates}
     load_before = os.getloadavg()
+    one_proc: list[subprocess.Popen] = []
+    two_proc: list[subprocess.Popen] = []
     with (
-        serving() as one,
-        serving("--workers", "2") as two,
+        serving(*UNLIMITED, procs=one_proc) as one,
+        serving("--workers", "2", *UNLIMITED, procs=two_proc) as two,
         ctx.Pool(CLIENT_PROCESSES) as pool,
     ):
         addresses = {1: one, 2: two}
         _reach_both_workers(two)
-        warm_up = time.monotonic() + 5.0  # each pool process imports its modules and plays once, untimed
-        pool.starmap(_client_process, [(one, next(seeds), 1, warm_up) for _ in range(CLIENT_PROCESSES)])
-
-        def play_work(ch, i):
-            stub = matches_pb2_grpc.MatchServiceStub(ch)
-            player = Player(stub, seed=next(seeds))
-            requests = [player.next_request() for _ in range(MOVES_PER_CLIENT)]
-            return [lambda r=r, m=m: stub.PlayMove(r, metadata=m) for r, m in requests]
+        workers = {1: [one_proc[0].pid], 2: _children(two_proc[0].pid)}
+        assert len(workers[2]) == 2
+        warm_up = time.monotonic() + 5.0  # each pool process imports its modules and plays, untimed
+        pool.starmap(_client_process, [(one, next(seeds), 1, warm_up, 0.5) for _ in range(CLIENT_PROCESSES)])
 
         def rounds():
             for _ in range(WORKER_ROUNDS):
-                for n, address in addresses.items():
-                    rates["threads", n].append(_concurrent(address, play_work))
-                    start_at = time.monotonic() + 2.0  # every process set up (matches created) by then
-                    per = CLIENTS // CLIENT_PROCESSES
-                    args = [(address, next(seeds), per, start_at) for _ in range(CLIENT_PROCESSES)]
-                    done = pool.starmap(_client_process, args)
-                    rates["processes", n].append(sum(m for m, _ in done) / (max(e for _, e in done) - start_at))
+                for generator in generators:
+                    plan = _go_plan(seeds) if generator == "go" else None
+                    for n, address in addresses.items():
+                        if generator == "go":
+                            assert binary is not None and plan is not None
+                            rate, split = _go_round(binary, address, plan, workers[n])
+                        else:
+                            rate, split = _python_round(pool, address, seeds, workers[n])
+                        rates[generator, n].append(rate)
+                        splits[generator, n].append(split)
 
         benchmark.pedantic(rounds, rounds=1)
-    med = {key: statistics.median(v) for key, v in rates.items()}
-    for kind in ("threads", "processes"):
-        benchmark.extra_info.update(
-            {
-                f"{kind}_workers_1_moves_per_second": med[kind, 1],
-                f"{kind}_workers_2_moves_per_second": med[kind, 2],
-                f"{kind}_ratio": med[kind, 2] / med[kind, 1],
-                f"{kind}_rounds_1": rates[kind, 1],
-                f"{kind}_rounds_2": rates[kind, 2],
-            }
+    for generator in generators:
+        med = {n: statistics.median(rates[generator, n]) for n in (1, 2)}
+        info = {
+            f"{generator}_workers_1_moves_per_second": med[1],
+            f"{generator}_workers_2_moves_per_second": med[2],
+            f"{generator}_ratio": med[2] / med[1],
+            f"{generator}_ratio_per_round": [
+                b / a for a, b in zip(rates[generator, 1], rates[generator, 2], strict=True)
+            ],
+        }
+        for n in (1, 2):
+            for key in splits[generator, n][0]:
+                if key != "server_cores_each":
+                    info[f"{generator}_workers_{n}_{key}"] = statistics.median(s[key] for s in splits[generator, n])
+        benchmark.extra_info.update(info)
+        print(
+            f"\n{generator} clients: --workers 1 {med[1]:,.0f} moves/s,"
+            f" --workers 2 {med[2]:,.0f} ({med[2] / med[1]:.2f}x;"
+            f" rounds {', '.join(f'{r:.2f}' for r in info[f'{generator}_ratio_per_round'])})"
         )
+        for n in (1, 2):
+            m = {k: info[f"{generator}_workers_{n}_{k}"] for k in ("server_cores", "load_cores", "other_cores")}
+            us = {k: info[f"{generator}_workers_{n}_{k}_us_per_move"] for k in ("server", "load")}
+            print(
+                f"  --workers {n}: cores used by the server {m['server_cores']:.2f}, the clients {m['load_cores']:.2f},"
+                f" the rest of the machine {m['other_cores']:.2f}; CPU per move: server {us['server']:.0f} µs,"
+                f" clients {us['load']:.0f} µs"
+            )
     benchmark.extra_info.update(load_before=load_before, load_after=os.getloadavg())

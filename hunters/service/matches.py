@@ -228,6 +228,7 @@ class MatchManager:
         shared store, start hearing the other replicas' changes."""
         self._pages = validate.PageTokens(await self.store.secret("page_token_key"))
         if self.store.shared:
+            self.store.follows = self._follows
             await self.store.listen(self._on_change, self._resync)
         else:
             self._open_count = await self.store.live_count()
@@ -776,6 +777,18 @@ class MatchManager:
         task = asyncio.get_running_loop().create_task(run())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    def _follows(self, match_id: str) -> bool:
+        """Whether the match is in memory (the store's question, from its own thread: no LRU update).
+        A match loaded later catches up after loading (`get`), so moves left out meanwhile are not lost."""
+        return match_id in self._open or match_id in self._closed
+
+    def heard(self) -> Counter[str]:
+        """The changes heard from a shared store, by kind, the moves it left out included."""
+        heard = Counter(self.heard_changes)
+        if self.store.moves_passed_over:
+            heard["move"] += self.store.moves_passed_over
+        return heard
 
     async def _on_change(self, change: Change) -> None:
         """A change heard from the store (this replica's own ones included): matches not in memory

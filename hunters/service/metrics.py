@@ -222,7 +222,7 @@ class _StateCollector(Collector):
         notices = CounterMetricFamily(
             "hunters_replica_notifications", "changes heard from the shared database, by kind", labels=["kind"]
         )
-        for kind, n in sorted(dict(m.heard_changes).items()):
+        for kind, n in sorted(m.heard().items()):
             notices.add_metric([kind], n)
         yield notices
         yield from self._lanes()

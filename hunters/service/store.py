@@ -18,8 +18,9 @@ as PostgreSQL's does for replicas (store_postgres.py): the database decides ever
 inserted only while its number is free and the match neither over, abandoned nor deleted, else
 VersionConflict), and every move, abandonment and deletion adds a row to `changes` in its own
 transaction, which each worker polls (`listen`: a thread of its own looks at `PRAGMA data_version`
-every 2 ms until a second after the last change, then less often down to every 20 ms, reads the
-table only when another connection committed, and hands the other workers' changes to the loop).
+every 2 ms until a second after the last change it handed on, then less often down to every 20 ms,
+reads the table only when another connection committed, and hands the other workers' changes to
+the loop, leaving out their moves of matches this worker does not hold in memory: `follows`).
 A write that finds another worker writing tries again in steps of 50 µs growing to 1 ms (up to the
 busy timeout), instead of SQLite's busy-handler sleeps of 1, 2, 5 ms and more."""
 
@@ -58,8 +59,8 @@ log = logging.getLogger("hunters.service")
 BUSY_TIMEOUT = 2.0  # seconds a call waits for another process's write lock before DATABASE_BUSY
 _BUSY = {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED}
 # How often a shared store looks for the other workers' changes: every POLL_SECONDS until BUSY_SECONDS
-# after the last one, then the pause doubling up to QUIET_POLL_SECONDS (an idle worker wakes 50 times
-# a second; each look costs ~0.1 ms of CPU).
+# after the last change it handed to the loop, then the pause doubling up to QUIET_POLL_SECONDS (an
+# idle worker wakes 50 times a second; each look costs ~0.1 ms of CPU).
 POLL_SECONDS = 0.002
 BUSY_SECONDS = 1.0
 QUIET_POLL_SECONDS = 0.02
@@ -94,7 +95,10 @@ CREATE TABLE IF NOT EXISTS requests (
     PRIMARY KEY (match_id, request_id)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS changes (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,  -- what the workers of one database tell each other
+    -- what the workers of one database tell each other, in commit order. No AUTOINCREMENT (its
+    -- sqlite_sequence row is one more write per move, ~10 µs): trimming keeps the newest rows, so the
+    -- largest seq is never deleted and a new row's seq is always the largest so far plus one.
+    seq INTEGER PRIMARY KEY,
     match_id TEXT NOT NULL,
     what TEXT NOT NULL,            -- the new version, 'a' (abandoned) or 'd' (deleted)
     origin INTEGER NOT NULL DEFAULT 0  -- the process id of the worker that made it
@@ -605,12 +609,14 @@ class SQLiteStore(MatchStore):
         heard: asyncio.Queue[tuple[bool, list[tuple[str, str]]]],
     ) -> None:
         """The watching thread: `PRAGMA data_version` (it changes when another connection commits,
-        this worker's own included) every POLL_SECONDS until BUSY_SECONDS after the last change, then
-        less often; the new rows of `changes` read when it changed, the other workers' ones handed on."""
+        this worker's own included) every POLL_SECONDS until BUSY_SECONDS after the last change handed
+        on, then less often; the new rows of `changes` read when it changed, the other workers' ones
+        that concern this worker (`follows`) handed on."""
         seen = -1
         pause = POLL_SECONDS
         busy_until = 0.0
         failing = False
+        follows = self.follows
         try:
             while not self._stop_watching.wait(pause):
                 try:
@@ -619,7 +625,7 @@ class SQLiteStore(MatchStore):
                         if time.monotonic() >= busy_until:
                             pause = min(2 * pause, QUIET_POLL_SECONDS)
                         continue
-                    seen, pause, busy_until = version, POLL_SECONDS, time.monotonic() + BUSY_SECONDS
+                    seen, told = version, False
                     while True:
                         rows = watch.execute(
                             "SELECT seq, match_id, what, origin FROM changes WHERE seq > ? ORDER BY seq LIMIT ?",
@@ -629,12 +635,24 @@ class SQLiteStore(MatchStore):
                         if resync:
                             log.warning("changes missed: every match in memory catches up", extra={"db": self.path})
                         theirs = [(r[1], r[2]) for r in rows if r[3] != self._origin]
+                        if follows is not None and theirs:
+                            # the other workers' moves of matches not in memory: not worth waking the loop
+                            kept = [c for c in theirs if not str(c[1]).isdigit() or follows(c[0])]
+                            self.moves_passed_over += len(theirs) - len(kept)
+                            theirs = kept
                         if rows:
                             last = rows[-1][0]
                         if theirs or resync:
                             loop.call_soon_threadsafe(heard.put_nowait, (resync, theirs))
+                            told = True
                         if len(rows) < _CHANGES_PER_READ:
                             break
+                    # only changes handed on keep the polls frequent: this worker's own commits and the
+                    # others' moves of matches it does not hold back off like no change at all
+                    if told:
+                        pause, busy_until = POLL_SECONDS, time.monotonic() + BUSY_SECONDS
+                    elif time.monotonic() >= busy_until:
+                        pause = min(2 * pause, QUIET_POLL_SECONDS)
                     failing = False
                 except sqlite3.Error as exc:  # the database away for a moment: look again later
                     if not failing:

@@ -105,6 +105,12 @@ class MatchStore(abc.ABC):
     # again). The server answers NOT_SERVING in between.
     on_health: Callable[[str | None], None] | None = None
     fault: str | None = None  # the reason of the fault under way (logged once), or None
+    # Set by the server before `listen`: whether a move of this match concerns it (the match is in
+    # memory). Called from any thread. A store may leave out the other replicas' moves of the
+    # matches it does not concern (a match is read fresh when loaded, and caught up after), counting
+    # them in `moves_passed_over` instead.
+    follows: Callable[[str], bool] | None = None
+    moves_passed_over = 0
     _failed_at = 0.0  # when a call last failed (monotonic)
 
     def _faulted(self, exc: StoreUnavailable) -> None:

@@ -307,3 +307,49 @@ def test_a_configuration_the_workers_refuse_stops_them_all_with_status_2():
     )
     assert done.returncode == 2
     assert "hunters serve: error: workers share a database file, not an in-memory database" in done.stderr
+
+
+def test_a_worker_hears_the_others_moves_only_of_the_matches_it_holds(tmp_path):
+    """The watching thread hands the loop the other workers' moves of the matches in memory only
+    (`follows`), counting the rest; abandonments and deletions always."""
+    import asyncio
+
+    from hunters.service.store import SQLiteStore
+
+    async def run():
+        path = str(tmp_path / "shared.db")
+        a, b = SQLiteStore(path, shared=True), SQLiteStore(path, shared=True)
+        a._origin = -1  # another worker's changes (both stores are in this process)
+        a._db.execute("DROP TRIGGER temp.moves_told")
+        a._db.execute(
+            "CREATE TEMP TRIGGER moves_told AFTER INSERT ON main.moves BEGIN INSERT INTO changes (match_id, what,"
+            " origin) VALUES (NEW.match_id, NEW.idx + 1, -1); END"
+        )
+        for match_id in ("held", "other"):
+            await a.create(match_id, "carcassonne_hg", {}, b"", ["h0", "h1"], "admin", False)
+        heard: list[str] = []
+
+        async def on_change(change):
+            heard.append(f"{change.match_id} {change.version if not (change.abandoned or change.deleted) else '-'}")
+
+        async def on_resync():
+            pass
+
+        b.follows = lambda match_id: match_id == "held"
+        await b.listen(on_change, on_resync)
+        for idx in range(3):
+            for match_id in ("held", "other"):
+                await a.append_move(match_id, idx, idx % 2, {"i": idx}, False, None)
+        await a.abandon("other")
+        for _ in range(200):
+            if len(heard) == 4:
+                break
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.05)
+        await a.close()
+        await b.close()
+        return heard, b.moves_passed_over
+
+    heard, passed_over = asyncio.run(run())
+    assert heard == ["held 1", "held 2", "held 3", "other -"]
+    assert passed_over == 3
