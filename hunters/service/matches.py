@@ -248,11 +248,11 @@ class MatchManager:
         ad = adapter(config.game)
         if not self.store.shared and self._open_count >= self.max_live_matches:
             raise self._too_many()
+        if config.bots:  # before any game or bot is built: a refusal costs the event loop little
+            self._check_bot_seats(len(config.bots), None if self._create_hash is not None else caller)
         seed = config.seed if config.HasField("seed") else secrets.randbits(63)
         game = ad.new_game(config, seed)
         bots = bot_seats(config.bots, game.players, seed, self.max_bot_iterations, self.max_match_bot_iterations)
-        if bots:
-            self._check_bot_seats(len(bots), None if self._create_hash is not None else caller)
         stored_config = matches_pb2.GameConfig()
         stored_config.CopyFrom(config)
         stored_config.seed = seed
