@@ -20,8 +20,7 @@ from hunters.service.errors import ServiceError
 from hunters.status import error_info
 from hunters.v1 import matches_pb2, oracle_pb2
 
-from .helpers import bearer, rpc_error, stubs
-from .helpers import over
+from .helpers import bearer, over, rpc_error, stubs
 from .test_bot_seats import config
 
 
@@ -359,7 +358,8 @@ def test_a_matchs_bots_search_within_its_budget_then_play_one_ply_moves(server_f
     for _ in range(2):
         created = stub.CreateMatch(matches_pb2.CreateMatchRequest(config=config("jaeger_sammler", seed=4, bots=bots)))
         mid = created.match.match_id
-        eventually(lambda: over(stub.GetMatch(matches_pb2.GetMatchRequest(match_id=mid)).match.state), 120)
+        request = matches_pb2.GetMatchRequest(match_id=mid)
+        eventually(lambda r=request: over(stub.GetMatch(r).match.state), 120)
         records.append(stub.GetRecord(matches_pb2.GetRecordRequest(match_id=mid)).record_json)
     assert records[0] == records[1]
     assert server.manager.cached(mid).budget.spent == 500
