@@ -198,7 +198,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=5_000_000,
         help="iterations all the bot seats of one match may search in total (each move counts its spec's "
         "iterations); after that they play their one-ply (greedy) move, the same on every replay, so that no "
-        "match costs more than about 8 core-minutes however long it is; a seat searching more a move is "
+        "match costs more than a few core-minutes however long it is; a seat searching more a move is "
         "INVALID_CONFIG (0: no bound)",
     )
     parser.add_argument(
