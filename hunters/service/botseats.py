@@ -1,5 +1,15 @@
 """Seats the server plays itself (GameConfig.bots): which bot plays which seat, checked before the
-match exists, each seeded from the match so that its record replays it exactly."""
+match exists, each seeded from the match so that its record replays it exactly.
+
+A match's bots share a budget of search iterations (`MatchBudget`): a seat's bot searches at its
+spec's strength while the match's total stays within the budget, and plays its cheap one-ply move
+(greedy, from the same seed) once a search would take the total past it. Per-move bounds alone let
+one match cost its every move times the largest search (a long Jäger und Sammler match at 100,000
+a move: about an hour of a core), and an all-bot match plays on by itself; the budget bounds what
+any match costs, while a match may ask for strong bots at every move it can
+pay for. What a decision costs is its spec's iterations, not what the search did, and which moves
+were searched follows from the record (the seats of its moves), so the same seed and moves give
+the same match, after a restart too."""
 
 from __future__ import annotations
 
@@ -9,14 +19,20 @@ from typing import Any
 from hunters.bots import check_spec, make_bot
 from hunters.bots.base import Bot
 from hunters.bots.mcts import MctsBot
+from hunters.bots.simple import GreedyBot
+from hunters.bots.strong import StrongBot, strategy_for
 from hunters.v1 import matches_pb2
 
 from .engine import Cancel
 from .errors import invalid
 
-__all__ = ["MAX_ITERATIONS", "bot_seats", "choose"]
+__all__ = ["MAX_ITERATIONS", "MAX_MATCH_ITERATIONS", "MatchBudget", "bot_seats", "choose", "search_cost"]
 
 MAX_ITERATIONS = 100_000  # an mcts bot's search per move, bounding what one match can ask of the server (default)
+# A match's bots' search in all (default): 4 to 13 minutes of one core (mcts searches 22,000 iterations
+# a second in carcassonne_hg, 6,400 in jaeger_sammler, measured); every preset (3,000 a move) plays a
+# whole match within it, a 100,000-a-move bot 50 moves.
+MAX_MATCH_ITERATIONS = 5_000_000
 _MASK = 2**64 - 1
 
 
@@ -27,11 +43,61 @@ def _seat_seed(match_seed: int, seat: int) -> int:
     return z ^ (z >> 31)
 
 
+def search_cost(bot: Bot, game: Any) -> int:
+    """The iterations one decision of `bot` in `game` is charged: its spec's search per move (the
+    strong bot's default: its game strategy's), 0 for bots that do not search."""
+    if isinstance(bot, MctsBot):
+        return bot.iterations
+    if isinstance(bot, StrongBot):
+        return int(strategy_for(game).ITERATIONS) if bot.iterations is None else bot.iterations
+    return 0
+
+
+class MatchBudget:
+    """The search iterations one match's bots have spent out of `limit` (None: no bound), counted
+    from the seats of the match's moves: a move at a bot seat was searched, and charged its cost,
+    when that kept the total within the limit; else it was the bot's one-ply move (`cheap`),
+    charged nothing. The total never passes the limit."""
+
+    def __init__(self, limit: int | None):
+        self.limit = limit
+        self.spent = 0
+        self.counted = 0  # moves of the match charged so far
+        self.announced: set[int] = set()  # seats whose playing one-ply moves was logged
+        self._cheap: dict[int, Bot] = {}
+
+    def catch_up(self, bots: dict[int, Bot], seats: Sequence[int], game: Any) -> None:
+        """Charge the moves played since the last call (`seats`: who played each move, in order)."""
+        for seat in seats[self.counted :]:
+            bot = bots.get(seat)
+            if bot is not None:
+                cost = search_cost(bot, game)
+                if self.affords(cost):
+                    self.spent += cost
+        self.counted = len(seats)
+
+    def affords(self, cost: int) -> bool:
+        """Whether the next decision, of `cost` iterations, is searched."""
+        return self.limit is None or self.spent + cost <= self.limit
+
+    def cheap(self, seat: int, bot: Bot) -> Bot:
+        """The one-ply bot that plays `seat` once the budget is spent: greedy with `bot`'s seed."""
+        found = self._cheap.get(seat)
+        if found is None:
+            found = self._cheap[seat] = GreedyBot(seed=getattr(bot, "seed", 0))
+        return found
+
+
 def bot_seats(
-    bots: Sequence[matches_pb2.BotSeat], players: int, match_seed: int, max_iterations: int = MAX_ITERATIONS
+    bots: Sequence[matches_pb2.BotSeat],
+    players: int,
+    match_seed: int,
+    max_iterations: int = MAX_ITERATIONS,
+    match_iterations: int | None = None,
 ) -> dict[int, Bot]:
     """The bots of a config's `bots` field by seat (INVALID_ARGUMENT / INVALID_CONFIG if any is bad:
-    an unknown bot or option, an option's value of the wrong type, more than `max_iterations`)."""
+    an unknown bot or option, an option's value of the wrong type, more than `max_iterations`, or
+    a search per move larger than the whole match's `match_iterations`, which could never run)."""
     out: dict[int, Bot] = {}
     for entry in bots:
         if not 0 <= entry.seat < players:
@@ -44,6 +110,11 @@ def bot_seats(
                 raise ValueError("a time limit would make the match depend on the server's speed: use iterations")
             if not 0 < options.get("iterations", 1) <= max_iterations:
                 raise ValueError(f"iterations must be an integer from 1 to {max_iterations} on this server")
+            if match_iterations is not None and options.get("iterations", 0) > match_iterations:
+                raise ValueError(
+                    f"iterations={options['iterations']} a move is more than this server's "
+                    f"{match_iterations} bot iterations for a whole match (--max-match-bot-iterations)"
+                )
             out[entry.seat] = make_bot(entry.bot, seed=_seat_seed(match_seed, entry.seat))
         except (ValueError, TypeError) as exc:
             raise invalid("INVALID_CONFIG", f"bot for seat {entry.seat}: {exc}") from None

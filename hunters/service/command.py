@@ -193,6 +193,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="most iterations per move a bot seat (mcts:iterations=N) may search; more is INVALID_CONFIG",
     )
     parser.add_argument(
+        "--max-match-bot-iterations",
+        type=_int_in(0, 10**12),
+        default=5_000_000,
+        help="iterations all the bot seats of one match may search in total (each move counts its spec's "
+        "iterations); after that they play their one-ply (greedy) move, the same on every replay, so that no "
+        "match costs more than a few core-minutes however long it is; a seat searching more a move is "
+        "INVALID_CONFIG (0: no bound)",
+    )
+    parser.add_argument(
         "--max-bot-seats",
         type=_int_in(0, 1_000_000),
         default=None,
@@ -372,6 +381,7 @@ def run(args: argparse.Namespace) -> int:
             caller_engine_calls=args.caller_engine_calls,
             caller_engine_seconds=args.caller_engine_seconds or None,
             max_bot_iterations=args.max_bot_iterations,
+            max_match_bot_iterations=args.max_match_bot_iterations or None,
             max_bot_seats=limits.max_bot_seats if args.max_bot_seats is None else args.max_bot_seats,
             caller_bot_seats=args.caller_bot_seats,
             max_live_matches=limits.max_matches if args.max_matches is None else args.max_matches,

@@ -33,7 +33,7 @@ from hunters.errors import IllegalMoveError
 from hunters.v1 import matches_pb2
 
 from . import auth, tracing, validate
-from .botseats import MAX_ITERATIONS, bot_seats, choose
+from .botseats import MAX_ITERATIONS, MAX_MATCH_ITERATIONS, MatchBudget, bot_seats, choose, search_cost
 from .engine import Engine
 from .errors import ServiceError, invalid, not_found
 from .games import GameAdapter, adapter
@@ -71,6 +71,7 @@ class LiveMatch:
     heard: int = 0  # the latest version another replica announced (shared stores)
     heard_at: float = 0.0  # when this replica first heard of a version it does not hold yet (monotonic)
     failures: list[matches_pb2.BotFailure] = field(default_factory=list)  # bots that handed their seat back
+    budget: MatchBudget = field(default_factory=lambda: MatchBudget(None))  # its bots' search iterations
 
     @property
     def version(self) -> int:
@@ -179,6 +180,7 @@ class MatchManager:
         create_token: str | None = None,
         engine: Engine | None = None,
         max_bot_iterations: int = MAX_ITERATIONS,
+        max_match_bot_iterations: int | None = MAX_MATCH_ITERATIONS,
         max_bot_seats: int = 256,
         caller_bot_seats: int = 16,
     ):
@@ -197,6 +199,7 @@ class MatchManager:
         self._tasks: set[asyncio.Task[None]] = set()  # catch-ups under way (held against collection)
         self.lost_races = 0  # moves whose version another server took first (decided by the database)
         self.max_bot_iterations = max_bot_iterations  # an mcts bot seat's search per move
+        self.max_match_bot_iterations = max_match_bot_iterations  # ... and all a match's bots' (None: no bound)
         self.max_bot_seats = max_bot_seats  # bot seats of the open matches in memory, server-wide
         self.caller_bot_seats = caller_bot_seats  # ... and of the matches one caller created
         self.bot_seats = 0
@@ -246,11 +249,11 @@ class MatchManager:
         ad = adapter(config.game)
         if not self.store.shared and self._open_count >= self.max_live_matches:
             raise self._too_many()
+        if config.bots:  # before any game or bot is built: a refusal costs the event loop little
+            self._check_bot_seats(len(config.bots), None if self._create_hash is not None else caller)
         seed = config.seed if config.HasField("seed") else secrets.randbits(63)
         game = ad.new_game(config, seed)
-        bots = bot_seats(config.bots, game.players, seed, self.max_bot_iterations)
-        if bots:
-            self._check_bot_seats(len(bots), None if self._create_hash is not None else caller)
+        bots = bot_seats(config.bots, game.players, seed, self.max_bot_iterations, self.max_match_bot_iterations)
         stored_config = matches_pb2.GameConfig()
         stored_config.CopyFrom(config)
         stored_config.seed = seed
@@ -286,6 +289,7 @@ class MatchManager:
             auth.hash_token(admin),
             created,
             bots=bots,
+            budget=MatchBudget(self.max_match_bot_iterations),
         )
         self._keep(live)
         self.counts["created", ad.game_id] += 1
@@ -392,6 +396,7 @@ class MatchManager:
             stored.created_at,
             abandoned=stored.abandoned,
             bots=self._stored_bots(config, game, stored.match_id),
+            budget=MatchBudget(self.max_match_bot_iterations),
         )
         self._keep(live)
         if live.is_open:
@@ -410,7 +415,9 @@ class MatchManager:
         if not config.bots:
             return {}
         try:
-            return bot_seats(config.bots, game.players, config.seed, self.max_bot_iterations)
+            return bot_seats(
+                config.bots, game.players, config.seed, self.max_bot_iterations, self.max_match_bot_iterations
+            )
         except ServiceError as exc:
             log.warning(
                 "bot seats handed back: this server refuses their spec",
@@ -833,6 +840,15 @@ class MatchManager:
         while live.is_open and not self.closing and live.game.player in live.bots:
             seat, game = live.game.player, live.game
             bot = live.bots[seat]
+            live.budget.catch_up(live.bots, live.seats, game)
+            if not live.budget.affords(search_cost(bot, game)):
+                if seat not in live.budget.announced:  # once per seat
+                    live.budget.announced.add(seat)
+                    log.info(
+                        "bot plays one-ply moves: its match's bot iterations are spent",
+                        extra={"match_id": live.match_id, "seat": seat, "spent": live.budget.spent},
+                    )
+                bot = live.budget.cheap(seat, bot)
             attributes = {"hunters.match_id": live.match_id, "hunters.seat": seat, "hunters.game": live.adapter.game_id}
             with tracing.span("bot move", attributes):  # a trace of its own: its thinking and its commit
                 try:

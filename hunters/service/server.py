@@ -61,6 +61,7 @@ class ServerConfig:
     caller_engine_calls: int = 1  # Evaluate (and SimulateGames) calls at once per caller
     caller_engine_seconds: float | None = 60.0  # engine seconds per minute per caller and lane; None: no bound
     max_bot_iterations: int = 100_000  # an mcts bot seat's search per move
+    max_match_bot_iterations: int | None = 5_000_000  # all a match's bots' search; then one-ply moves; None: no bound
     max_bot_seats: int = 256  # bot seats in the unfinished matches in memory
     caller_bot_seats: int = 16  # ... of the matches one caller created
     oracle_token: str | None = None  # when set, Evaluate and SimulateGames need it as their bearer token
@@ -246,6 +247,7 @@ async def start_server(config: ServerConfig) -> Started:
             create_token=config.create_token,
             engine=engine,
             max_bot_iterations=config.max_bot_iterations,
+            max_match_bot_iterations=config.max_match_bot_iterations,
             max_bot_seats=config.max_bot_seats,
             caller_bot_seats=config.caller_bot_seats,
         )
@@ -468,6 +470,7 @@ async def _serve(config: ServerConfig, ready: Callable[[Started], None] | None =
             "oracle_token": bool(config.oracle_token),
             "max_matches": config.max_live_matches,
             "max_bot_seats": config.max_bot_seats,
+            "max_match_bot_iterations": config.max_match_bot_iterations,
             "idle_seconds": config.idle_seconds,
             "http_port": started.http_port,
             "metrics_port": started.metrics_port,

@@ -146,7 +146,10 @@ def test_a_flood_of_engine_work_leaves_another_caller_its_latency(tmp_path):
         flooded = sorted(p99() for _ in range(3))[1]
         out, _ = flooder.communicate(timeout=FLOOD_SECONDS + 60)
         counts = dict(item.split("=") for item in out.split())
-        assert int(counts["admitted"]) > 0 and int(counts["refused"]) > 0 and int(counts["bot_matches"]) > 0, out
+        kinds = os.environ.get("HUNTERS_FLOOD", "simulate,evaluate,bots").split(",")
+        assert int(counts["refused"]) > 0, out  # the flood reached the server's limits
+        assert int(counts["admitted"]) > 0 or kinds == ["bots"], out
+        assert int(counts["bot_matches"]) > 0 or "bots" not in kinds, out
         print(f"victim p99: idle {idle * 1e3:.2f} ms, flooded {flooded * 1e3:.2f} ms; {out}")
         assert flooded <= 2 * idle, (idle, flooded, out)
     finally:

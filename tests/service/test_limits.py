@@ -3,6 +3,7 @@ fail hand their seat back, bots stop when their match closes, engine work in lan
 bounds, the oracle's token."""
 
 import asyncio
+import json
 import logging
 import threading
 import time
@@ -10,13 +11,16 @@ import time
 import grpc
 import pytest
 
-from hunters.bots.simple import RandomBot
+from hunters.bots.mcts import MctsBot
+from hunters.bots.simple import GreedyBot, RandomBot
+from hunters.jaeger import Game as Jaeger
+from hunters.service.botseats import MatchBudget, bot_seats, search_cost
 from hunters.service.engine import Cancel, Lane
 from hunters.service.errors import ServiceError
 from hunters.status import error_info
 from hunters.v1 import matches_pb2, oracle_pb2
 
-from .helpers import bearer, rpc_error, stubs
+from .helpers import bearer, over, rpc_error, stubs
 from .test_bot_seats import config
 
 
@@ -341,3 +345,56 @@ def test_engine_seconds_refill_over_a_minute():
         assert other.seconds == 60.0
     budget.refilled -= 11  # eleven seconds later
     assert callers.wait(budget) == 0
+
+
+def test_a_matchs_bots_search_within_its_budget_then_play_one_ply_moves(server_factory):
+    """With --max-match-bot-iterations 500, two mcts:iterations=50 seats search 10 moves in all, then
+    play greedy moves from their own seeds: the record is exactly that, move by move, the same for
+    the same seed; a seat searching more a move than a whole match may is refused at CreateMatch."""
+    server = server_factory(max_match_bot_iterations=500)
+    _, stub, _ = stubs(server.port)
+    bots = [(0, "mcts:iterations=50"), (1, "mcts:iterations=50")]
+    records = []
+    for _ in range(2):
+        created = stub.CreateMatch(matches_pb2.CreateMatchRequest(config=config("jaeger_sammler", seed=4, bots=bots)))
+        mid = created.match.match_id
+        request = matches_pb2.GetMatchRequest(match_id=mid)
+        eventually(lambda r=request: over(stub.GetMatch(r).match.state), 120)
+        records.append(stub.GetRecord(matches_pb2.GetRecordRequest(match_id=mid)).record_json)
+    assert records[0] == records[1]
+    assert server.manager.cached(mid).budget.spent == 500
+    record = json.loads(records[0])
+    played = Jaeger.from_record(record).moves
+    seats = bot_seats(config("jaeger_sammler", seed=4, bots=bots).bots, 2, record["seed"])
+    budget, game, movers, differs = MatchBudget(500), Jaeger.from_record(dict(record, moves=[])), [], 0
+    for k, move in enumerate(played):
+        budget.catch_up(seats, movers, game)
+        bot = seats[game.player]
+        searched = budget.affords(search_cost(bot, game))
+        assert searched == (k < 10), k
+        cheap = budget.cheap(game.player, bot)(game)
+        assert move == (bot(game) if searched else cheap), k
+        differs += not searched and cheap != bot(game)  # the budget changed what was played
+        movers.append(game.player)
+        game.play(move)
+    assert differs > 0
+    with pytest.raises(grpc.RpcError) as refused:
+        stub.CreateMatch(matches_pb2.CreateMatchRequest(config=config(bots=[(0, "mcts:iterations=501")])))
+    assert (refused.value.code(), error_info(refused.value)[0]) == (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_CONFIG")
+    assert "iterations=501 a move is more than this server's 500 bot iterations" in refused.value.details()
+
+
+def test_a_matchs_bot_budget_is_counted_from_its_record():
+    """What a restarted server charges a match is what the first one did: a function of who played
+    each move (a bot seat's move was searched while the budget allowed it, charged nothing after)."""
+    game = Jaeger.new(players=2, seed=1)
+    bots = {0: MctsBot(iterations=300, seed=1), 1: RandomBot(seed=2)}
+    once = MatchBudget(1000)
+    once.catch_up(bots, [0, 1, 0, 1, 0, 1, 0], game)
+    assert (once.spent, once.counted) == (900, 7) and not once.affords(300) and once.affords(100)
+    stepwise = MatchBudget(1000)
+    for n in range(8):
+        stepwise.catch_up(bots, [0, 1, 0, 1, 0, 1, 0][:n], game)
+    assert stepwise.spent == 900
+    assert MatchBudget(None).affords(10**12)
+    assert isinstance(once.cheap(0, bots[0]), GreedyBot) and once.cheap(0, bots[0]).seed == 1

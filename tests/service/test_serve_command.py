@@ -61,7 +61,8 @@ def test_ordinary_mistakes_are_one_line_and_exit_2(tmp_path):
     assert "--max-message-bytes" in refused(["--max-message-bytes", "2147483648", "--db", db])
     assert "--max-concurrent-rpcs" in refused(["--max-concurrent-rpcs", "99999999999", "--db", db])
     assert "HUNTERS_PORT" in refused(["--db", db], env={"HUNTERS_PORT": "abc"})
-    for option in ("--engine-threads", "--bot-threads", "--max-bot-iterations", "--grace", "--http"):
+    numeric = ("--engine-threads", "--bot-threads", "--max-bot-iterations", "--max-match-bot-iterations")
+    for option in (*numeric, "--grace", "--http"):
         assert option in refused([option, "-1", "--db", db])
     assert "no such file" in refused(["--port", "0", "--db", db, "--create-token-file", str(tmp_path / "none")])
     # a PostgreSQL nobody answers at (port 1): the URL in the line, its password hidden
