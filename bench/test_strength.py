@@ -5,6 +5,9 @@ both seatings, 0.2 s per move); for real figures raise the counts, e.g.
     HUNTERS_STRENGTH_GAMES=40 HUNTERS_STRENGTH_TIME=1 HUNTERS_STRENGTH_JOBS=2 \\
         python -m pytest bench/test_strength.py --benchmark-enable -q -s
 
+`test_strong_time_scaling` plays the bot at 0.1, 0.3, 1 and 3 s per move against one fixed
+reference, its own one-ply version (`HUNTERS_STRENGTH_TIMES=0.1,0.3` for fewer).
+
 Each case prints the arena table and the strong bot's win rate (95% Wilson interval) and mean
 margin, and records them in the benchmark's extra_info. Nothing is asserted about strength: with
 small samples the intervals are wide (see docs/bots.md for measured figures).
@@ -22,6 +25,10 @@ GAMES = int(os.environ.get("HUNTERS_STRENGTH_GAMES", "2"))
 TIME = float(os.environ.get("HUNTERS_STRENGTH_TIME", "0.2"))
 JOBS = int(os.environ.get("HUNTERS_STRENGTH_JOBS", "1"))
 SEED = int(os.environ.get("HUNTERS_STRENGTH_SEED", "1000"))
+SCALE_TIMES = [float(t) for t in os.environ.get("HUNTERS_STRENGTH_TIMES", "0.1,0.3,1,3").split(",")]
+REFERENCE = "strong:iterations=1"
+"""The fixed reference of the time scaling: the bot's own one-ply version (its estimate alone), which
+every time budget is measured against, so that what the search adds shows as it grows."""
 
 
 def duel(game: str, spec: str, opponent: str, games: int = GAMES, seed: int = SEED):
@@ -86,4 +93,14 @@ def test_strong_vs_reference(benchmark, game, opponent):
 @pytest.mark.parametrize("game", ["carcassonne_hg", "jaeger_sammler"])
 def test_strong_double_time(benchmark, game):
     rate = _report(benchmark, game, f"strong:time={2 * TIME:g}", f"strong:time={TIME:g}")
+    assert 0.0 <= rate <= 1.0
+
+
+@pytest.mark.benchmark(group="strength")
+@pytest.mark.parametrize("seconds", SCALE_TIMES)
+@pytest.mark.parametrize("game", ["carcassonne_hg", "jaeger_sammler"])
+def test_strong_time_scaling(benchmark, game, seconds):
+    """The same bot at each time per move (HUNTERS_STRENGTH_TIMES: 0.1, 0.3, 1, 3 s) against the
+    fixed REFERENCE, on the same deals."""
+    rate = _report(benchmark, game, f"strong:time={seconds:g}", REFERENCE)
     assert 0.0 <= rate <= 1.0
