@@ -29,9 +29,9 @@ from .errors import invalid
 __all__ = ["MAX_ITERATIONS", "MAX_MATCH_ITERATIONS", "MatchBudget", "bot_seats", "choose", "search_cost"]
 
 MAX_ITERATIONS = 100_000  # an mcts bot's search per move, bounding what one match can ask of the server (default)
-# A match's bots' search in all (default): 4 to 13 minutes of one core (mcts searches 22,000 iterations
-# a second in carcassonne_hg, 6,400 in jaeger_sammler, measured); every preset (3,000 a move) plays a
-# whole match within it, a 100,000-a-move bot 50 moves.
+# A match's bots' search in all (default): 4 to 13 minutes of one core (mcts searches 6,400 to 22,000
+# iterations a second in the built-in games: docs/bots.md); every preset (3,000 a move) plays
+# a whole match within it, a 100,000-a-move bot 50 moves.
 MAX_MATCH_ITERATIONS = 5_000_000
 _MASK = 2**64 - 1
 
