@@ -160,7 +160,18 @@ async function playPage(matchId) {
     if (fresh.length) document.getElementById("announce").textContent = fresh.map(e => `after ${SEATS[e.seat % 5][0]}'s move: ${e.events_text}`).join(" · ");
   }
 
+  function shown(st, se) {  // this state is drawn already (or an older one than what is drawn)
+    if (!state) return false;
+    if (st.version !== state.version) return st.version < state.version;
+    return st.over === state.over && st.abandoned === state.abandoned && JSON.stringify(se) === JSON.stringify(seat);
+  }
+
   function render(st, se) {
+    const began = performance.now();
+    try { draw(st, se); } finally { board.dataset.renderMs = (performance.now() - began).toFixed(1); }  // (bench)
+  }
+
+  function draw(st, se) {
     const prev = state ? state.version : null;
     state = st; seat = se;
     announce(prev, st);
@@ -228,7 +239,7 @@ async function playPage(matchId) {
       } else render(state, seat);  // nothing changed: the same position, offered again
       return;
     }
-    if (played.now.state.version >= state.version) render(played.now.state, played.now.seat);
+    if (!shown(played.now.state, played.now.seat)) render(played.now.state, played.now.seat);
   }
 
   document.getElementById("join-go").addEventListener("click", async () => {
@@ -253,14 +264,21 @@ async function playPage(matchId) {
   await refresh();
   // every change arrives with the state and this browser's seat: drawn without reading it again
   const events = new EventSource(`${base}/events`);
+  // Each message is drawn unless it is drawn already; messages that arrive together (a bot's reply
+  // right after this page's move) are drawn once, the latest, in the task after them.
+  let latest = null;
   events.onmessage = (msg) => {
     const data = JSON.parse(msg.data);
     heardAt[data.state.version] = performance.timeOrigin + performance.now();
-    if (state && data.state.version < state.version) return;  // an older answer overtaken
-    if (state && data.state.version === state.version && data.state.over === state.over && ctx) return;  // shown
-    fetchedAt[data.state.version] = heardAt[data.state.version];
-    render(data.state, data.seat);
-    if (data.state.over || data.state.abandoned) events.close();
+    if (latest === null) setTimeout(() => {
+      const { state: st, seat: se } = latest;
+      latest = null;
+      if (st.over || st.abandoned) events.close();
+      if (shown(st, se)) return;
+      fetchedAt[st.version] = heardAt[st.version];
+      render(st, se);
+    }, 0);
+    if (latest === null || data.state.version >= latest.state.version) latest = data;
   };
 }
 
