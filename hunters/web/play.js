@@ -112,7 +112,7 @@ async function newGamePage() {
           try { await navigator.clipboard.writeText(link); copy.textContent = "copied"; } catch (e) { copy.textContent = "select the link and copy it"; }
         });
         list.append(el("li", { "data-seat": o.seat }, seatSwatch(o.seat), `${SEATS[o.seat % 5][0]}: `,
-          el("a", { class: "invite", href: link, target: "_blank", rel: "noreferrer" }, "their link"), " ", copy,
+          el("code", { class: "invite" }, link), " ", copy,  // text, not a link: a click here would spend it on this browser
           el("details", {}, el("summary", {}, "the seat's token, for a program"), el("code", { class: "token" }, o.token))));
       }
       document.getElementById("new-go").addEventListener("click", () => location.assign(made.url));
