@@ -1,6 +1,7 @@
 """Small helpers for service tests: raw stubs, error inspection, a finished match."""
 
 import subprocess
+import sys
 
 import grpc
 import pytest
@@ -90,3 +91,20 @@ def make_cert(tmp_path):
     if made.returncode:
         pytest.skip("openssl cannot make a test certificate here")
     return cert, key
+
+
+def limited(argv, *, fsize=None, nofile=None, nice=None):
+    """`argv` started under resource limits by a small Python program that sets them and execs it.
+
+    Not `preexec_fn`: that makes subprocess fork() this process, whose gRPC threads may be inside
+    gRPC at that moment, and the child can abort in gRPC's fork handlers before it reaches exec
+    (seen: SIGABRT, "epoll_wait error: Bad file descriptor"); without it, the child is spawned."""
+    setup = ["import os, resource, sys"]
+    if fsize is not None:
+        setup.append(f"resource.setrlimit(resource.RLIMIT_FSIZE, ({fsize}, resource.RLIM_INFINITY))")
+    if nofile is not None:
+        setup.append(f"resource.setrlimit(resource.RLIMIT_NOFILE, ({nofile}, {nofile}))")
+    if nice is not None:
+        setup.append(f"os.nice({nice})")
+    setup.append("os.execv(sys.argv[1], sys.argv[1:])")
+    return [sys.executable, "-c", "; ".join(setup), *argv]

@@ -21,7 +21,7 @@ from hunters.service import ServerConfig, create_server
 from hunters.service.healthcheck import check
 from hunters.v1 import matches_pb2
 
-from .helpers import bearer, create, rpc_error, stubs
+from .helpers import bearer, create, limited, rpc_error, stubs
 from .test_serve_command import free_port
 
 
@@ -132,16 +132,11 @@ def create_config():
 def _serve(db, port, fsize=None):
     """`hunters serve` in its own process (optionally under a file-size limit: a full disk)."""
 
-    def limit():
-        if fsize is not None:
-            resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, resource.RLIM_INFINITY))
-
     proc = subprocess.Popen(
-        [sys.executable, "-m", "hunters.cli", "serve", "--port", str(port), "--db", db],
+        limited([sys.executable, "-m", "hunters.cli", "serve", "--port", str(port), "--db", db], fsize=fsize),
         stderr=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         text=True,
-        preexec_fn=limit,
     )
     deadline = time.monotonic() + 60
     while not check(f"127.0.0.1:{port}", 0.5):

@@ -3,12 +3,12 @@ its failed accepts once per episode, not once a second."""
 
 import http.client
 import json
-import resource
 import socket
 import subprocess
 import sys
 import time
 
+from .helpers import limited
 from .test_serve_command import free_port
 
 
@@ -60,19 +60,18 @@ def test_connections_per_client_address_are_bounded(server_factory):
 def test_out_of_file_descriptors_is_logged_once_per_episode(tmp_path):
     port, http_port = free_port(), free_port()
 
-    def few_files():
-        resource.setrlimit(resource.RLIMIT_NOFILE, (48, 48))  # the hard limit too: the server takes the hard one
-
     proc = subprocess.Popen(
-        [
-            *(sys.executable, "-m", "hunters.cli", "serve"),
-            *("--port", str(port), "--http", str(http_port), "--db", str(tmp_path / "m.db")),
-            *("--http-connections-per-client", "1000"),
-        ],
+        limited(
+            [
+                *(sys.executable, "-m", "hunters.cli", "serve"),
+                *("--port", str(port), "--http", str(http_port), "--db", str(tmp_path / "m.db")),
+                *("--http-connections-per-client", "1000"),
+            ],
+            nofile=48,  # the hard limit too: the server takes the hard one
+        ),
         stderr=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         text=True,
-        preexec_fn=few_files,
     )
     try:
         deadline = time.monotonic() + 60
