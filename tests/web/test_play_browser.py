@@ -62,6 +62,12 @@ def hg_move(page, rng, shot=None):
     assert choices.nth(0).inner_text() == "no piece"
     marks = page.locator("#board g.choice-mark")
     assert marks.count() == choices.count() - 1
+    assert page.evaluate(  # each on the tile, where nothing else can cover it
+        """() => { const c = document.querySelector('#board rect.spot.chosen').getBoundingClientRect();
+        return [...document.querySelectorAll('#board g.choice-mark')].every(m => {
+          const b = m.getBoundingClientRect(), x = (b.left + b.right) / 2, y = (b.top + b.bottom) / 2;
+          return x >= c.left && x <= c.right && y >= c.top && y <= c.bottom; }); }"""
+    )
     if marks.count() and rng.random() < 0.6:  # choose on the tile...
         marks.nth(rng.randrange(marks.count())).click()
         assert page.locator("#board g.choice-mark.picked").count() == 1

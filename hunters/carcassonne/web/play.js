@@ -56,15 +56,21 @@
     const occText = (l) => l.text.slice(l.text.indexOf(l.move.occupant.kind));
     const what = (l) => [l.move.retake !== null ? retakeText(l) : null, l.move.occupant ? occText(l) : null].filter(Boolean).join(", ") || "nothing";
 
-    function apart(placed, x, y) {  // the nearest spot to (x, y) that no other mark covers
-      const GAP = 19;
-      for (let r = 0; r <= 3 * GAP; r += GAP / 2) {
-        for (let i = 0; i < (r ? 8 : 1); i++) {
-          const qx = x + r * Math.cos(i * Math.PI / 4), qy = y + r * Math.sin(i * Math.PI / 4);
-          if (placed.every(([ox, oy]) => Math.hypot(ox - qx, oy - qy) >= GAP)) return [qx, qy];
+    function apart(placed, x, y, px, py) {
+      // where a mark goes: inside the tile's cell (px, py) (past the board's edge the panel would
+      // cover it), the point nearest its zone's place (x, y) at least GAP from the marks placed,
+      // else the point farthest from them
+      const GAP = 19, M = 9;
+      let best = null, far = null;
+      for (let qx = px + M; qx <= px + size - M; qx += 3) {
+        for (let qy = py + M; qy <= py + size - M; qy += 3) {
+          const room = Math.min(Infinity, ...placed.map(([ox, oy]) => Math.hypot(ox - qx, oy - qy)));
+          const off = Math.hypot(qx - x, qy - y);
+          if (room >= GAP && (best === null || off < best[2])) best = [qx, qy, off];
+          if (far === null || room > far[2]) far = [qx, qy, room];
         }
       }
-      return [x, y];
+      return (best || far).slice(0, 2);
     }
 
     function marks(overlay, options, px, py) {
@@ -76,7 +82,7 @@
         const a = anchors[Number(zone) % 10];
         if (!a) continue;
         const [u, v] = turned(a.u, a.v, memory.rot);
-        const [x, y] = apart(placed, px + u * size + 7, py + v * size - 6);
+        const [x, y] = apart(placed, px + u * size + 7, py + v * size - 6, px, py);
         placed.push([x, y]);
         const mark = svgEl("g", {
           class: "choice-mark" + (k === memory.occ ? " picked" : ""), "data-occupant": k, role: "button",
