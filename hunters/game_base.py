@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import abc
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar, overload
 
@@ -628,6 +628,14 @@ class GameBase(abc.ABC):
     @abc.abstractmethod
     def legal_moves_with_actions(self) -> list[tuple[Any, int]]:
         """(move, action code) of every legal move, in legal_moves() order."""
+
+    def legal_action_keys(self) -> tuple[Hashable, list[int]] | None:
+        """(context, actions): the action code of every legal move in legal_moves_with_actions()
+        order, and a context such that, for every game of this class, one (context, action) always
+        stands for one move. It lets the service list legal moves from codes it has encoded before,
+        without building the moves. None (the default, or a decision whose moves an action does not
+        fix): no such promise."""
+        return None
 
     # -- learning (hunters.learn: compact actions, observations, batches, chance) ---------------
     def learn_layout(self) -> LearnLayout:

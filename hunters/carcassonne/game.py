@@ -28,7 +28,7 @@ from . import actions as _actions
 from .codes import REASONS, events_of, move_of
 from .errors import IllegalMoveError, InvalidRecordError, core_error, refusal
 from .moves import Move, Occupant, ScoreEvent
-from .tiles import MENHIR_TILES, NORMAL_TILES, ZONE_TYPES
+from .tiles import MENHIR_TILES, NORMAL_TILES, SHAMAN, ZONE_TYPES
 
 GAME_ID = "carcassonne_hg"
 RECORD_FORMAT = 1
@@ -359,6 +359,15 @@ class Game(GameBase):
     def legal_moves_with_actions(self) -> list[tuple[Move, int]]:
         """(move, action code) of every legal move, in legal_moves() order."""
         return _actions.legal_pairs(self)
+
+    def legal_action_keys(self) -> tuple[int, list[int]] | None:
+        """(the tile in hand, the legal actions): an action fixes the move's place, turn and
+        piece, and the tile its zone. Not on the shaman, whose retake names a meeple that the
+        action counts among the seat's meeples on the board."""
+        tile = self._core.tile
+        if tile is None or tile == SHAMAN:
+            return None
+        return tile, self._core.legal_actions()
 
     # -- perft (docs/carcassonne-engine-contract.md#perft) ------------------------------------
     def perft(self, depth: int, divide: bool = False, chance: bool = False, limit: PerftLimit | None = None) -> Any:

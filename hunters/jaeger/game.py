@@ -606,6 +606,11 @@ class Game(GameBase):
         cfg = self._cfg
         return [(_decode(cfg, c), c) for c in self.actions.legal()]
 
+    def legal_action_keys(self) -> tuple[CoreConfig, list[int]]:
+        """(the game's configuration, the legal codes): a code is a turn's steps on the
+        configuration's board (shared by the game's clones)."""
+        return self._cfg, self.actions.legal()
+
     # -- learning (hunters.learn; see hunters.jaeger.learn for the codes and fields) -----------
     def learn_layout(self) -> LearnLayout:
         layout: LearnLayout = _learn().layout_of(self)

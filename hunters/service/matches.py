@@ -72,6 +72,7 @@ class LiveMatch:
     heard_at: float = 0.0  # when this replica first heard of a version it does not hold yet (monotonic)
     failures: list[matches_pb2.BotFailure] = field(default_factory=list)  # bots that handed their seat back
     budget: MatchBudget = field(default_factory=lambda: MatchBudget(None))  # its bots' search iterations
+    state: Any = None  # the current version's GameState message when its move's answer built it (else None)
 
     @property
     def version(self) -> int:
@@ -727,6 +728,7 @@ class MatchManager:
     def _apply(self, live: LiveMatch, seat: int, move: Any, after: Any, events: list[Any], state: Any) -> None:
         """A stored move into memory: the match moves on, its watchers are shown the move."""
         live.game = after
+        live.state = state
         live.moves.append(move)
         live.seats.append(seat)
         if after.is_over:

@@ -19,9 +19,11 @@ from typing import Any
 
 import grpc
 
-from hunters.v1 import matches_pb2, moves_pb2
+from hunters.v1 import matches_pb2
 
 from .errors import ServiceError, invalid
+from .legal import field_bytes as _field
+from .legal import legal_entries
 from .matches import LiveMatch, MatchManager, Notice, Played
 from .store_base import StoreUnavailable
 
@@ -33,43 +35,11 @@ _END = object()
 PlayRequest = Callable[[matches_pb2.PlayMoveRequest, str | None], Awaitable[tuple[LiveMatch, Played]]]
 
 
-def _field(number: int, data: bytes) -> bytes:
-    """`data` (a serialized message) as the length-delimited field `number` of a message: a
-    serialized WatchMatchResponse or YourTurn becomes a serialized PlaySeatResponse without being
-    parsed again (the bytes every watcher shares are sent as they are)."""
-    n, head = len(data), bytearray([number << 3 | 2])
-    while n >= 0x80:
-        head.append((n & 0x7F) | 0x80)
-        n >>= 7
-    head.append(n)
-    return bytes(head) + data
-
-
 _EVENT, _YOUR_TURN = 1, 2  # PlaySeatResponse's fields
 # Queued messages carry a rank, the order in which a client reads the fields of one message: those
 # queued one after another with rising ranks go out as one message (their bytes concatenated).
 _EVENT_RANK, _ANSWER_RANK, _TURN_RANK = 0, 1, 2
 _MOVES = 4  # YourTurn.moves
-# adapter -> action -> (its move, YourTurn.moves entry): at most one entry per action of each game's
-# fixed action space
-_legal: dict[Any, dict[int, tuple[Any, bytes]]] = {}
-
-
-def _legal_bytes(ad: Any, game: Any) -> bytes:
-    """Every legal move of `game` as serialized YourTurn.moves entries. Each (action, move) is
-    encoded once: the entry cached for an action is reused while it stands for the same move (the
-    same object, as games that memoise their moves hand out, or an equal one)."""
-    table = _legal.get(ad)
-    if table is None:
-        table = _legal[ad] = {}
-    out = []
-    for move, action in game.legal_moves_with_actions():
-        hit = table.get(action)
-        if hit is None or (hit[0] is not move and hit[0] != move):
-            entry = moves_pb2.LegalMove(move=ad.move_to_proto(move), action=action).SerializeToString()
-            hit = table[action] = (move, _field(_MOVES, entry))
-        out.append(hit[1])
-    return b"".join(out)
 
 
 def _refused(exc: Exception, move: matches_pb2.PlaySeatMove) -> bytes:
@@ -201,8 +171,9 @@ class _SeatStream:
             return
         self.offered = version
         ad = live.adapter
-        head = matches_pb2.YourTurn(version=version, seat=self.seat, state=ad.state(game, version))
-        await self.out.put((_TURN_RANK, _field(_YOUR_TURN, head.SerializeToString() + _legal_bytes(ad, game))))
+        state = live.state if live.state is not None else ad.state(game, version)  # built once a version
+        head = matches_pb2.YourTurn(version=version, seat=self.seat, state=state)
+        await self.out.put((_TURN_RANK, _field(_YOUR_TURN, head.SerializeToString() + legal_entries(ad, game, _MOVES))))
 
     async def _produce(self, start: int) -> None:
         """Every version from `start` on, and the turns; the end once the match is over and the move

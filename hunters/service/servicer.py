@@ -29,6 +29,7 @@ from .engine import Cancel, Engine
 from .errors import ServiceError, invalid
 from .gameinfo import game_info, list_games
 from .games import GameAdapter, adapter, config_for, watch_response
+from .legal import legal_entries
 from .matches import LiveMatch, MatchManager, Played
 from .perft import count_child, get_vectors, list_vectors, new_limit, perft_rows
 from .seats import SeatStreams
@@ -39,6 +40,7 @@ MAX_SIMULATED_GAMES = 10_000_000
 SIMULATION_BLOCK = BLOCK  # games per core call of SimulateGames: block b is random_games(seed + b)
 SCALE_BLOCKS = 8  # most blocks per unit of work on a cluster (2,048 games, ~0.15 s of one core)
 PROGRESS_SECONDS = 0.5  # SimulateGames reports at least this often (and at every 5 %)
+_LISTED_MOVES = matches_pb2.ListLegalMovesResponse.DESCRIPTOR.fields_by_name["moves"].number
 _INTERNAL = ServiceError(grpc.StatusCode.INTERNAL, "INTERNAL", "internal error")
 
 _Servicer = TypeVar("_Servicer")
@@ -162,22 +164,9 @@ def caller_key(context: grpc.aio.ServicerContext) -> str:
     return peer_key(context)
 
 
-@functools.lru_cache(maxsize=65536)
-def _legal_move_bytes(
-    container: Callable[[], message.Message], field: str, ad: GameAdapter, move: Any, action: int
-) -> bytes:
-    """A `container` message holding just this legal move in `field`, serialized. Merging such
-    pieces appends to the repeated field, so each (move, action) is encoded once, not per listing."""
-    msg = container()
-    getattr(msg, field).add(move=ad.move_to_proto(move), action=action)
-    return msg.SerializeToString()
-
-
 def add_legal_moves(msg: message.Message, field: str, ad: GameAdapter, game: Any) -> None:
     """Append every legal move of `game`, with its action code, to the repeated `field` of `msg`."""
-    pairs = game.legal_moves_with_actions()
-    container: Callable[[], message.Message] = type(msg)  # the message class (a cache key)
-    msg.MergeFromString(b"".join([_legal_move_bytes(container, field, ad, m, a) for m, a in pairs]))
+    msg.MergeFromString(legal_entries(ad, game, msg.DESCRIPTOR.fields_by_name[field].number))
 
 
 def _move_builder(ad: GameAdapter, request: matches_pb2.PlayMoveRequest) -> Callable[[Any], Any]:
@@ -266,12 +255,11 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
     @rpc
     async def ListLegalMoves(
         self, request: matches_pb2.ListLegalMovesRequest, context: grpc.aio.ServicerContext
-    ) -> matches_pb2.ListLegalMovesResponse:
+    ) -> matches_pb2.ListLegalMovesResponse | bytes:
         live = await self.manager.get(request.match_id)
         game = live.game
-        response = matches_pb2.ListLegalMovesResponse(version=live.version, player=game.player)
-        add_legal_moves(response, "moves", live.adapter, game)
-        return response
+        head = matches_pb2.ListLegalMovesResponse(version=live.version, player=game.player).SerializeToString()
+        return head + legal_entries(live.adapter, game, _LISTED_MOVES)  # the moves appended as bytes, unparsed
 
     async def play_request(self, request: matches_pb2.PlayMoveRequest, token: str | None) -> tuple[LiveMatch, Played]:
         """Play a PlayMove request as the seat of `token`: what PlayMove and every seat stream's

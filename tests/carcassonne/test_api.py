@@ -18,6 +18,7 @@ from hunters.carcassonne import (
     random_games,
 )
 from hunters.carcassonne.sim import play_random_game
+from hunters.carcassonne.tiles import SHAMAN
 from tests.splitmix import shuffle_piles
 
 
@@ -219,7 +220,10 @@ def test_shaman_retake_actions_round_trip():
             if any(m.retake is not None for m in moves):
                 for m in moves:
                     assert g.action_to_move(g.move_to_action(m)) == m
+                # a retake's move names a meeple that its action counts by position: no action keys
+                assert g.tile == SHAMAN and g.legal_action_keys() is None
                 return
+            assert g.legal_action_keys() == (None if g.tile == SHAMAN else (g.tile, g.legal_actions()))
             g.play(max(moves, key=lambda m: m.occupant is not None and m.occupant.kind == "meeple"))
     pytest.fail("no retake found in 60 games")
 

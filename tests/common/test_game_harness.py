@@ -124,6 +124,29 @@ def test_legal_moves_accepted_and_actions_consistent(game_cls):
         assert c.play_action(action) == g.clone().play(move)
 
 
+def test_action_keys_keep_their_promise(game_cls):
+    """Where a game gives (context, actions), the actions are its legal pairs' in order, and one
+    (context, action) stands for one move over every position of several games: what lets the
+    service reuse an encoding by action alone."""
+    seen: dict = {}
+    keyed = 0
+    for seed in range(6):
+        g = game_cls.new(players=2, seed=seed)
+        rng = random.Random(seed)
+        while not g.is_over:
+            keys = g.legal_action_keys()
+            if keys is not None:
+                context, actions = keys
+                pairs = g.legal_moves_with_actions()
+                assert actions == [a for _, a in pairs]
+                for move, action in pairs:
+                    assert seen.setdefault((context, action), move) == move
+                keyed += 1
+            g.play(rng.choice(g.legal_moves()))
+    if type(g).legal_action_keys is not GameBase.legal_action_keys:
+        assert keyed, "the game offers action keys but gave none"
+
+
 @pytest.mark.parametrize("junk", [None, 3, "move", (1, 2, 3), {"x": 1}])
 def test_junk_is_refused_without_a_change(game_cls, junk):
     g = walk(game_cls, 2, 6, steps=4)

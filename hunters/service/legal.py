@@ -1,0 +1,111 @@
+"""Legal moves as serialized protobuf entries (`LegalMove`, as a repeated field of the message that
+lists them), each (move, action) encoded once and reused as bytes.
+
+A listing is what the seat streams offer every turn and what ListLegalMoves and Evaluate return:
+tens to hundreds of moves a decision, most of them listed before in earlier decisions. A game that
+promises, with `GameBase.legal_action_keys()`, that an action code stands for one move within a
+context (the tile in hand, the board's steps) is listed straight from its action codes, no move
+built; any other is listed from `legal_moves_with_actions()`, each entry reused while its action
+stands for an equal move."""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from hunters.v1 import moves_pb2
+
+__all__ = ["LegalEncoder", "field_bytes", "legal_entries"]
+
+CONTEXTS = 512
+"""Contexts whose entries are kept (least recently listed dropped first)."""
+PER_CONTEXT = 50_000
+"""Entries kept per context (all dropped when a listing would pass it)."""
+
+
+def field_bytes(number: int, data: bytes) -> bytes:
+    """`data` (a serialized message) as the length-delimited field `number` of a message: appending
+    such pieces to a serialized message appends to its repeated field, with no parse."""
+    n, head = len(data), bytearray([number << 3 | 2])
+    while n >= 0x80:
+        head.append((n & 0x7F) | 0x80)
+        n >>= 7
+    head.append(n)
+    return bytes(head) + data
+
+
+def _entry(ad: Any, move: Any, action: int, field: int) -> bytes:
+    return field_bytes(field, moves_pb2.LegalMove(move=ad.move_to_proto(move), action=action).SerializeToString())
+
+
+class LegalEncoder:
+    """The cache of encoded entries, by (adapter, field number, context). Safe to share between the
+    event loop and worker threads."""
+
+    def __init__(self, contexts: int = CONTEXTS, per_context: int = PER_CONTEXT):
+        self.contexts = contexts
+        self.per_context = per_context
+        self._tables: OrderedDict[Any, dict[int, bytes]] = OrderedDict()
+        self._pairs: dict[Any, dict[int, tuple[Any, bytes]]] = {}
+        self._lock = threading.Lock()
+
+    def _table(self, key: Any) -> dict[int, bytes]:
+        with self._lock:
+            table = self._tables.get(key)
+            if table is None:
+                table = self._tables[key] = {}
+                if len(self._tables) > self.contexts:
+                    self._tables.popitem(last=False)
+            else:
+                self._tables.move_to_end(key)
+            return table
+
+    def entries(self, ad: Any, game: Any, field: int) -> bytes:
+        """Every legal move of `game` (`ad`: its wire adapter) as entries of the repeated LegalMove
+        field number `field`, in `legal_moves_with_actions()` order."""
+        keyed = game.legal_action_keys()
+        if keyed is None:
+            return self._by_pairs(ad, game, field)
+        context, actions = keyed
+        table = self._table((ad, field, context))
+        out: list[bytes | None] = list(map(table.get, actions))
+        if None in out:
+            pairs = game.legal_moves_with_actions()
+            if len(pairs) != len(actions):
+                raise AssertionError("legal_action_keys() and legal_moves_with_actions() disagree")
+            if len(table) + len(pairs) > self.per_context:
+                table.clear()
+            for i, piece in enumerate(out):
+                if piece is None:
+                    move, action = pairs[i]
+                    if action != actions[i]:
+                        raise AssertionError("legal_action_keys() and legal_moves_with_actions() disagree")
+                    out[i] = table[action] = _entry(ad, move, action, field)
+        return b"".join(out)  # type: ignore[arg-type]  # every None was filled
+
+    def _by_pairs(self, ad: Any, game: Any, field: int) -> bytes:
+        """The listing of a game without action keys: an entry is reused while its action stands
+        for the same move (the same object, as games that memoise their moves hand out, or an equal
+        one)."""
+        key = (ad, field)
+        table = self._pairs.get(key)
+        if table is None:
+            table = self._pairs.setdefault(key, {})
+        if len(table) > self.per_context:
+            table.clear()
+        out = []
+        for move, action in game.legal_moves_with_actions():
+            hit = table.get(action)
+            if hit is None or (hit[0] is not move and hit[0] != move):
+                hit = table[action] = (move, _entry(ad, move, action, field))
+            out.append(hit[1])
+        return b"".join(out)
+
+
+_SHARED = LegalEncoder()
+
+
+def legal_entries(ad: Any, game: Any, field: int) -> bytes:
+    """`LegalEncoder.entries` on the server's shared cache."""
+    return _SHARED.entries(ad, game, field)
