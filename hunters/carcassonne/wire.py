@@ -13,7 +13,7 @@ from google.protobuf.message import Message
 from hunters.errors import IllegalMoveError
 from hunters.game_base import GameBase
 from hunters.v1 import events_pb2, games_pb2, matches_pb2, moves_pb2, state_pb2
-from hunters.wire import GameAdapter, RemoteError, config_error, enum_names, enum_of
+from hunters.wire import GameAdapter, RemoteError, config_error, enum_names, enum_of, field_bytes
 
 from . import actions
 from .game import Game
@@ -77,6 +77,16 @@ class Adapter(GameAdapter):
         if move.retake is not None:
             pb.retake = move.retake
         return moves_pb2.Move(carcassonne=pb)
+
+    def move_bytes(self, move: Any) -> bytes:
+        """`move_to_proto(move)` serialized, from the encodings of its place, its piece and its
+        retake, each made once (fields in number order: the same bytes)."""
+        data = _placement_bytes(move.x, move.y, move.rotation)
+        if move.occupant is not None:
+            data += _occupant_bytes(move.occupant.kind, move.occupant.zone)
+        if move.retake is not None:
+            data += moves_pb2.CarcassonneMove(retake=move.retake).SerializeToString()
+        return field_bytes(_CARCASSONNE_MOVE, data)
 
     def event(self, ev: Any) -> events_pb2.Event:
         return events_pb2.Event(
@@ -155,6 +165,23 @@ def _placed_tile_bytes(placed: tuple[int, int, int, int]) -> bytes:
     x, y, t, r = placed
     return state_pb2.CarcassonneState(
         board=[state_pb2.CarcassonnePlacedTile(x=x, y=y, tile=t, rotation=r)]
+    ).SerializeToString()
+
+
+_CARCASSONNE_MOVE = moves_pb2.Move.DESCRIPTOR.fields_by_name["carcassonne"].number
+
+
+@functools.lru_cache(maxsize=16384)
+def _placement_bytes(x: int, y: int, rotation: int) -> bytes:
+    """A CarcassonneMove holding just a place and a turn, serialized."""
+    return moves_pb2.CarcassonneMove(x=x, y=y, rotation=rotation).SerializeToString()
+
+
+@functools.lru_cache(maxsize=4096)
+def _occupant_bytes(kind: str, zone: int) -> bytes:
+    """A CarcassonneMove holding just a piece, serialized."""
+    return moves_pb2.CarcassonneMove(
+        occupant=moves_pb2.CarcassonneOccupant(kind=_PIECE_ENUMS[kind], zone=zone)
     ).SerializeToString()
 
 

@@ -23,6 +23,7 @@ from hunters.wire import (
     config_error,
     enum_names,
     enum_of,
+    field_bytes,
 )
 
 from .board import default_board
@@ -53,6 +54,15 @@ _WINTER_START = {
 _TIES = {options_pb2.JAEGER_TIES_SHARED: "shared", options_pb2.JAEGER_TIES_NO_WINNER: "no_winner"}
 _OFFSETS = {options_pb2.JAEGER_GRID_OFFSET_ODD_R: "odd-r", options_pb2.JAEGER_GRID_OFFSET_EVEN_R: "even-r"}
 _COUNTS = ("berries", "tubers", "herbs", "jug", "necklace", "pelt", "skull")
+_JAEGER_MOVE = moves_pb2.Move.DESCRIPTOR.fields_by_name["jaeger"].number
+
+
+@functools.lru_cache(maxsize=16384)
+def _step_bytes(step: Any) -> bytes:
+    """A JaegerMove holding just this step, serialized (steps join into a move's `steps`)."""
+    src, dst = step
+    pb = moves_pb2.JaegerStep(src=src) if dst is None else moves_pb2.JaegerStep(src=src, dst=dst)
+    return moves_pb2.JaegerMove(steps=[pb]).SerializeToString()
 
 
 @overload
@@ -254,6 +264,10 @@ class Adapter(GameAdapter):
                 ]
             )
         )
+
+    def move_bytes(self, move: Any) -> bytes:
+        """`move_to_proto(move)` serialized, from the encodings of its steps, each made once."""
+        return field_bytes(_JAEGER_MOVE, b"".join(map(_step_bytes, move.steps)))
 
     _EVENT_FIELDS = ("turn", "step", "seat", "space")
 

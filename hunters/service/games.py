@@ -33,6 +33,7 @@ class GameAdapter:
         self.state = inner.state
         self.event = inner.event
         self.move_to_proto = inner.move_to_proto
+        self.move_bytes = inner.move_bytes
         self.from_record = inner.from_record
         self.describe_move = inner.describe_move
         self.describe_events = inner.describe_events

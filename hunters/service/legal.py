@@ -14,9 +14,9 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-from hunters.v1 import moves_pb2
+from hunters.wire import field_bytes, varint_bytes
 
-__all__ = ["LegalEncoder", "field_bytes", "legal_entries"]
+__all__ = ["LegalEncoder", "legal_entries"]
 
 CONTEXTS = 512
 """Contexts whose entries are kept (least recently listed dropped first)."""
@@ -24,19 +24,16 @@ PER_CONTEXT = 50_000
 """Entries kept per context (all dropped when a listing would pass it)."""
 
 
-def field_bytes(number: int, data: bytes) -> bytes:
-    """`data` (a serialized message) as the length-delimited field `number` of a message: appending
-    such pieces to a serialized message appends to its repeated field, with no parse."""
-    n, head = len(data), bytearray([number << 3 | 2])
-    while n >= 0x80:
-        head.append((n & 0x7F) | 0x80)
-        n >>= 7
-    head.append(n)
-    return bytes(head) + data
+_ACTION_TAG = varint_bytes(2 << 3)  # LegalMove.action, a varint
 
 
 def _entry(ad: Any, move: Any, action: int, field: int) -> bytes:
-    return field_bytes(field, moves_pb2.LegalMove(move=ad.move_to_proto(move), action=action).SerializeToString())
+    """The LegalMove of (move, action) as the field `field` of its listing: `LegalMove(move=...,
+    action=...)` serialized, without building the message."""
+    data = field_bytes(1, ad.move_bytes(move))
+    if action:  # proto3 leaves a zero out
+        data += _ACTION_TAG + varint_bytes(action)
+    return field_bytes(field, data)
 
 
 class LegalEncoder:

@@ -20,9 +20,9 @@ from typing import Any
 import grpc
 
 from hunters.v1 import matches_pb2
+from hunters.wire import field_bytes as _field
 
 from .errors import ServiceError, invalid
-from .legal import field_bytes as _field
 from .legal import legal_entries
 from .matches import LiveMatch, MatchManager, Notice, Played
 from .store_base import StoreUnavailable
