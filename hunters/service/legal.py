@@ -2,7 +2,8 @@
 lists them), each (move, action) encoded once and reused as bytes.
 
 A listing is what the seat streams offer every turn and what ListLegalMoves and Evaluate return:
-tens to hundreds of moves a decision, most of them listed before in earlier decisions. A game that
+tens to hundreds of moves a decision, many of them listed before (a Jäger board's steps recur from
+turn to turn; an H&G tile's placements near the start recur from game to game). A game that
 promises, with `GameBase.legal_action_keys()`, that an action code stands for one move within a
 context (the tile in hand, the board's steps) is listed straight from its action codes, no move
 built; any other is listed from `legal_moves_with_actions()`, each entry reused while its action
@@ -20,8 +21,8 @@ __all__ = ["LegalEncoder", "legal_entries"]
 
 CONTEXTS = 512
 """Contexts whose entries are kept (least recently listed dropped first)."""
-PER_CONTEXT = 50_000
-"""Entries kept per context (all dropped when a listing would pass it)."""
+ENTRIES = 200_000
+"""Entries kept in all (about 25 MB): past it, the least recently listed contexts are dropped."""
 
 
 _ACTION_TAG = varint_bytes(2 << 3)  # LegalMove.action, a varint
@@ -40,9 +41,11 @@ class LegalEncoder:
     """The cache of encoded entries, by (adapter, field number, context). Safe to share between the
     event loop and worker threads."""
 
-    def __init__(self, contexts: int = CONTEXTS, per_context: int = PER_CONTEXT):
+    def __init__(self, contexts: int = CONTEXTS, entries: int = ENTRIES):
         self.contexts = contexts
-        self.per_context = per_context
+        self.limit = entries
+        self.size = 0
+        """Entries held now (keyed tables)."""
         self._tables: OrderedDict[Any, dict[int, bytes]] = OrderedDict()
         self._pairs: dict[Any, dict[int, tuple[Any, bytes]]] = {}
         self._lock = threading.Lock()
@@ -53,10 +56,26 @@ class LegalEncoder:
             if table is None:
                 table = self._tables[key] = {}
                 if len(self._tables) > self.contexts:
-                    self._tables.popitem(last=False)
+                    self.size -= len(self._tables.popitem(last=False)[1])
             else:
                 self._tables.move_to_end(key)
             return table
+
+    def _grown(self, key: Any, table: dict[int, bytes], added: int) -> None:
+        """Count `added` new entries of `table`; past the limit drop the least recently listed
+        tables (this one last)."""
+        with self._lock:
+            if self._tables.get(key) is not table:
+                return  # dropped meanwhile (another thread's listing): its entries are gone with it
+            self.size += added
+            while self.size > self.limit and self._tables:
+                oldest, dropped = next(iter(self._tables.items()))
+                if oldest == key and len(self._tables) > 1:
+                    self._tables.move_to_end(key)
+                    continue
+                del self._tables[oldest]
+                self.size -= len(dropped)
+                dropped.clear()
 
     def entries(self, ad: Any, game: Any, field: int) -> bytes:
         """Every legal move of `game` (`ad`: its wire adapter) as entries of the repeated LegalMove
@@ -65,20 +84,22 @@ class LegalEncoder:
         if keyed is None:
             return self._by_pairs(ad, game, field)
         context, actions = keyed
-        table = self._table((ad, field, context))
+        key = (ad, field, context)
+        table = self._table(key)
         out: list[bytes | None] = list(map(table.get, actions))
         if None in out:
             pairs = game.legal_moves_with_actions()
             if len(pairs) != len(actions):
                 raise AssertionError("legal_action_keys() and legal_moves_with_actions() disagree")
-            if len(table) + len(pairs) > self.per_context:
-                table.clear()
+            added = 0
             for i, piece in enumerate(out):
                 if piece is None:
                     move, action = pairs[i]
                     if action != actions[i]:
                         raise AssertionError("legal_action_keys() and legal_moves_with_actions() disagree")
                     out[i] = table[action] = _entry(ad, move, action, field)
+                    added += 1
+            self._grown(key, table, added)
         return b"".join(out)  # type: ignore[arg-type]  # every None was filled
 
     def _by_pairs(self, ad: Any, game: Any, field: int) -> bytes:
@@ -89,7 +110,7 @@ class LegalEncoder:
         table = self._pairs.get(key)
         if table is None:
             table = self._pairs.setdefault(key, {})
-        if len(table) > self.per_context:
+        if len(table) > self.limit:
             table.clear()
         out = []
         for move, action in game.legal_moves_with_actions():

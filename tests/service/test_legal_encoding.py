@@ -33,7 +33,7 @@ def positions(game_id, seeds):
 
 
 @pytest.mark.parametrize("game_id", hunters.games.ids())
-@pytest.mark.parametrize("sizes", [(512, 50_000), (2, 7)], ids=["roomy", "tiny-caches"])
+@pytest.mark.parametrize("sizes", [(512, 200_000), (2, 7), (1, 100_000)], ids=["roomy", "tiny", "one-context"])
 def test_cached_listings_are_fresh_encodings(game_id, sizes):
     ad = adapter(game_id)
     encoder = LegalEncoder(*sizes)
@@ -44,6 +44,7 @@ def test_cached_listings_are_fresh_encodings(game_id, sizes):
         assert listed(encoder.entries(ad, game, FIELD)) == want  # now all from the cache
         keyed += game.legal_action_keys() is not None
         positions_seen += 1
+        assert encoder.size == sum(map(len, encoder._tables.values())) <= encoder.limit
     assert positions_seen > 20 and keyed > 0
 
 
