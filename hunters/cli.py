@@ -313,9 +313,42 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _pool(args: argparse.Namespace) -> int:
+    """`hunters arena --pool FILE...`: one table over earlier runs' games."""
+    import statistics
+
+    from hunters.bots.arena import ArenaResult, pooled
+
+    try:
+        runs = []
+        for name in args.pool:
+            with open(name, encoding="utf-8") as fh:
+                runs.append(ArenaResult.from_json(json.load(fh)))
+        result = pooled(runs)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        print(f"hunters arena: error: cannot pool {', '.join(args.pool)}: {exc!r}", file=sys.stderr)
+        return 2
+    print(result.table())
+    print(f"pooled from {len(runs)} runs (seeds {', '.join(str(r.seed) for r in runs)})")
+    if len(result.bots) == 2 and result.players == 2:
+        margins = result.margins(0, 1)
+        sd = statistics.stdev(margins) if len(margins) > 1 else 0.0
+        print(f"{result.bots[0]} - {result.bots[1]}: mean margin {statistics.fmean(margins):+.1f} (sd {sd:.1f})")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump(result.to_json(), fh, indent=1)
+    if args.csv:
+        with open(args.csv, "w", encoding="utf-8", newline="") as fh:
+            fh.write(result.to_csv())
+    return 0
+
+
 def _arena(args: argparse.Namespace) -> int:
     from hunters.bots import make_bot
     from hunters.bots.arena import run_arena
+
+    if args.pool:
+        return _pool(args)
 
     _game_class(args.parser, args.game, args.players)
     from hunters.bots.external import is_external
@@ -538,6 +571,12 @@ def build_parser() -> argparse.ArgumentParser:
     are.add_argument("--address", help="server for external bots (cmd:...); default: an embedded one")
     are.add_argument("--move-time", type=float, default=10.0, help="seconds an external bot has per move")
     are.add_argument("--ray", metavar="ADDRESS", help=_RAY_HELP.replace("games", "games of built-in bots", 1))
+    are.add_argument(
+        "--pool",
+        nargs="+",
+        metavar="FILE",
+        help="play nothing: one table over the games of earlier runs' --json files (the same game, seats and bots)",
+    )
     are.add_argument("--quiet", action="store_true", help="no progress bar")
     are.set_defaults(func=_arena, parser=are)
 

@@ -22,7 +22,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_completed
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
 import hunters
@@ -34,7 +34,7 @@ from .external import command_of, is_external, play_served_game
 from .ratings import elo_ratings, mean_interval, wilson_interval
 from .results import GameResult, game_result, seeded_bot
 
-__all__ = ["ArenaResult", "BotStats", "GameResult", "lineups", "play_game", "run_arena"]
+__all__ = ["ArenaResult", "BotStats", "GameResult", "lineups", "play_game", "pooled", "run_arena"]
 
 
 def lineups(nbots: int, players: int) -> list[tuple[int, ...]]:
@@ -187,6 +187,23 @@ class ArenaResult:
             lines.append(f"... {len(forfeits) - 10} more forfeits")
         return "\n".join(lines)
 
+    def margins(self, a: int = 0, b: int = 1) -> list[int]:
+        """Bot `a`'s score minus bot `b`'s in every game where both sat."""
+        out = []
+        for r in self.results:
+            if a in r.lineup and b in r.lineup:
+                out.append(r.scores[r.lineup.index(a)] - r.scores[r.lineup.index(b)])
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ArenaResult:
+        """A result read back from `to_json()` (an arena's --json file; records are not in it)."""
+        names = {f.name for f in fields(GameResult)}
+        results = [GameResult(**{k: v for k, v in r.items() if k in names}) for r in data["results"]]
+        return cls(
+            data["game"], data["players"], list(data["bots"]), data["seed"], results, data["seconds"], data["jobs"]
+        )
+
     def to_json(self) -> dict[str, Any]:
         """Summary and every game's result (records left out: see `write_records`)."""
         return {
@@ -231,6 +248,33 @@ class ArenaResult:
                 json.dump(data, fh)
             n += 1
         return n
+
+
+def pooled(runs: Sequence[ArenaResult]) -> ArenaResult:
+    """The games of several runs of one arena (the same game, seats and bots) as one result, in
+    order, renumbered; its seed and jobs are the first run's, its seconds their sum. ValueError
+    when the runs differ in what they pit, or two of them played one deal with one seating (the
+    pool would count that game twice)."""
+    if not runs:
+        raise ValueError("nothing to pool")
+    first = runs[0]
+    seen: set[tuple[int, tuple[int, ...]]] = set()
+    results: list[GameResult] = []
+    for run in runs:
+        if (run.game, run.players, run.bots) != (first.game, first.players, first.bots):
+            raise ValueError(
+                f"cannot pool {run.game} with {run.players} seats and bots {run.bots} into "
+                f"{first.game} with {first.players} seats and bots {first.bots}"
+            )
+        for r in run.results:
+            deal = (r.seed, tuple(r.lineup))
+            if deal in seen:
+                raise ValueError(f"two runs played deal {r.seed} with seating {list(r.lineup)}")
+            seen.add(deal)
+            results.append(replace(r, index=len(results)))
+    return ArenaResult(
+        first.game, first.players, first.bots, first.seed, results, sum(r.seconds for r in runs), first.jobs
+    )
 
 
 def _task(args: tuple[Any, ...]) -> GameResult:

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from hunters.bots import BOTS, Bot
-from hunters.bots.arena import lineups, play_game, run_arena
+from hunters.bots.arena import ArenaResult, lineups, play_game, pooled, run_arena
 from hunters.bots.ratings import elo_ratings, mean_interval, pairwise, wilson_interval
 from hunters.cli import main
 
@@ -136,3 +136,38 @@ def test_cli_arena(tmp_path, capsys):
         main(["arena", "--players", "9", "--games", "2", "--quiet"])
     with pytest.raises(SystemExit):
         main(["arena", "--jobs", "-1", "--games", "2", "--quiet"])
+
+
+def test_pooled_runs_are_one_run_of_all_their_games(tmp_path, capsys):
+    """Two runs on consecutive deals, pooled (`hunters arena --pool`), give the table and Elo of
+    the single run over the same deals; a run repeated, or of other bots, is refused."""
+    whole = run_arena("carcassonne_hg", 2, ["greedy", "random"], 8, seed=40)
+    halves = [run_arena("carcassonne_hg", 2, ["greedy", "random"], 4, seed=s) for s in (40, 42)]
+    files = []
+    for i, half in enumerate(halves):
+        files.append(tmp_path / f"h{i}.json")
+        files[-1].write_text(json.dumps(half.to_json()))
+    back = [ArenaResult.from_json(json.loads(f.read_text())) for f in files]
+    pool = pooled(back)
+    key = lambda r: (r.seed, r.lineup, r.scores, r.winners, r.moves)
+    # the second half's bots draw other seeds (derived from its own arena seed), so games may
+    # differ; the deals, seatings and counts are the whole run's
+    assert [(r.seed, r.lineup) for r in pool.results] == [(r.seed, r.lineup) for r in whole.results]
+    assert [r.index for r in pool.results] == list(range(8))
+    assert [key(r) for r in pool.results[:4]] == [key(r) for r in whole.results[:4]]
+    stats = {s.bot: s for s in pool.stats()}
+    assert stats["greedy"].games == 8 and stats["greedy"].wins + stats["random"].wins == pytest.approx(8)
+    assert pool.margins(0, 1) == [
+        r.scores[r.lineup.index(0)] - r.scores[r.lineup.index(1)] for r in [*halves[0].results, *halves[1].results]
+    ]
+    assert main(["arena", "--pool", *map(str, files), "--json", str(tmp_path / "p.json")]) == 0
+    text = capsys.readouterr().out
+    assert "8 games" in text and "pooled from 2 runs (seeds 40, 42)" in text and "mean margin" in text
+    assert json.loads((tmp_path / "p.json").read_text())["games"] == 8
+    with pytest.raises(ValueError, match="two runs played deal 40"):
+        pooled([back[0], back[0]])
+    other = run_arena("carcassonne_hg", 2, ["random", "greedy"], 2, seed=90)
+    with pytest.raises(ValueError, match="cannot pool"):
+        pooled([back[0], other])
+    assert main(["arena", "--pool", str(files[0]), str(files[0])]) == 2
+    assert "two runs played deal" in capsys.readouterr().err
