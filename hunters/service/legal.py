@@ -2,12 +2,12 @@
 lists them), each (move, action) encoded once and reused as bytes.
 
 A listing is what the seat streams offer every turn and what ListLegalMoves and Evaluate return:
-tens to hundreds of moves a decision, many of them listed before (a Jäger board's steps recur from
-turn to turn; an H&G tile's placements near the start recur from game to game). A game that
-promises, with `GameBase.legal_action_keys()`, that an action code stands for one move within a
-context (the tile in hand, the board's steps) is listed straight from its action codes, no move
-built; any other is listed from `legal_moves_with_actions()`, each entry reused while its action
-stands for an equal move."""
+tens to hundreds of moves a decision, many of them listed before (in earlier turns of the match,
+or in other matches). A game that promises, with `GameBase.legal_action_keys()`, that an action
+code stands for one move within a context (what else its moves depend on) is listed straight from
+its action codes, no move built, and only the entries not listed before are encoded; any other is
+listed from `legal_moves_with_actions()`, each entry reused while its action stands for an equal
+move. Entries are encoded from `GameAdapter.move_bytes` without building LegalMove messages."""
 
 from __future__ import annotations
 
