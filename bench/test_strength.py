@@ -7,6 +7,9 @@ both seatings, 0.2 s per move); for real figures raise the counts, e.g.
 
 `test_strong_time_scaling` plays the bot at 0.1, 0.3, 1 and 3 s per move against one fixed
 reference, its own one-ply version (`HUNTERS_STRENGTH_TIMES=0.1,0.3` for fewer).
+`test_strong_double_iterations` plays the bot at 2N iterations against N for each N of
+`HUNTERS_STRENGTH_DOUBLING` (default 50; e.g. 250,500,1000 in H&G, about 0.065 to 0.26 s a move on
+one core): doubling the time at fixed iterations, the same result on every machine.
 
 Each case prints the arena table and the strong bot's win rate (95% Wilson interval) and mean
 margin, and records them in the benchmark's extra_info. Nothing is asserted about strength: with
@@ -26,6 +29,7 @@ TIME = float(os.environ.get("HUNTERS_STRENGTH_TIME", "0.2"))
 JOBS = int(os.environ.get("HUNTERS_STRENGTH_JOBS", "1"))
 SEED = int(os.environ.get("HUNTERS_STRENGTH_SEED", "1000"))
 SCALE_TIMES = [float(t) for t in os.environ.get("HUNTERS_STRENGTH_TIMES", "0.1,0.3,1,3").split(",")]
+DOUBLING = [int(n) for n in os.environ.get("HUNTERS_STRENGTH_DOUBLING", "50").split(",")]
 REFERENCE = "strong:iterations=1"
 """The fixed reference of the time scaling: the bot's own one-ply version (its estimate alone), which
 every time budget is measured against, so that what the search adds shows as it grows."""
@@ -103,4 +107,13 @@ def test_strong_time_scaling(benchmark, game, seconds):
     """The same bot at each time per move (HUNTERS_STRENGTH_TIMES: 0.1, 0.3, 1, 3 s) against the
     fixed REFERENCE, on the same deals."""
     rate = _report(benchmark, game, f"strong:time={seconds:g}", REFERENCE)
+    assert 0.0 <= rate <= 1.0
+
+
+@pytest.mark.benchmark(group="strength")
+@pytest.mark.parametrize("iterations", DOUBLING)
+@pytest.mark.parametrize("game", ["carcassonne_hg", "jaeger_sammler"])
+def test_strong_double_iterations(benchmark, game, iterations):
+    """The bot at twice `iterations` against itself at `iterations` (machine-independent)."""
+    rate = _report(benchmark, game, f"strong:iterations={2 * iterations}", f"strong:iterations={iterations}")
     assert 0.0 <= rate <= 1.0
