@@ -334,13 +334,18 @@ def _pool(args: argparse.Namespace) -> int:
         margins = result.margins(0, 1)
         sd = statistics.stdev(margins) if len(margins) > 1 else 0.0
         print(f"{result.bots[0]} - {result.bots[1]}: mean margin {statistics.fmean(margins):+.1f} (sd {sd:.1f})")
+    _write_arena(args, result)
+    return 0
+
+
+def _write_arena(args: argparse.Namespace, result: Any) -> None:
+    """An arena's --json and --csv files, when asked for."""
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump(result.to_json(), fh, indent=1)
     if args.csv:
         with open(args.csv, "w", encoding="utf-8", newline="") as fh:
             fh.write(result.to_csv())
-    return 0
 
 
 def _arena(args: argparse.Namespace) -> int:
@@ -404,12 +409,7 @@ def _arena(args: argparse.Namespace) -> int:
         if pool is not None:
             pool.close()
     print(result.table())
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump(result.to_json(), fh, indent=1)
-    if args.csv:
-        with open(args.csv, "w", encoding="utf-8", newline="") as fh:
-            fh.write(result.to_csv())
+    _write_arena(args, result)
     if args.records:
         result.write_records(args.records)
     return 0
