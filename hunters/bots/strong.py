@@ -125,8 +125,8 @@ class _Node:
 
 class StrongBot(Bot):
     """Information-set tree search with the game's rules-based evaluation (see the module
-    docstring). Options: `iterations` per decision (default: the game strategy's ITERATIONS, about
-    a second on one core; with `time` alone, no limit), `time` (seconds per decision, default 0 = no
+    docstring). Options: `iterations` per decision (default: the game strategy's ITERATIONS, under a
+    second on one core; with `time` alone, no limit), `time` (seconds per decision, default 0 = no
     limit; with both, whichever ends first; a time limit makes the bot depend on the machine's
     speed, so only iterations alone are deterministic), `c` (exploration, default
     0.1), `bias` (weight of the prior, default 1), `widen` and `alpha` (progressive widening:
