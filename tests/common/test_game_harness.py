@@ -145,6 +145,19 @@ def test_action_keys_keep_their_promise(game_cls):
             g.play(rng.choice(g.legal_moves()))
     if type(g).legal_action_keys is not GameBase.legal_action_keys:
         assert keyed, "the game offers action keys but gave none"
+    if game_cls.INFO.chance == "explicit":  # and at chance nodes drawn from outside
+        g = game_cls.new(players=game_cls.INFO.min_players, seed=3, chance="external")
+        rng = random.Random(3)
+        while not g.is_over:
+            keys = g.legal_action_keys()
+            if keys is not None:
+                assert keys[1] == [a for _, a in g.legal_moves_with_actions()]
+                for move, action in g.legal_moves_with_actions():
+                    assert seen.setdefault((keys[0], action), move) == move
+            if g.player == -1:
+                g.apply_chance(rng.choice(g.chance_outcomes())[0])
+            else:
+                g.play(rng.choice(g.legal_moves()))
 
 
 @pytest.mark.parametrize("junk", [None, 3, "move", (1, 2, 3), {"x": 1}])
