@@ -53,11 +53,12 @@ def test_listing_by_pairs_matches(game_id, monkeypatch):
     """A game without action keys is listed from its (move, action) pairs, the same bytes."""
     ad = adapter(game_id)
     keyed, plain = LegalEncoder(), LegalEncoder()
-    games = list(positions(game_id, [7]))[::5]
+    games = [g.clone() for g in positions(game_id, [7])][::5]
     cls = hunters.games.get(game_id)
     expected = [keyed.entries(ad, g, FIELD) for g in games]
     monkeypatch.setattr(cls, "legal_action_keys", lambda self: None)
     assert [plain.entries(ad, g, FIELD) for g in games] == expected
+    assert sum(map(bool, expected)) > 5  # positions with moves, not one finished game
     assert all(listed(e) == afresh(ad, g) for e, g in zip(expected, games, strict=True))
 
 
