@@ -247,12 +247,7 @@ class GameAdapter:
         )
 
 
-# -- enums ----------------------------------------------------------------------------------
-_E = TypeVar("_E", bound=int)
-
-
-# protoc's .pyi stubs type an enum's values as instances of its class (a subclass of int, with the
-# EnumTypeWrapper metaclass); at run time they are plain ints. These two helpers do that conversion once.
+# -- serialized pieces --------------------------------------------------------------------
 _BYTES = [bytes((i,)) for i in range(0x80)]  # one-byte varints
 
 
@@ -282,6 +277,12 @@ def varint_bytes(value: int) -> bytes:
     return bytes(out)
 
 
+# -- enums ----------------------------------------------------------------------------------
+_E = TypeVar("_E", bound=int)
+
+
+# protoc's .pyi stubs type an enum's values as instances of its class (a subclass of int, with the
+# EnumTypeWrapper metaclass); at run time they are plain ints. These two helpers do that conversion once.
 def enum_value(enum: type[_E], name: str) -> _E:
     """The value called `name` of the protobuf enum `enum` (ValueError for an unknown name)."""
     return cast(_E, cast(EnumTypeWrapper, enum).Value(name))

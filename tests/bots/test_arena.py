@@ -139,8 +139,9 @@ def test_cli_arena(tmp_path, capsys):
 
 
 def test_pooled_runs_are_one_run_of_all_their_games(tmp_path, capsys):
-    """Two runs on consecutive deals, pooled (`hunters arena --pool`), give the table and Elo of
-    the single run over the same deals; a run repeated, or of other bots, is refused."""
+    """Two runs on consecutive deals, pooled (`hunters arena --pool`), are one result over the
+    single run's deals and seatings, renumbered, with every game and margin of both; a run
+    repeated, or of other bots, is refused."""
     whole = run_arena("carcassonne_hg", 2, ["greedy", "random"], 8, seed=40)
     halves = [run_arena("carcassonne_hg", 2, ["greedy", "random"], 4, seed=s) for s in (40, 42)]
     files = []

@@ -129,19 +129,24 @@ def test_action_keys_keep_their_promise(game_cls):
     (context, action) stands for one move over every position of several games: what lets the
     service reuse an encoding by action alone."""
     seen: dict = {}
+
+    def check(g) -> bool:
+        keys = g.legal_action_keys()
+        if keys is None:
+            return False
+        context, actions = keys
+        pairs = g.legal_moves_with_actions()
+        assert actions == [a for _, a in pairs]
+        for move, action in pairs:
+            assert seen.setdefault((context, action), move) == move
+        return True
+
     keyed = 0
     for seed in range(6):
         g = game_cls.new(players=2, seed=seed)
         rng = random.Random(seed)
         while not g.is_over:
-            keys = g.legal_action_keys()
-            if keys is not None:
-                context, actions = keys
-                pairs = g.legal_moves_with_actions()
-                assert actions == [a for _, a in pairs]
-                for move, action in pairs:
-                    assert seen.setdefault((context, action), move) == move
-                keyed += 1
+            keyed += check(g)
             g.play(rng.choice(g.legal_moves()))
     if type(g).legal_action_keys is not GameBase.legal_action_keys:
         assert keyed, "the game offers action keys but gave none"
@@ -149,11 +154,7 @@ def test_action_keys_keep_their_promise(game_cls):
         g = game_cls.new(players=game_cls.INFO.min_players, seed=3, chance="external")
         rng = random.Random(3)
         while not g.is_over:
-            keys = g.legal_action_keys()
-            if keys is not None:
-                assert keys[1] == [a for _, a in g.legal_moves_with_actions()]
-                for move, action in g.legal_moves_with_actions():
-                    assert seen.setdefault((keys[0], action), move) == move
+            check(g)
             if g.player == -1:
                 g.apply_chance(rng.choice(g.chance_outcomes())[0])
             else:
