@@ -18,7 +18,8 @@ One decision:
    expanded (best prior first) and the iteration ends there; otherwise the child with the best
    mean reward + `c` · sqrt(ln N / n) + `bias` · prior / (n + 1) is followed.
 4. A new node is valued by the estimate after the next mover's best reply (`reply=1`; 0: the
-   estimate right after the move): a truncated playout of one greedy ply, no random playout.
+   estimate right after the move) and `playout` further moves, each the best by estimate for its
+   mover, in the iteration's determinization: a short playout of best moves, no random playout.
 5. Reward of an estimate for a seat: (1 + tanh((own − best other) / SCALE)) / 2 (margin-aware),
    backed up to every node for the seat that moved into it.
 
@@ -51,6 +52,10 @@ class SearchStrategy(Protocol):
 
     ITERATIONS: int
     """Iterations per decision when the bot is given neither `iterations` nor `time`."""
+
+    PLAYOUT: int
+    """Optional (else 0): best moves by estimate played after the reply when the bot is not given
+    `playout`."""
 
     def estimates(self, state: Any) -> list[float]:
         """Expected final score of every seat (the scores, once the game is over)."""
@@ -131,7 +136,9 @@ class StrongBot(Bot):
     speed, so only iterations alone are deterministic), `c` (exploration, default
     0.1), `bias` (weight of the prior, default 1), `widen` and `alpha` (progressive widening:
     candidates = max(1, widen · visits^alpha), default 2 and 0.5), `dets` (determinizations per
-    decision, default 512), `seed`."""
+    decision, default 512), `reply` (1: value a new node after the next mover's best reply),
+    `playout` (best moves by estimate played after that reply before valuing; default: the
+    strategy's PLAYOUT, else 0), `seed`."""
 
     name = "strong"
 
@@ -145,6 +152,7 @@ class StrongBot(Bot):
         alpha: float = 0.5,
         dets: int = 512,
         reply: int = 1,
+        playout: int | None = None,
         seed: int = 0,
     ):
         if iterations is not None and (type(iterations) is not int or iterations < 0):
@@ -170,6 +178,11 @@ class StrongBot(Bot):
         if reply not in (0, 1):
             raise ValueError("reply must be 0 or 1")
         self.reply = reply
+        if playout is not None and (type(playout) is not int or playout < 0):
+            raise ValueError("playout must be an int >= 0")
+        if playout and not reply:
+            raise ValueError("playout continues after the reply: it needs reply=1")
+        self.playout = playout
         self.seed = seed
         self.last_iterations = 0
         """Iterations of the last decision."""
@@ -192,9 +205,18 @@ class StrongBot(Bot):
             f"alpha={self.alpha:g}",
             f"dets={self.dets}",
             f"reply={self.reply}",
-            f"seed={self.seed}",
         ]
+        if self.playout is not None:
+            parts.append(f"playout={self.playout}")
+        parts.append(f"seed={self.seed}")
         return "strong:" + ",".join(parts)
+
+    def playout_in(self, strat: Any) -> int:
+        """The moves of a playout in a game of this strategy: the bot's `playout`, else the
+        strategy's PLAYOUT (0 without a reply, or when it has none)."""
+        if self.playout is not None:
+            return self.playout
+        return int(getattr(strat, "PLAYOUT", 0)) if self.reply else 0
 
     def choose(self, obs: Observation) -> Any:
         moves = obs.legal_moves()
@@ -225,6 +247,7 @@ class StrongBot(Bot):
         estimates, key_of, signature = strat.estimates, strat.key, strat.signature
         root = _Node(-1, 0.0)
         c, bias, widen, alpha, reply = self.c, self.bias, self.widen, self.alpha, self.reply
+        playout = self.playout_in(strat)
         deadline = t0 + self.time if self.time else 0.0
         limit = int(strat.ITERATIONS) if self.iterations is None else self.iterations
         ndets = self.dets
@@ -283,7 +306,16 @@ class StrongBot(Bot):
                         else:
                             entry = child.options[signature(state)] = _options(strat, state, scale)
                             j, m = entry[0][0], entry[3]
-                            leaf = _rewards(entry[2][j * m : (j + 1) * m], scale)
+                            values = entry[2][j * m : (j + 1) * m]
+                            for _ in range(playout):  # further plies of best moves by estimate
+                                state.play_code(entry[4][j])
+                                if state.over:
+                                    values = estimates(state)
+                                    break
+                                entry = _options(strat, state, scale)
+                                j, m = entry[0][0], entry[3]
+                                values = entry[2][j * m : (j + 1) * m]
+                            leaf = _rewards(values, scale)
                     else:
                         leaf = _rewards(flat[i * n : (i + 1) * n], scale)
                     break

@@ -45,11 +45,14 @@ def _seat_seed(match_seed: int, seat: int) -> int:
 
 def search_cost(bot: Bot, game: Any) -> int:
     """The iterations one decision of `bot` in `game` is charged: its spec's search per move (the
-    strong bot's default: its game strategy's), 0 for bots that do not search."""
+    strong bot's default: its game strategy's; each iteration counted once more for every move of
+    its playout), 0 for bots that do not search."""
     if isinstance(bot, MctsBot):
         return bot.iterations
     if isinstance(bot, StrongBot):
-        return int(strategy_for(game).ITERATIONS) if bot.iterations is None else bot.iterations
+        strat = strategy_for(game)
+        iterations = int(strat.ITERATIONS) if bot.iterations is None else bot.iterations
+        return iterations * (1 + bot.playout_in(strat))
     return 0
 
 
@@ -110,10 +113,12 @@ def bot_seats(
                 raise ValueError("a time limit would make the match depend on the server's speed: use iterations")
             if not 0 < options.get("iterations", 1) <= max_iterations:
                 raise ValueError(f"iterations must be an integer from 1 to {max_iterations} on this server")
-            if match_iterations is not None and options.get("iterations", 0) > match_iterations:
+            cost = options.get("iterations", 0) * (1 + options.get("playout", 0))
+            if match_iterations is not None and cost > match_iterations:
                 raise ValueError(
-                    f"iterations={options['iterations']} a move is more than this server's "
-                    f"{match_iterations} bot iterations for a whole match (--max-match-bot-iterations)"
+                    f"iterations={options['iterations']} a move is more than this server's {match_iterations} "
+                    "bot iterations for a whole match (--max-match-bot-iterations; an iteration counts once "
+                    "more for each move of its playout)"
                 )
             out[entry.seat] = make_bot(entry.bot, seed=_seat_seed(match_seed, entry.seat))
         except (ValueError, TypeError) as exc:

@@ -3,7 +3,9 @@ the games' estimates, and a strength sanity check that cannot be flaky (fixed it
 
 import pytest
 
-from hunters.bots import BOTS, StrongBot, make_bot, strategy_for
+from hunters.bots import BOTS, Observation, StrongBot, make_bot, strategy_for
+from hunters.bots.base import _mix, decision_seed
+from hunters.bots.strong import _rewards
 from hunters.carcassonne import Game as HG
 from hunters.carcassonne import strategy as hg_strategy
 from hunters.jaeger import Game as JS
@@ -38,25 +40,51 @@ def test_strong_is_deterministic_for_a_seed_and_iterations(cls):
 
 def test_strong_options_and_spec():
     assert "strong" in BOTS and BOTS["strong"] is StrongBot
-    bot = make_bot("strong:time=0.5,iterations=100,c=0.2,bias=2,widen=3,alpha=0.4,dets=8,reply=0,seed=3")
+    bot = make_bot("strong:time=0.5,iterations=100,c=0.2,bias=2,widen=3,alpha=0.4,dets=8,reply=1,playout=5,seed=3")
     assert isinstance(bot, StrongBot)
-    assert (bot.time, bot.iterations, bot.c, bot.bias, bot.widen, bot.alpha, bot.dets, bot.reply, bot.seed) == (
-        0.5,
-        100,
-        0.2,
-        2.0,
-        3.0,
-        0.4,
-        8,
-        0,
-        3,
-    )
+    options = (bot.time, bot.iterations, bot.c, bot.bias, bot.widen, bot.alpha, bot.dets, bot.reply, bot.playout)
+    assert (*options, bot.seed) == (0.5, 100, 0.2, 2.0, 3.0, 0.4, 8, 1, 5, 3)
     assert make_bot(bot.spec).spec == bot.spec
     assert make_bot("strong").iterations is None and make_bot("strong").time == 0.0  # the game's default
     assert make_bot("strong:time=1").iterations == 0
-    for bad in ("strong:iterations=-1", "strong:time=0,iterations=0", "strong:c=-1", "strong:dets=0", "strong:reply=2"):
+    # the playout: the spec's, else the game's (none without a reply)
+    assert make_bot("strong").playout_in(hg_strategy) == hg_strategy.PLAYOUT > 0
+    assert make_bot("strong:reply=0").playout_in(hg_strategy) == 0
+    assert make_bot("strong:playout=0").playout_in(hg_strategy) == 0
+    assert make_bot("strong").playout_in(js_strategy) == getattr(js_strategy, "PLAYOUT", 0)
+    bad_specs = ("iterations=-1", "time=0,iterations=0", "c=-1", "dets=0", "reply=2", "playout=-1", "reply=0,playout=2")
+    for bad in (f"strong:{spec}" for spec in bad_specs):
         with pytest.raises(ValueError):
             make_bot(bad)
+
+
+@pytest.mark.parametrize("cls", [HG, JS])
+@pytest.mark.parametrize("playout", [0, 3])
+def test_a_new_move_is_valued_after_the_reply_and_the_playout(cls, playout):
+    """One iteration expands the root's best move by prior, in the first determinization, and values
+    it by the estimate after the next mover's best reply and `playout` further best moves by
+    estimate: the same walk done here by hand gives the same reward."""
+    game = cls.new(players=2, seed=3)
+    for _ in range(7):
+        game.play(make_bot("greedy:seed=1")(game))
+    obs = Observation.of(game)
+    bot = make_bot(f"strong:iterations=1,playout={playout},seed=4")
+    bot(game)
+    ((code, visits, mean, _),) = bot.last_stats
+    strat = strategy_for(cls)
+    state = obs.determinized(_mix(decision_seed(4, obs) ^ 1)).search_state()
+    legal = state.legal_codes()
+    _, order, _ = strat.child_estimates(state, legal, strat.SCALE)
+    assert code == legal[order[0]] and visits == 1
+    mover = state.player
+    state.play_code(code)
+    for _ in range(1 + playout):
+        if state.over:
+            break
+        legal = state.legal_codes()
+        _, order, _ = strat.child_estimates(state, legal, strat.SCALE)
+        state.play_code(legal[order[0]])
+    assert mean == pytest.approx(_rewards(strat.estimates(state), strat.SCALE)[mover])
 
 
 def test_strong_time_limit():

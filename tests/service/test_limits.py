@@ -13,7 +13,9 @@ import pytest
 
 from hunters.bots.mcts import MctsBot
 from hunters.bots.simple import GreedyBot, RandomBot
+from hunters.bots.strong import StrongBot
 from hunters.jaeger import Game as Jaeger
+from hunters.jaeger import strategy as js_strategy
 from hunters.service.botseats import MatchBudget, bot_seats, search_cost
 from hunters.service.engine import Cancel, Lane
 from hunters.service.errors import ServiceError
@@ -382,6 +384,22 @@ def test_a_matchs_bots_search_within_its_budget_then_play_one_ply_moves(server_f
         stub.CreateMatch(matches_pb2.CreateMatchRequest(config=config(bots=[(0, "mcts:iterations=501")])))
     assert (refused.value.code(), error_info(refused.value)[0]) == (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_CONFIG")
     assert "iterations=501 a move is more than this server's 500 bot iterations" in refused.value.details()
+
+
+def test_a_strong_bots_playout_is_charged_with_its_iterations(server_factory):
+    """A strong bot's iteration costs one estimate of every move and one more for each move of its
+    playout: the budget charges it so, and refuses at CreateMatch a move that costs more than a match."""
+    game = Jaeger.new(players=2, seed=1)
+    assert search_cost(StrongBot(iterations=100, playout=3), game) == 400
+    assert search_cost(StrongBot(iterations=100), game) == 100 * (1 + getattr(js_strategy, "PLAYOUT", 0))
+    assert search_cost(StrongBot(iterations=100, reply=0), game) == 100
+    server = server_factory(max_match_bot_iterations=500)
+    _, stub, _ = stubs(server.port)
+    stub.CreateMatch(matches_pb2.CreateMatchRequest(config=config(bots=[(0, "strong:iterations=100,playout=4")])))
+    code, reason, _ = rpc_error(
+        stub.CreateMatch, matches_pb2.CreateMatchRequest(config=config(bots=[(0, "strong:iterations=100,playout=5")]))
+    )
+    assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_CONFIG")
 
 
 def test_a_matchs_bot_budget_is_counted_from_its_record():
