@@ -8,8 +8,9 @@ both seatings, 0.2 s per move); for real figures raise the counts, e.g.
 `test_strong_time_scaling` plays the bot at 0.1, 0.3, 1 and 3 s per move against one fixed
 reference, its own one-ply version (`HUNTERS_STRENGTH_TIMES=0.1,0.3` for fewer).
 `test_strong_double_iterations` plays the bot at 2N iterations against N for each N of
-`HUNTERS_STRENGTH_DOUBLING` (default 50; e.g. 250,500,1000 in H&G, about 0.065 to 0.26 s a move on
-one core): doubling the time at fixed iterations, the same result on every machine.
+`HUNTERS_STRENGTH_DOUBLING` (default 50; e.g. 200,400 in H&G, about 0.15 to 0.3 s a move on one
+core with the game's default playout): doubling the time at fixed iterations, the same result on
+every machine.
 
 Each case prints the arena table and the strong bot's win rate (95% Wilson interval) and mean
 margin, and records them in the benchmark's extra_info. Nothing is asserted about strength: with
