@@ -114,6 +114,11 @@ def bot_seats(
             if not 0 < options.get("iterations", 1) <= max_iterations:
                 raise ValueError(f"iterations must be an integer from 1 to {max_iterations} on this server")
             cost = options.get("iterations", 0) * (1 + options.get("playout", 0))
+            if cost > max_iterations:
+                raise ValueError(
+                    f"iterations * (1 + playout) must be at most {max_iterations} on this server (an iteration "
+                    "counts once more for each move of its playout)"
+                )
             if match_iterations is not None and cost > match_iterations:
                 raise ValueError(
                     f"iterations={options['iterations']} a move is more than this server's {match_iterations} "

@@ -400,6 +400,13 @@ def test_a_strong_bots_playout_is_charged_with_its_iterations(server_factory):
         stub.CreateMatch, matches_pb2.CreateMatchRequest(config=config(bots=[(0, "strong:iterations=100,playout=5")]))
     )
     assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_CONFIG")
+    per_move = server_factory(max_bot_iterations=500)
+    _, stub, _ = stubs(per_move.port)
+    stub.CreateMatch(matches_pb2.CreateMatchRequest(config=config(bots=[(0, "strong:iterations=100,playout=4")])))
+    code, reason, _ = rpc_error(
+        stub.CreateMatch, matches_pb2.CreateMatchRequest(config=config(bots=[(0, "strong:iterations=101,playout=4")]))
+    )
+    assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_CONFIG")
 
 
 def test_a_matchs_bot_budget_is_counted_from_its_record():
