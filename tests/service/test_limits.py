@@ -388,25 +388,21 @@ def test_a_matchs_bots_search_within_its_budget_then_play_one_ply_moves(server_f
 
 def test_a_strong_bots_playout_is_charged_with_its_iterations(server_factory):
     """A strong bot's iteration costs one estimate of every move and one more for each move of its
-    playout: the budget charges it so, and refuses at CreateMatch a move that costs more than a match."""
+    playout: the budget charges it so, and CreateMatch refuses a move costing more than a match or a move may."""
     game = Jaeger.new(players=2, seed=1)
     assert search_cost(StrongBot(iterations=100, playout=3), game) == 400
     assert search_cost(StrongBot(iterations=100), game) == 100 * (1 + getattr(js_strategy, "PLAYOUT", 0))
     assert search_cost(StrongBot(iterations=100, reply=0), game) == 100
-    server = server_factory(max_match_bot_iterations=500)
-    _, stub, _ = stubs(server.port)
-    stub.CreateMatch(matches_pb2.CreateMatchRequest(config=config(bots=[(0, "strong:iterations=100,playout=4")])))
-    code, reason, _ = rpc_error(
-        stub.CreateMatch, matches_pb2.CreateMatchRequest(config=config(bots=[(0, "strong:iterations=100,playout=5")]))
-    )
-    assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_CONFIG")
-    per_move = server_factory(max_bot_iterations=500)
-    _, stub, _ = stubs(per_move.port)
-    stub.CreateMatch(matches_pb2.CreateMatchRequest(config=config(bots=[(0, "strong:iterations=100,playout=4")])))
-    code, reason, _ = rpc_error(
-        stub.CreateMatch, matches_pb2.CreateMatchRequest(config=config(bots=[(0, "strong:iterations=101,playout=4")]))
-    )
-    assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_CONFIG")
+    for limit, refused in (
+        ({"max_match_bot_iterations": 500}, "strong:iterations=100,playout=5"),
+        ({"max_bot_iterations": 500}, "strong:iterations=101,playout=4"),
+    ):
+        _, stub, _ = stubs(server_factory(**limit).port)
+        stub.CreateMatch(matches_pb2.CreateMatchRequest(config=config(bots=[(0, "strong:iterations=100,playout=4")])))
+        code, reason, _ = rpc_error(
+            stub.CreateMatch, matches_pb2.CreateMatchRequest(config=config(bots=[(0, refused)]))
+        )
+        assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "INVALID_CONFIG"), limit
 
 
 def test_a_matchs_bot_budget_is_counted_from_its_record():
