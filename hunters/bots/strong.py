@@ -116,6 +116,13 @@ def _options(strat: Any, state: Any, scale: float) -> _Options:
     return order, priors, flat, len(flat) // len(legal), legal
 
 
+def _best(options: _Options) -> tuple[int, list[float]]:
+    """The mover's best move by estimate among `options`, and the estimates after it."""
+    order, _, flat, players, legal = options
+    j = order[0]
+    return legal[j], flat[j * players : (j + 1) * players]
+
+
 class _Node:
     __slots__ = ("children", "mover", "options", "prior", "total", "visits")
 
@@ -305,16 +312,13 @@ class StrongBot(Bot):
                             leaf = _rewards(estimates(state), scale)
                         else:
                             entry = child.options[signature(state)] = _options(strat, state, scale)
-                            j, m = entry[0][0], entry[3]
-                            values = entry[2][j * m : (j + 1) * m]
+                            move, values = _best(entry)
                             for _ in range(playout):  # further plies of best moves by estimate
-                                state.play_code(entry[4][j])
+                                state.play_code(move)
                                 if state.over:
                                     values = estimates(state)
                                     break
-                                entry = _options(strat, state, scale)
-                                j, m = entry[0][0], entry[3]
-                                values = entry[2][j * m : (j + 1) * m]
+                                move, values = _best(_options(strat, state, scale))
                             leaf = _rewards(values, scale)
                     else:
                         leaf = _rewards(flat[i * n : (i + 1) * n], scale)

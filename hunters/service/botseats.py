@@ -52,8 +52,14 @@ def search_cost(bot: Bot, game: Any) -> int:
     if isinstance(bot, StrongBot):
         strat = strategy_for(game)
         iterations = int(strat.ITERATIONS) if bot.iterations is None else bot.iterations
-        return iterations * (1 + bot.playout_in(strat))
+        return _strong_cost(iterations, bot.playout_in(strat))
     return 0
+
+
+def _strong_cost(iterations: int, playout: int) -> int:
+    """A strong decision's charge: an estimate of every move per iteration, and one more for each
+    move of its playout."""
+    return iterations * (1 + playout)
 
 
 class MatchBudget:
@@ -113,7 +119,7 @@ def bot_seats(
                 raise ValueError("a time limit would make the match depend on the server's speed: use iterations")
             if not 0 < options.get("iterations", 1) <= max_iterations:
                 raise ValueError(f"iterations must be an integer from 1 to {max_iterations} on this server")
-            cost = options.get("iterations", 0) * (1 + options.get("playout", 0))
+            cost = _strong_cost(options.get("iterations", 0), options.get("playout", 0))
             if cost > max_iterations:
                 raise ValueError(
                     f"iterations * (1 + playout) must be at most {max_iterations} on this server (an iteration "
