@@ -29,7 +29,6 @@ from google.protobuf.message import Message
 from hunters.errors import IllegalMoveError
 from hunters.status import ServiceError, error_info
 from hunters.v1 import (
-    events_pb2,
     games_pb2,
     games_pb2_grpc,
     matches_pb2,
@@ -220,69 +219,54 @@ _STATUS_CODES = {c.value[0]: c for c in grpc.StatusCode}
 _CLOSE = object()
 
 
-class SeatStream:
-    """One seat of a match on one PlaySeat stream: iterate it for `MatchEvent`s (every version),
-    `Turn`s (the seat is to move), `SeatPlayed` and `SeatRefused` (answers to `play`); it ends after
-    the match's last version. Use as a context manager, or call close()."""
+def _match_event(ad: Any, ev: matches_pb2.WatchMatchResponse) -> MatchEvent:
+    """A watched version in the game API's terms (`ad`: the game's wire adapter)."""
+    return MatchEvent(
+        ev.version,
+        ev.seat if ev.HasField("seat") else -1,
+        ad.move_from_proto(ev.move) if ev.HasField("move") else None,
+        [ad.event_from_proto(e) for e in ev.events],
+        ev.state,
+        ev.state.status == state_pb2.GAME_STATUS_OVER,
+        ev.match_id,
+        tuple(ev.bot_failures),
+    )
 
-    def __init__(
-        self,
-        client: Client,
-        match_id: str,
-        token: str,
-        resume_version: int | None = None,
-        timeout: float | None = None,
-    ):
-        self.match_id = match_id
-        self.game = client._game_of(match_id)
-        self._ad = adapter(self.game)
-        self._client = client
-        self._requests: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        opening = matches_pb2.PlaySeatOpen(match_id=match_id)
-        if resume_version is not None:
-            opening.resume_version = resume_version
-        self._requests.put(matches_pb2.PlaySeatRequest(open=opening))
-        self.version = -1 if resume_version is None else resume_version  # the last version seen
-        self._call = client.matches.PlaySeat(
-            iter(self._requests.get, _CLOSE), metadata=(("authorization", f"Bearer {token}"),), timeout=timeout
-        )
 
-    def play(self, turn: Turn | int, move: Any = None, *, action: int | None = None, request_id: str = "") -> None:
-        """Answer the turn (or a version) with a move or an action code; the answer arrives on the stream."""
+def _seat_open(match_id: str, resume_version: int | None) -> matches_pb2.PlaySeatRequest:
+    opening = matches_pb2.PlaySeatOpen(match_id=match_id)
+    if resume_version is not None:
+        opening.resume_version = resume_version
+    return matches_pb2.PlaySeatRequest(open=opening)
+
+
+class _SeatMessages:
+    """What the blocking and the asyncio seat streams share: their requests and the decoding of
+    their messages, in the game API's terms."""
+
+    game: str
+    _ad: Any
+    version: int
+
+    def _move(
+        self, turn: Turn | int, move: Any = None, action: int | None = None, request_id: str = ""
+    ) -> matches_pb2.PlaySeatRequest:
         version = turn.version if isinstance(turn, Turn) else turn
         request = matches_pb2.PlaySeatRequest(play=matches_pb2.PlaySeatMove(version=version, request_id=request_id))
         if action is not None:
             request.play.action = action
         elif move is not None:
             request.play.move.CopyFrom(self._ad.move_to_proto(move))
-        self._requests.put(request)
+        return request
 
-    def messages(self) -> Iterator[matches_pb2.PlaySeatResponse]:
-        """The stream's messages as they arrive (PlaySeatResponse), undecoded: for loops that
-        decode only what they use. A message holds one or more of event, played / refused and
-        your_turn, read in that order."""
-        try:
-            for msg in self._call:
-                if msg.HasField("event"):
-                    self.version = msg.event.version
-                yield msg
-        except grpc.RpcError as err:
-            if err.code() != grpc.StatusCode.CANCELLED:
-                _raise(err)
+    def _seen(self, msg: matches_pb2.PlaySeatResponse) -> matches_pb2.PlaySeatResponse:
+        if msg.HasField("event"):
+            self.version = msg.event.version
+        return msg
 
     def event(self, ev: matches_pb2.WatchMatchResponse) -> MatchEvent:
         """A version of the match in the game API's terms."""
-        ad = self._ad
-        return MatchEvent(
-            ev.version,
-            ev.seat if ev.HasField("seat") else -1,
-            ad.move_from_proto(ev.move) if ev.HasField("move") else None,
-            [ad.event_from_proto(e) for e in ev.events],
-            ev.state,
-            ev.state.status == state_pb2.GAME_STATUS_OVER,
-            ev.match_id,
-            tuple(ev.bot_failures),
-        )
+        return _match_event(self._ad, ev)
 
     @staticmethod
     def refused(r: matches_pb2.MoveRefused) -> SeatRefused:
@@ -302,6 +286,68 @@ class SeatStream:
         if msg.HasField("your_turn"):
             out.append(Turn(msg.your_turn, self.game))
         return out
+
+    def _turn_of(
+        self,
+        msg: matches_pb2.PlaySeatResponse,
+        on_event: Callable[[MatchEvent], None] | None,
+        on_refused: Callable[[SeatRefused], None] | None,
+    ) -> Turn | None:
+        """One message of a `play_seat` loop: its event and refusal passed on (a refusal raised
+        without `on_refused`), and the turn it offers, if any."""
+        if on_event is not None and msg.HasField("event"):
+            on_event(self.event(msg.event))
+        if msg.HasField("refused"):
+            refused = self.refused(msg.refused)
+            if on_refused is None:
+                raise refused.error
+            on_refused(refused)
+        return Turn(msg.your_turn, self.game) if msg.HasField("your_turn") else None
+
+    @staticmethod
+    def _answer(choice: Any) -> dict[str, Any]:
+        """`play`'s arguments for what a bot chose: an action code (an int) or a move."""
+        return {"action": choice} if isinstance(choice, int) else {"move": choice}
+
+
+class SeatStream(_SeatMessages):
+    """One seat of a match on one PlaySeat stream: iterate it for `MatchEvent`s (every version),
+    `Turn`s (the seat is to move), `SeatPlayed` and `SeatRefused` (answers to `play`); it ends after
+    the match's last version. Use as a context manager, or call close()."""
+
+    def __init__(
+        self,
+        client: Client,
+        match_id: str,
+        token: str,
+        resume_version: int | None = None,
+        timeout: float | None = None,
+    ):
+        self.match_id = match_id
+        self.game = client._game_of(match_id)
+        self._ad = adapter(self.game)
+        self._client = client
+        self._requests: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._requests.put(_seat_open(match_id, resume_version))
+        self.version = -1 if resume_version is None else resume_version  # the last version seen
+        self._call = client.matches.PlaySeat(
+            iter(self._requests.get, _CLOSE), metadata=(("authorization", f"Bearer {token}"),), timeout=timeout
+        )
+
+    def play(self, turn: Turn | int, move: Any = None, *, action: int | None = None, request_id: str = "") -> None:
+        """Answer the turn (or a version) with a move or an action code; the answer arrives on the stream."""
+        self._requests.put(self._move(turn, move, action, request_id))
+
+    def messages(self) -> Iterator[matches_pb2.PlaySeatResponse]:
+        """The stream's messages as they arrive (PlaySeatResponse), undecoded: for loops that
+        decode only what they use. A message holds one or more of event, played / refused and
+        your_turn, read in that order."""
+        try:
+            for msg in self._call:
+                yield self._seen(msg)
+        except grpc.RpcError as err:
+            if err.code() != grpc.StatusCode.CANCELLED:
+                _raise(err)
 
     def __iter__(self) -> Iterator[MatchEvent | Turn | SeatPlayed | SeatRefused]:
         for msg in self.messages():
@@ -335,6 +381,54 @@ def _match_info(m: matches_pb2.Match, seat_tokens: tuple[str, ...] = (), admin_t
     )
 
 
+def _created(resp: matches_pb2.CreateMatchResponse) -> MatchInfo:
+    return _match_info(resp.match, tuple(resp.seat_tokens), resp.admin_token)
+
+
+def _config(game: str, players: int, seed: int | None, options: dict[str, Any] | None) -> matches_pb2.GameConfig:
+    config = matches_pb2.GameConfig(game=game, players=players)
+    if seed is not None:
+        config.seed = seed
+    if options:
+        adapter(game).options_to_proto(options, config)
+    return config
+
+
+def _create_request(
+    game: str, players: int, seed: int | None, options: dict[str, Any] | None, bots: dict[int, str] | None
+) -> matches_pb2.CreateMatchRequest:
+    config = _config(game, players, seed, options)
+    for seat, spec in sorted((bots or {}).items()):
+        config.bots.add(seat=seat, bot=spec)
+    return matches_pb2.CreateMatchRequest(config=config)
+
+
+def _legal_moves(game: str, resp: matches_pb2.ListLegalMovesResponse) -> LegalMoves:
+    ad = adapter(game)
+    return LegalMoves(((ad.move_from_proto(lm.move), lm.action) for lm in resp.moves), resp.version, resp.player)
+
+
+def _play_request(
+    game: str, match_id: str, move: Any, action: int | None, expected_version: int | None, request_id: str
+) -> matches_pb2.PlayMoveRequest:
+    request = matches_pb2.PlayMoveRequest(match_id=match_id, request_id=request_id)
+    if expected_version is not None:
+        request.expected_version = expected_version
+    if action is not None:
+        request.action = action
+    elif move is not None:
+        request.move.CopyFrom(adapter(game).move_to_proto(move))
+    return request
+
+
+def _play_result(game: str, resp: matches_pb2.PlayMoveResponse) -> PlayResult:
+    ad = adapter(game)
+    over = resp.state.status == state_pb2.GAME_STATUS_OVER
+    return PlayResult(
+        resp.version, [ad.event_from_proto(e) for e in resp.events], resp.state, over, tuple(resp.state.winners)
+    )
+
+
 class Client:
     """A connection to a hunters server. Use as a context manager, or call close()."""
 
@@ -365,24 +459,12 @@ class Client:
         except grpc.RpcError as err:
             _raise(err)
 
-    @staticmethod
-    def _config(game: str, players: int, seed: int | None, options: dict[str, Any] | None) -> matches_pb2.GameConfig:
-        config = matches_pb2.GameConfig(game=game, players=players)
-        if seed is not None:
-            config.seed = seed
-        if options:
-            adapter(game).options_to_proto(options, config)
-        return config
+    _config = staticmethod(_config)
 
     def _game_of(self, match_id: str) -> str:
         if match_id not in self._games:
             self._games[match_id] = self.get_match(match_id).game
         return self._games[match_id]
-
-    @staticmethod
-    def _events(game: str, pbs: Iterable[events_pb2.Event]) -> list[Any]:
-        ad = adapter(game)
-        return [ad.event_from_proto(e) for e in pbs]
 
     # -- matches -----------------------------------------------------------------------------
     def create_match(
@@ -396,14 +478,11 @@ class Client:
     ) -> MatchInfo:
         """A new match; `token` is the operator's create token when the server requires one; `bots`
         maps seats the server plays itself to bot specs (e.g. ``{1: "mcts:iterations=1000"}``)."""
-        config = self._config(game, players, seed, options)
-        for seat, spec in sorted((bots or {}).items()):
-            config.bots.add(seat=seat, bot=spec)
         resp: matches_pb2.CreateMatchResponse = self._call(
-            self.matches.CreateMatch, matches_pb2.CreateMatchRequest(config=config), token
+            self.matches.CreateMatch, _create_request(game, players, seed, options, bots), token
         )
         self._games[resp.match.match_id] = game
-        return _match_info(resp.match, tuple(resp.seat_tokens), resp.admin_token)
+        return _created(resp)
 
     def get_match(self, match_id: str) -> MatchInfo:
         resp: matches_pb2.GetMatchResponse = self._call(
@@ -430,11 +509,11 @@ class Client:
 
     def legal_moves(self, match_id: str) -> LegalMoves:
         """(move, action code) of every legal move, with the version and the seat to move."""
-        ad = adapter(self._game_of(match_id))
+        game = self._game_of(match_id)
         resp: matches_pb2.ListLegalMovesResponse = self._call(
             self.matches.ListLegalMoves, matches_pb2.ListLegalMovesRequest(match_id=match_id)
         )
-        return LegalMoves(((ad.move_from_proto(lm.move), lm.action) for lm in resp.moves), resp.version, resp.player)
+        return _legal_moves(game, resp)
 
     def play(
         self,
@@ -447,16 +526,9 @@ class Client:
         request_id: str = "",
     ) -> PlayResult:
         game = self._game_of(match_id)
-        request = matches_pb2.PlayMoveRequest(match_id=match_id, request_id=request_id)
-        if expected_version is not None:
-            request.expected_version = expected_version
-        if action is not None:
-            request.action = action
-        elif move is not None:
-            request.move.CopyFrom(adapter(game).move_to_proto(move))
+        request = _play_request(game, match_id, move, action, expected_version, request_id)
         resp: matches_pb2.PlayMoveResponse = self._call(self.matches.PlayMove, request, token)
-        over = resp.state.status == state_pb2.GAME_STATUS_OVER
-        return PlayResult(resp.version, self._events(game, resp.events), resp.state, over, tuple(resp.state.winners))
+        return _play_result(game, resp)
 
     def watch(
         self, match_id: str, from_version: int = 0, timeout: float | None = None
@@ -469,16 +541,7 @@ class Client:
         )
         try:
             for ev in stream:
-                yield MatchEvent(
-                    ev.version,
-                    ev.seat if ev.HasField("seat") else -1,
-                    ad.move_from_proto(ev.move) if ev.HasField("move") else None,
-                    self._events(game, ev.events),
-                    ev.state,
-                    ev.state.status == state_pb2.GAME_STATUS_OVER,
-                    ev.match_id,
-                    tuple(ev.bot_failures),
-                )
+                yield _match_event(ad, ev)
         except grpc.RpcError as err:
             _raise(err)
         finally:
@@ -526,20 +589,9 @@ class Client:
             for msg in stream.messages():
                 if msg.HasField("event"):
                     last = msg.event  # decoded only when someone looks
-                    if on_event is not None:
-                        on_event(stream.event(last))
-                if msg.HasField("refused"):
-                    refused = stream.refused(msg.refused)
-                    if on_refused is None:
-                        raise refused.error
-                    on_refused(refused)
-                if msg.HasField("your_turn"):
-                    turn = Turn(msg.your_turn, stream.game)
-                    choice = choose(turn)
-                    if isinstance(choice, int):
-                        stream.play(turn, action=choice)
-                    else:
-                        stream.play(turn, choice)
+                turn = stream._turn_of(msg, on_event, on_refused)
+                if turn is not None:
+                    stream.play(turn, **stream._answer(choose(turn)))
             return None if last is None else stream.event(last)
 
     def record(self, match_id: str, admin_token: str | None = None) -> dict[str, Any]:

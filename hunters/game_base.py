@@ -632,9 +632,9 @@ class GameBase(abc.ABC):
     def legal_action_keys(self) -> tuple[Hashable, list[int]] | None:
         """(context, actions): the action code of every legal move in legal_moves_with_actions()
         order, and a context such that, for every game of this class, one (context, action) always
-        stands for one move. It lets the service list legal moves from codes it has encoded before,
-        without building the moves. None (the default, or a decision whose moves an action does not
-        fix): no such promise."""
+        stands for one move, the one `action_to_move(action)` gives. It lets the service list legal
+        moves from codes it has encoded before, building only the moves of the others. None (the
+        default, or a decision whose moves an action does not fix): no such promise."""
         return None
 
     # -- learning (hunters.learn: compact actions, observations, batches, chance) ---------------

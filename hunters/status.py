@@ -17,6 +17,7 @@ MAX_ECHO = 64  # characters of anything the caller sent that an error may repeat
 MAX_MESSAGE = 512  # characters of an error message
 
 # Engine reasons that say the request itself is malformed, whatever the state of the game.
+_DETAILS_KEY = "grpc-status-details-bin"  # the trailer carrying the google.rpc.Status
 _ARGUMENT_REASONS = {"MALFORMED", "BAD_ROTATION", "UNKNOWN_ZONE", "UNKNOWN_SPACE"}
 
 
@@ -57,7 +58,12 @@ def clip(value: object, limit: int = MAX_ECHO) -> str:
 
 def error_info(err: grpc.RpcError) -> tuple[str, dict[str, str]]:
     """The (reason, metadata) of a received error's ErrorInfo, or ("", {})."""
-    status = rpc_status.from_call(err) if isinstance(err, grpc.Call) else None
+    if isinstance(err, grpc.Call):
+        status = rpc_status.from_call(err)
+    else:  # grpc.aio's errors are no grpc.Call: the status detail is read from their trailers
+        trailers = getattr(err, "trailing_metadata", lambda: None)() or ()
+        found = [value for key, value in trailers if key == _DETAILS_KEY]
+        status = status_pb2.Status.FromString(found[0]) if found else None
     if status is not None:
         for detail in status.details:
             if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):

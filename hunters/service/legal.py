@@ -5,7 +5,8 @@ A listing is what the seat streams offer every turn and what ListLegalMoves and 
 tens to hundreds of moves a decision, many of them listed before (in earlier turns of the match,
 or in other matches). A game that promises, with `GameBase.legal_action_keys()`, that an action
 code stands for one move within a context (what else its moves depend on) is listed straight from
-its action codes, no move built, and only the entries not listed before are encoded; any other is
+its action codes: only the entries not listed before are encoded, each from the move its action
+stands for (`action_to_move`), and no other move is built; any other is
 listed from `legal_moves_with_actions()`, each entry reused while its action stands for an equal
 move. Entries are encoded from `GameAdapter.move_bytes` without building LegalMove messages."""
 
@@ -87,17 +88,13 @@ class LegalEncoder:
         key = (ad, field, context)
         table = self._table(key)
         out: list[bytes | None] = list(map(table.get, actions))
-        if None in out:
-            pairs = game.legal_moves_with_actions()
-            if len(pairs) != len(actions):
-                raise AssertionError("legal_action_keys() and legal_moves_with_actions() disagree")
+        if None in out:  # only the entries not listed before are built, each from its action
+            to_move = game.actions.to_move
             added = 0
             for i, piece in enumerate(out):
                 if piece is None:
-                    move, action = pairs[i]
-                    if action != actions[i]:
-                        raise AssertionError("legal_action_keys() and legal_moves_with_actions() disagree")
-                    out[i] = table[action] = _entry(ad, move, action, field)
+                    action = actions[i]
+                    out[i] = table[action] = _entry(ad, to_move(action), action, field)
                     added += 1
             self._grown(key, table, added)
         return b"".join(out)  # type: ignore[arg-type]  # every None was filled

@@ -49,6 +49,25 @@ def test_cached_listings_are_fresh_encodings(game_id, sizes):
 
 
 @pytest.mark.parametrize("game_id", hunters.games.ids())
+def test_keyed_listing_builds_only_the_missing_moves(game_id, monkeypatch):
+    """On the keyed path a listing builds the moves of the entries not cached (from their actions),
+    never the whole list of (move, action) pairs, and none when every entry is cached."""
+    ad = adapter(game_id)
+    cls = hunters.games.get(game_id)
+    games = [g.clone() for g in positions(game_id, [11]) if g.legal_action_keys() is not None][::4]
+    want = [afresh(ad, g) for g in games]
+    encoder = LegalEncoder()
+    monkeypatch.setattr(cls, "legal_moves_with_actions", lambda self: pytest.fail("every move built"))
+    assert [listed(encoder.entries(ad, g, FIELD)) for g in games] == want
+    built = []
+    space = type(games[0].actions)
+    to_move = space.to_move
+    monkeypatch.setattr(space, "to_move", lambda self, a: built.append(a) or to_move(self, a))
+    assert [listed(encoder.entries(ad, g, FIELD)) for g in games] == want
+    assert built == [] and len(games) > 5
+
+
+@pytest.mark.parametrize("game_id", hunters.games.ids())
 def test_listing_by_pairs_matches(game_id, monkeypatch):
     """A game without action keys is listed from its (move, action) pairs, the same bytes."""
     ad = adapter(game_id)
