@@ -32,6 +32,7 @@ from hunters.client import (
     SeatPlayed,
     SeatRefused,
     Turn,
+    _bearer,
     _create_request,
     _created,
     _legal_moves,
@@ -47,10 +48,6 @@ from hunters.v1 import matches_pb2, matches_pb2_grpc
 from hunters.wire import adapter
 
 __all__ = ["AsyncClient", "AsyncSeatStream"]
-
-
-def _bearer(token: str | None) -> tuple[tuple[str, str], ...] | None:
-    return (("authorization", f"Bearer {token}"),) if token else None
 
 
 class AsyncSeatStream(_SeatMessages):

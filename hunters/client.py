@@ -219,6 +219,11 @@ _STATUS_CODES = {c.value[0]: c for c in grpc.StatusCode}
 _CLOSE = object()
 
 
+def _bearer(token: str | None) -> tuple[tuple[str, str], ...] | None:
+    """A call's metadata carrying `token` (none without one)."""
+    return (("authorization", f"Bearer {token}"),) if token else None
+
+
 def _match_event(ad: Any, ev: matches_pb2.WatchMatchResponse) -> MatchEvent:
     """A watched version in the game API's terms (`ad`: the game's wire adapter)."""
     return MatchEvent(
@@ -330,9 +335,7 @@ class SeatStream(_SeatMessages):
         self._requests: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._requests.put(_seat_open(match_id, resume_version))
         self.version = -1 if resume_version is None else resume_version  # the last version seen
-        self._call = client.matches.PlaySeat(
-            iter(self._requests.get, _CLOSE), metadata=(("authorization", f"Bearer {token}"),), timeout=timeout
-        )
+        self._call = client.matches.PlaySeat(iter(self._requests.get, _CLOSE), metadata=_bearer(token), timeout=timeout)
 
     def play(self, turn: Turn | int, move: Any = None, *, action: int | None = None, request_id: str = "") -> None:
         """Answer the turn (or a version) with a move or an action code; the answer arrives on the stream."""
@@ -453,13 +456,9 @@ class Client:
         """`method(request)` with the timeout and token; its reply, typed by the caller (the grpc
         stubs are untyped). An RPC error becomes IllegalMoveError or ServiceError."""
         try:
-            return method(
-                request, timeout=self.timeout, metadata=(("authorization", f"Bearer {token}"),) if token else None
-            )
+            return method(request, timeout=self.timeout, metadata=_bearer(token))
         except grpc.RpcError as err:
             _raise(err)
-
-    _config = staticmethod(_config)
 
     def _game_of(self, match_id: str) -> str:
         if match_id not in self._games:
@@ -613,7 +612,7 @@ class Client:
     ) -> oracle_pb2.EvaluateResponse:
         ad = adapter(game)
         request = oracle_pb2.EvaluateRequest(
-            config=self._config(game, players, seed, options),
+            config=_config(game, players, seed, options),
             moves=[ad.move_to_proto(m) for m in moves],
             include_legal_moves=include_legal_moves,
         )
@@ -647,7 +646,7 @@ class Client:
         core: with `divide`, one line per root child first; the last message (``done``) is the total."""
         ad = adapter(game)
         request = oracle_pb2.PerftRequest(
-            config=self._config(game, players, seed, options),
+            config=_config(game, players, seed, options),
             moves=[ad.move_to_proto(m) for m in moves],
             depth=depth,
             chance=chance,
