@@ -346,7 +346,8 @@ def test_cancelled_simulation_stops_engine_work(benchmark, tmp_path):
 CLIENT_PROCESSES = 4  # the Python clients of the workers bench: 16, in this many processes of 4 threads
 WORKER_ROUNDS = 3
 LOAD_SECONDS = 3.0  # each round: every client plays for this long (a closed loop: its next move on each answer)
-LOAD_MOVES = 700  # moves prepared per client and round, more than one plays in LOAD_SECONDS
+LOAD_MOVES = 1500  # moves prepared per client and round, more than one plays in LOAD_SECONDS (a Go client
+# of two quiet workers has played over 700)
 UNLIMITED = ("--max-matches", "100000")  # the matches prepared and not reached stay unfinished
 GO_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "clients", "go")
 _TICK = os.sysconf("SC_CLK_TCK")
