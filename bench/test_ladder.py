@@ -24,7 +24,7 @@ JOBS = int(os.environ.get("HUNTERS_LADDER_JOBS", "1"))
 SEED = int(os.environ.get("HUNTERS_LADDER_SEED", "7000"))
 
 
-def ladder_bots(time_per_move: float = 0.0) -> list[str]:
+def ladder_bots(time_per_move: float) -> list[str]:
     """The reference bots, weakest first, and the strong bot: at `time_per_move` seconds a move,
     or with its game's default iterations when that is 0."""
     strong = f"strong:time={time_per_move:g}" if time_per_move else "strong"
