@@ -8,20 +8,14 @@ from __future__ import annotations
 
 import argparse
 import errno
-import logging
 import os
 import socket
-import sqlite3
 import ssl
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NoReturn
+from typing import NoReturn
 
-from hunters.scale import ScaleError
-
-if TYPE_CHECKING:
-    from .server import ServerConfig
+from .launch import refusals, refused, serve_config
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
@@ -328,29 +322,6 @@ def _check_port(host: str, port: int) -> None:
         raise OSError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
 
 
-def _refusals(db: str) -> tuple[type[BaseException], ...]:
-    return (OSError, ValueError, sqlite3.Error, ScaleError, *_postgres_errors(db))
-
-
-def _refused(exc: BaseException, db: str) -> int:
-    logging.getLogger("hunters.service").handlers.clear()
-    print(f"hunters serve: error: {_describe(exc, db)}", file=sys.stderr)
-    return 2
-
-
-def serve_config(config: ServerConfig, log_level: str, log_format: str = "auto") -> int:
-    """Serve `config` until SIGTERM/SIGINT (a worker of `--workers N` starts here); an unusable
-    setting is one line on stderr and exit status 2."""
-    from .server import serve
-
-    try:
-        return serve(config, log_level=log_level, log_format=log_format)
-    except _refusals(config.db) as exc:
-        return _refused(exc, config.db)
-    except KeyboardInterrupt:
-        return 0
-
-
 def run(args: argparse.Namespace) -> int:
     """Serve until SIGTERM/SIGINT; an unusable setting is one line on stderr and exit status 2."""
     from .server import ServerConfig
@@ -399,45 +370,13 @@ def run(args: argparse.Namespace) -> int:
             metrics=args.metrics_port is not None or args.http is not None,
             metrics_port=args.metrics_port,
         )
-    except _refusals(args.db) as exc:
-        return _refused(exc, args.db)
+    except refusals(args.db) as exc:
+        return refused(exc, args.db)
     if args.workers > 1:
         from .workers import supervise
 
         try:
             return supervise(config, args.workers, log_level=args.log_level, log_format=args.log_format)
-        except _refusals(args.db) as exc:
-            return _refused(exc, args.db)
+        except refusals(args.db) as exc:
+            return refused(exc, args.db)
     return serve_config(config, args.log_level, args.log_format)
-
-
-def _postgres_errors(db: str) -> tuple[type[BaseException], ...]:
-    """What an unusable PostgreSQL database raises (nothing to catch when --db is a SQLite file)."""
-    from .store_base import is_postgres
-
-    if not is_postgres(db):
-        return ()
-    try:
-        import psycopg
-        import psycopg_pool
-    except ImportError:
-        return ()
-    return (psycopg.Error, psycopg_pool.PoolTimeout)
-
-
-def _describe(exc: BaseException, db: str) -> str:
-    from .store_base import is_postgres, without_password
-
-    if is_postgres(db) and not isinstance(exc, (OSError, ValueError)):
-        return f"cannot use the database {without_password(db)}: {str(exc).strip().splitlines()[0]}"
-    if isinstance(exc, FileNotFoundError):
-        return f"no such file: {exc.filename}"
-    if isinstance(exc, PermissionError):
-        return f"permission denied: {exc.filename}"
-    if isinstance(exc, sqlite3.Error):
-        # Typically a volume or bind mount the server's user cannot write (the container runs as uid 10001).
-        folder = os.path.dirname(os.path.abspath(db))
-        if os.path.isdir(folder) and not os.access(folder, os.W_OK):
-            return f"cannot use the database {db}: {folder} is not writable by uid {os.getuid()}"
-        return f"cannot use the database {db}: {exc}"
-    return str(exc)

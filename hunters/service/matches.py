@@ -24,7 +24,7 @@ import uuid
 from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator, Callable, Coroutine, Generator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import grpc
 
@@ -37,10 +37,8 @@ from .botseats import MAX_ITERATIONS, MAX_MATCH_ITERATIONS, MatchBudget, bot_sea
 from .engine import Engine
 from .errors import ServiceError, invalid, not_found
 from .games import GameAdapter, adapter
+from .stats import MatchStats, Timings
 from .store_base import Change, MatchStore, StoreUnavailable, VersionConflict
-
-if TYPE_CHECKING:
-    from .metrics import Metrics
 
 log = logging.getLogger("hunters.service")
 RECENT_EVENTS = 16  # encoded watch events kept per match, so live watchers share one encoding
@@ -211,7 +209,23 @@ class MatchManager:
         self.heard_changes: Counter[str] = Counter()  # changes heard from a shared store, by kind
         self.watchers = 0  # open watch streams
         self.bots_thinking = 0  # bot seats thinking, or waiting for a thread to think on
-        self.metrics: Metrics | None = None  # timings (commits, bots' thinking), when the server has metrics
+        self.metrics: Timings | None = None  # timings (commits, bots' thinking), when the server has metrics
+
+    def stats(self) -> MatchStats:
+        """A snapshot of the counts an operator watches (every container copied in one step: the
+        scrape reads it from its own thread)."""
+        by_game: Counter[str] = Counter(live.adapter.game_id for live in list(self._open.values()))
+        return MatchStats(
+            open_by_game=dict(by_game),
+            active=None if self.store.shared else self._open_count,
+            limit=self.max_live_matches,
+            counts=dict(self.counts),
+            watchers=self.watchers,
+            bot_seats=self.bot_seats,
+            bots_thinking=self.bots_thinking,
+            lost_races=self.lost_races,
+            heard=dict(self.heard()),
+        )
 
     def open_matches(self) -> list[LiveMatch]:
         """The unfinished matches in memory (a copy: safe to read from another thread)."""
@@ -758,7 +772,7 @@ class MatchManager:
             self._apply(live, seat, move, after, events, None)
         if live.heard_at and live.version >= live.heard:
             if self.metrics is not None:
-                self.metrics.replica_lag.observe(time.monotonic() - live.heard_at)
+                self.metrics.caught_up(time.monotonic() - live.heard_at)
             live.heard_at = 0.0
         if abandoned and not live.abandoned:
             if live.is_open:

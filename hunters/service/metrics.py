@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import grpc
@@ -35,8 +35,7 @@ if TYPE_CHECKING:
     from wsgiref.simple_server import WSGIServer
 
     from .engine import Engine
-    from .matches import MatchManager
-    from .servicer import OracleServicer
+    from .stats import MatchStats
 
 log = logging.getLogger("hunters.service")
 
@@ -147,9 +146,18 @@ class Metrics:
             child = self._think_children[game] = self.think.labels(game)
         child.observe(seconds)
 
-    def watch(self, manager: MatchManager, engine: Engine, oracle: OracleServicer | None = None) -> None:
-        """Read the server's state at every scrape."""
-        self.registry.register(_StateCollector(manager, engine, oracle))
+    def caught_up(self, seconds: float) -> None:
+        self.replica_lag.observe(seconds)
+
+    def watch(
+        self,
+        match_stats: Callable[[], MatchStats],
+        engine: Engine,
+        oracle_work: Callable[[], Mapping[tuple[str, str], int]] | None = None,
+    ) -> None:
+        """Read the server's state at every scrape: the match engine's snapshot, the engine's lanes
+        and the oracle's work done."""
+        self.registry.register(_StateCollector(match_stats, engine, oracle_work))
 
     # -- exposition -------------------------------------------------------------------------------
     def exposition(self) -> tuple[str, bytes]:
@@ -175,36 +183,38 @@ class _StateCollector(Collector):
     """Gauges and counters read from the server's objects when scraped (from the scrape's thread:
     every container is copied in one step before it is read)."""
 
-    def __init__(self, manager: MatchManager, engine: Engine, oracle: OracleServicer | None):
-        self.manager = manager
+    def __init__(
+        self,
+        match_stats: Callable[[], MatchStats],
+        engine: Engine,
+        oracle_work: Callable[[], Mapping[tuple[str, str], int]] | None,
+    ):
+        self.match_stats = match_stats
         self.engine = engine
-        self.oracle = oracle
+        self.oracle_work = oracle_work
 
     def collect(self) -> Iterable[Any]:
-        m = self.manager
+        m = self.match_stats()
         games = GaugeMetricFamily(
             "hunters_matches_open", "unfinished matches in this server's memory, by game", labels=["game"]
         )
-        by_game: dict[str, int] = {}
-        for live in list(m.open_matches()):
-            by_game[live.adapter.game_id] = by_game.get(live.adapter.game_id, 0) + 1
-        for game, n in sorted(by_game.items()):
+        for game, n in sorted(m.open_by_game.items()):
             games.add_metric([game], n)
         yield games
-        if not m.store.shared:
+        if m.active is not None:
             yield GaugeMetricFamily(
                 "hunters_matches_active",
                 "active matches counted against --max-matches (a server alone on its database)",
-                value=m.active_count,
+                value=m.active,
             )
-        yield GaugeMetricFamily("hunters_matches_limit", "--max-matches", value=m.max_live_matches)
+        yield GaugeMetricFamily("hunters_matches_limit", "--max-matches", value=m.limit)
         events = CounterMetricFamily(
             "hunters_matches",
             "matches this server created, ended (over), abandoned or deleted, by game",
             labels=["game", "event"],
         )
         moves = CounterMetricFamily("hunters_moves_played", "moves this server stored, by game", labels=["game"])
-        for (kind, game), n in sorted(dict(m.counts).items()):
+        for (kind, game), n in sorted(m.counts.items()):
             if kind == "moves":
                 moves.add_metric([game], n)
             else:
@@ -222,17 +232,17 @@ class _StateCollector(Collector):
         notices = CounterMetricFamily(
             "hunters_replica_notifications", "changes heard from the shared database, by kind", labels=["kind"]
         )
-        for kind, n in sorted(m.heard().items()):
+        for kind, n in sorted(m.heard.items()):
             notices.add_metric([kind], n)
         yield notices
         yield from self._lanes()
-        if self.oracle is not None:
+        if self.oracle_work is not None:
             work = CounterMetricFamily(
                 "hunters_oracle_work",
                 "the oracle's work done: evaluated moves, simulated games and their moves, by game",
                 labels=["game", "kind"],
             )
-            for (kind, game), n in sorted(dict(self.oracle.work).items()):
+            for (kind, game), n in sorted(self.oracle_work().items()):
                 work.add_metric([game, kind], n)
             yield work
 

@@ -272,7 +272,7 @@ async def start_server(config: ServerConfig) -> Started:
         add_service(server, matches_pb2.DESCRIPTOR.services_by_name["MatchService"], MatchServicer(manager))
         oracle = OracleServicer(engine, scale, config.oracle_token)
         if metrics is not None:
-            metrics.watch(manager, engine, oracle)
+            metrics.watch(manager.stats, engine, lambda: dict(oracle.work))
         add_service(server, oracle_pb2.DESCRIPTOR.services_by_name["OracleService"], oracle)
         add_service(server, games_pb2.DESCRIPTOR.services_by_name["GameService"], GameInfoServicer())
         health = HealthServicer()

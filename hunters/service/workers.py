@@ -153,7 +153,7 @@ def _die_with_parent() -> None:
 
 def main(index: int) -> int:
     """A worker: its configuration from stdin, then the server until SIGTERM."""
-    from .command import serve_config
+    from .launch import serve_config
 
     _die_with_parent()
     given = json.loads(sys.stdin.buffer.read())
