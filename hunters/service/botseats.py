@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import grpc
+
 from hunters.bots import check_spec, make_bot
 from hunters.bots.base import Bot
 from hunters.bots.mcts import MctsBot
@@ -24,9 +26,17 @@ from hunters.bots.strong import StrongBot, strategy_for
 from hunters.v1 import matches_pb2
 
 from .engine import Cancel
-from .errors import invalid
+from .errors import ServiceError, invalid
 
-__all__ = ["MAX_ITERATIONS", "MAX_MATCH_ITERATIONS", "MatchBudget", "bot_seats", "choose", "search_cost"]
+__all__ = [
+    "MAX_ITERATIONS",
+    "MAX_MATCH_ITERATIONS",
+    "BotSeatLedger",
+    "MatchBudget",
+    "bot_seats",
+    "choose",
+    "search_cost",
+]
 
 MAX_ITERATIONS = 100_000  # an mcts bot's search per move, bounding what one match can ask of the server (default)
 # A match's bots' search in all (default): 4 to 13 minutes of one core (mcts searches 6,400 to 22,000
@@ -95,6 +105,49 @@ class MatchBudget:
         if found is None:
             found = self._cheap[seat] = GreedyBot(seed=getattr(bot, "seed", 0))
         return found
+
+
+class BotSeatLedger:
+    """The bot seats of the unfinished matches in memory, server-wide and by the caller who created
+    them: a match's bots count from its creation (or load) until it closes or they hand their seats back."""
+
+    def __init__(self, max_seats: int, per_caller: int):
+        self.max_seats = max_seats  # server-wide
+        self.per_caller = per_caller  # of the matches one caller created
+        self.seats = 0
+        self._owned: dict[str, int] = {}  # caller -> bot seats of its open matches
+
+    def check(self, wanted: int, caller: str | None) -> None:
+        """Room for `wanted` more bot seats, server-wide and for `caller` (None: the operator, whose
+        create token made the match: the server's bound alone); TOO_MANY_BOT_SEATS otherwise."""
+        if self.seats + wanted > self.max_seats:
+            raise ServiceError(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                "TOO_MANY_BOT_SEATS",
+                f"the server plays its limit of {self.max_seats} bot seats in unfinished matches",
+                limit=self.max_seats,
+            )
+        if caller is not None and self._owned.get(caller, 0) + wanted > self.per_caller:
+            raise ServiceError(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                "TOO_MANY_BOT_SEATS",
+                f"your unfinished matches hold this server's limit of {self.per_caller} bot seats per caller",
+                limit=self.per_caller,
+            )
+
+    def add(self, owner: str, seats: int) -> None:
+        """`seats` bot seats of `owner`'s match now count."""
+        self.seats += seats
+        self._owned[owner] = self._owned.get(owner, 0) + seats
+
+    def release(self, owner: str, seats: int) -> None:
+        """`seats` bot seats of `owner`'s match no longer count (closed, or handed back)."""
+        self.seats -= seats
+        left = self._owned.get(owner, 0) - seats
+        if left > 0:
+            self._owned[owner] = left
+        else:
+            self._owned.pop(owner, None)
 
 
 def bot_seats(

@@ -19,11 +19,9 @@ import hashlib
 import logging
 import secrets
 import time
-import types
 import uuid
-from collections import Counter, OrderedDict
-from collections.abc import AsyncIterator, Callable, Coroutine, Generator
-from dataclasses import dataclass, field
+from collections import Counter
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import grpc
@@ -33,133 +31,22 @@ from hunters.errors import IllegalMoveError
 from hunters.v1 import matches_pb2
 
 from . import auth, tracing, validate
-from .botseats import MAX_ITERATIONS, MAX_MATCH_ITERATIONS, MatchBudget, bot_seats, choose, search_cost
+from .botseats import MAX_ITERATIONS, MAX_MATCH_ITERATIONS, BotSeatLedger, MatchBudget, bot_seats, choose, search_cost
+from .cache import MatchCache
+from .durable import to_the_end
 from .engine import Engine
 from .errors import ServiceError, invalid, not_found
-from .games import GameAdapter, adapter
+from .games import adapter
+from .live import EventEncoder, LiveMatch, Notice, Played
 from .stats import MatchStats, Timings
 from .store_base import Change, MatchStore, StoreUnavailable, VersionConflict
 
 log = logging.getLogger("hunters.service")
-RECENT_EVENTS = 16  # encoded watch events kept per match, so live watchers share one encoding
-
-
-@dataclass(eq=False)
-class LiveMatch:
-    match_id: str
-    seq: int
-    adapter: GameAdapter
-    config: matches_pb2.GameConfig  # as created: seed and explicit options included (never sent before the end)
-    record: dict[str, Any]  # the record at creation (no moves)
-    game: Any  # current state; replaced, never mutated, once published
-    moves: list[Any]  # game-API moves, in order
-    seats: list[int]  # who played each move
-    seat_hashes: list[str]
-    admin_hash: str
-    created_at: float
-    abandoned: bool = False
-    deleted: bool = False
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    changed: asyncio.Event = field(default_factory=asyncio.Event)  # set (and replaced) at every change
-    watchers: int = 0
-    recent: dict[int, bytes] = field(default_factory=dict)  # version -> encoded watch event
-    bots: dict[int, Bot] = field(default_factory=dict)  # seats the server plays (GameConfig.bots)
-    bot_task: asyncio.Task[None] | None = None  # the bots' moves in progress
-    owner: str = ""  # who created it (a caller's key), while its bot seats count against that caller
-    heard: int = 0  # the latest version another replica announced (shared stores)
-    heard_at: float = 0.0  # when this replica first heard of a version it does not hold yet (monotonic)
-    failures: list[matches_pb2.BotFailure] = field(default_factory=list)  # bots that handed their seat back
-    budget: MatchBudget = field(default_factory=lambda: MatchBudget(None))  # its bots' search iterations
-    state: Any = None  # the current version's GameState message when its move's answer built it (else None)
-
-    @property
-    def version(self) -> int:
-        return len(self.moves)
-
-    @property
-    def is_open(self) -> bool:
-        """Neither over nor abandoned nor deleted: moves may still come."""
-        return not (self.game.is_over or self.abandoned or self.deleted)
-
-    def publish(self) -> None:
-        """Wake every watcher waiting for a change."""
-        changed, self.changed = self.changed, asyncio.Event()
-        changed.set()
-
-    def remember(self, version: int, event: bytes) -> None:
-        self.recent[version] = event
-        if len(self.recent) > RECENT_EVENTS:
-            del self.recent[min(self.recent)]
-
-
-class Notice(bytes):
-    """A watch message that is no new version (it repeats the current one): a server bot handed its
-    seat back (WatchMatchResponse.bot_failures)."""
-
-
-async def _to_the_end(work: Coroutine[Any, Any, None]) -> None:
-    """Run `work` (a write and its effect in memory) to its end even if the caller is cancelled
-    meanwhile (a client gone), then pass the cancellation on: what the database holds and what
-    memory holds never part, and the match's lock is held until both agree.
-
-    `work` starts at once, in the caller's step: a write that never waits (SQLite's usual commit on
-    the loop) ends there, with no task and no turn of the event loop; only one that waits goes on
-    in a task of its own."""
-    try:
-        waiting_for = work.send(None)
-    except StopIteration:
-        return
-    task = asyncio.ensure_future(_the_rest(work, waiting_for))
-    cancelled = False
-    while True:
-        try:
-            await asyncio.shield(task)
-            break
-        except asyncio.CancelledError:
-            if task.done():
-                break
-            cancelled = True
-    task.result()  # its error, if any, first
-    if cancelled:
-        raise asyncio.CancelledError
-
-
-async def _the_rest(work: Coroutine[Any, Any, None], waiting_for: Any) -> None:
-    """The rest of `work`, started already, which is waiting for `waiting_for` (what it yielded to the loop)."""
-    await _resume(work, waiting_for)
-
-
-@types.coroutine
-def _resume(work: Coroutine[Any, Any, None], waiting_for: Any) -> Generator[Any, Any, None]:
-    """Drive a started coroutine on: pass the loop's answers (a value or an exception) in, and what
-    it waits for next out, until it returns."""
-    while True:
-        try:
-            try:
-                answer = yield waiting_for
-            except BaseException as exc:
-                waiting_for = work.throw(exc)
-            else:
-                waiting_for = work.send(answer)
-        except StopIteration:
-            return
 
 
 def _chosen(move: Any, _game: Any) -> Any:
     """The move a bot chose (the `to_move` of a bot's commit)."""
     return move
-
-
-@dataclass(frozen=True)
-class Played:
-    version: int
-    seat: int
-    events: list[Any]
-    response: Any = None  # the reply (a protobuf message), or its bytes when replayed for a retry
-
-
-# encode(live, version, game after it, seat, move, events, state or None) -> a serialized watch event
-EventEncoder = Callable[[LiveMatch, int, Any, int, Any, list[Any], Any], bytes]
 
 
 class MatchManager:
@@ -188,9 +75,7 @@ class MatchManager:
         self.max_live_matches = max_live_matches
         self.idle_seconds = idle_seconds
         self._create_hash = auth.hash_token(create_token) if create_token else None
-        self._open: dict[str, LiveMatch] = {}
-        self._closed: OrderedDict[str, LiveMatch] = OrderedDict()
-        self.cache_size = cache_size
+        self.cache = MatchCache(cache_size)
         self._open_count = 0  # active matches, kept here when this server is the store's only writer
         self._pages: validate.PageTokens | None = None
         self.closing = False
@@ -199,10 +84,7 @@ class MatchManager:
         self.lost_races = 0  # moves whose version another server took first (decided by the database)
         self.max_bot_iterations = max_bot_iterations  # an mcts bot seat's search per move
         self.max_match_bot_iterations = max_match_bot_iterations  # ... and all a match's bots' (None: no bound)
-        self.max_bot_seats = max_bot_seats  # bot seats of the open matches in memory, server-wide
-        self.caller_bot_seats = caller_bot_seats  # ... and of the matches one caller created
-        self.bot_seats = 0
-        self._owned: dict[str, int] = {}  # caller -> bot seats of its open matches
+        self.bot_ledger = BotSeatLedger(max_bot_seats, caller_bot_seats)  # bot seats of the open matches in memory
         # What an operator watches (read by metrics.py when scraped; plain counts, cheap to keep):
         # (event, game id) -> how many: "moves" stored, matches "created", "over", "abandoned", "deleted"
         self.counts: Counter[tuple[str, str]] = Counter()
@@ -214,22 +96,36 @@ class MatchManager:
     def stats(self) -> MatchStats:
         """A snapshot of the counts an operator watches (every container copied in one step: the
         scrape reads it from its own thread)."""
-        by_game: Counter[str] = Counter(live.adapter.game_id for live in list(self._open.values()))
+        by_game: Counter[str] = Counter(live.adapter.game_id for live in self.cache.open_matches())
         return MatchStats(
             open_by_game=dict(by_game),
             active=None if self.store.shared else self._open_count,
             limit=self.max_live_matches,
             counts=dict(self.counts),
             watchers=self.watchers,
-            bot_seats=self.bot_seats,
+            bot_seats=self.bot_ledger.seats,
             bots_thinking=self.bots_thinking,
             lost_races=self.lost_races,
             heard=dict(self.heard()),
         )
 
+    @property
+    def bot_seats(self) -> int:
+        """Bot seats of the unfinished matches in memory."""
+        return self.bot_ledger.seats
+
+    @property
+    def cache_size(self) -> int:
+        """How many finished or abandoned matches stay in memory."""
+        return self.cache.size
+
+    @cache_size.setter
+    def cache_size(self, size: int) -> None:
+        self.cache.size = size
+
     def open_matches(self) -> list[LiveMatch]:
         """The unfinished matches in memory (a copy: safe to read from another thread)."""
-        return list(self._open.values())
+        return self.cache.open_matches()
 
     @property
     def active_count(self) -> int:
@@ -265,7 +161,7 @@ class MatchManager:
         if not self.store.shared and self._open_count >= self.max_live_matches:
             raise self._too_many()
         if config.bots:  # before any game or bot is built: a refusal costs the event loop little
-            self._check_bot_seats(len(config.bots), None if self._create_hash is not None else caller)
+            self.bot_ledger.check(len(config.bots), None if self._create_hash is not None else caller)
         seed = config.seed if config.HasField("seed") else secrets.randbits(63)
         game = ad.new_game(config, seed)
         bots = bot_seats(config.bots, game.players, seed, self.max_bot_iterations, self.max_match_bot_iterations)
@@ -306,7 +202,7 @@ class MatchManager:
             bots=bots,
             budget=MatchBudget(self.max_match_bot_iterations),
         )
-        self._keep(live)
+        self.cache.keep(live)
         self.counts["created", ad.game_id] += 1
         if live.is_open:
             self._open_count += 1
@@ -314,31 +210,12 @@ class MatchManager:
         self._wake_bots(live)
         return live, tokens, admin
 
-    def _check_bot_seats(self, wanted: int, caller: str | None) -> None:
-        """Room for `wanted` more bot seats, server-wide and for `caller` (None: the operator, whose
-        create token made the match: the server's bound alone)."""
-        if self.bot_seats + wanted > self.max_bot_seats:
-            raise ServiceError(
-                grpc.StatusCode.RESOURCE_EXHAUSTED,
-                "TOO_MANY_BOT_SEATS",
-                f"the server plays its limit of {self.max_bot_seats} bot seats in unfinished matches",
-                limit=self.max_bot_seats,
-            )
-        if caller is not None and self._owned.get(caller, 0) + wanted > self.caller_bot_seats:
-            raise ServiceError(
-                grpc.StatusCode.RESOURCE_EXHAUSTED,
-                "TOO_MANY_BOT_SEATS",
-                f"your unfinished matches hold this server's limit of {self.caller_bot_seats} bot seats per caller",
-                limit=self.caller_bot_seats,
-            )
-
     def _count_bots(self, live: LiveMatch, owner: str) -> None:
         """`live`'s bot seats count (server-wide, and against `owner`) while it is open."""
         if not live.bots:
             return
         live.owner = owner
-        self.bot_seats += len(live.bots)
-        self._owned[owner] = self._owned.get(owner, 0) + len(live.bots)
+        self.bot_ledger.add(owner, len(live.bots))
 
     def _stop_bots(self, live: LiveMatch) -> None:
         """`live` closed (over, abandoned, deleted) or its bots handed their seats back: its bots stop
@@ -346,12 +223,7 @@ class MatchManager:
         if live.bot_task is not None and live.bot_task is not asyncio.current_task():
             live.bot_task.cancel()
         if live.bots:
-            self.bot_seats -= len(live.bots)
-            left = self._owned.get(live.owner, 0) - len(live.bots)
-            if left > 0:
-                self._owned[live.owner] = left
-            else:
-                self._owned.pop(live.owner, None)
+            self.bot_ledger.release(live.owner, len(live.bots))
             live.bots = {}
 
     def _too_many(self) -> ServiceError:
@@ -361,27 +233,9 @@ class MatchManager:
             f"the server holds its limit of {self.max_live_matches} unfinished matches",
         )
 
-    def _keep(self, live: LiveMatch) -> None:
-        """Hold `live` in memory: open matches always (they must stay the one object that players and
-        watchers share), closed ones in a bounded LRU cache."""
-        if live.is_open:
-            self._open[live.match_id] = live
-            return
-        self._open.pop(live.match_id, None)
-        self._closed[live.match_id] = live
-        self._closed.move_to_end(live.match_id)
-        while len(self._closed) > self.cache_size:
-            self._closed.popitem(last=False)
-
     def cached(self, match_id: str) -> LiveMatch | None:
         """The match if it is in memory."""
-        live = self._open.get(match_id)
-        if live is not None:
-            return live
-        live = self._closed.get(match_id)
-        if live is not None:
-            self._closed.move_to_end(match_id)
-        return live
+        return self.cache.get(match_id)
 
     async def get(self, match_id: str) -> LiveMatch:
         """The live match (loaded from the store and replayed if it is not in memory)."""
@@ -413,7 +267,7 @@ class MatchManager:
             bots=self._stored_bots(config, game, stored.match_id),
             budget=MatchBudget(self.max_match_bot_iterations),
         )
-        self._keep(live)
+        self.cache.keep(live)
         if live.is_open:
             self._count_bots(live, "")
         else:
@@ -467,7 +321,7 @@ class MatchManager:
             await self.store.delete(match_id)
             self._forget(live)
 
-        await _to_the_end(durable())
+        await to_the_end(durable())
         self.counts["deleted", live.adapter.game_id] += 1
 
     def _forget(self, live: LiveMatch) -> None:
@@ -478,8 +332,7 @@ class MatchManager:
             self._open_count -= 1
         self._stop_bots(live)
         live.deleted = True
-        self._open.pop(live.match_id, None)
-        self._closed.pop(live.match_id, None)
+        self.cache.drop(live.match_id)
         live.publish()
 
     async def record(self, match_id: str, token: str | None) -> dict[str, Any]:
@@ -498,7 +351,7 @@ class MatchManager:
         self.closing = True
         for task in self._tasks:
             task.cancel()
-        for live in self._open.values():
+        for live in self.cache.open_matches():
             if live.bot_task is not None:
                 live.bot_task.cancel()
             live.publish()
@@ -513,13 +366,13 @@ class MatchManager:
             return []
         before = (time.time() if now is None else now) - self.idle_seconds
         ids = await self.store.abandon_idle(before)
-        for candidate in list(self._open.values()):
+        for candidate in self.cache.open_matches():
             stale = candidate.is_open and candidate.created_at < before and self._all_bots(candidate)
             if stale and candidate.match_id not in ids and await self.store.abandon(candidate.match_id):
                 ids.append(candidate.match_id)
         self._open_count -= len(ids)
         for match_id in ids:
-            live = self._open.get(match_id)
+            live = self.cache.open_match(match_id)
             if live is not None:
                 self._abandoned(live)
                 log.info("match abandoned", extra={"match_id": match_id, "version": live.version})
@@ -533,7 +386,7 @@ class MatchManager:
     def _abandoned(self, live: LiveMatch) -> None:
         self._stop_bots(live)
         live.abandoned = True
-        self._keep(live)
+        self.cache.keep(live)
         live.publish()
 
     # -- play ---------------------------------------------------------------------------------
@@ -728,7 +581,7 @@ class MatchManager:
             self._apply(live, seat, move, after, events, getattr(response, "state", None))
 
         try:
-            await _to_the_end(durable())
+            await to_the_end(durable())
         except VersionConflict:  # another server (a replica) on this database got there first
             self.lost_races += 1
             await self._catch_up(live)
@@ -748,7 +601,7 @@ class MatchManager:
         if after.is_over:
             self._open_count -= 1
             self._stop_bots(live)
-            self._keep(live)
+            self.cache.keep(live)
             log.info("match over", extra={"match_id": live.match_id, "version": live.version, "winners": after.winners})
         if live.watchers:
             live.remember(live.version, self.encode(live, live.version, after, seat, move, events, state))
@@ -804,7 +657,7 @@ class MatchManager:
     def _follows(self, match_id: str) -> bool:
         """Whether the match is in memory (the store's question, from its own thread: no LRU update).
         A match loaded later catches up after loading (`get`), so moves left out meanwhile are not lost."""
-        return match_id in self._open or match_id in self._closed
+        return self.cache.holds(match_id)
 
     def heard(self) -> Counter[str]:
         """The changes heard from a shared store, by kind, the moves it left out included."""
@@ -834,8 +687,8 @@ class MatchManager:
     async def _resync(self) -> None:
         """Changes may have been missed (the store's listening connection was down): every open
         match in memory catches up, closed ones are read again when asked for."""
-        self._closed.clear()
-        for live in list(self._open.values()):
+        self.cache.forget_closed()
+        for live in self.cache.open_matches():
             self._schedule_catch_up(live)
 
     # -- the server's own seats -----------------------------------------------------------------
@@ -927,12 +780,7 @@ class MatchManager:
         spec = next((b.bot for b in live.config.bots if b.seat == seat), repr(bot))
         live.failures.append(matches_pb2.BotFailure(seat=seat, bot=spec, reason=why[:200]))
         if live.bots.pop(seat, None) is not None:
-            self.bot_seats -= 1
-            left = self._owned.get(live.owner, 0) - 1
-            if left > 0:
-                self._owned[live.owner] = left
-            else:
-                self._owned.pop(live.owner, None)
+            self.bot_ledger.release(live.owner, 1)
         live.publish()
 
     async def resume_bots(self, quiet_for: float | None = None) -> int:

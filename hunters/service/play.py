@@ -42,7 +42,7 @@ from hunters.v1 import matches_pb2
 from .errors import ServiceError
 from .games import adapter
 from .invites import Invites
-from .matches import LiveMatch, Played
+from .live import LiveMatch, Played
 from .web import HttpError, Route, Viewer, asset, json_response, refused
 
 log = logging.getLogger("hunters.service.web")

@@ -24,7 +24,8 @@ from hunters.wire import field_bytes as _field
 
 from .errors import ServiceError, invalid
 from .legal import legal_entries
-from .matches import LiveMatch, MatchManager, Notice, Played
+from .live import LiveMatch, Notice, Played
+from .matches import MatchManager
 from .store_base import StoreUnavailable
 
 MAX_SEAT_STREAMS = 4  # open streams per seat of a match (a bot and its reconnects); more: RESOURCE_EXHAUSTED

@@ -30,7 +30,8 @@ from .errors import ServiceError, invalid
 from .gameinfo import game_info, list_games
 from .games import GameAdapter, adapter, config_for, watch_response
 from .legal import legal_entries
-from .matches import LiveMatch, MatchManager, Played
+from .live import LiveMatch, Played
+from .matches import MatchManager
 from .perft import count_child, get_vectors, list_vectors, new_limit, perft_rows
 from .seats import SeatStreams
 from .store_base import StoreUnavailable

@@ -42,7 +42,8 @@ from aiohttp import web
 from hunters import games, pictures
 
 from .errors import ServiceError
-from .matches import LiveMatch, MatchManager
+from .live import LiveMatch
+from .matches import MatchManager
 from .store_base import StoreUnavailable
 
 log = logging.getLogger("hunters.service.web")

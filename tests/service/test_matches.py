@@ -343,7 +343,7 @@ def test_unfinished_matches_stay_in_memory_beyond_the_cache(server_factory):
         assert over(c.get_match(finished.match_id).state)
         c.create_match("carcassonne_hg", players=2, seed=10)
     held = running.call(lambda: asyncio.gather(*[manager.get(m.match_id) for m in live]))
-    assert finished.match_id not in manager._closed
+    assert manager.cached(finished.match_id) is None
     again = running.call(lambda: asyncio.gather(*[manager.get(m.match_id) for m in live]))
     assert all(a is h for a, h in zip(again, held))
 
