@@ -45,6 +45,7 @@ class LiveMatch:
     failures: list[matches_pb2.BotFailure] = field(default_factory=list)  # bots that handed their seat back
     budget: MatchBudget = field(default_factory=lambda: MatchBudget(None))  # its bots' search iterations
     state: Any = None  # the current version's GameState message when its move's answer built it (else None)
+    last_events: list[Any] | None = None  # the current version's events, when known without a replay
 
     @property
     def version(self) -> int:

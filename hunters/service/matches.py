@@ -37,9 +37,10 @@ from .durable import to_the_end
 from .engine import Engine
 from .errors import ServiceError, invalid, not_found
 from .games import adapter
-from .live import EventEncoder, LiveMatch, Notice, Played
+from .live import EventEncoder, LiveMatch, Played
 from .stats import MatchStats, Timings
 from .store_base import Change, MatchStore, StoreUnavailable, VersionConflict
+from .watchers import Watchers
 
 log = logging.getLogger("hunters.service")
 
@@ -71,7 +72,7 @@ class MatchManager:
         caller_bot_seats: int = 16,
     ):
         self.store = store
-        self.encode = encode
+        self.watching = Watchers(encode)
         self.max_live_matches = max_live_matches
         self.idle_seconds = idle_seconds
         self._create_hash = auth.hash_token(create_token) if create_token else None
@@ -89,7 +90,6 @@ class MatchManager:
         # (event, game id) -> how many: "moves" stored, matches "created", "over", "abandoned", "deleted"
         self.counts: Counter[tuple[str, str]] = Counter()
         self.heard_changes: Counter[str] = Counter()  # changes heard from a shared store, by kind
-        self.watchers = 0  # open watch streams
         self.bots_thinking = 0  # bot seats thinking, or waiting for a thread to think on
         self.metrics: Timings | None = None  # timings (commits, bots' thinking), when the server has metrics
 
@@ -102,7 +102,7 @@ class MatchManager:
             active=None if self.store.shared else self._open_count,
             limit=self.max_live_matches,
             counts=dict(self.counts),
-            watchers=self.watchers,
+            watchers=self.watching.count,
             bot_seats=self.bot_ledger.seats,
             bots_thinking=self.bots_thinking,
             lost_races=self.lost_races,
@@ -201,6 +201,7 @@ class MatchManager:
             created,
             bots=bots,
             budget=MatchBudget(self.max_match_bot_iterations),
+            last_events=list(game.events),
         )
         self.cache.keep(live)
         self.counts["created", ad.game_id] += 1
@@ -603,8 +604,8 @@ class MatchManager:
             self._stop_bots(live)
             self.cache.keep(live)
             log.info("match over", extra={"match_id": live.match_id, "version": live.version, "winners": after.winners})
-        if live.watchers:
-            live.remember(live.version, self.encode(live, live.version, after, seat, move, events, state))
+        live.last_events = events
+        self.watching.committed(live, seat, move, events, state)
         live.publish()
 
     # -- the other replicas' changes ------------------------------------------------------------
@@ -802,61 +803,12 @@ class MatchManager:
 
     # -- watching -------------------------------------------------------------------------------
     async def watch(self, match_id: str, from_version: int) -> AsyncIterator[bytes]:
-        """Encoded watch events from `from_version` on (version 0 is the set-up), then live ones,
-        until the match is over, abandoned or deleted. Live watchers share one encoding per move;
-        a watcher further behind replays the moves on its own copy of the game."""
+        """Encoded watch events from `from_version` on, then live ones (watchers.py)."""
         if from_version < 0:
             raise invalid("BAD_VERSION", "from_version must not be negative")
         live = await self.get(match_id)
-        version = from_version
-        cursor: Any = None
-        cursor_events: list[Any] = []
-        told = 0  # bot failures announced on this stream
-        live.watchers += 1
-        self.watchers += 1
-        try:
-            while not live.deleted:
-                if version > live.version:
-                    if not live.is_open:
-                        return
-                    if told < len(live.failures):  # caught up: what failed since, as one notice
-                        notice = self.encode(live, live.version, live.game, -1, None, [], None)
-                        yield Notice(
-                            notice
-                            + matches_pb2.WatchMatchResponse(bot_failures=live.failures[told:]).SerializeToString()
-                        )
-                        told = len(live.failures)
-                        continue
-                    if self.closing:
-                        raise ServiceError(
-                            grpc.StatusCode.UNAVAILABLE,
-                            "SHUTTING_DOWN",
-                            "the server is shutting down: watch again, from the next version, elsewhere",
-                            match_id=match_id,
-                            next_version=version,
-                        )
-                    changed = live.changed
-                    await changed.wait()
-                    continue
-                data = live.recent.get(version)
-                if data is None:
-                    # `moves_played`, not `len(cursor.moves)`: that decodes every move so far, which
-                    # made a watch from version 0 quadratic in the length of the match
-                    if cursor is None or cursor.moves_played > version:
-                        cursor = live.adapter.from_record(dict(live.record, moves=[]))
-                        cursor_events = list(cursor.events)
-                    while cursor.moves_played < version:
-                        cursor_events = cursor.play(live.moves[cursor.moves_played])
-                    move = live.moves[version - 1] if version else None
-                    seat = live.seats[version - 1] if version else -1
-                    data = self.encode(live, version, cursor, seat, move, cursor_events, None)
-                yield data
-                version += 1
-                if version > live.version and live.game.is_over:
-                    return
-        finally:
-            live.watchers -= 1
-            self.watchers -= 1
+        async for data in self.watching.stream(live, from_version, lambda: self.closing):
+            yield data
 
 
 def _commit_error(exc: BaseException) -> str:
