@@ -63,11 +63,13 @@ class AsyncSeatStream(_SeatMessages):
         token: str,
         resume_version: int | None = None,
         timeout: float | None = None,
+        changes_only: bool = False,
     ):
         self.match_id = match_id
         self._client = client
         self._token = token
         self._resume = resume_version
+        self._changes_only = changes_only
         self._timeout = timeout
         self.version = -1 if resume_version is None else resume_version  # the last version seen
         self._call: Any = None
@@ -78,7 +80,7 @@ class AsyncSeatStream(_SeatMessages):
             self.game = await self._client._game_of(self.match_id)
             self._ad = adapter(self.game)
             self._call = self._client.matches.PlaySeat(metadata=_bearer(self._token), timeout=self._timeout)
-            await self._write(_seat_open(self.match_id, self._resume))
+            await self._write(_seat_open(self.match_id, self._resume, self._changes_only))
         return self
 
     async def _write(self, request: matches_pb2.PlaySeatRequest) -> None:
@@ -197,10 +199,11 @@ class AsyncClient:
         action: int | None = None,
         expected_version: int | None = None,
         request_id: str = "",
+        changes_only: bool = False,
     ) -> PlayResult:
-        """Play a move or an action code (`Client.play`)."""
+        """Play a move or an action code (`Client.play`, `changes_only` included)."""
         game = await self._game_of(match_id)
-        request = _play_request(game, match_id, move, action, expected_version, request_id)
+        request = _play_request(game, match_id, move, action, expected_version, request_id, changes_only)
         resp: matches_pb2.PlayMoveResponse = await self._call(self.matches.PlayMove, request, token)
         return _play_result(game, resp)
 
@@ -221,10 +224,15 @@ class AsyncClient:
             call.cancel()
 
     def seat(
-        self, match_id: str, token: str, resume_version: int | None = None, timeout: float | None = None
+        self,
+        match_id: str,
+        token: str,
+        resume_version: int | None = None,
+        timeout: float | None = None,
+        changes_only: bool = False,
     ) -> AsyncSeatStream:
         """A seat stream for the seat of `token` (`Client.seat`): `async with` it, or `async for`."""
-        return AsyncSeatStream(self, match_id, token, resume_version, timeout)
+        return AsyncSeatStream(self, match_id, token, resume_version, timeout, changes_only)
 
     async def play_seat(
         self,
@@ -235,13 +243,15 @@ class AsyncClient:
         resume_version: int | None = None,
         on_event: Callable[[MatchEvent], None] | None = None,
         on_refused: Callable[[SeatRefused], None] | None = None,
+        changes_only: bool = True,
     ) -> MatchEvent | None:
-        """Play the seat of `token` until the match ends, on one stream (`Client.play_seat`):
+        """Play the seat of `token` until the match ends, on one stream (`Client.play_seat`, whose
+        `changes_only` this is too):
         `choose(turn)` returns (or, as a coroutine, resolves to) the move or its action code. A
         refused move raises its error, or with `on_refused` is passed to it and the turn is offered
         again. Returns the last version seen (None if the stream ended before any)."""
         last = None
-        async with self.seat(match_id, token, resume_version) as stream:
+        async with self.seat(match_id, token, resume_version, changes_only=changes_only) as stream:
             async for msg in stream.messages():
                 if msg.HasField("event"):
                     last = msg.event  # decoded only when someone looks

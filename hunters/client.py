@@ -238,8 +238,8 @@ def _match_event(ad: Any, ev: matches_pb2.WatchMatchResponse) -> MatchEvent:
     )
 
 
-def _seat_open(match_id: str, resume_version: int | None) -> matches_pb2.PlaySeatRequest:
-    opening = matches_pb2.PlaySeatOpen(match_id=match_id)
+def _seat_open(match_id: str, resume_version: int | None, changes_only: bool = False) -> matches_pb2.PlaySeatRequest:
+    opening = matches_pb2.PlaySeatOpen(match_id=match_id, changes_only=changes_only)
     if resume_version is not None:
         opening.resume_version = resume_version
     return matches_pb2.PlaySeatRequest(open=opening)
@@ -327,13 +327,14 @@ class SeatStream(_SeatMessages):
         token: str,
         resume_version: int | None = None,
         timeout: float | None = None,
+        changes_only: bool = False,
     ):
         self.match_id = match_id
         self.game = client._game_of(match_id)
         self._ad = adapter(self.game)
         self._client = client
         self._requests: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        self._requests.put(_seat_open(match_id, resume_version))
+        self._requests.put(_seat_open(match_id, resume_version, changes_only))
         self.version = -1 if resume_version is None else resume_version  # the last version seen
         self._call = client.matches.PlaySeat(iter(self._requests.get, _CLOSE), metadata=_bearer(token), timeout=timeout)
 
@@ -412,9 +413,15 @@ def _legal_moves(game: str, resp: matches_pb2.ListLegalMovesResponse) -> LegalMo
 
 
 def _play_request(
-    game: str, match_id: str, move: Any, action: int | None, expected_version: int | None, request_id: str
+    game: str,
+    match_id: str,
+    move: Any,
+    action: int | None,
+    expected_version: int | None,
+    request_id: str,
+    changes_only: bool = False,
 ) -> matches_pb2.PlayMoveRequest:
-    request = matches_pb2.PlayMoveRequest(match_id=match_id, request_id=request_id)
+    request = matches_pb2.PlayMoveRequest(match_id=match_id, request_id=request_id, changes_only=changes_only)
     if expected_version is not None:
         request.expected_version = expected_version
     if action is not None:
@@ -523,9 +530,13 @@ class Client:
         action: int | None = None,
         expected_version: int | None = None,
         request_id: str = "",
+        changes_only: bool = False,
     ) -> PlayResult:
+        """Play a move or an action code as the seat of `token`. `changes_only`: the result's state
+        has no game view (the board), only player, status, scores and winners; cheaper for the
+        server, and all a bot needs that reads the board from `legal_moves` or its turn."""
         game = self._game_of(match_id)
-        request = _play_request(game, match_id, move, action, expected_version, request_id)
+        request = _play_request(game, match_id, move, action, expected_version, request_id, changes_only)
         resp: matches_pb2.PlayMoveResponse = self._call(self.matches.PlayMove, request, token)
         return _play_result(game, resp)
 
@@ -561,13 +572,19 @@ class Client:
             events.close()  # cancels the stream
 
     def seat(
-        self, match_id: str, token: str, resume_version: int | None = None, timeout: float | None = None
+        self,
+        match_id: str,
+        token: str,
+        resume_version: int | None = None,
+        timeout: float | None = None,
+        changes_only: bool = False,
     ) -> SeatStream:
         """A seat stream (PlaySeat) for the seat of `token`: every version of the match from the
         creation on (after `resume_version`, the last one seen, when reconnecting), the seat's turns
-        and the answers to its moves (`timeout`: a deadline for the whole stream). See `play_seat`
+        and the answers to its moves (`timeout`: a deadline for the whole stream; `changes_only`:
+        the versions' states without the game's view, the turns' states whole). See `play_seat`
         for the whole bot loop."""
-        return SeatStream(self, match_id, token, resume_version, timeout)
+        return SeatStream(self, match_id, token, resume_version, timeout, changes_only)
 
     def play_seat(
         self,
@@ -578,13 +595,18 @@ class Client:
         resume_version: int | None = None,
         on_event: Callable[[MatchEvent], None] | None = None,
         on_refused: Callable[[SeatRefused], None] | None = None,
+        changes_only: bool = True,
     ) -> MatchEvent | None:
         """Play the seat of `token` until the match ends, on one stream: `choose(turn)` returns the
         move to play, or its action code (an int). A refused move raises its error (IllegalMoveError
         or ServiceError), or with `on_refused` is passed to it and the turn is offered again.
-        Returns the last version seen (None if the stream ended before any)."""
+        Returns the last version seen (None if the stream ended before any).
+
+        Each turn carries the whole state; the versions passed to `on_event` carry only the state's
+        common fields (player, status, scores, winners) unless `changes_only=False`, which costs
+        the server a board's encoding per version."""
         last = None
-        with self.seat(match_id, token, resume_version) as stream:
+        with self.seat(match_id, token, resume_version, changes_only=changes_only) as stream:
             for msg in stream.messages():
                 if msg.HasField("event"):
                     last = msg.event  # decoded only when someone looks

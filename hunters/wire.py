@@ -202,6 +202,17 @@ class GameAdapter:
         st.json = dumps_json(view)
         return st
 
+    def summary(self, game: Any, version: int) -> state_pb2.MatchState:
+        """The state's fields every game has (player, status, scores as the view shows them,
+        winners, version) without the game's view: what a move changes for every seat, at the cost
+        of a few fields rather than a board."""
+        return self._common(game, version, self.visible_scores(game))
+
+    def visible_scores(self, game: Any) -> Any:
+        """The scores as `state` shows them (None or empty while the game hides them). This default
+        reads the view; a game whose scores are public or cheaply known hidden overrides it."""
+        return game.view().get("scores", game.scores)
+
     # -- words for people (the viewer's log) ----------------------------------------------------
     def describe_move(self, move: Any) -> str:
         """A move in a few words (this default: its JSON)."""

@@ -106,7 +106,13 @@ def play_served_game(
                 reason = None
                 if seat in bots:
                     move = bots[seat].choose(Observation.of(game, seat))
-                    client.play(info.match_id, move, token=info.seat_tokens[seat], expected_version=game.moves_played)
+                    client.play(
+                        info.match_id,
+                        move,
+                        token=info.seat_tokens[seat],
+                        expected_version=game.moves_played,
+                        changes_only=True,  # the arena follows the match on its watch stream
+                    )
                 deadline = t0 + (move_time if seat in procs else max(move_time, 60.0))
                 ev = None
                 while reason is None:

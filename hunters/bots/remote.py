@@ -67,7 +67,8 @@ def play_match(
                 log(f"version {turn.version}: seat {seat} plays {move}")
             return move
 
-        last = client.play_seat(match_id, token, choose, on_event=follow)
+        # rebuilding the game reads every version's whole state: no summaries here
+        last = client.play_seat(match_id, token, choose, on_event=follow, changes_only=False)
         return last
     finally:
         if own:

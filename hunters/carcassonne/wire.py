@@ -99,6 +99,9 @@ class Adapter(GameAdapter):
         e = pb.carcassonne_score
         return ScoreEvent(e.decision, _SCORE_KINDS[e.kind], tuple(e.seats), e.points, e.feature)
 
+    def visible_scores(self, game: Any) -> Any:
+        return game.scores  # public throughout
+
     def state(self, game: Any, version: int) -> state_pb2.MatchState:
         st = self._common(game, version, game.scores)
         c = st.carcassonne

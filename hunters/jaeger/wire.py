@@ -299,6 +299,9 @@ class Adapter(GameAdapter):
             _DETAILS.get(e.detail),
         )
 
+    def visible_scores(self, game: Any) -> Any:
+        return None if game.collections_hidden else game.scores  # as view()["scores"]
+
     def state(self, game: Any, version: int) -> state_pb2.MatchState:
         """From game.view() alone: what it hides (None) stays unset, so hidden information never
         leaks through this adapter."""

@@ -31,6 +31,7 @@ class GameAdapter:
         self.game_id = inner.game_id
         self.Game = inner.Game
         self.state = inner.state
+        self.summary = inner.summary
         self.event = inner.event
         self.move_to_proto = inner.move_to_proto
         self.move_bytes = inner.move_bytes

@@ -14,6 +14,7 @@ from hunters.v1 import matches_pb2
 
 from .botseats import MatchBudget
 from .games import GameAdapter
+from .legal import legal_entries
 
 RECENT_EVENTS = 16  # encoded watch events kept per match, so live watchers share one encoding
 
@@ -35,8 +36,10 @@ class LiveMatch:
     deleted: bool = False
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     changed: asyncio.Event = field(default_factory=asyncio.Event)  # set (and replaced) at every change
-    watchers: int = 0
+    watchers: int = 0  # open watch streams (seat streams included)
+    brief_watchers: int = 0  # ... of which read summaries (`changes_only`)
     recent: dict[int, bytes] = field(default_factory=dict)  # version -> encoded watch event
+    recent_brief: dict[int, bytes] = field(default_factory=dict)  # ... with the state's summary
     bots: dict[int, Bot] = field(default_factory=dict)  # seats the server plays (GameConfig.bots)
     bot_task: asyncio.Task[None] | None = None  # the bots' moves in progress
     owner: str = ""  # who created it (a caller's key), while its bot seats count against that caller
@@ -44,8 +47,8 @@ class LiveMatch:
     heard_at: float = 0.0  # when this replica first heard of a version it does not hold yet (monotonic)
     failures: list[matches_pb2.BotFailure] = field(default_factory=list)  # bots that handed their seat back
     budget: MatchBudget = field(default_factory=lambda: MatchBudget(None))  # its bots' search iterations
-    state: Any = None  # the current version's GameState message when its move's answer built it (else None)
     last_events: list[Any] | None = None  # the current version's events, when known without a replay
+    built: Built | None = None  # what was built of the current version (see `current`)
 
     @property
     def version(self) -> int:
@@ -61,10 +64,58 @@ class LiveMatch:
         changed, self.changed = self.changed, asyncio.Event()
         changed.set()
 
-    def remember(self, version: int, event: bytes) -> None:
-        self.recent[version] = event
-        if len(self.recent) > RECENT_EVENTS:
-            del self.recent[min(self.recent)]
+    def remember(self, version: int, event: bytes, brief: bool = False) -> None:
+        """Keep version `version`'s encoded watch event (its summary form when `brief`) for the
+        watchers that follow."""
+        recent = self.recent_brief if brief else self.recent
+        recent[version] = event
+        if len(recent) > RECENT_EVENTS:
+            del recent[min(recent)]
+
+    # -- the current version's messages, each built once --------------------------------------
+    def current(self) -> Built:
+        """What has been built of the current version. Keyed on the game object itself (replaced,
+        never mutated, at every version), so nothing built for an earlier version is ever served."""
+        built = self.built
+        if built is None or built.game is not self.game:
+            built = self.built = Built(self.game)
+        return built
+
+    def whole_state(self) -> Any:
+        """The current version's MatchState, built once and shared (replies, turns, watchers)."""
+        built = self.current()
+        if built.state is None:
+            built.state = self.adapter.state(self.game, self.version)
+        return built.state
+
+    def summary(self) -> Any:
+        """The current version's MatchState without the game's view, built once."""
+        built = self.current()
+        if built.summary is None:
+            built.summary = self.adapter.summary(self.game, self.version)
+        return built.summary
+
+    def listing(self, field_number: int) -> bytes:
+        """The current version's legal moves as entries of the repeated LegalMove field
+        `field_number` (ListLegalMoves', YourTurn's), encoded once per version and field."""
+        built = self.current()
+        found = built.listings.get(field_number)
+        if found is None:
+            found = built.listings[field_number] = legal_entries(self.adapter, self.game, field_number)
+        return found
+
+
+class Built:
+    """The messages of one version of a match, each built on first use: its whole state, its
+    summary, its legal-move listings by field number."""
+
+    __slots__ = ("game", "listings", "state", "summary")
+
+    def __init__(self, game: Any, state: Any = None):
+        self.game = game
+        self.state = state
+        self.summary: Any = None
+        self.listings: dict[int, bytes] = {}
 
 
 class Notice(bytes):

@@ -37,12 +37,16 @@ from .durable import to_the_end
 from .engine import Engine
 from .errors import ServiceError, invalid, not_found
 from .games import adapter
-from .live import EventEncoder, LiveMatch, Played
+from .live import Built, EventEncoder, LiveMatch, Played
 from .stats import MatchStats, Timings
 from .store_base import Change, MatchStore, StoreUnavailable, VersionConflict
 from .watchers import Watchers
 
 log = logging.getLogger("hunters.service")
+
+
+# respond(game after the move, what was played) -> (the reply, the whole MatchState it built or None)
+Respond = Callable[[Any, Played], tuple[Any, Any]]
 
 
 def _chosen(move: Any, _game: Any) -> Any:
@@ -433,11 +437,12 @@ class MatchManager:
         to_move: Callable[[Any], Any],
         request_id: str,
         fingerprint: bytes,
-        respond: Callable[[Any, Played], Any],
+        respond: Respond,
     ) -> tuple[LiveMatch, Played]:
         """Apply one move for the token's seat. `to_move(game)` builds the game-API move (it may raise);
-        `respond(game after, played)` builds the reply, stored with `request_id` for retries. The
-        move is durable before the match changes in memory."""
+        `respond(game after, played)` builds the reply, stored with `request_id` for retries, and the
+        whole state it built (None if it built none). The move is durable before the match changes
+        in memory."""
         live = await self.get(match_id)
         seat = self.seat_of(live, token)
         validate.request_id(request_id)
@@ -518,7 +523,7 @@ class MatchManager:
         live: LiveMatch,
         seat: int,
         to_move: Callable[[Any], Any],
-        respond: Callable[[Any, Played], Any] | None,
+        respond: Respond | None,
         request_id: str = "",
         digest: str = "",
     ) -> Played:
@@ -556,7 +561,7 @@ class MatchManager:
         except IllegalMoveError as exc:
             raise ServiceError.from_illegal(exc, match_id=match_id, version=live.version) from None
         played = Played(live.version + 1, seat, events)
-        response = respond(after, played) if respond is not None else None
+        response, whole = respond(after, played) if respond is not None else (None, None)
 
         async def durable() -> None:
             metrics = self.metrics
@@ -579,7 +584,7 @@ class MatchManager:
                 raise
             if metrics is not None:
                 metrics.committed(time.perf_counter() - begun)
-            self._apply(live, seat, move, after, events, getattr(response, "state", None))
+            self._apply(live, seat, move, after, events, whole)
 
         try:
             await to_the_end(durable())
@@ -594,9 +599,10 @@ class MatchManager:
         return Played(played.version, seat, events, response)
 
     def _apply(self, live: LiveMatch, seat: int, move: Any, after: Any, events: list[Any], state: Any) -> None:
-        """A stored move into memory: the match moves on, its watchers are shown the move."""
+        """A stored move into memory: the match moves on, its watchers are shown the move. `state`:
+        the new version's whole MatchState when the move's reply built it (else None)."""
         live.game = after
-        live.state = state
+        live.built = Built(after, state) if state is not None else None
         live.moves.append(move)
         live.seats.append(seat)
         if after.is_over:
@@ -605,7 +611,7 @@ class MatchManager:
             self.cache.keep(live)
             log.info("match over", extra={"match_id": live.match_id, "version": live.version, "winners": after.winners})
         live.last_events = events
-        self.watching.committed(live, seat, move, events, state)
+        self.watching.committed(live, seat, move, events)
         live.publish()
 
     # -- the other replicas' changes ------------------------------------------------------------
@@ -802,12 +808,13 @@ class MatchManager:
         return count
 
     # -- watching -------------------------------------------------------------------------------
-    async def watch(self, match_id: str, from_version: int) -> AsyncIterator[bytes]:
-        """Encoded watch events from `from_version` on, then live ones (watchers.py)."""
+    async def watch(self, match_id: str, from_version: int, brief: bool = False) -> AsyncIterator[bytes]:
+        """Encoded watch events from `from_version` on, then live ones (watchers.py); `brief`: with
+        the states' summaries."""
         if from_version < 0:
             raise invalid("BAD_VERSION", "from_version must not be negative")
         live = await self.get(match_id)
-        async for data in self.watching.stream(live, from_version, lambda: self.closing):
+        async for data in self.watching.stream(live, from_version, lambda: self.closing, brief):
             yield data
 
 

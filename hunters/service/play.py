@@ -310,8 +310,8 @@ class PlayRoutes:
         def to_move(game: Any) -> Any:
             return self._move_of(live, data)
 
-        def respond(game: Any, played: Played) -> None:
-            return None
+        def respond(game: Any, played: Played) -> tuple[None, None]:
+            return None, None  # the page's answer is built below, from the match as it is then
 
         live, played = await self.manager.play(live.match_id, token, version, to_move, "", b"", respond)
         log.debug("move played", extra={"match_id": live.match_id, "version": played.version, "seat": played.seat})

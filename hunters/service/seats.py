@@ -23,7 +23,6 @@ from hunters.v1 import matches_pb2
 from hunters.wire import field_bytes as _field
 
 from .errors import ServiceError, invalid
-from .legal import legal_entries
 from .live import LiveMatch, Notice, Played
 from .matches import MatchManager
 from .store_base import StoreUnavailable
@@ -108,16 +107,18 @@ class SeatStreams:
         resume = opening.resume_version if opening.HasField("resume_version") else None
         if resume is not None and not 0 <= resume <= live.version:
             raise invalid("BAD_VERSION", f"resume_version must be from 0 to the match's version {live.version}")
+        stream = _SeatStream(self, live, seat, token, opening.changes_only)
         with self._counted((live.match_id, seat)):
-            async for item in _SeatStream(self, live, seat, token).run(requests, 0 if resume is None else resume + 1):
+            async for item in stream.run(requests, 0 if resume is None else resume + 1):
                 yield item
 
 
 class _SeatStream:
     """One open seat stream."""
 
-    def __init__(self, streams: SeatStreams, live: LiveMatch, seat: int, token: str | None):
+    def __init__(self, streams: SeatStreams, live: LiveMatch, seat: int, token: str | None, brief: bool):
         self.streams, self.live, self.seat, self.token = streams, live, seat, token
+        self.brief = brief  # events carry the state's summary (PlaySeatOpen.changes_only)
         self.out: asyncio.Queue[Any] = asyncio.Queue(QUEUE)
         self.moving = asyncio.Lock()  # held while a move is played: the stream ends after its answer
         self.offered = -1  # the version of the last YourTurn sent
@@ -171,10 +172,9 @@ class _SeatStream:
         if self.offered == version or not live.is_open or game.player != self.seat or self.seat in live.bots:
             return
         self.offered = version
-        ad = live.adapter
-        state = live.state if live.state is not None else ad.state(game, version)  # built once a version
-        head = matches_pb2.YourTurn(version=version, seat=self.seat, state=state)
-        await self.out.put((_TURN_RANK, _field(_YOUR_TURN, head.SerializeToString() + legal_entries(ad, game, _MOVES))))
+        # the state and the listing are built once a version, whichever stream or call asks first
+        head = matches_pb2.YourTurn(version=version, seat=self.seat, state=live.whole_state())
+        await self.out.put((_TURN_RANK, _field(_YOUR_TURN, head.SerializeToString() + live.listing(_MOVES))))
 
     async def _produce(self, start: int) -> None:
         """Every version from `start` on, and the turns; the end once the match is over and the move
@@ -183,7 +183,7 @@ class _SeatStream:
         if start > live.version:
             await self._offer()
         version = start
-        async for data in self.streams.manager.watch(live.match_id, start):
+        async for data in self.streams.manager.watch(live.match_id, start, self.brief):
             event = _field(_EVENT, data)
             if isinstance(data, Notice):  # no new version: passed on as it is
                 await self.out.put((_EVENT_RANK, event))
@@ -212,8 +212,8 @@ class _SeatStream:
             if request.WhichOneof("kind") != "play":
                 raise invalid("SEAT_STREAM_OPEN_TWICE", "only the first request of a seat stream opens it")
             move = request.play
-            play = matches_pb2.PlayMoveRequest(
-                match_id=live.match_id, expected_version=move.version, request_id=move.request_id
+            play = matches_pb2.PlayMoveRequest(  # its reply is not sent: only its version is read
+                match_id=live.match_id, expected_version=move.version, request_id=move.request_id, changes_only=True
             )
             which = move.WhichOneof("play")
             if which == "move":

@@ -214,7 +214,7 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
             match_id=live.match_id,
             config=config_for(live.adapter, live.config, live.game),
             version=live.version,
-            state=live.adapter.state(live.game, live.version),
+            state=live.whole_state(),
             created_at=created,
             status=status,
             bot_failures=live.failures,
@@ -260,7 +260,7 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
         live = await self.manager.get(request.match_id)
         game = live.game
         head = matches_pb2.ListLegalMovesResponse(version=live.version, player=game.player).SerializeToString()
-        return head + legal_entries(live.adapter, game, _LISTED_MOVES)  # the moves appended as bytes, unparsed
+        return head + live.listing(_LISTED_MOVES)  # the moves appended as bytes, unparsed (built once a version)
 
     async def play_request(self, request: matches_pb2.PlayMoveRequest, token: str | None) -> tuple[LiveMatch, Played]:
         """Play a PlayMove request as the seat of `token`: what PlayMove and every seat stream's
@@ -269,12 +269,14 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
         to_move = _move_builder(live.adapter, request)
         ad = live.adapter
 
-        def respond(game: Any, played: Played) -> matches_pb2.PlayMoveResponse:
-            return matches_pb2.PlayMoveResponse(
-                version=played.version,
-                events=[ad.event(e) for e in played.events],
-                state=ad.state(game, played.version),
+        brief = request.changes_only
+
+        def respond(game: Any, played: Played) -> tuple[matches_pb2.PlayMoveResponse, Any]:
+            state = ad.summary(game, played.version) if brief else ad.state(game, played.version)
+            reply = matches_pb2.PlayMoveResponse(
+                version=played.version, events=[ad.event(e) for e in played.events], state=state
             )
+            return reply, None if brief else state
 
         expected = request.expected_version if request.HasField("expected_version") else None
         fingerprint = _strip_request_id(request) if request.request_id else b""
@@ -321,6 +323,7 @@ def _strip_request_id(request: matches_pb2.PlayMoveRequest) -> bytes:
     copy = matches_pb2.PlayMoveRequest()
     copy.CopyFrom(request)
     copy.request_id = ""
+    copy.changes_only = False  # how much the reply shows is no part of the move
     return copy.SerializeToString(deterministic=True)
 
 

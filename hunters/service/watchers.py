@@ -1,7 +1,8 @@
 """Watch streams: a match's encoded versions from any version on, then each new one as it is committed.
 
-Live watchers share one encoding per version (`LiveMatch.recent`); the current version is encoded
-from the match itself; a watcher further behind replays the moves on its own copy of the game, and
+Live watchers share one encoding per version and form (`LiveMatch.recent`, `recent_brief`: the whole
+state, or its summary for streams opened `changes_only`); the current version is encoded from the
+match itself; a watcher further behind replays the moves on its own copy of the game, and
 hands the event loop back every `REPLAY_CHUNK` moves so that a long history stalls nobody else."""
 
 from __future__ import annotations
@@ -27,20 +28,29 @@ class Watchers:
         self.encode = encode
         self.count = 0
 
-    def committed(self, live: LiveMatch, seat: int, move: Any, events: list[Any], state: Any) -> None:
-        """Version `live.version` was committed: encoded once for every watcher of it, if any."""
-        if live.watchers:
-            live.remember(live.version, self.encode(live, live.version, live.game, seat, move, events, state))
+    def committed(self, live: LiveMatch, seat: int, move: Any, events: list[Any]) -> None:
+        """Version `live.version` was committed: encoded once for every watcher of it, if any, in
+        each form its watchers read."""
+        version, game = live.version, live.game
+        if live.watchers > live.brief_watchers:
+            live.remember(version, self.encode(live, version, game, seat, move, events, live.whole_state()))
+        if live.brief_watchers:
+            live.remember(version, self.encode(live, version, game, seat, move, events, live.summary()), brief=True)
 
-    async def stream(self, live: LiveMatch, from_version: int, closing: Callable[[], bool]) -> AsyncIterator[bytes]:
+    async def stream(
+        self, live: LiveMatch, from_version: int, closing: Callable[[], bool], brief: bool = False
+    ) -> AsyncIterator[bytes]:
         """Encoded watch events of `live` from `from_version` on (version 0 is the set-up), then live
         ones, until the match is over, abandoned or deleted; a server shutting down (`closing()`)
-        ends a waiting stream with UNAVAILABLE / SHUTTING_DOWN and the version to resume from."""
+        ends a waiting stream with UNAVAILABLE / SHUTTING_DOWN and the version to resume from.
+        `brief`: each event's state is its summary (no game view)."""
         version = from_version
         cursor: Any = None
         cursor_events: list[Any] = []
         told = 0  # bot failures announced on this stream
+        recent = live.recent_brief if brief else live.recent
         live.watchers += 1
+        live.brief_watchers += brief
         self.count += 1
         try:
             while not live.deleted:
@@ -48,7 +58,7 @@ class Watchers:
                     if not live.is_open:
                         return
                     if told < len(live.failures):  # caught up: what failed since, as one notice
-                        notice = self.encode(live, live.version, live.game, -1, None, [], None)
+                        notice = self.encode(live, live.version, live.game, -1, None, [], self._state(live, brief))
                         failures = matches_pb2.WatchMatchResponse(bot_failures=live.failures[told:])
                         yield Notice(notice + failures.SerializeToString())
                         told = len(live.failures)
@@ -63,9 +73,9 @@ class Watchers:
                         )
                     await live.changed.wait()
                     continue
-                data = live.recent.get(version)
+                data = recent.get(version)
                 if data is None and version == live.version and live.last_events is not None:
-                    data = self._current(live)
+                    data = self._current(live, brief)
                 if data is None:
                     # `moves_played`, not `len(cursor.moves)`: that decodes every move so far, which
                     # made a watch from version 0 quadratic in the length of the match
@@ -78,18 +88,28 @@ class Watchers:
                             await asyncio.sleep(0)
                     move = live.moves[version - 1] if version else None
                     seat = live.seats[version - 1] if version else -1
-                    data = self.encode(live, version, cursor, seat, move, cursor_events, None)
+                    state = live.adapter.summary(cursor, version) if brief else None
+                    data = self.encode(live, version, cursor, seat, move, cursor_events, state)
                 yield data
                 version += 1
                 if version > live.version and live.game.is_over:
                     return
         finally:
             live.watchers -= 1
+            live.brief_watchers -= brief
             self.count -= 1
 
-    def _current(self, live: LiveMatch) -> bytes:
-        """The encoded current version, from the match itself (no replay)."""
+    @staticmethod
+    def _state(live: LiveMatch, brief: bool) -> Any:
+        return live.summary() if brief else live.whole_state()
+
+    def _current(self, live: LiveMatch, brief: bool) -> bytes:
+        """The encoded current version, from the match itself (no replay), kept for the watchers
+        that follow."""
         version = live.version
         move = live.moves[version - 1] if version else None
         seat = live.seats[version - 1] if version else -1
-        return self.encode(live, version, live.game, seat, move, list(live.last_events or []), live.state)
+        events = list(live.last_events or [])
+        data = self.encode(live, version, live.game, seat, move, events, self._state(live, brief))
+        live.remember(version, data, brief)
+        return data
