@@ -55,6 +55,11 @@ class LiveMatch:
         return len(self.moves)
 
     @property
+    def all_bots(self) -> bool:
+        """Every seat is the server's bot."""
+        return bool(self.bots) and len(self.bots) == self.game.players
+
+    @property
     def is_open(self) -> bool:
         """Neither over nor abandoned nor deleted: moves may still come."""
         return not (self.game.is_over or self.abandoned or self.deleted)
