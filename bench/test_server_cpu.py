@@ -6,10 +6,11 @@ figure is the server's own work whatever else the shared machine is doing. Each 
 turn:
 
 - health: gRPC health checks, one after another on one connection (the reference: a trivial call);
-- unary: one Python bot plays both seats of H&G matches with ListLegalMoves then PlayMove (an
-  external bot's unary loop), CPU per move;
-- seat: two Python bots play a match's two seats, each on a PlaySeat stream (`Client.play_seat`),
-  CPU per move.
+- unary: one Python bot plays both seats of H&G matches with ListLegalMoves then PlayMove
+  (`changes_only`, as the clients' bot loops play), CPU per move; unary_whole: the same with whole
+  replies (the board in every reply, as before `changes_only`);
+- seat: two Python bots play a match's two seats, each on a PlaySeat stream (`Client.play_seat`,
+  which opens it `changes_only`), CPU per move; seat_whole: streams of whole events.
 
 The medians over the rounds of each kind's CPU per call, and their ratios to the health check's, go
 to extra_info (`seat_per_health`, `unary_per_health`). `--workers 2` is measured the same way with
@@ -52,7 +53,7 @@ def _health(address: str) -> int:
     return HEALTH_CALLS
 
 
-def _unary(address: str, seed: int) -> int:
+def _unary(address: str, seed: int, changes_only: bool = True) -> int:
     moves = 0
     with Client(address) as c:
         for k in range(MATCHES):
@@ -64,6 +65,7 @@ def _unary(address: str, seed: int) -> int:
                     token=match.seat_tokens[legal.player],
                     action=legal[_middle(len(legal))][1],
                     expected_version=legal.version,
+                    changes_only=changes_only,
                 )
                 moves += 1
                 if result.is_over:
@@ -71,18 +73,19 @@ def _unary(address: str, seed: int) -> int:
     return moves
 
 
-def _seat_bot(address: str, match_id: str, token: str) -> None:
+def _seat_bot(address: str, match_id: str, token: str, changes_only: bool) -> None:
     with Client(address) as c:
-        c.play_seat(match_id, token, lambda turn: turn.actions[_middle(len(turn.actions))])
+        c.play_seat(match_id, token, lambda turn: turn.actions[_middle(len(turn.actions))], changes_only=changes_only)
 
 
-def _seat(address: str, seed: int) -> int:
+def _seat(address: str, seed: int, changes_only: bool = True) -> int:
     moves = 0
     with Client(address) as c:
         for k in range(MATCHES):
             match = c.create_match(GAME, 2, seed=seed + k)
             threads = [
-                threading.Thread(target=_seat_bot, args=(address, match.match_id, match.seat_tokens[s])) for s in (0, 1)
+                threading.Thread(target=_seat_bot, args=(address, match.match_id, match.seat_tokens[s], changes_only))
+                for s in (0, 1)
             ]
             for t in threads:
                 t.start()
@@ -102,7 +105,7 @@ def _measure(pid: int, work) -> float:
 
 
 def _run(benchmark, *extra: str) -> None:
-    per: dict[str, list[float]] = {"health": [], "unary": [], "seat": []}
+    per: dict[str, list[float]] = {"health": [], "unary": [], "unary_whole": [], "seat": [], "seat_whole": []}
     procs: list = []
     with serving(*extra, "--max-matches", "100000", procs=procs) as address:
         pid = procs[0].pid
@@ -112,15 +115,17 @@ def _run(benchmark, *extra: str) -> None:
         def rounds() -> None:
             for r in range(ROUNDS):
                 per["health"].append(_measure(pid, lambda: _health(address)))
-                per["unary"].append(_measure(pid, lambda r=r: _unary(address, 1000 + 100 * r)))
-                per["seat"].append(_measure(pid, lambda r=r: _seat(address, 2000 + 100 * r)))
+                # every kind its own deals (the encoded legal moves of a deal seen before are cached)
+                per["unary"].append(_measure(pid, lambda r=r: _unary(address, 1000 + 10 * r)))
+                per["unary_whole"].append(_measure(pid, lambda r=r: _unary(address, 2000 + 10 * r, False)))
+                per["seat"].append(_measure(pid, lambda r=r: _seat(address, 3000 + 10 * r)))
+                per["seat_whole"].append(_measure(pid, lambda r=r: _seat(address, 4000 + 10 * r, False)))
 
         benchmark.pedantic(rounds, rounds=1, iterations=1)
     med = {k: statistics.median(v) for k, v in per.items()}
     info = {f"{k}_us": round(v * 1e6, 1) for k, v in med.items()}
     info.update(
-        seat_per_health=round(med["seat"] / med["health"], 2),
-        unary_per_health=round(med["unary"] / med["health"], 2),
+        {f"{k}_per_health": round(med[k] / med["health"], 2) for k in per if k != "health"},
         rounds={k: [round(x * 1e6) for x in v] for k, v in per.items()},
     )
     benchmark.extra_info.update(info)

@@ -182,6 +182,12 @@ class GameAdapter:
     def move_to_proto(self, move: Any) -> moves_pb2.Move:
         return moves_pb2.Move(json=dumps_json(move.to_json()))
 
+    def legal_entries(self, game: Any, field: int) -> bytes | None:
+        """Every legal move of `game` with its action code, as serialized LegalMove entries of the
+        repeated field number `field`, when the game's core builds them; None (this default): the
+        service encodes them itself (hunters.service.legal)."""
+        return None
+
     def move_bytes(self, move: Any) -> bytes:
         """`move_to_proto(move)` serialized. A game's adapter may build the same bytes faster (from
         encodings of the move's parts, each made once): listings of legal moves encode many."""

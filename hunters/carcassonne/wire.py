@@ -99,6 +99,10 @@ class Adapter(GameAdapter):
         e = pb.carcassonne_score
         return ScoreEvent(e.decision, _SCORE_KINDS[e.kind], tuple(e.seats), e.points, e.feature)
 
+    def legal_entries(self, game: Any, field: int) -> bytes | None:
+        entries: bytes = game.legal_move_entries(field)
+        return entries
+
     def visible_scores(self, game: Any) -> Any:
         return game.scores  # public throughout
 

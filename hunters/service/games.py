@@ -35,6 +35,7 @@ class GameAdapter:
         self.event = inner.event
         self.move_to_proto = inner.move_to_proto
         self.move_bytes = inner.move_bytes
+        self.legal_entries = inner.legal_entries
         self.from_record = inner.from_record
         self.describe_move = inner.describe_move
         self.describe_events = inner.describe_events

@@ -1,5 +1,6 @@
 """Legal moves as serialized protobuf entries (`LegalMove`, as a repeated field of the message that
-lists them), each (move, action) encoded once and reused as bytes.
+lists them): built by the game's core where it can (`GameAdapter.legal_entries`), else each (move,
+action) encoded once here and reused as bytes.
 
 A listing is what the seat streams offer every turn and what ListLegalMoves and Evaluate return:
 tens to hundreds of moves a decision, many of them listed before (in earlier turns of the match,
@@ -122,5 +123,9 @@ _SHARED = LegalEncoder()
 
 
 def legal_entries(ad: Any, game: Any, field: int) -> bytes:
-    """`LegalEncoder.entries` on the server's shared cache."""
+    """The listing as the game's core builds it (`GameAdapter.legal_entries`), else
+    `LegalEncoder.entries` on the server's shared cache."""
+    built: bytes | None = ad.legal_entries(game, field)
+    if built is not None:
+        return built
     return _SHARED.entries(ad, game, field)
