@@ -100,7 +100,10 @@ class Player:
         moves = self.local.legal_moves()
         move = moves[len(self.local.moves) * 7 % len(moves)]
         req = matches_pb2.PlayMoveRequest(
-            match_id=self.match_id, expected_version=len(self.local.moves), move=AD.move_to_proto(move)
+            match_id=self.match_id,
+            expected_version=len(self.local.moves),
+            move=AD.move_to_proto(move),
+            changes_only=True,  # as the clients' bot loops play
         )
         meta = (("authorization", f"Bearer {self.tokens[self.local.player]}"),)
         self.local.play(move)
@@ -433,7 +436,9 @@ def _go_plan(seeds) -> list[dict]:
             while left and not game.is_over:
                 moves = game.legal_moves()
                 move = moves[len(game.moves) * 7 % len(moves)]
-                req = matches_pb2.PlayMoveRequest(expected_version=len(game.moves), move=AD.move_to_proto(move))
+                req = matches_pb2.PlayMoveRequest(
+                    expected_version=len(game.moves), move=AD.move_to_proto(move), changes_only=True
+                )
                 requests.append(base64.b64encode(req.SerializeToString()).decode())
                 seats.append(game.player)
                 game.play(move)

@@ -40,6 +40,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from .groupcommit import GroupCommit
 from .store_base import (
     ChangeHandler,
     MatchStore,
@@ -174,6 +175,7 @@ class SQLiteStore(MatchStore):
                 f" {self._origin}); END"
             )
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hunters-sqlite")
+        self._moves: GroupCommit[list[_Statement], bool] = GroupCommit(self._commit_moves)  # synchronous=FULL
         self.lost = False  # the file was deleted or replaced: never written again
 
     async def close(self) -> None:
@@ -418,11 +420,47 @@ class SQLiteStore(MatchStore):
                 (*statements[0][1], match_id),
             )
         try:
-            if not await self._run(self._tx, statements, write=True):
-                raise VersionConflict(match_id)
+            if self._durable:  # every commit syncs: the moves that arrive meanwhile share the next one
+                stored = await self._moves.submit(statements)
+            else:  # a commit with no sync, on the loop (about 12 µs): nothing to share
+                stored = await self._run(self._tx, statements, write=True)
         except sqlite3.IntegrityError:  # another server process on this database got there first
             raise VersionConflict(match_id) from None
+        if not stored:
+            raise VersionConflict(match_id)
         return now
+
+    async def _commit_moves(self, batch: list[list[_Statement]]) -> list[bool | BaseException]:
+        """A batch of moves in one transaction (one sync), on the database thread."""
+        stored: list[bool | BaseException] = await self._run(self._tx_batch, batch, write=True, thread=True)
+        return stored
+
+    def _tx_batch(self, batch: list[list[_Statement]]) -> list[bool | BaseException]:
+        """Each write's statements as `_tx` runs them, all in one transaction, each in a savepoint
+        of its own: a write whose first statement changes no row (or breaks a key: another process
+        stored that version) is undone alone and answered False."""
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        out: list[bool | BaseException] = []
+        try:
+            for statements in batch:
+                db.execute("SAVEPOINT move")
+                try:
+                    stored = db.execute(*statements[0]).rowcount != 0
+                    if stored:
+                        for sql, args in statements[1:]:
+                            db.execute(sql, args)
+                except sqlite3.IntegrityError:
+                    stored = False
+                if not stored:
+                    db.execute("ROLLBACK TO move")
+                db.execute("RELEASE move")
+                out.append(stored)
+            db.execute("COMMIT")
+        except BaseException:
+            _rollback(db)
+            raise
+        return out
 
     async def request(self, match_id: str, request_id: str) -> tuple[str, bytes] | None:
         return await self._run(self._request, match_id, request_id)

@@ -25,6 +25,7 @@ from typing import Any
 import psycopg
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
+from .groupcommit import GroupCommit
 from .store_base import (
     ChangeHandler,
     MatchStore,
@@ -114,6 +115,7 @@ class PostgresStore(MatchStore):
 
     def __init__(self, url: str, min_connections: int = 2, max_connections: int = 10):
         self.path = url
+        self._moves: GroupCommit[dict[str, Any], bool] = GroupCommit(self._commit_moves)
         self._pool = AsyncConnectionPool(
             url,
             min_size=min_connections,
@@ -243,13 +245,33 @@ class PostgresStore(MatchStore):
             "response": response,
             "has_request": request is not None,
         }
-        try:
-            rows = await self._fetch(_MOVE, args)
-        except psycopg.errors.UniqueViolation:  # a move or request id written past the version check
-            raise VersionConflict(match_id) from None
-        if not rows:
+        if not await self._moves.submit(args):
             raise VersionConflict(match_id)
         return now
+
+    async def _commit_moves(self, batch: list[dict[str, Any]]) -> list[bool | BaseException]:
+        """Moves that arrived together, in one transaction (one WAL flush), their statements
+        pipelined; alone, one statement as before. If one of them breaks a key (a request id or move
+        written past the version check) nothing of the batch is stored, and each is tried alone for
+        its own outcome."""
+        if len(batch) > 1:
+            try:
+                return await self._moves_together(batch)
+            except psycopg.errors.UniqueViolation:
+                pass
+        return [await self._move_alone(args) for args in batch]
+
+    async def _moves_together(self, batch: list[dict[str, Any]]) -> list[bool | BaseException]:
+        async with self._connection() as conn, conn.transaction():
+            async with conn.pipeline():
+                cursors = [await conn.execute(_MOVE, args) for args in batch]
+            return [bool(await cur.fetchall()) for cur in cursors]
+
+    async def _move_alone(self, args: dict[str, Any]) -> bool:
+        try:
+            return bool(await self._fetch(_MOVE, args))
+        except psycopg.errors.UniqueViolation:  # a move or request id written past the version check
+            return False
 
     async def request(self, match_id: str, request_id: str) -> tuple[str, bytes] | None:
         rows = await self._fetch(
