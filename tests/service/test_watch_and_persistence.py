@@ -105,9 +105,9 @@ def free_port():
         return s.getsockname()[1]
 
 
-def start_process(db, port):
+def start_process(db, port, *extra):
     proc = subprocess.Popen(
-        [sys.executable, "-m", "hunters.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db],
+        [sys.executable, "-m", "hunters.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db, *extra],
         stderr=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
     )
@@ -136,6 +136,52 @@ def test_kill_9_loses_no_acknowledged_move(tmp_path):
             assert c.record(m.match_id, m.admin_token) == local.to_record()
             play_some(c, m, local, 3)
             assert c.get_match(m.match_id).version == 15
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=20) == 0
+
+
+@pytest.mark.parametrize("sync", ["normal", "full"])
+def test_kill_9_under_load_loses_no_acknowledged_move(tmp_path, sync):
+    """Eight players at once (on `--sync full` their moves share commits), the server killed while
+    they play: every move answered before the kill is stored, and nothing beyond the one move each
+    had in flight."""
+    db, port = str(tmp_path / "load.db"), free_port()
+    proc = start_process(db, port, "--sync", sync)
+    matches, acknowledged, started = [], [0] * 8, threading.Barrier(9)
+    with Client(f"127.0.0.1:{port}") as c:
+        matches = [c.create_match("carcassonne_hg", players=2, seed=40 + i) for i in range(8)]
+
+    def play(i):
+        local = Game.new(players=2, seed=40 + i)
+        with Client(f"127.0.0.1:{port}") as c:
+            started.wait()
+            try:
+                while not local.is_over:
+                    move = local.legal_moves()[0]
+                    c.play(matches[i].match_id, move, token=matches[i].seat_tokens[local.player], changes_only=True)
+                    local.play(move)
+                    acknowledged[i] = len(local.moves)
+            except Exception:  # the server died under this move
+                return
+
+    threads = [threading.Thread(target=play, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    started.wait()
+    time.sleep(1.0)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    for t in threads:
+        t.join()
+    assert sum(acknowledged) > 8, "the players played before the kill"
+    port = free_port()
+    proc = start_process(db, port, "--sync", sync)
+    try:
+        with Client(f"127.0.0.1:{port}") as c:
+            for i, m in enumerate(matches):
+                stored = c.get_match(m.match_id).version
+                assert acknowledged[i] <= stored <= acknowledged[i] + 1
     finally:
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=20) == 0
