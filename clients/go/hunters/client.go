@@ -139,6 +139,10 @@ type PlayOptions struct {
 	ExpectedVersion *int64 // refuse (ABORTED / STALE_VERSION) unless the match is at this version
 	RequestID       string // names the move for retries; made up when empty, so retries are always safe
 	Attempts        int    // tries in all when the reply is lost (UNAVAILABLE, DEADLINE_EXCEEDED); 0 means 3
+	// ChangesOnly asks for a reply of what the move changed: its State has the fields every game
+	// has (player, status, scores, winners, version) but not the game's view (the board). Cheaper
+	// for the server; all a bot needs that reads the board from LegalMoves, its turn or GetMatch.
+	ChangesOnly bool
 }
 
 // Version is a helper for PlayOptions.ExpectedVersion.
@@ -165,7 +169,7 @@ func (c *Client) Play(ctx context.Context, matchID, token string, p Play, opts *
 	if o.Attempts <= 0 {
 		o.Attempts = 3
 	}
-	req, err := playMovePB(matchID, p, o.ExpectedVersion, o.RequestID)
+	req, err := playMovePB(matchID, p, o.ExpectedVersion, o.RequestID, o.ChangesOnly)
 	if err != nil {
 		return nil, err
 	}

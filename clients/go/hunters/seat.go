@@ -54,13 +54,25 @@ type SeatStream struct {
 
 // Seat opens a seat stream for the seat of token: every version of the match from the creation on
 // (after *resumeVersion, the last one seen, when reconnecting; nil: from the creation), the seat's
-// turns and the answers to its moves. PlaySeat runs the whole bot loop on one. Close it when done.
+// turns and the answers to its moves, each version's state whole. PlaySeat runs the whole bot loop
+// on one. Close it when done.
 func (c *Client) Seat(ctx context.Context, matchID, token string, resumeVersion *int64) (*SeatStream, error) {
+	return c.openSeat(ctx, matchID, token, resumeVersion, false)
+}
+
+// SeatChangesOnly opens a seat stream as Seat does, whose versions carry what changed: their
+// states have the fields every game has (player, status, scores, winners) but not the game's view.
+// Each Turn still carries the whole state.
+func (c *Client) SeatChangesOnly(ctx context.Context, matchID, token string, resumeVersion *int64) (*SeatStream, error) {
+	return c.openSeat(ctx, matchID, token, resumeVersion, true)
+}
+
+func (c *Client) openSeat(ctx context.Context, matchID, token string, resumeVersion *int64, changesOnly bool) (*SeatStream, error) {
 	ctx, cancel := context.WithCancel(withToken(ctx, token))
 	s, err := c.matches.PlaySeat(ctx)
 	if err == nil {
 		err = s.Send(&pb.PlaySeatRequest{Kind: &pb.PlaySeatRequest_Open{
-			Open: &pb.PlaySeatOpen{MatchId: matchID, ResumeVersion: resumeVersion}}})
+			Open: &pb.PlaySeatOpen{MatchId: matchID, ResumeVersion: resumeVersion, ChangesOnly: changesOnly}}})
 	}
 	if err != nil {
 		cancel()
@@ -136,18 +148,22 @@ type SeatOptions struct {
 	ResumeVersion *int64             // the last version seen, when reconnecting
 	OnEvent       func(*MatchEvent)  // every version of the match
 	OnRefused     func(*SeatRefused) // a refused move; nil: PlaySeat returns its error
+	// WholeEvents asks for every version's whole state (the board) in OnEvent. By default the
+	// versions carry what changed (SeatChangesOnly), which costs the server less; turns are whole.
+	WholeEvents bool
 }
 
 // PlaySeat plays the seat of token until the match ends, on one stream: choose(turn) returns the
 // move (ByAction or ByMove). A refused move ends PlaySeat with its *Error, unless opts.OnRefused
-// takes it (the turn is then offered again). It returns the last version seen.
+// takes it (the turn is then offered again). It returns the last version seen (its state whole only
+// with opts.WholeEvents).
 func (c *Client) PlaySeat(ctx context.Context, matchID, token string, choose func(*Turn) (Play, error),
 	opts *SeatOptions) (*MatchEvent, error) {
 	var o SeatOptions
 	if opts != nil {
 		o = *opts
 	}
-	s, err := c.Seat(ctx, matchID, token, o.ResumeVersion)
+	s, err := c.openSeat(ctx, matchID, token, o.ResumeVersion, !o.WholeEvents)
 	if err != nil {
 		return nil, err
 	}

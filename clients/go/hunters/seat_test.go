@@ -119,3 +119,62 @@ func TestSeatStreamBadToken(t *testing.T) {
 	}
 	refused(t, err, codes.PermissionDenied, "INVALID_TOKEN")
 }
+
+// PlaySeat's versions carry what changed (no board) while its turns are whole; WholeEvents asks for
+// the board in every version; a ChangesOnly Play reply has no board either.
+func TestCheapFormsLeaveTheBoardOut(t *testing.T) {
+	c, ctx := dial(t)
+	for _, whole := range []bool{false, true} {
+		m := newMatch(t, c, ctx, "carcassonne_hg", 33)
+		var wg sync.WaitGroup
+		boards := [2][2]int{} // by seat: [versions with a board, versions without]
+		turnsWithout := [2]int{}
+		errs := [2]error{}
+		for seat := 0; seat < 2; seat++ {
+			wg.Add(1)
+			go func(seat int) {
+				defer wg.Done()
+				choose := func(turn *hunters.Turn) (hunters.Play, error) {
+					if turn.State.GetCarcassonne() == nil {
+						turnsWithout[seat]++
+					}
+					return hunters.ByAction(turn.Moves[0].Action), nil
+				}
+				onEvent := func(ev *hunters.MatchEvent) {
+					if ev.State.GetCarcassonne() != nil {
+						boards[seat][0]++
+					} else {
+						boards[seat][1]++
+					}
+				}
+				_, errs[seat] = c.PlaySeat(ctx, m.MatchID, m.SeatTokens[seat], choose,
+					&hunters.SeatOptions{OnEvent: onEvent, WholeEvents: whole})
+			}(seat)
+		}
+		wg.Wait()
+		for seat := 0; seat < 2; seat++ {
+			if errs[seat] != nil {
+				t.Fatal(errs[seat])
+			}
+			if turnsWithout[seat] != 0 {
+				t.Fatalf("seat %d had %d turns without the board", seat, turnsWithout[seat])
+			}
+			if got := boards[seat][map[bool]int{true: 1, false: 0}[whole]]; got != 0 {
+				t.Fatalf("whole=%v: seat %d saw %d versions of the other form: %v", whole, seat, got, boards[seat])
+			}
+		}
+	}
+	m := newMatch(t, c, ctx, "carcassonne_hg", 34)
+	legal, err := c.LegalMoves(ctx, m.MatchID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := c.Play(ctx, m.MatchID, m.SeatTokens[legal.Player], hunters.ByAction(legal.Moves[0].Action),
+		&hunters.PlayOptions{ChangesOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Version != 1 || r.State.GetCarcassonne() != nil || len(r.State.GetScores()) != 2 {
+		t.Fatalf("a changes-only reply: %+v", r.State)
+	}
+}

@@ -266,8 +266,8 @@ func watchPB(id string, from int64) *pb.WatchMatchRequest {
 	return &pb.WatchMatchRequest{MatchId: id, FromVersion: from}
 }
 
-func playMovePB(matchID string, p Play, expected *int64, requestID string) (*pb.PlayMoveRequest, error) {
-	req := &pb.PlayMoveRequest{MatchId: matchID, ExpectedVersion: expected, RequestId: requestID}
+func playMovePB(matchID string, p Play, expected *int64, requestID string, changesOnly bool) (*pb.PlayMoveRequest, error) {
+	req := &pb.PlayMoveRequest{MatchId: matchID, ExpectedVersion: expected, RequestId: requestID, ChangesOnly: changesOnly}
 	switch {
 	case p.move != nil:
 		req.Play = &pb.PlayMoveRequest_Move{Move: p.move}

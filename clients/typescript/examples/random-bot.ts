@@ -23,7 +23,10 @@ export async function playRandomGame(
     if (pick === undefined) throw new Error(`no legal move at version ${legal.version}`);
     const token = match.seatTokens[legal.player];
     if (token === undefined) throw new Error(`no token for seat ${legal.player}`);
-    const result = await client.play(match.matchId, token, { action: pick.action }, { expectedVersion: legal.version });
+    const result = await client.play(match.matchId, token, { action: pick.action }, {
+      expectedVersion: legal.version,
+      changesOnly: true, // the reply's version and status are all this loop reads
+    });
     version = result.version;
     over = isOver(result.state);
   }

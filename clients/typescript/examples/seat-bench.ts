@@ -20,7 +20,7 @@ async function watchBot(c: HuntersClient, matchId: string, token: string, seat: 
     if (ev.state.player !== seat) continue;
     const legal = await c.legalMoves(matchId);
     if (legal.version !== ev.version || legal.player !== seat) continue; // an old event
-    await c.play(matchId, token, { action: middle(legal.moves) }, { expectedVersion: legal.version });
+    await c.play(matchId, token, { action: middle(legal.moves) }, { expectedVersion: legal.version, changesOnly: true });
   }
 }
 

@@ -52,6 +52,13 @@ export interface PlayOptions {
   requestId?: string;
   /** Tries in all when the reply is lost (UNAVAILABLE, DEADLINE_EXCEEDED); default 3. */
   attempts?: number;
+  /**
+   * Default false. When true, the reply carries what the move changed: its state has the fields
+   * every game has (player, status, scores, winners, version) but not the game's view (`view` is
+   * unset: no board). Cheaper for the server; all a bot needs that reads the board from
+   * `legalMoves`, its turn or `getMatch`.
+   */
+  changesOnly?: boolean;
   signal?: AbortSignal;
 }
 
@@ -145,9 +152,9 @@ export class SeatStream implements AsyncIterable<SeatMessage> {
     matches: Client<typeof MatchService>,
     matchId: string,
     token: string,
-    options: { resumeVersion?: number; signal?: AbortSignal } = {},
+    options: { resumeVersion?: number; signal?: AbortSignal; changesOnly?: boolean } = {},
   ) {
-    this.outbox.push(requests.seatOpen(matchId, options.resumeVersion));
+    this.outbox.push(requests.seatOpen(matchId, options.resumeVersion, options.changesOnly ?? false));
     options.signal?.addEventListener("abort", () => this.close(), { once: true });
     this.source = matches.playSeat(this.outbox, { headers: bearer(token), signal: this.controller.signal });
   }
@@ -260,7 +267,13 @@ export class HuntersClient {
    * are never retried.
    */
   async play(matchId: string, token: string, play: Play, options: PlayOptions = {}): Promise<PlayResult> {
-    const request = requests.playMove(matchId, play, options.expectedVersion, options.requestId ?? randomUUID());
+    const request = requests.playMove(
+      matchId,
+      play,
+      options.expectedVersion,
+      options.requestId ?? randomUUID(),
+      options.changesOnly ?? false,
+    );
     const attempts = Math.max(1, options.attempts ?? 3);
     for (let attempt = 1; ; attempt++) {
       try {
@@ -292,9 +305,15 @@ export class HuntersClient {
   /**
    * A seat stream (PlaySeat) for the seat of `token`: every version of the match from the creation
    * on (after `resumeVersion`, the last one seen, when reconnecting), the seat's turns and the
-   * answers to its moves. `playSeat` runs the whole bot loop on one.
+   * answers to its moves. `changesOnly` (default false here, the raw stream): the versions' states
+   * without the game's view (player, status, scores, winners, version; `view` unset); turns are
+   * whole either way. `playSeat` runs the whole bot loop on one, changes-only by default.
    */
-  seat(matchId: string, token: string, options: { resumeVersion?: number; signal?: AbortSignal } = {}): SeatStream {
+  seat(
+    matchId: string,
+    token: string,
+    options: { resumeVersion?: number; signal?: AbortSignal; changesOnly?: boolean } = {},
+  ): SeatStream {
     return new SeatStream(this.matches, matchId, token, options);
   }
 
@@ -302,6 +321,11 @@ export class HuntersClient {
    * Play the seat of `token` until the match ends, on one stream: `choose(turn)` returns the move
    * (`{ move }` or `{ action }`). A refused move throws its HuntersError, unless `onRefused` takes it
    * (the turn is then offered again). Resolves to the last version seen.
+   *
+   * `changesOnly` (default true): each turn carries the whole state, but the versions passed to
+   * `onEvent` (and the one this resolves to) carry what changed: their state has player, status,
+   * scores, winners and version, not the game's view (`state.view` unset), which costs the server
+   * less. `changesOnly: false` asks for the whole state, board included, in every version.
    */
   async playSeat(
     matchId: string,
@@ -312,9 +336,14 @@ export class HuntersClient {
       signal?: AbortSignal;
       onEvent?: (event: MatchEvent) => void;
       onRefused?: (error: HuntersError) => void;
+      changesOnly?: boolean;
     } = {},
   ): Promise<MatchEvent | undefined> {
-    const seat = this.seat(matchId, token, options);
+    const seat = this.seat(matchId, token, {
+      resumeVersion: options.resumeVersion,
+      signal: options.signal,
+      changesOnly: options.changesOnly ?? true,
+    });
     let last: MatchEvent | undefined;
     try {
       for await (const m of seat) {

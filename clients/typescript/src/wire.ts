@@ -288,19 +288,30 @@ export const requests = {
     create(ListMatchesRequestSchema, { game: o.game ?? "", pageSize: o.pageSize ?? 0, pageToken: o.pageToken ?? "" }),
   deleteMatch: (matchId: string) => create(DeleteMatchRequestSchema, { matchId }),
   legalMoves: (matchId: string) => create(ListLegalMovesRequestSchema, { matchId }),
-  playMove(matchId: string, play: Play, expectedVersion: number | undefined, requestId: string): PlayMoveRequest {
+  playMove(
+    matchId: string,
+    play: Play,
+    expectedVersion: number | undefined,
+    requestId: string,
+    changesOnly = false,
+  ): PlayMoveRequest {
     return create(PlayMoveRequestSchema, {
       matchId,
       expectedVersion: expectedVersion === undefined ? undefined : BigInt(expectedVersion),
       play: "move" in play ? { case: "move", value: play.move } : { case: "action", value: BigInt(play.action) },
       requestId,
+      changesOnly,
     });
   },
-  seatOpen: (matchId: string, resumeVersion: number | undefined): PlaySeatRequest =>
+  seatOpen: (matchId: string, resumeVersion: number | undefined, changesOnly = false): PlaySeatRequest =>
     create(PlaySeatRequestSchema, {
       kind: {
         case: "open",
-        value: { matchId, resumeVersion: resumeVersion === undefined ? undefined : BigInt(resumeVersion) },
+        value: {
+          matchId,
+          resumeVersion: resumeVersion === undefined ? undefined : BigInt(resumeVersion),
+          changesOnly,
+        },
       },
     }),
   seatMove(version: number, play: Play, requestId: string): PlaySeatRequest {

@@ -54,6 +54,7 @@ async function playAgainstBot(game: string, seed: number, botSeat: number, botSe
       const pick = legal.moves[Math.floor(random() * legal.moves.length)]!;
       await client.play(match.matchId, match.seatTokens[legal.player]!, { action: pick.action }, {
         expectedVersion: legal.version,
+        changesOnly: true, // this loop reads the legal moves, never the reply's state
       });
     }
     const run = await Promise.race([bot.done, sleep(10_000).then(() => undefined)]);

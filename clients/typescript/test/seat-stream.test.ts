@@ -15,6 +15,38 @@ before(async () => {
 after(async () => server?.stop());
 
 describe("seat stream", () => {
+  it("sends what changed in its versions, whole turns, and the board only when asked", async () => {
+    for (const changesOnly of [undefined, false]) {
+      const match = await client.createMatch({ game: "carcassonne_hg", players: 2, seed: 24 });
+      const views: string[][] = [[], []];
+      const turnViews: string[] = [];
+      await Promise.all(
+        [0, 1].map((seat) =>
+          client.playSeat(
+            match.matchId,
+            match.seatTokens[seat]!,
+            (turn) => {
+              turnViews.push(String(turn.state.view.case));
+              return { action: turn.moves[0]!.action };
+            },
+            { onEvent: (event) => views[seat]!.push(String(event.state.view.case)), changesOnly },
+          ),
+        ),
+      );
+      const want = changesOnly === false ? "carcassonne" : "undefined"; // changes-only unless asked
+      for (const seen of views) assert.ok(seen.length > 40 && seen.every((v) => v === want), `${changesOnly}: ${seen}`);
+      assert.ok(turnViews.every((v) => v === "carcassonne"));
+    }
+    const match = await client.createMatch({ game: "carcassonne_hg", players: 2, seed: 25 });
+    const legal = await client.legalMoves(match.matchId);
+    const reply = await client.play(match.matchId, match.seatTokens[legal.player]!, { action: legal.moves[0]!.action }, {
+      changesOnly: true,
+    });
+    assert.equal(reply.version, 1);
+    assert.equal(reply.state.view.case, undefined);
+    assert.equal(reply.state.scores.length, 2);
+  });
+
   it("plays a whole game with two stream bots", async () => {
     const match = await client.createMatch({ game: "carcassonne_hg", players: 2, seed: 21 });
     const seen: number[][] = [[], []];

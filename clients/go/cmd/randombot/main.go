@@ -40,11 +40,11 @@ func PlayRandomGame(ctx context.Context, c *hunters.Client, game string, players
 		}
 		pick := legal.Moves[rng.Intn(len(legal.Moves))]
 		r, err := c.Play(ctx, m.MatchID, m.SeatTokens[legal.Player], hunters.ByAction(pick.Action),
-			&hunters.PlayOptions{ExpectedVersion: hunters.Version(legal.Version)})
+			&hunters.PlayOptions{ExpectedVersion: hunters.Version(legal.Version), ChangesOnly: true})
 		if err != nil {
 			return nil, err
 		}
-		state = r.State
+		state = r.State // version, scores, winners: no board needed
 	}
 	return &Result{MatchID: m.MatchID, Moves: state.GetVersion(), Scores: state.GetScores(), Winners: state.GetWinners()}, nil
 }

@@ -57,7 +57,7 @@ func watchBot(ctx context.Context, c *hunters.Client, matchID, token string, sea
 			continue // an old event: the later ones follow
 		}
 		if _, err := c.Play(ctx, matchID, token, hunters.ByAction(middle(legal.Moves)),
-			&hunters.PlayOptions{ExpectedVersion: hunters.Version(legal.Version)}); err != nil {
+			&hunters.PlayOptions{ExpectedVersion: hunters.Version(legal.Version), ChangesOnly: true}); err != nil {
 			return err
 		}
 	}

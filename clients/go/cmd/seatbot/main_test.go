@@ -86,7 +86,7 @@ func playAgainstBot(t *testing.T, c *hunters.Client, addr, game string, seed uin
 		}
 		pick := legal.Moves[rng.Intn(len(legal.Moves))]
 		if _, err := c.Play(ctx, m.MatchID, m.SeatTokens[legal.Player], hunters.ByAction(pick.Action),
-			&hunters.PlayOptions{ExpectedVersion: hunters.Version(legal.Version)}); err != nil {
+			&hunters.PlayOptions{ExpectedVersion: hunters.Version(legal.Version), ChangesOnly: true}); err != nil {
 			t.Fatal(err)
 		}
 	}
