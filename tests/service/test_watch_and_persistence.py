@@ -141,47 +141,66 @@ def test_kill_9_loses_no_acknowledged_move(tmp_path):
         assert proc.wait(timeout=20) == 0
 
 
+KILLS = 3  # rounds of play, each ended by a kill -9
+PER_ROUND = 100  # moves acknowledged in a round before its kill (8 games of about 80 moves in all)
+
+
 @pytest.mark.parametrize("sync", ["normal", "full"])
 def test_kill_9_under_load_loses_no_acknowledged_move(tmp_path, sync):
     """Eight players at once (on `--sync full` their moves share commits), the server killed while
-    they play: every move answered before the kill is stored, and nothing beyond the one move each
-    had in flight."""
-    db, port = str(tmp_path / "load.db"), free_port()
-    proc = start_process(db, port, "--sync", sync)
-    matches, acknowledged, started = [], [0] * 8, threading.Barrier(9)
-    with Client(f"127.0.0.1:{port}") as c:
-        matches = [c.create_match("carcassonne_hg", players=2, seed=40 + i) for i in range(8)]
-
-    def play(i):
-        local = Game.new(players=2, seed=40 + i)
-        with Client(f"127.0.0.1:{port}") as c:
-            started.wait()
-            try:
-                while not local.is_over:
-                    move = local.legal_moves()[0]
-                    c.play(matches[i].match_id, move, token=matches[i].seat_tokens[local.player], changes_only=True)
-                    local.play(move)
-                    acknowledged[i] = len(local.moves)
-            except Exception:  # the server died under this move
-                return
-
-    threads = [threading.Thread(target=play, args=(i,)) for i in range(8)]
-    for t in threads:
-        t.start()
-    started.wait()
-    time.sleep(1.0)
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
-    for t in threads:
-        t.join()
-    assert sum(acknowledged) > 8, "the players played before the kill"
+    they play, restarted and killed again, KILLS times: after each kill every move answered before it
+    is stored, exactly as it was played (each match's record replays the players' own games), and
+    nothing beyond the one move each had in flight. Each round goes on from what was stored."""
+    db = str(tmp_path / "load.db")
     port = free_port()
     proc = start_process(db, port, "--sync", sync)
+    with Client(f"127.0.0.1:{port}") as c:
+        matches = [c.create_match("carcassonne_hg", players=2, seed=40 + i) for i in range(8)]
+    locals_ = [Game.new(players=2, seed=40 + i) for i in range(8)]
     try:
-        with Client(f"127.0.0.1:{port}") as c:
-            for i, m in enumerate(matches):
-                stored = c.get_match(m.match_id).version
-                assert acknowledged[i] <= stored <= acknowledged[i] + 1
+        for round_ in range(KILLS):
+            acknowledged, started = [len(g.moves) for g in locals_], threading.Barrier(9)
+
+            def play(i, port=port, acknowledged=acknowledged, started=started):
+                local = locals_[i]
+                with Client(f"127.0.0.1:{port}") as c:
+                    started.wait()
+                    try:
+                        while not local.is_over:
+                            move = local.legal_moves()[len(local.moves) % len(local.legal_moves())]
+                            token = matches[i].seat_tokens[local.player]
+                            c.play(matches[i].match_id, move, token=token, changes_only=True)
+                            local.play(move)
+                            acknowledged[i] = len(local.moves)
+                    except Exception:  # the server died under this move
+                        return
+
+            before = sum(acknowledged)
+            threads = [threading.Thread(target=play, args=(i,)) for i in range(8)]
+            for t in threads:
+                t.start()
+            started.wait()
+            deadline = time.monotonic() + 30
+            while sum(acknowledged) < before + PER_ROUND and time.monotonic() < deadline:
+                time.sleep(0.005)  # the kill comes mid-game, while the players have moves in flight
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait()
+            for t in threads:
+                t.join()
+            assert sum(acknowledged) >= before + PER_ROUND, f"round {round_}: the players played before the kill"
+            assert not any(g.is_over for g in locals_), "the kill came mid-game"
+            port = free_port()
+            proc = start_process(db, port, "--sync", sync)
+            with Client(f"127.0.0.1:{port}") as c:
+                for i, m in enumerate(matches):
+                    stored = c.get_match(m.match_id).version
+                    assert acknowledged[i] <= stored <= acknowledged[i] + 1, (round_, i, stored, acknowledged[i])
+                    # the move in flight may have been stored unanswered: the player takes it as played
+                    replayed = Game.from_record(c.record(m.match_id, m.admin_token))
+                    assert [mv.to_json() for mv in replayed.moves[: acknowledged[i]]] == [
+                        mv.to_json() for mv in locals_[i].moves[: acknowledged[i]]
+                    ]
+                    locals_[i] = replayed
     finally:
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=20) == 0
