@@ -15,6 +15,7 @@ import hunters
 from hunters import wire
 from hunters.errors import IllegalMoveError, InvalidOptionError, InvalidRecordError
 from hunters.game_base import CHANCE_MODES, GameBase, GameInfo, SearchStats, SimulationResult
+from hunters.v1 import events_pb2
 from tests.tiny_tiles.plugin import PLUGIN as TINY
 
 
@@ -248,8 +249,15 @@ def test_the_wire_adapter_round_trips(game_cls):
         assert ad.move_from_proto(ad.move_to_proto(move)) == move
         assert ad.describe_move(move)
     events = g.clone().play(g.legal_moves()[0])
-    assert [ad.event(e) for e in events] == [ad.event(e) for e in events]
     assert isinstance(ad.describe_events(events, str), str)
+    whole = walk(game_cls, 2, 4)  # a whole game's events: a few moves may cause none
+    assert whole.events
+    if type(ad).event_from_proto is wire.GameAdapter.event_from_proto:  # the generic JSON events
+        expected = [json.loads(json.dumps(e._asdict())) for e in whole.events]
+    else:  # a typed adapter gives back the game's own event tuples
+        expected = whole.events
+    received = [events_pb2.Event.FromString(ad.event(e).SerializeToString()) for e in whole.events]
+    assert [ad.event_from_proto(pb) for pb in received] == expected
     state = ad.state(g, 4)
     assert state.game == game_cls.INFO.id and state.version == 4
     assert list(state.scores) in (g.scores, [])  # a game may hide the scores until its end
