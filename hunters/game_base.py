@@ -34,6 +34,7 @@ from hunters.learn import LearnBatch, LearnLayout
 
 __all__ = [
     "MAX_SEED",
+    "MEMO_LIMIT",
     "ActionSpace",
     "GameBase",
     "GameInfo",
@@ -42,8 +43,10 @@ __all__ = [
     "PerftLimit",
     "SearchStats",
     "SimulationResult",
+    "check_seed",
     "perft_children",
     "python_perft",
+    "remember",
 ]
 
 MAX_SEED = 2**64 - 1

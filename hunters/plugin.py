@@ -147,13 +147,6 @@ class Registry:
         self._lazy.pop(plugin.id, None)
         return game
 
-    def register_lazy(self, game_id: str, target: str) -> None:
-        """Register ``"package.module:PLUGIN"`` (a `GamePlugin`, or a game class), imported when the
-        game is first asked for."""
-        self._discover()
-        self._plugins.pop(game_id, None)
-        self._lazy[game_id] = target
-
     def unregister(self, game_id: str) -> None:
         """Forget a game (tests that register one of their own clean up with this)."""
         self._plugins.pop(game_id, None)

@@ -2,7 +2,8 @@
 games to the end, clones independent, records round-trip through JSON, legal moves all accepted and
 their action codes consistent, illegal input refused without a change, seeds reproducible; what a
 seat may know (observed_by, determinized, private_view), the search hook, chance nodes, options and
-the wire adapter. The third game (tests/tiny_tiles, a plug-in from outside the package) runs it too."""
+the wire adapter. The third game (tests/tiny_tiles, a plug-in from outside the package) runs it too,
+and so does its two-player-only variant: player counts and options come from each game's `GameInfo`."""
 
 import itertools
 import json
@@ -15,15 +16,30 @@ import hunters
 from hunters import wire
 from hunters.errors import IllegalMoveError, InvalidOptionError, InvalidRecordError
 from hunters.game_base import CHANCE_MODES, GameBase, GameInfo, SearchStats, SimulationResult
-from tests.tiny_tiles.plugin import PLUGIN as TINY
+from hunters.v1 import events_pb2
+from tests.tiny_tiles.plugin import DUEL, PLUGIN
+
+OUTSIDE = {p.id: p for p in (PLUGIN, DUEL)}  # plug-ins from outside the package, registered per test
 
 
-@pytest.fixture(params=[*hunters.games.ids(), TINY.id])
+@pytest.fixture(params=[*hunters.games.ids(), *OUTSIDE])
 def game_cls(request):
-    if request.param == TINY.id:
-        hunters.games.register(TINY)
-        request.addfinalizer(lambda: hunters.games.unregister(TINY.id))
+    if request.param in OUTSIDE:
+        hunters.games.register(OUTSIDE[request.param])
+        request.addfinalizer(lambda: hunters.games.unregister(request.param))
     return hunters.games.get(request.param)
+
+
+def seats(game_cls) -> tuple[int, int]:
+    """Two player counts of the game's range: its fewest, and one more where the range allows it
+    (the same count for a game of one count)."""
+    info = game_cls.INFO
+    return info.min_players, min(info.min_players + 1, info.max_players)
+
+
+def defaults(game_cls) -> dict:
+    """The options of `Game.new` at their defaults, as the game's option schema gives them."""
+    return {o.name: o.default for o in game_cls.INFO.options}
 
 
 def public(g):
@@ -41,7 +57,7 @@ def public(g):
 
 
 def walk(game_cls, players, seed, steps=None):
-    g = game_cls.new(players=players, seed=seed)
+    g = game_cls.new(players=players, seed=seed, **defaults(game_cls))
     rng = random.Random(seed)
     n = 0
     while not g.is_over and (steps is None or n < steps):
@@ -91,7 +107,8 @@ def test_random_games_end_with_consistent_winners(game_cls):
 
 
 def test_clone_is_independent(game_cls):
-    g = walk(game_cls, 3, 9, steps=10)
+    _, more = seats(game_cls)
+    g = walk(game_cls, more, 9, steps=10)
     before = public(g)
     c = g.clone()
     assert public(c) == before
@@ -101,8 +118,9 @@ def test_clone_is_independent(game_cls):
 
 
 def test_record_round_trips_through_json(game_cls):
+    _, more = seats(game_cls)
     for steps in (0, 7, None):
-        g = walk(game_cls, 3, 12, steps=steps)
+        g = walk(game_cls, more, 12, steps=steps)
         again = game_cls.from_record(json.loads(json.dumps(g.to_record())))
         assert public(again) == public(g)
     bad = g.to_record()
@@ -112,7 +130,8 @@ def test_record_round_trips_through_json(game_cls):
 
 
 def test_legal_moves_accepted_and_actions_consistent(game_cls):
-    g = walk(game_cls, 2, 5, steps=6)
+    few, _ = seats(game_cls)
+    g = walk(game_cls, few, 5, steps=6)
     pairs = g.legal_moves_with_actions()
     assert [m for m, _ in pairs] == list(g.legal_moves())
     assert sorted(a for _, a in pairs) == g.legal_actions()
@@ -142,8 +161,9 @@ def test_action_keys_keep_their_promise(game_cls):
         return True
 
     keyed = 0
+    few, _ = seats(game_cls)
     for seed in range(6):
-        g = game_cls.new(players=2, seed=seed)
+        g = game_cls.new(players=few, seed=seed, **defaults(game_cls))
         rng = random.Random(seed)
         while not g.is_over:
             keyed += check(g)
@@ -151,7 +171,7 @@ def test_action_keys_keep_their_promise(game_cls):
     if type(g).legal_action_keys is not GameBase.legal_action_keys:
         assert keyed, "the game offers action keys but gave none"
     if game_cls.INFO.chance == "explicit":  # and at chance nodes drawn from outside
-        g = game_cls.new(players=game_cls.INFO.min_players, seed=3, chance="external")
+        g = game_cls.new(players=few, seed=3, **{**defaults(game_cls), "chance": "external"})
         rng = random.Random(3)
         while not g.is_over:
             check(g)
@@ -163,7 +183,8 @@ def test_action_keys_keep_their_promise(game_cls):
 
 @pytest.mark.parametrize("junk", [None, 3, "move", (1, 2, 3), {"x": 1}])
 def test_junk_is_refused_without_a_change(game_cls, junk):
-    g = walk(game_cls, 2, 6, steps=4)
+    few, _ = seats(game_cls)
+    g = walk(game_cls, few, 6, steps=4)
     before = public(g)
     with pytest.raises(IllegalMoveError) as exc:
         g.play(junk)
@@ -173,21 +194,23 @@ def test_junk_is_refused_without_a_change(game_cls, junk):
 
 
 def test_same_seed_same_game_different_seed_other_game(game_cls):
-    assert public(walk(game_cls, 3, 21)) == public(walk(game_cls, 3, 21))
-    assert walk(game_cls, 3, 21).to_record() != walk(game_cls, 3, 22).to_record()
-    res = game_cls.random_games(20, players=2, seed=4)
-    assert isinstance(res, SimulationResult) and res == game_cls.random_games(20, players=2, seed=4)
-    assert res.games == 20 and sum(res.wins) >= 20 and res.decisions > 20 and len(res.mean_scores) == 2
+    few, more = seats(game_cls)
+    assert public(walk(game_cls, more, 21)) == public(walk(game_cls, more, 21))
+    assert walk(game_cls, more, 21).to_record() != walk(game_cls, more, 22).to_record()
+    res = game_cls.random_games(20, players=few, seed=4)
+    assert isinstance(res, SimulationResult) and res == game_cls.random_games(20, players=few, seed=4)
+    assert res.games == 20 and sum(res.wins) >= 20 and res.decisions > 20 and len(res.mean_scores) == few
 
 
 def test_legal_move_membership_and_breakdown(game_cls):
-    g = walk(game_cls, 3, 8, steps=5)
+    _, more = seats(game_cls)
+    g = walk(game_cls, more, 8, steps=5)
     moves = g.legal_moves()
     assert all(m in moves for m in moves[:30]) and None not in moves and "x" not in moves
     first = moves[0]
     g.play(first)
     assert (first in moves) is True  # a stale listing still answers for its own decision
-    g = walk(game_cls, 3, 8)
+    g = walk(game_cls, more, 8)
     parts = g.score_breakdown()
     assert [p["total"] for p in parts] == g.scores
     assert all(sum(v for k, v in p.items() if k != "total") == p["total"] for p in parts)
@@ -205,6 +228,10 @@ def test_the_description_is_complete(game_cls):
     assert all(o.doc for o in info.options)
     with pytest.raises(InvalidOptionError, match="unknown"):
         game_cls.new(players=info.min_players, seed=1, no_such_option=1)
+    for players in set(seats(game_cls)):  # the schema's defaults are the game's
+        assert public(game_cls.new(players=players, seed=5, **defaults(game_cls))) == public(
+            game_cls.new(players=players, seed=5)
+        )
     if info.chance == "explicit":
         g = game_cls.new(players=info.min_players, seed=1, chance="external")
         outcomes = g.chance_outcomes()
@@ -217,7 +244,8 @@ def test_the_description_is_complete(game_cls):
 
 
 def test_what_a_seat_may_know(game_cls):
-    g = walk(game_cls, 2, 9, steps=5)
+    few, _ = seats(game_cls)
+    g = walk(game_cls, few, 9, steps=5)
     seat = g.player
     seen = g.observed_by(seat)
     assert seen.seed is None or seen.seed == g.seed
@@ -232,7 +260,8 @@ def test_what_a_seat_may_know(game_cls):
 
 
 def test_the_search_hook(game_cls):
-    g = walk(game_cls, 2, 3, steps=3)
+    few, _ = seats(game_cls)
+    g = walk(game_cls, few, 3, steps=3)
     found = g.search(50, 0.0, 0.25, 1.0, 7)
     if found is not None:  # a game with a search of its own: the root's moves by legal index
         assert isinstance(found, SearchStats) and found.iterations == 50
@@ -243,13 +272,21 @@ def test_the_search_hook(game_cls):
 
 def test_the_wire_adapter_round_trips(game_cls):
     ad = wire.adapter(game_cls.INFO.id)
-    g = walk(game_cls, 2, 4, steps=4)
+    few, _ = seats(game_cls)
+    g = walk(game_cls, few, 4, steps=4)
     for move in list(g.legal_moves())[:20]:
         assert ad.move_from_proto(ad.move_to_proto(move)) == move
         assert ad.describe_move(move)
     events = g.clone().play(g.legal_moves()[0])
-    assert [ad.event(e) for e in events] == [ad.event(e) for e in events]
     assert isinstance(ad.describe_events(events, str), str)
+    whole = walk(game_cls, few, 4)  # a whole game's events: a few moves may cause none
+    assert whole.events
+    if type(ad).event_from_proto is wire.GameAdapter.event_from_proto:  # the generic JSON events
+        expected = [json.loads(json.dumps(e._asdict())) for e in whole.events]
+    else:  # a typed adapter gives back the game's own event tuples
+        expected = whole.events
+    received = [events_pb2.Event.FromString(ad.event(e).SerializeToString()) for e in whole.events]
+    assert [ad.event_from_proto(pb) for pb in received] == expected
     state = ad.state(g, 4)
     assert state.game == game_cls.INFO.id and state.version == 4
     assert list(state.scores) in (g.scores, [])  # a game may hide the scores until its end
@@ -267,7 +304,8 @@ def _spaces(game):
 def test_both_action_spaces(game_cls):
     """Each encoding is one ActionSpace: codes ascending and within its size, a mask that matches,
     code <-> move both ways for every legal move, and playing a code is playing its move."""
-    g = walk(game_cls, 2, 11, steps=7)
+    few, _ = seats(game_cls)
+    g = walk(game_cls, few, 11, steps=7)
     moves = list(g.legal_moves())
     for space in _spaces(g):
         codes = space.legal()

@@ -62,7 +62,8 @@ def test_served_and_played_to_the_end_against_a_server_bot(server):
                 c.play(m.match_id, move, token=m.seat_tokens[0], expected_version=event.version)
         final = c.get_match(m.match_id)
     assert final.state.status == state_pb2.GAME_STATUS_OVER and list(final.state.scores) == local.scores
-    assert c is not None and json.loads(final.state.json)["owner"] == local.view()["owner"]
+    assert local.is_over and final.state.version == len(local.moves) == 9  # every move seen, in order
+    assert json.loads(final.state.json) == local.view()  # the served board is the one played here
 
 
 @pytest.mark.parametrize("spec", ["random", "greedy", "mcts:iterations=40"])

@@ -66,10 +66,14 @@ def test_batch_equals_games_played_one_by_one():
         batch.step(actions)
         for i, g in enumerate(games):
             g.play_learn(actions[i])
+            assert g.moves[-1] == Place(actions[i])  # the code played is the cell placed on
             if g.is_over:
                 assert batch.done[i] and list(batch.final_scores[i]) == g.scores
                 episodes[i] += 1
                 games[i] = g = TinyGame.new(2, 10 + episodes[i] * 3 + i)
+            else:
+                assert not batch.done[i]
+            assert batch.game(i).to_record() == g.to_record()  # the same seed and moves, so far
             assert batch.player[i] == g.player
             assert np.array_equal(batch.obs["board"][i], g.observe(g.player)["board"])
-    assert Place(0) == Place(0)
+    assert all(episodes)  # every slot finished a game and started another (40 steps, 9 a game)

@@ -1,5 +1,5 @@
 """A tiny game with the whole contract, in pure Python: the third game, which proves that a game is
-a plug-in (tests/common/test_third_game.py: served, played, learned, drawn and rebuilt with no edit
+a plug-in (tests/plugin/test_third_game.py: served, played, learned, drawn and rebuilt with no edit
 to a shared module), and the game `hunters.rl` is tested on independently of the real games.
 
 Rules. A pile of nine tiles (three each of values 1, 2, 3) is shuffled from the seed; its order is
@@ -11,10 +11,14 @@ chance node (outcome = tile kind 0..2, value kind + 1; probability = its share o
 
 Options: ``chance`` ("seeded" or "external"), ``pile`` (the nine kinds in draw order instead of the
 shuffle of the seed). Compact codes: the cell index 0..8 (row-major). Observations: see `layout_for`.
+
+`TinyDuel` is the same game for exactly two players, under an id of its own (`tiny_tiles_duel`): a
+game whose player range is a single count, which the shared harness runs as it runs the others.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any, NamedTuple
 
@@ -134,8 +138,8 @@ class TinyGame(GameBase):
         return Place(data["cell"])
 
     def clone(self) -> TinyGame:
-        g = object.__new__(TinyGame)
-        for s in self.__slots__:
+        g = object.__new__(type(self))
+        for s in TinyGame.__slots__:  # a subclass adds none of its own
             v = getattr(self, s)
             setattr(g, s, list(v) if isinstance(v, list) else v)
         return g
@@ -283,7 +287,7 @@ class TinyGame(GameBase):
         cls, games: int, players: int = 2, seed: int = 0, view: str = "observation", **options: Any
     ) -> TinyBatch:
         check_view(view)
-        return TinyBatch(games, players, seed)
+        return TinyBatch(games, players, seed, cls)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self._chance != "external":
@@ -303,6 +307,14 @@ class TinyGame(GameBase):
         self._pile[self._drawn], self._pile[j] = self._pile[j], self._pile[self._drawn]
         self._outcomes.append(outcome)
         self._draw_seeded()
+
+
+class TinyDuel(TinyGame):
+    """tiny_tiles for two players only, under its own id (records and the registry tell it apart)."""
+
+    INFO = dataclasses.replace(TinyGame.INFO, id="tiny_tiles_duel", name="Tiny tiles for two", max_players=2)
+    GAME_ID = "tiny_tiles_duel"
+    __slots__ = ()
 
 
 class TinyCompact(ActionSpace[Place]):
@@ -340,8 +352,9 @@ class TinyCompact(ActionSpace[Place]):
 class TinyBatch:
     """`hunters.learn.LearnBatch` for the tiny game, stepping Python games (slow, but exact)."""
 
-    def __init__(self, games: int, players: int, seed: int):
+    def __init__(self, games: int, players: int, seed: int, game: type[TinyGame] | None = None):
         self.games, self.players = games, players
+        self._game = game or TinyGame
         self.layout = layout_for(players)
         self.mask = np.zeros((games, CELLS), np.uint8)
         self.obs = {f.name: np.zeros((games, *f.shape), f.dtype) for f in self.layout.fields}
@@ -367,7 +380,7 @@ class TinyBatch:
     def reset(self, seed: int = 0) -> None:
         self._seed = seed
         self._episodes = [0] * self.games
-        self._games = [TinyGame.new(self.players, seed + i) for i in range(self.games)]
+        self._games = [self._game.new(self.players, seed + i) for i in range(self.games)]
         self.rewards[:] = 0
         self.done[:] = False
         self.final_scores[:] = 0
@@ -389,7 +402,7 @@ class TinyBatch:
                 self.final_scores[i] = g.scores
                 self.rewards[i] = terminal_rewards(g.scores)
                 self._episodes[i] += 1
-                self._games[i] = TinyGame.new(self.players, self._seed + self._episodes[i] * self.games + i)
+                self._games[i] = self._game.new(self.players, self._seed + self._episodes[i] * self.games + i)
             self._fill(i)
 
     def game(self, index: int) -> TinyGame:

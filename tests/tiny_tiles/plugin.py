@@ -2,9 +2,9 @@
 
 from hunters.plugin import GamePlugin
 
-from .game import NEIGHBOURS, TinyGame
+from .game import NEIGHBOURS, TinyDuel, TinyGame
 
-__all__ = ["PLUGIN"]
+__all__ = ["DUEL", "PLUGIN"]
 
 
 def value(before: TinyGame, after: TinyGame, seat: int, move) -> float:
@@ -16,3 +16,7 @@ def value(before: TinyGame, after: TinyGame, seat: int, move) -> float:
 
 
 PLUGIN = GamePlugin(id="tiny_tiles", game=TinyGame, wire="tests.tiny_tiles.wire:Adapter", value=value)
+
+DUEL = GamePlugin(id="tiny_tiles_duel", game=TinyDuel, wire="tests.tiny_tiles.wire:Adapter", value=value)
+"""The same game for two players only, `tiny_tiles_duel`: what the shared harness (which takes each
+game's player range from its `GameInfo`) runs to show a game need not seat three."""

@@ -24,7 +24,7 @@ class Adapter(GameAdapter):
         rest = list(KINDS)
         for kind in drawn:
             rest.remove(kind)
-        game = TinyGame.new(players=players, seed=0, pile=drawn + rest, **options)
+        game = self.Game.new(players=players, seed=0, pile=drawn + rest, **options)
         for m in moves:
             game.play(m)
         if game.view()["owner"] != views[-1]["owner"]:
