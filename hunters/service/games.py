@@ -12,7 +12,7 @@ from hunters.v1 import matches_pb2, moves_pb2
 
 from .errors import ServiceError, invalid
 
-__all__ = ["GameAdapter", "adapter", "config_for", "watch_response"]
+__all__ = ["ServiceAdapter", "adapter", "config_for", "watch_response"]
 
 
 def _service_error(exc: Exception) -> ServiceError:
@@ -22,7 +22,7 @@ def _service_error(exc: Exception) -> ServiceError:
     return ServiceError.from_illegal(exc)
 
 
-class GameAdapter:
+class ServiceAdapter:
     """A game's wire adapter whose refusals are `ServiceError`s (INVALID_ARGUMENT with the reason,
     or the engine's code for an illegal move). Everything else is the wire adapter's."""
 
@@ -58,10 +58,10 @@ class GameAdapter:
         return self.inner.public_config(config)
 
 
-_adapters: dict[wire.GameAdapter, GameAdapter] = {}
+_adapters: dict[wire.GameAdapter, ServiceAdapter] = {}
 
 
-def adapter(game_id: str) -> GameAdapter:
+def adapter(game_id: str) -> ServiceAdapter:
     """The adapter of a registered game (INVALID_ARGUMENT / UNKNOWN_GAME otherwise): one per wire
     adapter, so a game registered anew gets its own."""
     try:
@@ -70,12 +70,19 @@ def adapter(game_id: str) -> GameAdapter:
         raise _service_error(exc) from None
     found = _adapters.get(inner)
     if found is None:
-        found = _adapters[inner] = GameAdapter(inner)
+        found = _adapters[inner] = ServiceAdapter(inner)
     return found
 
 
 def watch_response(
-    ad: GameAdapter, match_id: str, version: int, game: Any, seat: int, move: Any, events: list[Any], state: Any = None
+    ad: ServiceAdapter,
+    match_id: str,
+    version: int,
+    game: Any,
+    seat: int,
+    move: Any,
+    events: list[Any],
+    state: Any = None,
 ) -> matches_pb2.WatchMatchResponse:
     """The WatchMatch message of one version (seat < 0 and move None at creation); `state`, when
     the caller already built it, is used instead of building it again."""
@@ -92,7 +99,7 @@ def watch_response(
     return out
 
 
-def config_for(ad: GameAdapter, config: matches_pb2.GameConfig, game: Any) -> matches_pb2.GameConfig:
+def config_for(ad: ServiceAdapter, config: matches_pb2.GameConfig, game: Any) -> matches_pb2.GameConfig:
     """The config a Match carries: complete once the game is over, public before (the bot seats
     included: they hide nothing)."""
     if game.is_over:

@@ -13,7 +13,7 @@ from hunters.bots.base import Bot
 from hunters.v1 import matches_pb2
 
 from .botseats import MatchBudget
-from .games import GameAdapter
+from .games import ServiceAdapter
 from .legal import legal_entries
 
 RECENT_EVENTS = 16  # encoded watch events kept per match, so live watchers share one encoding
@@ -23,7 +23,7 @@ RECENT_EVENTS = 16  # encoded watch events kept per match, so live watchers shar
 class LiveMatch:
     match_id: str
     seq: int
-    adapter: GameAdapter
+    adapter: ServiceAdapter
     config: matches_pb2.GameConfig  # as created: seed and explicit options included (never sent before the end)
     record: dict[str, Any]  # the record at creation (no moves)
     game: Any  # current state; replaced, never mutated, once published

@@ -17,7 +17,7 @@ from hunters.v1 import oracle_pb2
 
 from .engine import Cancel
 from .errors import ServiceError, clip, invalid
-from .games import GameAdapter, adapter
+from .games import ServiceAdapter, adapter
 
 __all__ = [
     "MAX_PERFT_DEPTH",
@@ -37,7 +37,7 @@ MAX_PERFT_NODES = 2_000_000_000
 Row = tuple[oracle_pb2.PerftResponse, GameBase, int]
 
 
-def _position(request: oracle_pb2.PerftRequest, ad: GameAdapter) -> GameBase:
+def _position(request: oracle_pb2.PerftRequest, ad: ServiceAdapter) -> GameBase:
     config = request.config
     if config.bots:
         raise invalid("INVALID_CONFIG", "bot seats belong to matches (CreateMatch), not to the oracle")

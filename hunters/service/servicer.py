@@ -28,7 +28,7 @@ from . import auth, tracing
 from .engine import Cancel, Engine
 from .errors import ServiceError, invalid
 from .gameinfo import game_info, list_games
-from .games import GameAdapter, adapter, config_for, watch_response
+from .games import ServiceAdapter, adapter, config_for, watch_response
 from .legal import legal_entries
 from .live import LiveMatch, Played
 from .matches import MatchManager
@@ -165,12 +165,12 @@ def caller_key(context: grpc.aio.ServicerContext) -> str:
     return peer_key(context)
 
 
-def add_legal_moves(msg: message.Message, field: str, ad: GameAdapter, game: Any) -> None:
+def add_legal_moves(msg: message.Message, field: str, ad: ServiceAdapter, game: Any) -> None:
     """Append every legal move of `game`, with its action code, to the repeated `field` of `msg`."""
     msg.MergeFromString(legal_entries(ad, game, msg.DESCRIPTOR.fields_by_name[field].number))
 
 
-def _move_builder(ad: GameAdapter, request: matches_pb2.PlayMoveRequest) -> Callable[[Any], Any]:
+def _move_builder(ad: ServiceAdapter, request: matches_pb2.PlayMoveRequest) -> Callable[[Any], Any]:
     """A function building the game-API move of a PlayMove request, called once the seat is known."""
 
     def build(game: Any) -> Any:
