@@ -25,11 +25,11 @@ def _tracked(*paths: str) -> list[Path]:
 
 
 def _own_files(game_id: str) -> set[Path]:
-    """The files of a game: its package, its core (hunters/_core/<name>.*) and its data."""
+    """The files of a game: its package (its core, hunters/<name>/_core.*, included) and its data."""
     package = Path(hunters.games.get(game_id).__module__.replace(".", "/")).parent
     name = package.name
     own = {p for p in _tracked(str(package)) if p.is_file()}
-    own |= {p for p in _tracked("hunters/_core", "hunters/data") if p.name.startswith(name)}
+    own |= {p for p in _tracked("hunters/data") if p.name.startswith(name)}
     return own
 
 
@@ -116,3 +116,14 @@ def test_threads_asking_the_registry_at_once_all_see_every_game(monkeypatch):
     first.join(5)
     second.join(5)
     assert seen == {"first": declared, "second": declared}
+
+
+def test_the_shared_core_folder_holds_no_module():
+    """hunters/_core/ holds the game-free Cython the cores include or cimport, and no module: each game's
+    core is its own hunters.<game>._core. A compiled leftover of the old layout (hunters/_core/<game>.so)
+    would still import under its old name; setup.py removes such leftovers."""
+    import pkgutil
+
+    import hunters._core
+
+    assert not [m.name for m in pkgutil.iter_modules(hunters._core.__path__)]
