@@ -127,3 +127,14 @@ def test_the_shared_core_folder_holds_no_module():
     import hunters._core
 
     assert not [m.name for m in pkgutil.iter_modules(hunters._core.__path__)]
+
+
+def test_the_compiled_core_contract_reads_absolute_and_relative_imports(tmp_path):
+    """The import-linter contract on the compiled cores (tests/plugin/import_contracts.py) reads the
+    imports itself, grimp seeing no compiled module: every form names the core."""
+    from tests.plugin.import_contracts import module_imports
+
+    path = tmp_path / "mod.py"
+    path.write_text("from . import _core\nfrom ..carcassonne._core import X\nimport hunters.jaeger._core as c\n")
+    names = module_imports(path, "hunters.jaeger.mod")
+    assert {("hunters.jaeger._core", 1), ("hunters.carcassonne._core", 2), ("hunters.jaeger._core", 3)} <= set(names)
