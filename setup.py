@@ -1,5 +1,11 @@
-"""Builds the Cython extensions of hunters/_core/ and generates the gRPC stubs from proto/
-(metadata lives in pyproject.toml). Generated code goes to hunters/v1/ and is never edited by hand."""
+"""Builds each game's Cython core and generates the gRPC stubs from proto/ (metadata lives in
+pyproject.toml). Generated code goes to hunters/v1/ and is never edited by hand.
+
+A game's core is hunters/<game>/_core.pyx, built as the extension hunters.<game>._core: every such file
+is found here, with no list of games. Its build flags come from its own header comments
+(`# distutils: extra_compile_args = ...`, `extra_link_args`), which cythonize reads. The game-free
+helpers the cores share stay in hunters/_core/ (`cimport hunters._core.rng`, `include
+"hunters/_core/mcts.pxi"`: includes are found from the repository root)."""
 from pathlib import Path
 
 from Cython.Build import cythonize
@@ -30,14 +36,20 @@ def generate_protos() -> None:
 
 generate_protos()
 
-extensions = [
-    Extension(  # OpenMP: the learning batch steps its games on several threads (LearnCore)
-        "hunters._core.carcassonne",
-        ["hunters/_core/carcassonne.pyx"],
-        extra_compile_args=["-O3", "-fopenmp"],
-        extra_link_args=["-fopenmp"],
-    ),
-    Extension("hunters._core.jaeger", ["hunters/_core/jaeger.pyx"], extra_compile_args=["-O3"]),
-]
+# hunters/_core/ holds only the game-free helpers, no extension: the compiled cores of the old layout
+# (hunters/_core/<game>.c, .so) must not linger there, importable under their old names.
+for stale in (ROOT / "hunters" / "_core").glob("*"):
+    if stale.suffix in (".c", ".so", ".html"):
+        stale.unlink()
 
-setup(ext_modules=cythonize(extensions, compiler_directives={"language_level": "3"}))
+CORES = sorted(str(p.relative_to(ROOT)) for p in ROOT.glob("hunters/*/_core.pyx"))
+if not CORES:
+    raise RuntimeError(f"no game core (hunters/*/_core.pyx) below {ROOT}")
+
+setup(
+    ext_modules=cythonize(
+        CORES,  # module names from the paths: hunters/<game>/_core.pyx -> hunters.<game>._core
+        include_path=[str(ROOT)],
+        compiler_directives={"language_level": "3"},
+    )
+)

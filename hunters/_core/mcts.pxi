@@ -1,5 +1,5 @@
-# Information-set MCTS over a game core, shared by both cores (textually included at the end of
-# carcassonne.pyx and jaeger.pyx). The including core defines, before the include:
+# Information-set MCTS over a game core, shared by the cores (textually included in each game's
+# hunters/<game>/_core.pyx). The including core defines, before the include:
 #
 #   ctypedef struct Det                  hidden-information sampler of one search (per game)
 #   cdef int mc_legal(State*, uint32_t* out) noexcept nogil      legal move codes, ascending

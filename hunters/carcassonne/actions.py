@@ -6,7 +6,7 @@ action = ((((y + B) * SIDE + (x + B)) * 4 + rotation) * OCCUPANT_SLOTS + occupan
 with B = 94 and SIDE = 189 (95 tiles can reach no further from the start tile), and:
 
 - occupant slot: 0 none, 1 + local for a meeple on local zone 0..7, 9 + local for a hut on 0..9
-  (the core's own occupant slots: `hunters._core.carcassonne`);
+  (the core's own occupant slots: `hunters.carcassonne._core`);
 - retake slot: 0 none, 1 + k for the k-th of the current seat's meeples on the board, by zone id.
 
 Every constant comes from the core, which also computes the legal actions and fills the mask.
@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from hunters._core import carcassonne as _core
 from hunters.game_base import ActionSpace
 
+from . import _core
 from .errors import IllegalMoveError
 from .moves import Move, Occupant
 from .tiles import ZONE_TYPES

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from hunters._core import carcassonne as _core
 from hunters.game_base import remember
 
+from . import _core
 from . import actions as _actions
 from .moves import Move, Occupant, ScoreEvent
 

@@ -1,14 +1,15 @@
 """The core's refusals, worded: each becomes an IllegalMoveError with a reason and a message.
 
-The reason names and their numbers come from the core (`hunters._core.carcassonne.REFUSALS`); only
+The reason names and their numbers come from the core (`hunters.carcassonne._core.REFUSALS`); only
 the wording lives here, and a test checks that every reason the core knows is worded."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from hunters._core import carcassonne as _core
 from hunters.errors import IllegalMoveError, InvalidRecordError
+
+from . import _core
 
 __all__ = ["MESSAGES", "IllegalMoveError", "InvalidRecordError", "core_error", "refusal"]
 

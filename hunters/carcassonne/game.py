@@ -6,8 +6,6 @@ import operator
 from collections.abc import Iterable
 from typing import Any
 
-from hunters._core import carcassonne as _core
-from hunters._core.carcassonne import CoreGame
 from hunters.errors import InvalidOptionError
 from hunters.game_base import (
     ActionSpace,
@@ -24,7 +22,9 @@ from hunters.game_base import (
 )
 from hunters.learn import LearnBatch, LearnLayout, check_view
 
+from . import _core
 from . import actions as _actions
+from ._core import CoreGame
 from .codes import REASONS, events_of, move_of
 from .errors import IllegalMoveError, InvalidRecordError, core_error, refusal
 from .moves import Move, Occupant, ScoreEvent

@@ -1,6 +1,6 @@
 """Carcassonne: Hunters & Gatherers for learning (#14): compact action codes, masks, observations
 and a batch of games stepped inside the core. Everything is computed by the core
-(`hunters._core.carcassonne`); this module allocates the numpy arrays and names things.
+(`hunters.carcassonne._core`); this module allocates the numpy arrays and names things.
 
 Action codes
 ------------
@@ -71,10 +71,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from hunters._core import carcassonne as _core
 from hunters.game_base import ActionSpace, check_seed
 from hunters.learn import BatchBuffers, LearnLayout, ObservationField
 
+from . import _core
 from .codes import events_of, move_of
 from .errors import IllegalMoveError, core_error
 from .moves import Move
@@ -329,7 +329,7 @@ class Batch(BatchBuffers):
     of the seat to move. Buffers are refilled in place by `reset` and `step`: read them, copy what
     you keep, never write into them (observations are updated incrementally, from what the buffers
     held). `threads` > 1 steps the games on that many OpenMP threads (the results do not depend on
-    it). Their threads wait passively unless ``OMP_WAIT_POLICY`` says otherwise (`hunters._core`):
+    it). Their threads wait passively unless ``OMP_WAIT_POLICY`` says otherwise (`hunters.carcassonne`):
     spinning OpenMP threads cost far more than they gain on a machine whose cores are busy."""
 
     def __init__(self, game_cls: type[Game], games: int, players: int = 2, seed: int = 0, threads: int = 1):

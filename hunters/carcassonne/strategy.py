@@ -1,6 +1,6 @@
 """What the `strong` bot (hunters.bots.strong) knows about Hunters & Gatherers: a rules-based
 estimate of every seat's final score, computed in the core (`estimate_into` in
-hunters/_core/carcassonne_eval.pxi) with the weights below.
+hunters/carcassonne/_core_eval.pxi) with the weights below.
 
 The estimate of a position for a seat: its points now; for every forest and river it holds (most
 meeples, ties all) the chance that it closes, q^open with q = R / (R + Q) (R undrawn normal tiles,
@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from hunters._core import carcassonne as _core
 from hunters.estimates import CoreEstimate
+
+from . import _core
 
 __all__ = ["ITERATIONS", "PLAYOUT", "SCALE", "WEIGHTS", "child_estimates", "estimates", "key", "signature"]
 

@@ -7,7 +7,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from hunters._core import carcassonne as _core
+from . import _core
 
 START_TILE = 56
 SHAMAN, LOGBOAT, HUNTING_TRAP, PIT_TRAP, WILD_FIRE, RAFT = 88, 93, 94, 92, 85, 91

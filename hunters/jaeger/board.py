@@ -28,8 +28,7 @@ import json
 from functools import cache
 from typing import Any
 
-from hunters._core import jaeger as _core
-
+from . import _core
 from .tiles import data
 
 SPACE_KINDS = ("tile", "summer_camp", "winter_camp")

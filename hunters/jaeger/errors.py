@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from hunters._core import jaeger as _core
 from hunters.errors import IllegalMoveError, InvalidRecordError
+
+from . import _core
 
 __all__ = ["MESSAGES", "IllegalMoveError", "InvalidRecordError", "core_error", "refusal"]
 

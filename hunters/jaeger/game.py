@@ -6,8 +6,6 @@ import copy
 from types import ModuleType
 from typing import Any
 
-from hunters._core import jaeger as _core
-from hunters._core.jaeger import CoreConfig, CoreGame
 from hunters.errors import InvalidOptionError
 from hunters.game_base import (
     ActionSpace,
@@ -26,8 +24,9 @@ from hunters.game_base import (
 )
 from hunters.learn import LearnBatch, LearnLayout, check_view
 
+from . import _core, chance, views
 from . import actions as _actions
-from . import chance, views
+from ._core import CoreConfig, CoreGame
 from .board import Board
 from .errors import core_error, refusal
 from .layouts import start_positions, summer_layout, winter_deck

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from hunters._core import jaeger as _core
 from hunters.errors import InvalidOptionError
 
+from . import _core
 from .board import Board
 from .tiles import STAYING, code_of
 

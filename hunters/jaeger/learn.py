@@ -1,5 +1,5 @@
 """Jäger und Sammler for learning (#14): compact action codes, masks, observations, a batch stepped
-in the core. The rules live in the core (`hunters._core.jaeger`); this module lays out the numpy
+in the core. The rules live in the core (`hunters.jaeger._core`); this module lays out the numpy
 buffers and names things. numpy is imported here only (never by `import hunters`).
 
 Action codes
@@ -77,7 +77,7 @@ External chance
 `Game.new(..., chance="external")` makes every random element a chance node (`Game.chance_outcomes`,
 `Game.apply_chance`, player -1): the summer layout, one node per tile space in ascending order, then,
 when summer ends, the winter layout, one node per empty tile space in ascending order. The outcome
-is the tile code laid there (`kind | value << 4`, kinds as `hunters._core.jaeger.KINDS`: berries 1,
+is the tile code laid there (`kind | value << 4`, kinds as `hunters.jaeger._core.KINDS`: berries 1,
 ... cave 11; a mammoth's value in the high bits); its probability is the number of such tiles not
 yet laid over the number of tiles not yet laid (the decks' contents are public). Nothing else in
 the game is random. No chance outcome is private: every tile is laid face up. What differs between
@@ -95,12 +95,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from hunters._core import jaeger as _core
 from hunters.errors import IllegalMoveError
 from hunters.game_base import ActionSpace, check_seed
 from hunters.learn import MAX_LEARN_ACTIONS, BatchBuffers, LearnLayout, ObservationField
 
-from . import chance
+from . import _core, chance
 from .errors import core_error
 from .moves import Move
 from .options import WINTER_START, validate_options
@@ -381,7 +380,7 @@ def observe(game: Game, seat: int, out: dict[str, Any] | None = None, own: bool 
 # -- the batch -----------------------------------------------------------------------------------
 class Batch(BatchBuffers):
     """`hunters.learn.LearnBatch` for Jäger und Sammler: `games` random games of one configuration
-    stepped together inside the core (`hunters._core.jaeger.LearnCore`), the GIL released. Slot i's
+    stepped together inside the core (`hunters.jaeger._core.LearnCore`), the GIL released. Slot i's
     e-th game is ``Game.new(players, seed=seed + e * games + i, **options)``; `game(i)` rebuilds it
     (replaying its turns). Buffers are refilled in place; the mask is updated by clearing only the
     entries set the step before."""

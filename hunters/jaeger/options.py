@@ -10,9 +10,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from hunters._core import jaeger as _core
 from hunters.errors import InvalidOptionError
 
+from . import _core
 from .board import Board, board_of
 from .tiles import data, mammoth_count
 

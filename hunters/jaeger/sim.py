@@ -6,9 +6,9 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from hunters._core import jaeger as _core
 from hunters.game_base import SimulationResult
 
+from . import _core
 from .game import POLICIES, Game
 from .moves import Move
 

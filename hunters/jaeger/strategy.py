@@ -1,6 +1,6 @@
 """What the `strong` bot (hunters.bots.strong) knows about Jäger und Sammler: a rules-based
 estimate of every seat's final score, computed in the core (`jestimate_into` in
-hunters/_core/jaeger_eval.pxi) with the weights below.
+hunters/jaeger/_core_eval.pxi) with the weights below.
 
 The estimate of a position for a seat: its points now (food, mammoths, goods by the count table,
 packs on summer camps); every takeable tile on the board that one of its characters is nearest to
@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from hunters._core import jaeger as _core
 from hunters.estimates import CoreEstimate
+
+from . import _core
 
 __all__ = ["ITERATIONS", "SCALE", "WEIGHTS", "child_estimates", "estimates", "key", "signature"]
 

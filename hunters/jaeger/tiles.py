@@ -15,7 +15,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from hunters._core import jaeger as _core
+from . import _core
 
 KINDS: tuple[str, ...] = tuple(_core.KINDS[1:])
 """Every tile kind, in core order."""

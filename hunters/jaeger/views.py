@@ -12,8 +12,7 @@ from .options import WINTER_START
 from .tiles import FOOD, GOODS, STAYING, code_of
 
 if TYPE_CHECKING:
-    from hunters._core.jaeger import CoreConfig
-
+    from ._core import CoreConfig
     from .game import Game
     from .moves import Event
 

@@ -5,8 +5,8 @@ import random
 
 import pytest
 
-from hunters._core import carcassonne as core
 from hunters.carcassonne import INFO, Game, IllegalMoveError, Move, Occupant
+from hunters.carcassonne import _core as core
 from hunters.carcassonne.actions import ACTION_SPACE_SIZE, BOUND, HUT_SLOT, MEEPLE_SLOT, OCCUPANT_SLOTS, RETAKE_SLOTS
 from hunters.carcassonne.errors import MESSAGES, core_error
 from hunters.carcassonne.tiles import ZONE_TYPES

@@ -3,11 +3,11 @@
 at every turn, so CI can run thousands of games (the Python-level round-trip checks run on fewer).
 
 Not part of the package: tests/jaeger/selfcheck.py compiles it on first use, against the engine that
-hunters/_core/jaeger.pxd exports (the functions run from the production extension itself)."""
+hunters/jaeger/_core.pxd exports (the functions run from the production extension itself)."""
 from libc.stdint cimport int16_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free
 
-from hunters._core.jaeger cimport (
+from hunters.jaeger._core cimport (
     LEAVE, MAXCH, MAXP, MAXS, NKINDS, OK, OVER, SP_TILE, K_CAVE, K_WEAPON, STAY_PATIENCE,
     Config, CoreConfig, Sim, State, G_chars, G_packs, apply_turn, deal_random_game, decode_turn, gen_turns,
     max_turns, own_spaces, random_code, random_config, score_of, step_code, tile_codes, turn_error,

@@ -1,8 +1,8 @@
 """The test-only self-check of the Jäger core (`_selfcheck.pyx`), compiled on first use.
 
 It stays out of the production extension: the first call cythonizes and compiles `_selfcheck.pyx`
-into build/test-ext/ (again only when it or hunters/_core/*.pxd changed) and loads it; it then runs
-the engine of the installed `hunters._core.jaeger`, whose functions jaeger.pxd exports."""
+into build/test-ext/ (again only when it or a .pxd it cimports changed) and loads it; it then runs
+the engine of the installed `hunters.jaeger._core`, whose functions hunters/jaeger/_core.pxd exports."""
 
 from __future__ import annotations
 

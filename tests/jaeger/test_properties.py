@@ -42,7 +42,7 @@ def test_core_random_games_keep_every_invariant(players, policy):
 
 
 def test_the_self_check_is_not_in_the_production_extension():
-    from hunters._core import jaeger as core
+    from hunters.jaeger import _core as core
 
     assert not hasattr(core, "selfcheck_games") and core.STAY_PATIENCE == STAY_PATIENCE
 

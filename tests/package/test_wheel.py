@@ -10,6 +10,7 @@ one), so another supported Python can be checked the same way."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -84,8 +85,9 @@ def test_wheel_holds_the_package_data(built):
     missing = [f for f in expected if f not in names]
     assert not missing, f"the wheel lacks {missing}"
     assert any(n.startswith("hunters/v1/matches_pb2") for n in names), "no generated gRPC code"
-    cores = {n.split("/")[-1].split(".")[0] for n in names if n.startswith("hunters/_core/") and n.endswith(".so")}
+    cores = {n.split("/")[1] for n in names if re.fullmatch(r"hunters/\w+/_core\.[^/]*\.so", n)}
     assert {"carcassonne", "jaeger"} <= cores, f"compiled cores: {sorted(cores)}"
+    assert not [n for n in names if n.startswith("hunters/_core/") and n.endswith(".so")], "hunters/_core/ is game-free"
 
 
 def test_installed_wheel_serves_and_plays_every_game(built):

@@ -25,11 +25,11 @@ def _tracked(*paths: str) -> list[Path]:
 
 
 def _own_files(game_id: str) -> set[Path]:
-    """The files of a game: its package, its core (hunters/_core/<name>.*) and its data."""
+    """The files of a game: its package (its core, hunters/<name>/_core.*, included) and its data."""
     package = Path(hunters.games.get(game_id).__module__.replace(".", "/")).parent
     name = package.name
     own = {p for p in _tracked(str(package)) if p.is_file()}
-    own |= {p for p in _tracked("hunters/_core", "hunters/data") if p.name.startswith(name)}
+    own |= {p for p in _tracked("hunters/data") if p.name.startswith(name)}
     return own
 
 
@@ -116,3 +116,25 @@ def test_threads_asking_the_registry_at_once_all_see_every_game(monkeypatch):
     first.join(5)
     second.join(5)
     assert seen == {"first": declared, "second": declared}
+
+
+def test_the_shared_core_folder_holds_no_module():
+    """hunters/_core/ holds the game-free Cython the cores include or cimport, and no module: each game's
+    core is its own hunters.<game>._core. A compiled leftover of the old layout (hunters/_core/<game>.so)
+    would still import under its old name; setup.py removes such leftovers."""
+    import pkgutil
+
+    import hunters._core
+
+    assert not [m.name for m in pkgutil.iter_modules(hunters._core.__path__)]
+
+
+def test_the_compiled_core_contract_reads_absolute_and_relative_imports(tmp_path):
+    """The import-linter contract on the compiled cores (tests/plugin/import_contracts.py) reads the
+    imports itself, grimp seeing no compiled module: every form names the core."""
+    from tests.plugin.import_contracts import module_imports
+
+    path = tmp_path / "mod.py"
+    path.write_text("from . import _core\nfrom ..carcassonne._core import X\nimport hunters.jaeger._core as c\n")
+    names = module_imports(path, "hunters.jaeger.mod")
+    assert {("hunters.jaeger._core", 1), ("hunters.carcassonne._core", 2), ("hunters.jaeger._core", 3)} <= set(names)

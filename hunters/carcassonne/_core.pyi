@@ -1,4 +1,4 @@
-"""Type stubs of the Hunters & Gatherers core (hunters/_core/carcassonne.pyx)."""
+"""Type stubs of the Hunters & Gatherers core (hunters/carcassonne/_core.pyx)."""
 
 from typing import Any, overload
 

@@ -159,7 +159,7 @@ ctypedef struct Sim:                # one run of random games: the position, its
 
 
 # ---------------------------------------------------------------------------------------------
-# Turn codes (see jaeger.pyx): written once, here, for the core and the test-only self-check.
+# Turn codes (see _core.pyx): written once, here, for the core and the test-only self-check.
 
 cdef inline int dir_slot(Config* c, int a, int b) noexcept nogil:
     """Neighbour slot of b around a, or -1."""
@@ -214,7 +214,7 @@ cdef inline void decode_turn(Config* c, uint32_t code, int* src1, int* dst1, int
 
 
 # ---------------------------------------------------------------------------------------------
-# What other Cython modules may cimport: the engine of jaeger.pyx, for the test-only self-check
+# What other Cython modules may cimport: the engine of _core.pyx, for the test-only self-check
 # (tests/jaeger/_selfcheck.pyx). Nothing here is public Python API.
 
 cdef int G_chars                    # characters per player (load_components)

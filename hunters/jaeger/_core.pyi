@@ -1,4 +1,4 @@
-"""Type stubs of the Jäger und Sammler core (hunters/_core/jaeger.pyx)."""
+"""Type stubs of the Jäger und Sammler core (hunters/jaeger/_core.pyx)."""
 
 from typing import Any, overload
 

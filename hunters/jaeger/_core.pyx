@@ -1,10 +1,12 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+# distutils: extra_compile_args = -O3
+# The build flags of each core live in its own header (setup.py).
 """The Jäger und Sammler rules core: steps and turns, taking tiles, weapons and mammoths, supply packs,
 season ends, winter set-up, final scoring, and the legal-turn search.
 
 Everything on the hot path is `noexcept nogil` C over the flat `State` struct. `CoreConfig` holds a
 game's fixed data (board, caves, winter deck, options), `CoreGame` a game's state; both are thin
-handles. `hunters.jaeger.Game` is the typed public API on top of them. jaeger.pxd holds the turn-code
+handles. `hunters.jaeger.Game` is the typed public API on top of them. _core.pxd holds the turn-code
 helpers (`slot_dst`, `step_code`, `decode_turn`) and declares the engine functions other Cython
 modules may cimport (the test-only self-check, tests/jaeger/_selfcheck.pyx).
 
@@ -32,8 +34,8 @@ cdef uint8_t G_goods[NKINDS]     # 1 for the valuable goods scored by the count 
 cdef int G_table[64]             # goods points by how many of one kind a player holds
 cdef int G_ntable = 1
 cdef int G_pack_points = 0       # per supply pack on a summer camp at the end
-G_chars = 4                      # characters per player (declared in jaeger.pxd)
-G_packs = 4                      # supply packs per player (declared in jaeger.pxd)
+G_chars = 4                      # characters per player (declared in _core.pxd)
+G_packs = 4                      # supply packs per player (declared in _core.pxd)
 cdef uint8_t G_takeable[16]      # kinds a character takes when it moves off (not path, cave, none)
 
 KINDS = ("", "berries", "tubers", "herbs", "jug", "necklace", "pelt", "skull", "weapon", "mammoth",
@@ -707,7 +709,7 @@ def shuffled_decks(uint64_t seed, summer_tiles, winter_tiles):
 cdef class CoreConfig:
     """A game's fixed data. `CoreConfig.board(...)` makes a board template; `derive(...)` a game's
     configuration from it (caves of its summer layout, its winter deck, its options). Its C fields
-    are declared in jaeger.pxd."""
+    are declared in _core.pxd."""
 
     def __cinit__(self):
         self.c = <Config*>checked_malloc(sizeof(Config))
@@ -918,7 +920,7 @@ cdef Det* new_det(State* s, int seat) except NULL:
     return d
 
 
-include "mcts.pxi"
+include "hunters/_core/mcts.pxi"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1989,7 +1991,7 @@ cdef class LearnCore:
             [self.hist[i][j] for j in range(self.hlen[i])]
 
 
-include "rank.pxi"
-include "jaeger_eval.pxi"
-include "jaeger_perft.pxi"
-include "jaeger_greedy.pxi"
+include "hunters/_core/rank.pxi"
+include "_core_eval.pxi"
+include "_core_perft.pxi"
+include "_core_greedy.pxi"

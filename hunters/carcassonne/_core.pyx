@@ -1,4 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+# distutils: extra_compile_args = -O3 -fopenmp
+# distutils: extra_link_args = -fopenmp
+# OpenMP: LearnCore steps the games of a learning batch on several threads (their wait policy:
+# hunters/carcassonne/__init__.py). The build flags of each core live in its own header (setup.py).
 """The Hunters & Gatherers rules core: placement, union-find features, occupants, scoring, game flow.
 
 Everything on the hot path is `noexcept nogil` C over the flat `State` struct. The Python-facing
@@ -6,7 +10,7 @@ class `CoreGame` is a thin handle; `hunters.carcassonne.Game` is the typed publi
 
 Internal move code (uint32): `key << 16 | rotation << 14 | occupant slot << 9 | retake slot` where
 key = (y + 128) << 8 | (x + 128); occupant slot 0 = none, MEEPLE_SLOT + local = meeple, HUT_SLOT +
-local = hut (the slots of the dense action layout too, see carcassonne.pxd);
+local = hut (the slots of the dense action layout too, see _core.pxd);
 retake slot 0 = none, 1 + dense zone. Numeric order of codes is the order of the legal-move list.
 
 Learning (#14): compact codes, masks and observations are filled here into caller-owned buffers
@@ -65,7 +69,7 @@ REFUSALS = {
     E_CHANCE_PENDING: "CHANCE_PENDING",
     E_NO_POSITION: "NO_POSITION",
 }
-"""Refusal code of the core (the E_* enum of carcassonne.pxd) -> its reason name."""
+"""Refusal code of the core (the E_* enum of _core.pxd) -> its reason name."""
 
 
 def occupant_slot(bint hut, int local):
@@ -1289,7 +1293,7 @@ cdef void sort_bytes(uint8_t* a, int n) noexcept nogil:
         a[j + 1] = t
 
 
-include "mcts.pxi"
+include "hunters/_core/mcts.pxi"
 
 
 
@@ -2106,9 +2110,9 @@ cdef class LearnCore:
         return self.seed + (self.epochs[i] - 1) * <uint64_t>self.n + <uint64_t>i
 
 
-include "rank.pxi"
-include "carcassonne_eval.pxi"
-include "carcassonne_perft.pxi"
-include "carcassonne_greedy.pxi"
-include "carcassonne_afterstates.pxi"
-include "carcassonne_wire.pxi"
+include "hunters/_core/rank.pxi"
+include "_core_eval.pxi"
+include "_core_perft.pxi"
+include "_core_greedy.pxi"
+include "_core_afterstates.pxi"
+include "_core_wire.pxi"

@@ -1,6 +1,6 @@
 # A rules-based estimate of the final scores, for the `strong` bot's search (hunters.bots.strong;
 # hunters.jaeger.strategy holds the weights and says what each means). Textually included at the
-# end of jaeger.pyx.
+# end of _core.pyx.
 
 cdef enum:
     JW_DECAY = 0        # a tile d steps from the nearest character of its taker counts DECAY^d

@@ -1,6 +1,6 @@
 # The greedy bot's one-ply choice in the core (hunters.bots.GreedyBot): the twin of the plugin value
 # `hunters.jaeger.bots.value`, which stays the definition (tests/bots/test_greedy_core.py checks
-# that both choose the same moves). Textually included at the end of jaeger.pyx.
+# that both choose the same moves). Textually included at the end of _core.pyx.
 
 cdef double jgreedy_value(State* before, State* after, int seat, int score_before) noexcept nogil:
     """Points gained plus weapons gained, less half a point per character that left the board

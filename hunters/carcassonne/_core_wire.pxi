@@ -1,6 +1,6 @@
 # The legal moves of a decision as the service sends them: serialized hunters.v1 LegalMove
 # entries, built here because listing a hundred moves in Python costs more than playing one.
-# Included by carcassonne.pyx (its State, gen_moves, codes_to_actions, key_x/key_y, T_gid).
+# Included by _core.pyx (its State, gen_moves, codes_to_actions, key_x/key_y, T_gid).
 #
 # The bytes are exactly what protobuf writes for LegalMove(move=Move(carcassonne=CarcassonneMove(
 # x, y, rotation, occupant, retake)), action) as field `field` of the listing message: fields in

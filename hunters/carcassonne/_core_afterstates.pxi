@@ -1,6 +1,6 @@
 # Afterstate features for learners (hunters.carcassonne.learn.AFTERSTATE_FEATURES names and explains
 # the columns): one row per legal move, in compact-code order, each filled by playing the move on a
-# scratch state. Textually included at the end of carcassonne.pyx (after carcassonne_eval.pxi).
+# scratch state. Textually included at the end of _core.pyx (after _core_eval.pxi).
 
 cdef enum:
     AF_COUNT = 17

@@ -1,6 +1,6 @@
 # The greedy bot's one-ply choice in the core (hunters.bots.GreedyBot): the twin of the plugin value
 # `hunters.carcassonne.bots.value`, which stays the definition (tests/bots/test_greedy_core.py
-# checks that both choose the same moves). Textually included at the end of carcassonne.pyx.
+# checks that both choose the same moves). Textually included at the end of _core.pyx.
 
 cdef double greedy_value(State* before, State* after, int seat, uint32_t code) noexcept nogil:
     """Points gained minus the most another seat gained, plus a little for a piece placed and

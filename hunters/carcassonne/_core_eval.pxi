@@ -1,6 +1,6 @@
 # A rules-based estimate of the final scores, for the `strong` bot's search (hunters.bots.strong,
 # hunters.carcassonne.strategy holds the weights and says what each means). Textually included at
-# the end of carcassonne.pyx. It reads only public state: the board, the pieces, the scores and the
+# the end of _core.pyx. It reads only public state: the board, the pieces, the scores and the
 # number of undrawn tiles (never their order).
 
 cdef enum:
