@@ -1,4 +1,4 @@
-"""The nine worked examples of section 8 of the rules (shared/rules/carcassonne-hunters-gatherers.md),
+"""The nine worked examples of section 8 of the rules (docs/rules/carcassonne-hunters-gatherers.md),
 each rebuilt on a real board from the shipped tiles with explicit decks.
 
 Geometry reminders (docs/carcassonne-engine-contract.md): start tile 56 at (0, 0): N meadow 560

@@ -1,5 +1,5 @@
-"""Jäger und Sammler rules, §6 End of a season: every rule of that section of the spec
-(shared/rules/jaeger-und-sammler.md) with a test on a hand-made position (see tests/jaeger/helpers.py)."""
+"""Jäger und Sammler rules, §6 End of a season: every rule of that section of the rules
+(docs/rules/jaeger-und-sammler.md) with a test on a hand-made position (see tests/jaeger/helpers.py)."""
 
 from hunters.jaeger import Game
 

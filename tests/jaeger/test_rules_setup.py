@@ -1,5 +1,5 @@
-"""Jäger und Sammler rules, §1 Components, §2 the board, §3 set-up: every rule of that section of the spec
-(shared/rules/jaeger-und-sammler.md) with a test on a hand-made position (see tests/jaeger/helpers.py)."""
+"""Jäger und Sammler rules, §1 Components, §2 the board, §3 set-up: every rule of that section of the rules
+(docs/rules/jaeger-und-sammler.md) with a test on a hand-made position (see tests/jaeger/helpers.py)."""
 
 import pytest
 

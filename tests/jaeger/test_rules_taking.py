@@ -1,5 +1,5 @@
-"""Jäger und Sammler rules, §5 Taking tiles (and supply packs): every rule of that section of the spec
-(shared/rules/jaeger-und-sammler.md) with a test on a hand-made position (see tests/jaeger/helpers.py)."""
+"""Jäger und Sammler rules, §5 Taking tiles (and supply packs): every rule of that section of the rules
+(docs/rules/jaeger-und-sammler.md) with a test on a hand-made position (see tests/jaeger/helpers.py)."""
 
 from .helpers import kinds, line, mv, shuttle
 

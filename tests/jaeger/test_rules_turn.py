@@ -1,5 +1,5 @@
 """Jäger und Sammler rules, §4 A turn: two steps (moves, jumps, caves, leaving, weapons and mammoths):
-every rule of that section of the spec (shared/rules/jaeger-und-sammler.md) with a test on a hand-made
+every rule of that section of the rules (docs/rules/jaeger-und-sammler.md) with a test on a hand-made
 position (see tests/jaeger/helpers.py)."""
 
 import pytest

@@ -1,6 +1,6 @@
 """Reference oracle for the `jaeger_sammler` rules engine (Jäger und Sammler).
 
-Deliberately simple and slow, written from the specification (shared/rules/jaeger-und-sammler.md)
+Deliberately simple and slow, written from the rules (docs/rules/jaeger-und-sammler.md)
 and the engine contract (docs/jaeger-engine-contract.md), sharing no code with the engine: the board
 is a list of neighbour sets built from the board JSON, the state is plain dicts and lists, a turn is
 checked by simulating its steps one by one on a copy, and the end of a season is a flood fill from
