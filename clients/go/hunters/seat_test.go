@@ -15,28 +15,21 @@ import (
 func TestSeatStreamsPlayAWholeGame(t *testing.T) {
 	c, ctx := dial(t)
 	m := newMatch(t, c, ctx, "carcassonne_hg", 31)
-	var wg sync.WaitGroup
 	seen := [2][]int64{}
 	turns := [2][]int64{}
 	last := [2]*hunters.MatchEvent{}
-	errs := [2]error{}
-	for seat := 0; seat < 2; seat++ {
-		wg.Add(1)
-		go func(seat int) {
-			defer wg.Done()
-			choose := func(turn *hunters.Turn) (hunters.Play, error) {
-				if turn.Seat != seat {
-					return hunters.Play{}, errors.New("a turn of another seat")
-				}
-				turns[seat] = append(turns[seat], turn.Version)
-				return hunters.ByAction(turn.Moves[len(turn.Moves)/2].Action), nil
+	errs := bothSeats(func(seat int) (err error) {
+		choose := func(turn *hunters.Turn) (hunters.Play, error) {
+			if turn.Seat != seat {
+				return hunters.Play{}, errors.New("a turn of another seat")
 			}
-			onEvent := func(ev *hunters.MatchEvent) { seen[seat] = append(seen[seat], ev.Version) }
-			last[seat], errs[seat] = c.PlaySeat(ctx, m.MatchID, m.SeatTokens[seat], choose,
-				&hunters.SeatOptions{OnEvent: onEvent})
-		}(seat)
-	}
-	wg.Wait()
+			turns[seat] = append(turns[seat], turn.Version)
+			return hunters.ByAction(turn.Moves[len(turn.Moves)/2].Action), nil
+		}
+		onEvent := func(ev *hunters.MatchEvent) { seen[seat] = append(seen[seat], ev.Version) }
+		last[seat], err = c.PlaySeat(ctx, m.MatchID, m.SeatTokens[seat], choose, &hunters.SeatOptions{OnEvent: onEvent})
+		return err
+	})
 	info, err := c.GetMatch(ctx, m.MatchID)
 	if err != nil {
 		t.Fatal(err)
@@ -126,32 +119,31 @@ func TestCheapFormsLeaveTheBoardOut(t *testing.T) {
 	c, ctx := dial(t)
 	for _, whole := range []bool{false, true} {
 		m := newMatch(t, c, ctx, "carcassonne_hg", 33)
-		var wg sync.WaitGroup
-		boards := [2][2]int{} // by seat: [versions with a board, versions without]
+		withBoard := [2]int{} // versions by seat, with a board and without
+		withoutBoard := [2]int{}
 		turnsWithout := [2]int{}
-		errs := [2]error{}
-		for seat := 0; seat < 2; seat++ {
-			wg.Add(1)
-			go func(seat int) {
-				defer wg.Done()
-				choose := func(turn *hunters.Turn) (hunters.Play, error) {
-					if turn.State.GetCarcassonne() == nil {
-						turnsWithout[seat]++
-					}
-					return hunters.ByAction(turn.Moves[0].Action), nil
+		errs := bothSeats(func(seat int) error {
+			choose := func(turn *hunters.Turn) (hunters.Play, error) {
+				if turn.State.GetCarcassonne() == nil {
+					turnsWithout[seat]++
 				}
-				onEvent := func(ev *hunters.MatchEvent) {
-					if ev.State.GetCarcassonne() != nil {
-						boards[seat][0]++
-					} else {
-						boards[seat][1]++
-					}
+				return hunters.ByAction(turn.Moves[0].Action), nil
+			}
+			onEvent := func(ev *hunters.MatchEvent) {
+				if ev.State.GetCarcassonne() != nil {
+					withBoard[seat]++
+				} else {
+					withoutBoard[seat]++
 				}
-				_, errs[seat] = c.PlaySeat(ctx, m.MatchID, m.SeatTokens[seat], choose,
-					&hunters.SeatOptions{OnEvent: onEvent, WholeEvents: whole})
-			}(seat)
+			}
+			_, err := c.PlaySeat(ctx, m.MatchID, m.SeatTokens[seat], choose,
+				&hunters.SeatOptions{OnEvent: onEvent, WholeEvents: whole})
+			return err
+		})
+		wrongForm := withBoard // the versions of the form not asked for
+		if whole {
+			wrongForm = withoutBoard
 		}
-		wg.Wait()
 		for seat := 0; seat < 2; seat++ {
 			if errs[seat] != nil {
 				t.Fatal(errs[seat])
@@ -159,8 +151,9 @@ func TestCheapFormsLeaveTheBoardOut(t *testing.T) {
 			if turnsWithout[seat] != 0 {
 				t.Fatalf("seat %d had %d turns without the board", seat, turnsWithout[seat])
 			}
-			if got := boards[seat][map[bool]int{true: 1, false: 0}[whole]]; got != 0 {
-				t.Fatalf("whole=%v: seat %d saw %d versions of the other form: %v", whole, seat, got, boards[seat])
+			if wrongForm[seat] != 0 {
+				t.Fatalf("whole=%v: seat %d saw %d versions of the other form (%d with a board, %d without)",
+					whole, seat, wrongForm[seat], withBoard[seat], withoutBoard[seat])
 			}
 		}
 	}
@@ -177,4 +170,20 @@ func TestCheapFormsLeaveTheBoardOut(t *testing.T) {
 	if r.Version != 1 || r.State.GetCarcassonne() != nil || len(r.State.GetScores()) != 2 {
 		t.Fatalf("a changes-only reply: %+v", r.State)
 	}
+}
+
+// bothSeats runs play(seat) for seats 0 and 1 at once (a bot each, as two programs would) and
+// returns their errors by seat.
+func bothSeats(play func(seat int) error) [2]error {
+	var wg sync.WaitGroup
+	errs := [2]error{}
+	for seat := 0; seat < 2; seat++ {
+		wg.Add(1)
+		go func(seat int) {
+			defer wg.Done()
+			errs[seat] = play(seat)
+		}(seat)
+	}
+	wg.Wait()
+	return errs
 }
