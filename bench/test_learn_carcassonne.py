@@ -71,21 +71,21 @@ def test_numpy_pick_alone(benchmark):
 
 @pytest.mark.benchmark(group="learn")
 def test_single_game_step_and_observe(benchmark):
-    """What an AEC env does per step: a legal code (from learn_actions), play_learn, observe, mask."""
+    """What an AEC env does per step: a legal code (from compact.legal()), compact.play, observe, mask."""
     state = {"g": Game.new(2, seed=0), "seed": 0}
     rng = np.random.default_rng(0)
     out = state["g"].observe(0)
-    mask = state["g"].learn_mask()
+    mask = state["g"].compact.mask()
 
     def step():
         g = state["g"]
         if g.is_over:
             state["seed"] += 1
             g = state["g"] = Game.new(2, seed=state["seed"])
-        codes = g.learn_actions()
-        g.play_learn(codes[int(rng.integers(len(codes)))])
+        codes = g.compact.legal()
+        g.compact.play(codes[int(rng.integers(len(codes)))])
         if not g.is_over:
             g.observe(g.player, out=out)
-            g.learn_mask(out=mask)
+            g.compact.mask(out=mask)
 
     benchmark(step)

@@ -41,8 +41,7 @@ def _games(game_id):
 def _messages(ad, positions):
     for game in positions:
         b"".join(
-            moves_pb2.LegalMove(move=ad.move_to_proto(m), action=a).SerializeToString()
-            for m, a in game.legal_moves_with_actions()
+            moves_pb2.LegalMove(move=ad.move_to_proto(m), action=a).SerializeToString() for m, a in game.actions.pairs()
         )
 
 

@@ -161,7 +161,7 @@ def test_vector_env_step_with_sample_legal(benchmark, game_id):
 
 SINGLE_STEPS = {"random": 3_000, "greedy": 2_000, "mcts:iterations=100": 60, "mcts": 8}
 """Learner steps per round of the single-agent env against each built-in bot (fewer for slower
-bots): ``greedy`` takes its one-ply choice from the game's core (`GameBase.greedy_best`); ``mcts``
+bots): ``greedy`` takes its one-ply choice from the game's core (`CoreSearch.greedy_best`); ``mcts``
 small (100 iterations a move) and at its default. (``strong`` is left out: its search runs partly in
 Python, about 1 step/s in Jäger und Sammler.)"""
 

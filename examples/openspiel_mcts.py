@@ -57,7 +57,7 @@ def play_match(
                 state.apply_action(searcher.step(state))
             else:
                 hunters_game = state.hunters_game
-                state.apply_action(hunters_game.move_to_learn(bot(hunters_game)))
+                state.apply_action(hunters_game.compact.from_move(bot(hunters_game)))
         scores = state.hunters_game.scores
         result = state.returns()[mcts_seat]
         key = "mcts_wins" if result > 0 else "mcts_losses" if result < 0 else "draws"

@@ -6,7 +6,7 @@ Sammler (which step slots, leaving the board or not) that is enough to beat unif
 seconds; in Hunters & Gatherers a code also names a frontier position, too sparse to learn so.
 
 ``afterstates`` (slow, seconds an episode for H&G): for each legal code of the learner the script
-plays it on a copy of the env's game (`GameBase.clone`, `play_learn`) and values the position
+plays it on a copy of the env's game (`GameBase.clone`, `compact.play`) and values the position
 after it by ``w . phi``, where ``phi`` is the learner's observation of that position
 (`Game.observe(seat)`, every field flattened and divided by its bound, plus a constant). After
 each episode every afterstate the learner chose is moved toward the episode's terminal reward (+1
@@ -55,11 +55,11 @@ class Features:
 def choose(env: Any, phi: Features, w: np.ndarray, rng: np.random.Generator, epsilon: float):
     """(code, features of its afterstate): the legal code with the best afterstate value."""
     game, seat = env.unwrapped.game, env.unwrapped.seat
-    codes = game.learn_actions()
+    codes = game.compact.legal()
     feats = []
     for code in codes:
         after = game.clone()
-        after.play_learn(code)
+        after.compact.play(code)
         feats.append(phi(after, seat))
     values = np.stack(feats) @ w
     if rng.random() < epsilon:

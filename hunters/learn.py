@@ -1,6 +1,6 @@
 """The learning surface every game offers (#14): a compact action space, masks and observations.
 
-The service's stable action codes (`GameBase.legal_actions()`) are exact but huge (16,288,776 for
+The service's stable action codes (`game.actions.legal()`) are exact but huge (16,288,776 for
 Hunters & Gatherers): fine for a protocol, unusable for a policy network. For learning, each game
 also has a *compact* action space of at most `MAX_LEARN_ACTIONS` codes and per-seat observations as
 numpy arrays of fixed shape. Both are defined by the game's core; this module holds the shared
@@ -42,7 +42,7 @@ MAX_LEARN_ACTIONS = 100_000
 """Upper bound on every game's compact action space (the issue's "about 10^5")."""
 
 VIEWS = ("observation", "information_state")
-"""What an observation array shows, OpenSpiel's two views (`GameBase.observe`'s ``view``):
+"""What an observation array shows, OpenSpiel's two views (`Learnable.observe`'s ``view``):
 ``"observation"``, what is on the table now; ``"information_state"``, perfect recall as the bots
 have it (`hunters.bots.Observation`): the public state and everything the seat itself has done and
 knows since the start (in Jäger und Sammler its own face-down tiles by kind, which the rules keep
@@ -86,7 +86,7 @@ class LearnLayout:
     OpenSpiel's ``max_chance_outcomes``); 0 when the game does not say (`hunters.rl` then uses
     its own bound for the game)."""
     afterstates: tuple[tuple[str, str], ...] = ()
-    """(name, meaning) of each column of `GameBase.learn_afterstates`' table (one row per legal
+    """(name, meaning) of each column of `Afterstates.learn_afterstates`' table (one row per legal
     move: features of the move and of the position it leads to); () for a game without one."""
 
     def field(self, name: str) -> ObservationField:

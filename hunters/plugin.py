@@ -24,14 +24,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from hunters.game_base import GameBase, GameInfo
+    from hunters.game_base import AnyGame, GameInfo
     from hunters.wire import GameAdapter
 
 __all__ = ["ENTRY_POINT_GROUP", "GamePlugin", "Registry", "Value"]
 
 ENTRY_POINT_GROUP = "hunters.games"
 
-Value = Callable[["GameBase", "GameBase", int, Any], float]
+Value = Callable[["AnyGame", "AnyGame", int, Any], float]
 """A one-ply evaluation: (game before the move, game after it, seat, move) -> how good for the seat."""
 
 
@@ -49,7 +49,7 @@ class GamePlugin:
     the others are optional ``"module:attribute"`` targets, with a generic default when absent."""
 
     id: str
-    game: str | type[GameBase]
+    game: str | type[AnyGame]
     wire: str | type[GameAdapter] | None = None
     """Its `hunters.wire.GameAdapter` subclass: typed protobuf messages, game info, remote rebuild
     (default: the generic adapter, moves and views as JSON)."""
@@ -66,7 +66,7 @@ class GamePlugin:
     none, and the game has no published vectors."""
 
     @functools.cached_property
-    def game_class(self) -> type[GameBase]:
+    def game_class(self) -> type[AnyGame]:
         cls = _load(self.game) if isinstance(self.game, str) else self.game
         if cls.INFO.id != self.id:
             raise ValueError(f"plugin {self.id!r} names a game whose INFO.id is {cls.INFO.id!r}")
@@ -138,7 +138,7 @@ class Registry:
             plugin = importlib.import_module(f"hunters.{folder.name}.plugin").PLUGIN
             self._plugins.setdefault(plugin.id, plugin)
 
-    def register(self, game: GamePlugin | type[GameBase]) -> Any:
+    def register(self, game: GamePlugin | type[AnyGame]) -> Any:
         """Register a plugin, or a game class with the generic adapters (usable as a class decorator);
         returns its argument. A game registered again replaces the earlier one."""
         self._discover()
@@ -177,7 +177,7 @@ class Registry:
             self._lazy.pop(game_id, None)
         return found
 
-    def get(self, game_id: str) -> type[GameBase]:
+    def get(self, game_id: str) -> type[AnyGame]:
         """The class of a registered game; KeyError (naming the registered ids) for another id."""
         return self.plugin(game_id).game_class
 

@@ -3,23 +3,61 @@ its arguments, and merging results in unit order gives the totals of one sequent
 
 - `random_games_unit`: games first..first+count-1 of `hunters simulate --games`, each driven from Python
   by `random_game(seed + i)`, with points by kind.
-- `blocks_unit`: blocks of `SimulateGames`, block b being the core's `random_games(256, seed + b)`.
+- `blocks_unit`: blocks of `SimulateGames`, block b being `random_games(cls, 256, seed + b)`.
+
+`random_games` plays n games in the game's core where it can (`Simulates`), in Python otherwise.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 import hunters
-from hunters.game_base import GameBase, SimulationResult
+from hunters.capabilities import Simulates, SimulationResult
+from hunters.game_base import GameBase
+from hunters.info import check_seed
 
-__all__ = ["BLOCK", "Tally", "block_sizes", "blocks_unit", "merge_results", "random_game", "random_games_unit"]
+__all__ = [
+    "BLOCK",
+    "SimulationResult",
+    "Tally",
+    "block_sizes",
+    "blocks_unit",
+    "merge_results",
+    "random_game",
+    "random_games",
+    "random_games_unit",
+]
 
 BLOCK = 256  # games per block of SimulateGames: block b is random_games(BLOCK, seed + b)
 
 
-def random_game(cls: type[GameBase], players: int, seed: int) -> GameBase:
+def random_games(cls: type[GameBase[Any, Any]], n: int, players: int = 2, seed: int = 0) -> SimulationResult:
+    """n complete games between uniformly random players; the same arguments give the same result.
+    The game's core plays them where it can (`Simulates`); otherwise they are driven from Python."""
+    if issubclass(cls, Simulates):
+        return cls.random_games(n, players=players, seed=seed)
+    if type(n) is not int or n < 0:
+        raise ValueError("n must be a non-negative int")
+    cls.INFO.check_players(players)
+    check_seed(seed, optional=False)
+    rng = random.Random(seed)
+    decisions, totals, wins = 0, [0] * players, [0] * players
+    for _ in range(n):
+        game = cls.new(players=players, seed=rng.getrandbits(64))
+        while not game.is_over:
+            game.play(rng.choice(game.legal_moves()))
+            decisions += 1
+        for p, s in enumerate(game.scores):
+            totals[p] += s
+        for w in game.winners:
+            wins[w] += 1
+    return SimulationResult(n, players, decisions, totals, wins)
+
+
+def random_game(cls: type[GameBase[Any, Any]], players: int, seed: int) -> GameBase[Any, Any]:
     """One game between uniformly random players, moves drawn by `random.Random(seed)`."""
     rng = random.Random(seed)
     game = cls.new(players=players, seed=seed)
@@ -79,7 +117,7 @@ def blocks_unit(game_id: str, players: int, seed: int, total: int, first: int, c
     """Blocks first..first+count-1 of a `SimulateGames` run of `total` games from `seed`, summed."""
     cls = hunters.games.get(game_id)
     sizes = block_sizes(total)[first : first + count]
-    parts = [cls.random_games(n, players=players, seed=(seed + first + k) % 2**64) for k, n in enumerate(sizes)]
+    parts = [random_games(cls, n, players=players, seed=(seed + first + k) % 2**64) for k, n in enumerate(sizes)]
     return merge_results(players, parts)
 
 

@@ -22,7 +22,7 @@ from google.protobuf.message import Message
 
 from hunters import games
 from hunters.errors import IllegalMoveError
-from hunters.game_base import GameBase
+from hunters.game_base import AnyGame
 from hunters.plugin import GamePlugin
 from hunters.v1 import events_pb2, matches_pb2, moves_pb2, state_pb2
 
@@ -118,7 +118,7 @@ class GameAdapter:
 
     options_field = "json"  # the GameConfig.options case of this game
 
-    def __init__(self, game_id: str, game: type[GameBase]):
+    def __init__(self, game_id: str, game: type[AnyGame]):
         self.game_id = game_id
         self.Game = game
 
@@ -238,7 +238,7 @@ class GameAdapter:
 
     def rebuild(
         self, players: int, options: dict[str, Any], states: Sequence[state_pb2.MatchState], moves: Sequence[Any]
-    ) -> GameBase:
+    ) -> AnyGame:
         """A local game that looks to every seat exactly like the match whose public history this is:
         `states[v]` is the state after v moves (states[0] the set-up), `moves` the moves played;
         hidden parts in a canonical order. This default serves games without chance: the game of

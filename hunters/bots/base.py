@@ -6,7 +6,8 @@ import abc
 from collections.abc import Sequence
 from typing import Any
 
-from hunters.game_base import GameBase
+from hunters.capabilities import determinized, private_view
+from hunters.game_base import AnyGame
 
 __all__ = ["Bot", "Observation", "decision_seed"]
 
@@ -34,7 +35,7 @@ class Observation:
     placeholder, so two games that look alike to the seat give equal observations.
 
     - `view`: the public state (`view()` of the game), JSON-ready;
-    - `private`: what the seat alone knows (`GameBase.private_view`: in Jäger und Sammler its own
+    - `private`: what the seat alone knows (`PrivateViews.private_view`: in Jäger und Sammler its own
       collection, face-down tiles included);
     - `legal_moves()`: the seat's legal moves (they never depend on hidden information);
     - `game()`: a playable copy of the observed game (hidden parts canonical, not true);
@@ -42,16 +43,16 @@ class Observation:
 
     __slots__ = ("_game", "_private", "_view", "game_id", "moves_played", "seat")
 
-    def __init__(self, observed: GameBase, seat: int, private: dict[str, Any] | None = None):
+    def __init__(self, observed: AnyGame, seat: int, private: dict[str, Any] | None = None):
         self._game = observed
-        self.game_id: str = observed.GAME_ID
+        self.game_id: str = observed.INFO.id
         self.seat = seat
         self.moves_played = observed.moves_played
         self._view: dict[str, Any] | None = None
         self._private = private
 
     @classmethod
-    def of(cls, game: GameBase, seat: int | None = None) -> Observation:
+    def of(cls, game: AnyGame, seat: int | None = None) -> Observation:
         """The observation of `seat` (default: the seat to move) in `game`. The observed copy is
         the core's (a state copy with the hidden parts canonical); `view` and `private` are built
         on first reading, so a bot that reads neither (``random``, ``greedy``, ``mcts``) pays for
@@ -68,10 +69,10 @@ class Observation:
 
     @property
     def private(self) -> dict[str, Any]:
-        """What the seat alone knows (`GameBase.private_view`; the observed copy keeps all of it),
+        """What the seat alone knows (`hunters.capabilities.private_view`; the observed copy keeps all of it),
         built on first reading."""
         if self._private is None:
-            self._private = self._game.private_view(self.seat)
+            self._private = private_view(self._game, self.seat)
         return self._private
 
     @property
@@ -86,17 +87,17 @@ class Observation:
     def legal_moves(self) -> Sequence[Any]:
         return self._game.legal_moves()
 
-    def game(self) -> GameBase:
+    def game(self) -> AnyGame:
         """A playable copy of the observed game (hidden parts canonical: not the true game)."""
         return self._game.clone()
 
-    def determinized(self, seed: int) -> GameBase:
+    def determinized(self, seed: int) -> AnyGame:
         """A playable copy with the hidden parts drawn at random from `seed`."""
-        return self._game.determinized(self.seat, seed)
+        return determinized(self._game, self.seat, seed)
 
-    def observed(self) -> GameBase:
+    def observed(self) -> AnyGame:
         """The observed game itself, not a copy (for a search that only reads it, such as
-        `GameBase.search`): do not play on it."""
+        `CoreSearch.search`): do not play on it."""
         return self._game
 
 
@@ -111,7 +112,7 @@ class Bot(abc.ABC):
     def choose(self, obs: Observation) -> Any:
         """A legal move for `obs.seat`."""
 
-    def __call__(self, game: GameBase) -> Any:
+    def __call__(self, game: AnyGame) -> Any:
         """The bot's move for the seat to move in `game` (through its observation)."""
         return self.choose(Observation.of(game))
 

@@ -6,7 +6,7 @@ other seats' face-down tiles in Jäger und Sammler), walks down one tree shared 
 determinizations (edges are moves as their maker sees them; UCB1 with availability counts among
 the moves legal in this determinization), adds one node, and plays a uniformly random game to the
 end (Jäger: the "stay" policy, which leaves the board only when nothing else is legal). The whole
-search runs in C without the GIL (`hunters/_core/mcts.pxi`, through `GameBase.search`); a game
+search runs in C without the GIL (`hunters/_core/mcts.pxi`, through `CoreSearch.search`); a game
 without a search of its own is searched the same way in Python (`python_search`, slow). The move
 played is the root's most visited (then best mean reward, then lowest code).
 
@@ -33,7 +33,8 @@ import random
 import time
 from typing import Any
 
-from hunters.game_base import GameBase, SearchStats
+from hunters.capabilities import CoreSearch, SearchStats
+from hunters.game_base import AnyGame
 
 from .base import Bot, Observation, decision_seed
 
@@ -101,8 +102,9 @@ class MctsBot(Bot):
         game = obs.observed()
         options = {"bare": self.bare} if self.bare else {}
         seed = decision_seed(self.seed, obs)
-        found = game.search(self.iterations, self.seconds, self.c, self.margin, seed, stop=self.stop, **options)
-        if found is None:
+        if isinstance(game, CoreSearch):
+            found = game.search(self.iterations, self.seconds, self.c, self.margin, seed, stop=self.stop, **options)
+        else:
             if self.bare:
                 raise ValueError(f"bare is an option of a core's search; {obs.game_id} has none")
             found = python_search(obs, self.iterations, self.seconds, self.c, self.margin, seed, self.stop)
@@ -111,7 +113,7 @@ class MctsBot(Bot):
         return moves[best]
 
 
-def reward(game: GameBase, seat: int, margin: float) -> float:
+def reward(game: AnyGame, seat: int, margin: float) -> float:
     """The reward of a finished game for `seat`, in [0, 1]: (1 − margin) × its share of the win
     + margin × (1 + tanh((own − best other) / INFO.reward_scale)) / 2 (what the cores compute too)."""
     scores, winners = game.scores, game.winners

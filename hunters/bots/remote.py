@@ -15,7 +15,7 @@ from typing import Any
 
 import hunters
 from hunters.client import Client, MatchEvent, Turn
-from hunters.game_base import GameBase
+from hunters.game_base import AnyGame
 from hunters.v1 import state_pb2
 from hunters.wire import RemoteError, adapter
 
@@ -26,7 +26,7 @@ __all__ = ["RemoteError", "play_match", "rebuild"]
 
 def rebuild(
     game_id: str, players: int, options: dict[str, Any], states: Sequence[state_pb2.MatchState], moves: Sequence[Any]
-) -> GameBase:
+) -> AnyGame:
     """The local game of a public history (the game's wire adapter rebuilds it: see
     `hunters.wire.GameAdapter.rebuild`): `states[v]` is the state after v moves (states[0] the
     set-up), `moves` the moves played; RemoteError when it cannot be followed."""

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from hunters import games
-from hunters.game_base import GameBase
+from hunters.capabilities import CoreSearch
+from hunters.game_base import AnyGame
 
 from .base import Bot, Observation, decision_seed
 
@@ -38,7 +39,7 @@ class GreedyBot(Bot):
     evaluation the game's plugin gives (`GamePlugin.value`: e.g. a piece left standing counts in
     Hunters & Gatherers, a weapon gained in Jäger und Sammler); a game without one values a move by
     its own points gained − the most points any other seat gained. A registered game whose core
-    offers the same choice (`GameBase.greedy_best`) is played through it: same moves, core speed.
+    offers the same choice (`CoreSearch.greedy_best`) is played through it: same moves, core speed.
     """
 
     name = "greedy"
@@ -59,15 +60,16 @@ class GreedyBot(Bot):
 
     def best_moves(self, obs: Observation) -> list[Any]:
         """The moves of best value, in legal-move order (the bot draws one of them): from the
-        game's fast path (`GameBase.greedy_best`, its core's twin of the plugin `value`) when it
+        game's fast path (`CoreSearch.greedy_best`, its core's twin of the plugin `value`) when it
         has one, else `best_moves_python`."""
         fast = self._fast(obs)
         return self.best_moves_python(obs) if fast is None else list(fast)
 
     @staticmethod
     def _fast(obs: Observation) -> Sequence[Any] | None:
-        """`GameBase.greedy_best` of a registered game (whose plugin `value` it is the twin of)."""
-        return obs.observed().greedy_best() if obs.game_id in games else None
+        """`CoreSearch.greedy_best` of a registered game (whose plugin `value` it is the twin of)."""
+        game = obs.observed()
+        return game.greedy_best() if obs.game_id in games and isinstance(game, CoreSearch) else None
 
     @staticmethod
     def best_moves_python(obs: Observation) -> list[Any]:
@@ -89,7 +91,7 @@ class GreedyBot(Bot):
         return best
 
 
-def _score_value(before: GameBase, after: GameBase, seat: int, move: Any) -> float:
+def _score_value(before: AnyGame, after: AnyGame, seat: int, move: Any) -> float:
     """Any other game: own points gained − the most points another seat gained."""
     gains = [a - b for a, b in zip(after.scores, before.scores, strict=True)]
     return float(gains[seat] - max((g for p, g in enumerate(gains) if p != seat), default=0))

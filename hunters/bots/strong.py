@@ -35,7 +35,7 @@ from collections.abc import Hashable, Sequence
 from typing import Any, Protocol
 
 from hunters import games
-from hunters.game_base import GameBase
+from hunters.capabilities import CoreSearch, supports
 
 from .base import Bot, Observation, _mix, decision_seed
 
@@ -90,7 +90,7 @@ def strategy_for(game: Any) -> Any:
         if game_id in games and games.get(game_id) is cls:
             found = games.plugin(game_id).search_strategy
         found = found if found is not None else getattr(cls, "STRATEGY", None)
-        if found is None or getattr(cls, "search_state", GameBase.search_state) is GameBase.search_state:
+        if found is None or not supports(cls, CoreSearch):
             raise LookupError(f"{game_id} has no strategy for the strong bot's search (GamePlugin.strategy)")
         _STRATEGIES[cls] = found
     return found
@@ -231,8 +231,10 @@ class StrongBot(Bot):
             self.last_iterations, self.last_stats = 0, []
             return moves[0]
         observed = obs.observed()
+        strategy = strategy_for(observed)  # (a LookupError for a game without CoreSearch)
+        assert isinstance(observed, CoreSearch)
         codes = observed.search_state().legal_codes()
-        code = self.search(obs, strategy_for(observed))
+        code = self.search(obs, strategy)
         return moves[codes.index(code)]
 
     def search(self, obs: Observation, strat: Any) -> int:

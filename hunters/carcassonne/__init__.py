@@ -16,7 +16,8 @@ import os
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-from hunters.game_base import LegalMoves, SimulationResult
+from hunters.capabilities import SimulationResult
+from hunters.game_base import LegalMoves
 
 from .actions import ACTION_SPACE_SIZE
 from .errors import IllegalMoveError, InvalidRecordError

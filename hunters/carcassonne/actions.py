@@ -20,8 +20,8 @@ from hunters.game_base import ActionSpace
 
 from . import _core
 from .errors import IllegalMoveError
-from .moves import Move, Occupant
-from .tiles import ZONE_TYPES
+from .moves import Move, Occupant, ScoreEvent
+from .tiles import SHAMAN, ZONE_TYPES
 
 if TYPE_CHECKING:
     from .game import Game
@@ -34,10 +34,10 @@ HUT_SLOT: int = _core.HUT_SLOT_BASE
 RETAKE_SLOTS: int = _core.ACTION_RETAKE_SLOTS
 ACTION_SPACE_SIZE: int = _core.ACTION_SPACE_SIZE
 
-__all__ = ["ACTION_SPACE_SIZE", "ZONE_TYPES", "DenseActions", "legal_pairs"]
+__all__ = ["ACTION_SPACE_SIZE", "ZONE_TYPES", "DenseActions"]
 
 
-class DenseActions(ActionSpace[Move]):
+class DenseActions(ActionSpace[Move, ScoreEvent]):
     """The dense encoding of carcassonne_hg (see the module docstring), computed by the core."""
 
     __slots__ = ()
@@ -86,7 +86,15 @@ class DenseActions(ActionSpace[Move]):
             occupant = Occupant(kind, tile * 10 + local)
         return Move(x - BOUND, y - BOUND, rot, occupant, retake)
 
+    def pairs(self) -> list[tuple[Move, int]]:
+        """(move, action code) of every legal move, in legal_moves() order (= ascending actions)."""
+        return list(zip(self.game.legal_moves(), self.game._core.legal_actions(), strict=True))
 
-def legal_pairs(game: Game) -> list[tuple[Move, int]]:
-    """(move, action code) of every legal move, in legal_moves() order (= ascending actions)."""
-    return list(zip(game.legal_moves(), game._core.legal_actions(), strict=True))
+    def keys(self) -> tuple[int, list[int]] | None:
+        """(the tile in hand, the legal actions): an action fixes the move's place, turn and
+        piece, and the tile its zone. Not on the shaman, whose retake names a meeple that the
+        action counts among the seat's meeples on the board."""
+        tile = self.game._core.tile
+        if tile is None or tile == SHAMAN:
+            return None
+        return tile, self.game._core.legal_actions()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hunters.game_base import remember
+from hunters.memo import remember
 
 from . import _core
 from . import actions as _actions

@@ -6,29 +6,30 @@ import operator
 from collections.abc import Iterable
 from typing import Any
 
-from hunters.errors import InvalidOptionError
-from hunters.game_base import (
-    ActionSpace,
-    GameBase,
-    GameInfo,
-    LegalMoves,
-    Option,
-    PerftLimit,
+from hunters.capabilities import (
+    Afterstates,
+    CoreSearch,
+    CountsPerft,
+    Described,
+    ExplicitChance,
+    HiddenState,
+    Learnable,
     SearchStats,
+    Simulates,
     SimulationResult,
-    check_depth,
-    check_seed,
-    perft_children,
 )
+from hunters.errors import InvalidOptionError
+from hunters.game_base import ActionSpace, GameBase, GameInfo, LegalMoves, Option, check_seed
 from hunters.learn import LearnBatch, LearnLayout, check_view
+from hunters.perft import PerftLimit, check_depth, perft, perft_children
 
 from . import _core
 from . import actions as _actions
 from ._core import CoreGame
 from .codes import REASONS, events_of, move_of
-from .errors import IllegalMoveError, InvalidRecordError, core_error, refusal
+from .errors import IllegalMoveError, core_error, refusal
 from .moves import Move, Occupant, ScoreEvent
-from .tiles import MENHIR_TILES, NORMAL_TILES, SHAMAN, ZONE_TYPES
+from .tiles import MENHIR_TILES, NORMAL_TILES, ZONE_TYPES
 
 GAME_ID = "carcassonne_hg"
 RECORD_FORMAT = 1
@@ -87,7 +88,17 @@ def _check_deck(deck: Iterable[int], allowed: tuple[int, ...], name: str) -> lis
     return out
 
 
-class Game(GameBase):
+class Game(
+    GameBase[Move, ScoreEvent],
+    ExplicitChance,
+    HiddenState,
+    Learnable,
+    Afterstates,
+    CoreSearch,
+    CountsPerft,
+    Simulates,
+    Described,
+):
     """A game of Carcassonne: Hunters & Gatherers (game id ``carcassonne_hg``).
 
     >>> g = Game.new(players=2, seed=7)
@@ -98,15 +109,14 @@ class Game(GameBase):
     True
     """
 
-    __slots__ = ("_core", "_events", "_menhir", "_normal", "_seed")
+    __slots__ = ("_core", "_events", "_menhir", "_normal", "_outcomes", "_seed")
     _core: CoreGame
     _events: list[ScoreEvent]
     _seed: int | None
     _normal: tuple[int, ...]
     _menhir: tuple[int, ...]
+    _outcomes: list[int]
     INFO = INFO
-    GAME_ID = GAME_ID
-    ACTIONS = _actions.DenseActions
 
     def __init__(self) -> None:
         raise TypeError("use Game.new(...) or Game.from_record(...)")
@@ -142,6 +152,7 @@ class Game(GameBase):
         self._seed = seed
         self._normal = tuple(normal)
         self._menhir = tuple(menhir)
+        self._outcomes = []
         return self
 
     # -- state -------------------------------------------------------------------------------
@@ -266,6 +277,7 @@ class Game(GameBase):
         g._events = self._events.copy()
         g._seed = None
         g._normal, g._menhir = g._decks()
+        g._outcomes = self._outcomes.copy()
         return g
 
     def _decks(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -355,36 +367,28 @@ class Game(GameBase):
         self._events.extend(events)
         return events
 
-    # -- dense action encoding (bots, reinforcement learning): see GameBase ----------------
-    def legal_moves_with_actions(self) -> list[tuple[Move, int]]:
-        """(move, action code) of every legal move, in legal_moves() order."""
-        return _actions.legal_pairs(self)
+    # -- the dense action encoding (bots, reinforcement learning, the service) -------------------
+    @property
+    def actions(self) -> _actions.DenseActions:
+        """The dense action codes (`hunters.carcassonne.actions`), computed by the core."""
+        return _actions.DenseActions(self)
 
     def legal_move_entries(self, field: int) -> bytes:
         """Every legal move with its action code as serialized hunters.v1 LegalMove entries of the
-        repeated field number `field`, in legal_moves_with_actions() order, built by the core (the
+        repeated field number `field`, in legal_moves() order, built by the core (the
         service lists moves so: about 4 µs for a hundred, against about 200 µs in Python)."""
         entries: bytes = _core.legal_entries(self._core, field)
         return entries
 
-    def legal_action_keys(self) -> tuple[int, list[int]] | None:
-        """(the tile in hand, the legal actions): an action fixes the move's place, turn and
-        piece, and the tile its zone. Not on the shaman, whose retake names a meeple that the
-        action counts among the seat's meeples on the board."""
-        tile = self._core.tile
-        if tile is None or tile == SHAMAN:
-            return None
-        return tile, self._core.legal_actions()
-
     # -- perft (docs/carcassonne-engine-contract.md#perft) ------------------------------------
     def perft(self, depth: int, divide: bool = False, chance: bool = False, limit: PerftLimit | None = None) -> Any:
-        """GameBase.perft counted in the core without the GIL (the last ply counted, not played)."""
+        """`hunters.perft.perft` counted in the core without the GIL (the last ply counted, not played)."""
         check_depth(depth)
         if self._core.pending and not chance:
             raise ValueError("a draw is pending: only chance mode counts from here")
         if limit is not None:
             if divide:
-                return [(k, c.perft(d, chance=chance, limit=limit)) for k, c, d in perft_children(self, depth, chance)]
+                return [(k, perft(c, d, chance=chance, limit=limit)) for k, c, d in perft_children(self, depth, chance)]
             return limit.run(lambda nodes: _core.perft_bounded(self._core, depth, chance, limit.stop, nodes))
         out = _core.perft(self._core, depth, chance, divide)
         if not divide or self._core.pending:
@@ -393,10 +397,27 @@ class Game(GameBase):
         return [(move_of(-1 if tile is None else tile, code), n) for code, n in out]
 
     def chance_view(self) -> Game:
-        """A copy whose later draws are chance nodes (as with chance="external")."""
+        """A copy whose later draws are chance nodes (as with chance="external"); its record lists
+        the draws made so far as outcomes, so that it replays."""
         g = self.clone()
-        _core.set_chance(g._core, True)
+        if not self._core.chance:
+            _core.set_chance(g._core, True)
+            g._outcomes = self._draw_order()
         return g
+
+    def _draw_order(self) -> list[int]:
+        """The tiles drawn so far in the order they were drawn: the game replayed with external
+        chance, each pending draw taking the next tile its pile gave."""
+        replay = Game.new(self.players, self._seed, self._normal, self._menhir, chance="external")
+        drawn = self._core.drawn()
+        piles = {1: iter(drawn[0]), 2: iter(drawn[1])}
+        for move in [*self.moves, None]:
+            while replay._core.pending and (tile := next(piles[replay._core.pending], None)) is not None:
+                replay.apply_chance(tile)
+            if move is None:
+                break
+            replay.play(move)
+        return replay._outcomes
 
     # -- copies and records ------------------------------------------------------------------
     def clone(self) -> Game:
@@ -407,12 +428,13 @@ class Game(GameBase):
         g._seed = self._seed
         g._normal = self._normal
         g._menhir = self._menhir
+        g._outcomes = self._outcomes.copy()
         return g
 
     def to_record(self) -> dict[str, Any]:
-        """The game as plain JSON-ready data: configuration, both piles and the moves. An external
-        chance game records its piles as drawn so far (the outcomes applied, then the rest) and
-        ``chance``/``draws`` (draws made), so that its replay makes the same draws."""
+        """The game as plain JSON-ready data: configuration, both piles and the moves. A game with
+        external chance also records ``chance`` and its ``outcomes``: the tiles drawn, in order
+        (discarded ones included), which its replay draws again at the same chance nodes."""
         record = {
             "game": GAME_ID,
             "format": RECORD_FORMAT,
@@ -423,14 +445,7 @@ class Game(GameBase):
             "moves": [m.to_json() for m in self.moves],
         }
         if self._core.chance:
-            normal, menhir = self._decks()
-            drawn = self._core.drawn()
-            record.update(
-                normal_deck=list(normal),
-                menhir_deck=list(menhir),
-                chance="external",
-                draws=len(drawn[0]) + len(drawn[1]),
-            )
+            record.update(chance="external", outcomes=list(self._outcomes))
         return record
 
     @classmethod
@@ -443,35 +458,6 @@ class Game(GameBase):
             chance=record.get("chance", "internal"),
         )
 
-    @classmethod
-    def from_record(cls, record: dict[str, Any]) -> Game:
-        """See GameBase.from_record; an external chance record resolves each pending draw with
-        its piles' next tile, before each move and up to its ``draws``."""
-        if not (isinstance(record, dict) and record.get("chance") == "external"):
-            return super().from_record(record)  # type: ignore[return-value]
-        moves, draws = record.get("moves", []), record.get("draws")
-        if not isinstance(moves, list) or not isinstance(draws, int) or draws < 0:
-            raise InvalidRecordError("an external chance record needs a moves list and a draws count")
-        game = super().from_record({**record, "moves": []})
-        assert isinstance(game, Game)
-        for i, data in enumerate([*moves, None]):
-            while game._core.pending and sum(map(len, game._core.drawn())) < draws:
-                normal, menhir = game._core.undrawn()
-                game.apply_chance((normal if game._core.pending == 1 else menhir)[0])
-            if data is None:
-                break
-            try:
-                game.play(cls.move_from_json(data))
-            except (KeyError, TypeError, AttributeError, ValueError) as exc:
-                raise InvalidRecordError(f"move {i} does not replay: {exc!r}") from None
-        if sum(map(len, game._core.drawn())) != draws:
-            raise InvalidRecordError("the record's draws do not replay")
-        return game
-
-    @classmethod
-    def move_from_json(cls, data: Any) -> Move:
-        return Move.from_json(data)
-
     # -- learning (hunters.carcassonne.learn; numpy is imported only there) -----------------
     def learn_layout(self) -> LearnLayout:
         """The compact action space and observation fields (see hunters.carcassonne.learn)."""
@@ -480,20 +466,20 @@ class Game(GameBase):
         return learn.layout(self.players)
 
     @property
-    def compact(self) -> ActionSpace[Move]:
+    def compact(self) -> ActionSpace[Move, ScoreEvent]:
         """The compact codes of `learn_layout()` (hunters.carcassonne.learn)."""
         from . import learn
 
         return learn.CompactActions(self)
 
     def learn_afterstates(self) -> tuple[Any, Any]:
-        """See GameBase.learn_afterstates (columns: `hunters.carcassonne.learn.AFTERSTATE_FEATURES`)."""
+        """See Afterstates.learn_afterstates (columns: `hunters.carcassonne.learn.AFTERSTATE_FEATURES`)."""
         from . import learn
 
         return learn.afterstates(self)
 
     def observe(self, seat: int, out: dict[str, Any] | None = None, view: str = "observation") -> dict[str, Any]:
-        """See GameBase.observe: both views are the same here (with chance external nothing is
+        """See Learnable.observe: both views are the same here (with chance external nothing is
         hidden, and the order of the piles is hidden from everyone: no seat knows more)."""
         from . import learn
 
@@ -504,7 +490,7 @@ class Game(GameBase):
     def learn_batch(
         cls, games: int, players: int = 2, seed: int = 0, view: str = "observation", **options: Any
     ) -> LearnBatch:
-        """See GameBase.learn_batch (both views the same, as in `observe`); option ``threads``
+        """See Learnable.learn_batch (both views the same, as in `observe`); option ``threads``
         (default 1): OpenMP threads stepping the games."""
         check_view(view)
         threads = options.pop("threads", 1)
@@ -531,8 +517,9 @@ class Game(GameBase):
         except TypeError:
             tile = None
         raw = None if tile is None or not 0 <= tile < 95 else self._core.apply_chance(tile)
-        if raw is None:
+        if tile is None or raw is None:
             raise IllegalMoveError("NOT_AN_OUTCOME", "that tile is not in the pile being drawn from", outcome)
+        self._outcomes.append(tile)
         self._events.extend(events_of(raw))
 
     @classmethod
@@ -546,7 +533,7 @@ class Game(GameBase):
         games, decisions, totals, wins = _core.random_games(n, players, seed)
         return SimulationResult(games, players, decisions, totals, wins)
 
-    def _summary_lines(self) -> list[str]:
+    def summary_lines(self) -> list[str]:
         normal, menhir = self.piles
         xs = [x for x, _, _, _ in self.board]
         ys = [y for _, y, _, _ in self.board]

@@ -77,7 +77,7 @@ from hunters.learn import BatchBuffers, LearnLayout, ObservationField
 from . import _core
 from .codes import events_of, move_of
 from .errors import IllegalMoveError, core_error
-from .moves import Move
+from .moves import Move, ScoreEvent
 
 if TYPE_CHECKING:
     from .game import Game
@@ -269,7 +269,7 @@ def learn_mask(game: Game, out: Any = None) -> Any:
     return out
 
 
-class CompactActions(ActionSpace[Move]):
+class CompactActions(ActionSpace[Move, ScoreEvent]):
     """The compact encoding of carcassonne_hg (see the module docstring), in the core."""
 
     __slots__ = ()

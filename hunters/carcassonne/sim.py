@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from hunters.game_base import SimulationResult
+from hunters.capabilities import SimulationResult
 
 from .game import Game
 

@@ -11,7 +11,7 @@ from typing import Any
 from google.protobuf.message import Message
 
 from hunters.errors import IllegalMoveError
-from hunters.game_base import GameBase
+from hunters.game_base import AnyGame
 from hunters.v1 import events_pb2, games_pb2, matches_pb2, moves_pb2, state_pb2
 from hunters.wire import GameAdapter, RemoteError, config_error, enum_names, enum_of, field_bytes
 
@@ -136,7 +136,7 @@ class Adapter(GameAdapter):
 
     def rebuild(
         self, players: int, options: dict[str, Any], states: Sequence[state_pb2.MatchState], moves: Sequence[Any]
-    ) -> GameBase:
+    ) -> AnyGame:
         """The tiles drawn so far in the order they were drawn (each state shows the tile in hand and
         the discards), the undrawn rest in ascending order; checked against the latest state."""
         if options:

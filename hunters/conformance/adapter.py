@@ -11,7 +11,8 @@ import sys
 from typing import Any
 
 import hunters
-from hunters.game_base import GameBase
+from hunters.game_base import AnyGame
+from hunters.perft import chance_root, perft
 
 from .protocol import PROTOCOL, serve
 from .vectors import event_json, move_json
@@ -25,7 +26,7 @@ class Adapter:
     name = "hunters"
 
     def __init__(self) -> None:
-        self.game: GameBase | None = None
+        self.game: AnyGame | None = None
 
     def __call__(self, request: dict[str, Any]) -> dict[str, Any]:
         op = request.get("op")
@@ -35,7 +36,7 @@ class Adapter:
         answer: dict[str, Any] = method(request)
         return answer
 
-    def current(self) -> GameBase:
+    def current(self) -> AnyGame:
         if self.game is None:
             raise ValueError("no game: send 'new' first")
         return self.game
@@ -71,9 +72,9 @@ class Adapter:
         game = self.current()
         depth, chance = int(request["depth"]), bool(request.get("chance", False))
         if not request.get("divide"):
-            return {"count": game.perft(depth, chance=chance)}
-        rows = game.perft(depth, divide=True, chance=chance)
-        pending = (game.chance_view() if chance else game).player == -1
+            return {"count": perft(game, depth, chance=chance)}
+        rows = perft(game, depth, divide=True, chance=chance)
+        pending = chance_root(game, chance).player == -1
         key = "outcome" if pending else "move"
         return {"divide": [{key: move_json(k), "count": n} for k, n in rows]}
 

@@ -22,7 +22,8 @@ from typing import Any
 from tqdm import tqdm
 
 import hunters
-from hunters.game_base import GameBase
+from hunters.game_base import AnyGame
+from hunters.perft import perft
 from hunters.wire import adapter as wire_adapter
 
 from . import vectors
@@ -135,7 +136,7 @@ class Runner:
             raise _Found(Divergence(game_id, where, "fault", [str(fault)], position)) from None
 
     def _play(
-        self, cls: type[GameBase], record: dict[str, Any], given: Iterator[Any] | None, where: str, seed: int = 0
+        self, cls: type[AnyGame], record: dict[str, Any], given: Iterator[Any] | None, where: str, seed: int = 0
     ) -> int:
         """Play a game from `record`'s configuration on both sides: the `given` moves, else seeded
         random ones (ours chooses) to the end. Returns the decisions compared."""
@@ -170,8 +171,8 @@ class Runner:
 
     def _same_position(
         self,
-        cls: type[GameBase],
-        ours: GameBase,
+        cls: type[AnyGame],
+        ours: AnyGame,
         answer: dict[str, Any],
         where: str,
         record: dict[str, Any],
@@ -193,7 +194,7 @@ class Runner:
                 diff.insert(0, f"after {self._describe(cls.INFO.id, played)}:")
             raise _Found(Divergence(cls.INFO.id, where, what, diff, record))
 
-    def _canon_moves(self, cls: type[GameBase], moves: Any, where: str, record: dict[str, Any]) -> dict[str, Any]:
+    def _canon_moves(self, cls: type[AnyGame], moves: Any, where: str, record: dict[str, Any]) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if not isinstance(moves, list):
             raise _Found(Divergence(cls.INFO.id, where, "fault", ["'legal' answered no list of moves"], record))
@@ -209,7 +210,7 @@ class Runner:
             out[_canon(move_json(move))] = move
         return out
 
-    def _same_moves(self, cls: type[GameBase], ours: GameBase, theirs: Any, where: str, record: dict[str, Any]) -> None:
+    def _same_moves(self, cls: type[AnyGame], ours: AnyGame, theirs: Any, where: str, record: dict[str, Any]) -> None:
         game_id = cls.INFO.id
         mine = {_canon(move_json(m)): m for m in ours.legal_moves()}
         got = self._canon_moves(cls, theirs, where, record)
@@ -253,7 +254,7 @@ class Runner:
         return lines or ["(the same items)"]
 
     # -- perft ------------------------------------------------------------------------------
-    def _perft(self, cls: type[GameBase], v: dict[str, Any]) -> None:
+    def _perft(self, cls: type[AnyGame], v: dict[str, Any]) -> None:
         game_id = cls.INFO.id
         record, chance = v["record"], v["chance"]
         where = f"perft vector {v['name']!r}" + (" (chance mode)" if chance else "")
@@ -264,7 +265,7 @@ class Runner:
                 self._descend(cls, record, depth, chance, f"{where}, depth {depth}", got, v["counts"][depth])
 
     def _descend(
-        self, cls: type[GameBase], record: dict[str, Any], depth: int, chance: bool, where: str, got: Any, want: int
+        self, cls: type[AnyGame], record: dict[str, Any], depth: int, chance: bool, where: str, got: Any, want: int
     ) -> None:
         """Follow the divide from a wrong count down to the first position whose legal moves (or
         a depth-1 count) differ; raise it as the divergence."""
@@ -280,7 +281,7 @@ class Runner:
                 raise _Found(Divergence(game_id, where, "perft", diff, record))
             self._ask(game_id, where, record, "new", record=record)
             rows = self._ask(game_id, where, record, "perft", depth=depth, chance=False, divide=True).get("divide")
-            mine = {_canon(move_json(m)): (m, n) for m, n in ours.perft(depth, divide=True)}
+            mine = {_canon(move_json(m)): (m, n) for m, n in perft(ours, depth, divide=True)}
             theirs_rows: dict[str, Any] = {}
             for row in rows if isinstance(rows, list) else []:
                 if isinstance(row, dict) and "move" in row:

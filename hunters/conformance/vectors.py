@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import hunters
-from hunters.game_base import GameBase
+from hunters.game_base import AnyGame
+from hunters.perft import chance_root, perft
 
 __all__ = [
     "FILES",
@@ -95,22 +96,22 @@ def _header(kind: str, game_id: str, scenario: dict[str, Any]) -> dict[str, Any]
     }
 
 
-def perft_vector(cls: type[GameBase], scenario: dict[str, Any]) -> dict[str, Any]:
+def perft_vector(cls: type[AnyGame], scenario: dict[str, Any]) -> dict[str, Any]:
     """Counts at depths 0..depth and the divide at `depth` of the scenario's position."""
     game = cls.from_record(scenario["record"])
     depth, chance = scenario["depth"], scenario.get("chance", False)
-    key = "outcome" if chance and game.chance_view().player == -1 else "move"
+    key = "outcome" if chance_root(game, chance).player == -1 else "move"
     return {
         **_header("perft", cls.INFO.id, scenario),
         "record": _plain(scenario["record"]),
         "chance": chance,
         "depth": depth,
-        "counts": [game.perft(d, chance=chance) for d in range(depth + 1)],
-        "divide": [{key: move_json(k), "count": n} for k, n in game.perft(depth, divide=True, chance=chance)],
+        "counts": [perft(game, d, chance=chance) for d in range(depth + 1)],
+        "divide": [{key: move_json(k), "count": n} for k, n in perft(game, depth, divide=True, chance=chance)],
     }
 
 
-def replay_vector(cls: type[GameBase], found: Any, scenario: dict[str, Any]) -> dict[str, Any]:
+def replay_vector(cls: type[AnyGame], found: Any, scenario: dict[str, Any]) -> dict[str, Any]:
     """The scenario's record played move by move, then seeded random moves to the game's end
     (``random.Random(seed).choice(legal_moves())``), every decision recorded."""
     record = scenario["record"]

@@ -11,7 +11,7 @@ turn code, so legal actions come straight from the core, in legal_moves() order.
 
 On the default board (120 spaces, 6 directions, 5 caves) SLOTS = 12 and the space has
 `ACTION_SPACE_SIZE` = 1440 * 1441 = 2,075,040 actions; a game on another board (or with another
-number of caves) has `game.action_space_size`.
+number of caves) has `game.actions.size`.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from hunters.game_base import ActionSpace
 
 from .board import default_board
 from .errors import IllegalMoveError, refusal
-from .moves import Move
+from .moves import Event, Move
 from .tiles import data
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ ACTION_SPACE_SIZE: int = _default_size()
 __all__ = ["ACTION_SPACE_SIZE", "DenseActions"]
 
 
-class DenseActions(ActionSpace[Move]):
+class DenseActions(ActionSpace[Move, Event]):
     """The dense encoding of jaeger_sammler (see the module docstring): the core's own turn codes."""
 
     __slots__ = ()
@@ -50,7 +50,8 @@ class DenseActions(ActionSpace[Move]):
 
     @property
     def size(self) -> int:
-        return self.game.action_space_size
+        """ACTION_SPACE_SIZE on the default board; another board has a size of its own."""
+        return self.game._cfg.action_space_size
 
     def legal(self) -> list[int]:
         """Action codes of every legal move, ascending (= legal_moves() order); none while a chance
@@ -64,10 +65,20 @@ class DenseActions(ActionSpace[Move]):
 
     def to_move(self, code: int) -> Move:
         """The move an action code stands for on this game's board (it may still be illegal now)."""
-        size = self.game.action_space_size
+        size = self.size
         if type(code) is not int or not 0 <= code < size:
             raise IllegalMoveError("MALFORMED", f"action must be an integer from 0 to {size - 1}", code)
         try:
             return self.game._decode(code)
         except ValueError:
             raise refusal("NOT_ADJACENT", code, "that action's step leads nowhere on this board") from None
+
+    def pairs(self) -> list[tuple[Move, int]]:
+        """(move, action code) of every legal move, in legal_moves() order (= ascending codes)."""
+        decode = self.game._decode
+        return [(decode(c), c) for c in self.legal()]
+
+    def keys(self) -> tuple[object, list[int]]:
+        """(the game's configuration, the legal codes): a code is a turn's steps on the
+        configuration's board (shared by the game's clones)."""
+        return self.game._cfg, self.legal()

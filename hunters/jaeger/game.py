@@ -6,23 +6,23 @@ import copy
 from types import ModuleType
 from typing import Any
 
-from hunters.errors import InvalidOptionError
-from hunters.game_base import (
-    ActionSpace,
-    GameBase,
-    GameInfo,
-    LegalMoves,
-    Option,
-    PerftLimit,
+from hunters.capabilities import (
+    CoreSearch,
+    CountsPerft,
+    Described,
+    ExplicitChance,
+    HiddenState,
+    Learnable,
+    PrivateViews,
     SearchStats,
+    Simulates,
     SimulationResult,
-    check_depth,
-    check_seed,
-    perft_children,
-    python_perft,
-    remember,
 )
+from hunters.errors import InvalidOptionError
+from hunters.game_base import ActionSpace, GameBase, GameInfo, LegalMoves, Option, check_seed
 from hunters.learn import LearnBatch, LearnLayout, check_view
+from hunters.memo import remember
+from hunters.perft import PerftLimit, check_depth, perft, perft_children, python_perft
 
 from . import _core, chance, views
 from . import actions as _actions
@@ -146,7 +146,17 @@ def _step_parts(step: Any) -> tuple[int, int | None] | None:
     return src, dst
 
 
-class Game(GameBase):
+class Game(
+    GameBase[Move, Event],
+    ExplicitChance,
+    PrivateViews,
+    HiddenState,
+    Learnable,
+    CoreSearch,
+    CountsPerft,
+    Simulates,
+    Described,
+):
     """A game of Jäger und Sammler (game id ``jaeger_sammler``).
 
     >>> g = Game.new(players=2, seed=7)
@@ -158,8 +168,6 @@ class Game(GameBase):
     """
 
     INFO = INFO
-    GAME_ID = GAME_ID
-    ACTIONS = _actions.DenseActions
     __slots__ = (
         "_board",
         "_cfg",
@@ -419,7 +427,7 @@ class Game(GameBase):
     def private_view(self, seat: int) -> dict[str, Any]:
         """What `seat` alone knows: its own collection, face-down tiles included (a seat that
         remembers its takes knows them, though the rules keep them face down)."""
-        super().private_view(seat)
+        self.check_seat(seat)
         return {"collection": self.collection(seat).to_json()}
 
     def greedy_best(self) -> LegalMoves[Move] | None:
@@ -594,21 +602,11 @@ class Game(GameBase):
             )
         return {"steps": steps, "jump_over": jump_over, "ends_season": any(e.kind == "season_end" for e in events)}
 
-    # -- dense action encoding (bots, reinforcement learning) -------------------------------
+    # -- the dense action encoding (bots, reinforcement learning, the service) -----------------
     @property
-    def action_space_size(self) -> int:
-        """Size of this game's action space (ACTION_SPACE_SIZE on the default board)."""
-        return self._cfg.action_space_size
-
-    def legal_moves_with_actions(self) -> list[tuple[Move, int]]:
-        """(move, action code) of every legal move, in legal_moves() order (= ascending codes)."""
-        cfg = self._cfg
-        return [(_decode(cfg, c), c) for c in self.actions.legal()]
-
-    def legal_action_keys(self) -> tuple[CoreConfig, list[int]]:
-        """(the game's configuration, the legal codes): a code is a turn's steps on the
-        configuration's board (shared by the game's clones)."""
-        return self._cfg, self.actions.legal()
+    def actions(self) -> _actions.DenseActions:
+        """The dense action codes (`hunters.jaeger.actions`): the core's own turn codes."""
+        return _actions.DenseActions(self)
 
     # -- learning (hunters.learn; see hunters.jaeger.learn for the codes and fields) -----------
     def learn_layout(self) -> LearnLayout:
@@ -616,13 +614,13 @@ class Game(GameBase):
         return layout
 
     @property
-    def compact(self) -> ActionSpace[Move]:
+    def compact(self) -> ActionSpace[Move, Event]:
         """The compact codes of `learn_layout()` (hunters.jaeger.learn)."""
-        space: ActionSpace[Move] = _learn().CompactActions(self)
+        space: ActionSpace[Move, Event] = _learn().CompactActions(self)
         return space
 
     def observe(self, seat: int, out: dict[str, Any] | None = None, view: str = "observation") -> dict[str, Any]:
-        """See GameBase.observe: the information state also shows the seat's own face-down tiles by
+        """See Learnable.observe: the information state also shows the seat's own face-down tiles by
         kind (and its full score), which the observation hides (spec §5); see hunters.jaeger.learn."""
         obs: dict[str, Any] = _learn().observe(self, seat, out, check_view(view) == "information_state")
         return obs
@@ -653,7 +651,7 @@ class Game(GameBase):
 
     # -- perft (docs/jaeger-engine-contract.md#perft) -----------------------------------------
     def perft(self, depth: int, divide: bool = False, chance: bool = False, limit: PerftLimit | None = None) -> Any:
-        """GameBase.perft counted in the core without the GIL (the last ply counted, not played);
+        """`hunters.perft.perft` counted in the core without the GIL (the last ply counted, not played);
         a pending summer deal (chance="external", before the first turn) is counted in Python."""
         check_depth(depth)
         if self._summer_left is not None:
@@ -662,7 +660,7 @@ class Game(GameBase):
             return python_perft(self, depth, divide=divide, chance=True, limit=limit)
         if limit is not None:
             if divide:
-                return [(k, c.perft(d, chance=chance, limit=limit)) for k, c, d in perft_children(self, depth, chance)]
+                return [(k, perft(c, d, chance=chance, limit=limit)) for k, c, d in perft_children(self, depth, chance)]
             return limit.run(lambda nodes: _core.perft_bounded(self._core, depth, chance, limit.stop, nodes))
         out = _core.perft(self._core, depth, chance, divide)
         if not divide or self.chance_pending:
@@ -686,13 +684,13 @@ class Game(GameBase):
         Simplification (documented in hunters/bots): the seat is given the pool of its opponents'
         face-down tiles (public: every tile lay face up before it was taken) but not who took which,
         i.e. it does not recall the history of takes. With two players that loses nothing."""
-        super().observed_by(seat)
+        self.check_seat(seat)
         return views.masked(self, seat, None)
 
     def determinized(self, seat: int, seed: int) -> Game:
         """`observed_by(seat)` with the winter deck (before winter) shuffled and the other seats'
         face-down tiles dealt at random from `seed`."""
-        super().observed_by(seat)
+        self.check_seat(seat)
         return views.masked(self, seat, check_seed(seed, optional=False))
 
     # -- copies and records ------------------------------------------------------------------
@@ -738,15 +736,6 @@ class Game(GameBase):
         }
 
     @classmethod
-    def from_record(cls, record: dict[str, Any]) -> Game:
-        """Replay a record made by `to_record` (or by hand) to the identical game: the base's one
-        replay loop (a record with external chance lists its outcomes, applied at the chance
-        nodes), typed as a Jäger game; a malformed record raises InvalidRecordError."""
-        game = super().from_record(record)
-        assert isinstance(game, Game)
-        return game
-
-    @classmethod
     def _new_from_record(cls, record: dict[str, Any]) -> Game:
         """The game of a record's configuration (options checked: an object of known options); with
         external chance, the layouts are its outcomes (see `from_record`)."""
@@ -771,8 +760,6 @@ class Game(GameBase):
             start=record.get("start"),
             **options,
         )
-
-    move_from_json = Move.from_json
 
     # -- simulation ----------------------------------------------------------------------------
     @classmethod
@@ -829,7 +816,7 @@ class Game(GameBase):
         end, taken tiles other than weapons and mammoths are only counted, and scores are None."""
         return views.view(self)
 
-    def _summary_lines(self) -> list[str]:
+    def summary_lines(self) -> list[str]:
         """Season, tiles left, pieces and collections of each seat (full state: face-down tiles too)."""
         left = sum(1 for t in self.tiles if t is not None and t not in STAYING)
         lines = [

@@ -101,7 +101,7 @@ from hunters.learn import MAX_LEARN_ACTIONS, BatchBuffers, LearnLayout, Observat
 
 from . import _core, chance
 from .errors import core_error
-from .moves import Move
+from .moves import Event, Move
 from .options import WINTER_START, validate_options
 from .tiles import KINDS, code_of, data, deck
 
@@ -323,7 +323,7 @@ def move_to_learn(game: Game, move: Move) -> int:
     return int(game._core.learn_code(turn, c, k))
 
 
-class CompactActions(ActionSpace[Move]):
+class CompactActions(ActionSpace[Move, Event]):
     """The compact encoding of jaeger_sammler (see the module docstring), in the core."""
 
     __slots__ = ()

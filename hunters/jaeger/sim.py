@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from hunters.game_base import SimulationResult
+from hunters.capabilities import SimulationResult
 
 from . import _core
 from .game import POLICIES, Game

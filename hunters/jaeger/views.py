@@ -59,7 +59,7 @@ def view(game: Game) -> dict[str, Any]:
     coords = b.coords
     summer_mammoth = game.summer_mammoth
     return {
-        "game": game.GAME_ID,
+        "game": game.INFO.id,
         "players": game.players,
         "player": game.player,
         "season": game.season,

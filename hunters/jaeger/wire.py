@@ -12,7 +12,7 @@ from typing import Any, TypeVar, overload
 from google.protobuf.message import Message
 
 from hunters.errors import IllegalMoveError
-from hunters.game_base import GameBase
+from hunters.game_base import AnyGame
 from hunters.v1 import events_pb2, games_pb2, matches_pb2, moves_pb2, options_pb2, state_pb2
 from hunters.wire import (
     MAX_ADJACENCY,
@@ -359,7 +359,7 @@ class Adapter(GameAdapter):
 
     def rebuild(
         self, players: int, options: dict[str, Any], states: Sequence[state_pb2.MatchState], moves: Sequence[Any]
-    ) -> GameBase:
+    ) -> AnyGame:
         """The summer layout and start positions of the set-up state, the winter tiles as the state
         after summer's end shows them dealt (the rest of the winter deck in code order); checked
         against the latest state."""

@@ -4,13 +4,14 @@ buffers."""
 from __future__ import annotations
 
 import operator
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from gymnasium import spaces
 
 import hunters
-from hunters.game_base import MAX_SEED, GameBase
+from hunters.capabilities import Learnable, LearnableGame, supports
+from hunters.game_base import MAX_SEED, AnyGame, GameBase
 from hunters.learn import LearnLayout, check_view
 
 __all__ = [
@@ -86,17 +87,22 @@ def gym_name(game_id: str) -> str:
 
 
 def learnable_games() -> list[str]:
-    """The registered games with a learning surface (a `learn_layout` of their own)."""
-    return [g for g in hunters.games.ids() if hunters.games.get(g).learn_layout is not GameBase.learn_layout]
+    """The registered games with a learning surface (the `Learnable` capability)."""
+    return [g for g in hunters.games.ids() if supports(hunters.games.get(g), Learnable)]
 
 
-def game_class(game: str | type[GameBase]) -> type[GameBase]:
-    """The game class of a registered id, or the class itself."""
+def game_class(game: str | type[AnyGame]) -> type[LearnableGame]:
+    """The game class of a registered id, or the class itself; ValueError for a game without a
+    learning surface (the `Learnable` capability)."""
     if isinstance(game, str):
-        return hunters.games.get(game)
-    if isinstance(game, type) and issubclass(game, GameBase):
-        return game
-    raise TypeError(f"expected a game id or a GameBase subclass, got {game!r}")
+        cls = hunters.games.get(game)
+    elif isinstance(game, type) and issubclass(game, GameBase):
+        cls = game
+    else:
+        raise TypeError(f"expected a game id or a GameBase subclass, got {game!r}")
+    if not supports(cls, Learnable):
+        raise ValueError(f"{cls.INFO.id} has no learning surface (the Learnable capability)")
+    return cast("type[LearnableGame]", cls)
 
 
 def check_render_mode(render_mode: str | None) -> str | None:
@@ -106,7 +112,7 @@ def check_render_mode(render_mode: str | None) -> str | None:
     return render_mode
 
 
-def render_game(game: GameBase, render_mode: str | None) -> str | None:
+def render_game(game: LearnableGame, render_mode: str | None) -> str | None:
     """The game drawn in `render_mode` (None when there is none)."""
     if render_mode is None:
         return None
@@ -122,11 +128,11 @@ def draw_seed(rng: np.random.Generator) -> int:
     return int(rng.integers(0, MAX_SEED, dtype=np.uint64, endpoint=True))
 
 
-def sample_legal(game: GameBase, rng: np.random.Generator) -> int:
+def sample_legal(game: LearnableGame, rng: np.random.Generator) -> int:
     """A uniformly random legal compact code of the seat to move in `game`."""
     if game.is_over or game.player < 0:
         raise RuntimeError("no seat is to move")
-    codes = game.learn_actions()
+    codes = game.compact.legal()
     return int(codes[int(rng.integers(len(codes)))])
 
 
@@ -154,18 +160,18 @@ class ObservationBuffers:
         self._mask_u8 = np.zeros(layout.actions, np.uint8)
         self.mask = self._mask_u8.view(np.int8)
 
-    def fill(self, game: GameBase, seat: int, to_move: bool, copy: bool) -> dict[str, Any]:
+    def fill(self, game: LearnableGame, seat: int, to_move: bool, copy: bool) -> dict[str, Any]:
         """The observation of `seat`, with the legal mask when `to_move` (else all zeros)."""
         if copy:  # fresh arrays filled by the core (cheaper than filling the buffers, then copying)
             out = game.observe(seat) if self.view == "observation" else game.observe(seat, view=self.view)
-            out[MASK] = (game.learn_mask() if to_move else np.zeros_like(self._mask_u8)).view(np.int8)
+            out[MASK] = (game.compact.mask() if to_move else np.zeros_like(self._mask_u8)).view(np.int8)
             return out
         if self.view == "observation":  # (a game whose observe() predates views still works)
             game.observe(seat, self.fields)
         else:
             game.observe(seat, self.fields, self.view)
         if to_move:
-            game.learn_mask(self._mask_u8)
+            game.compact.mask(self._mask_u8)
         else:
             self._mask_u8.fill(0)
         out = dict(self.fields)

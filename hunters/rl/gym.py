@@ -15,7 +15,7 @@ Both env types take ``view``: ``"observation"`` (default: what is on the table n
   IllegalMoveError (``illegal="raise"``). With ``afterstates=True`` (a game whose layout names
   afterstate features: H&G) the info of every reset and step where the learner is to move has
   ``legal_codes`` (int64 [n]) and ``afterstates`` (float32 [n, F]: row i the features of that move
-  and of the position it leads to, `GameBase.learn_afterstates`).
+  and of the position it leads to, `Afterstates.learn_afterstates`).
 - `HuntersVectorEnv` (``gymnasium.vector.VectorEnv`` over ``Game.learn_batch``): N games stepped in
   one call inside the core (other keyword options, e.g. ``threads``, go to the batch), **every seat
   played by the caller** (self-play). The observation of
@@ -47,8 +47,9 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from hunters.bots import Bot, make_bot
+from hunters.capabilities import Afterstates, LearnableGame, supports
 from hunters.errors import IllegalMoveError
-from hunters.game_base import GameBase
+from hunters.game_base import AnyGame
 from hunters.learn import check_view, terminal_rewards
 
 from ._common import (
@@ -91,7 +92,7 @@ class HuntersEnv(gymnasium.Env[dict[str, Any], Any]):
 
     def __init__(
         self,
-        game: str | type[GameBase],
+        game: str | type[AnyGame],
         players: int = 2,
         opponents: Opponent | Sequence[Opponent] = "random",
         seat: int | str = 0,
@@ -124,9 +125,9 @@ class HuntersEnv(gymnasium.Env[dict[str, Any], Any]):
         self._specs = specs
         self._players, self._seat_option, self._illegal, self._options = players, seat, illegal, options
         self.render_mode = render_mode
-        self.game: GameBase = self._cls.new(players=players, seed=0, **options)
+        self.game: LearnableGame = self._cls.new(players=players, seed=0, **options)
         self.layout = self.game.learn_layout()
-        if afterstates and not self.layout.afterstates:
+        if afterstates and not (self.layout.afterstates and supports(self._cls, Afterstates)):
             raise ValueError(f"{self._cls.INFO.id} has no afterstate features")
         self._afterstates = afterstates
         self.observation_space = observation_space(self.layout)
@@ -156,8 +157,9 @@ class HuntersEnv(gymnasium.Env[dict[str, Any], Any]):
 
     def _info(self, info: dict[str, Any]) -> dict[str, Any]:
         """`info`, with the learner's ``legal_codes`` and ``afterstates`` table when asked for."""
-        if self._afterstates and not self.game.is_over:
-            info["legal_codes"], info["afterstates"] = self.game.learn_afterstates()
+        game = self.game
+        if self._afterstates and not game.is_over and isinstance(game, Afterstates):
+            info["legal_codes"], info["afterstates"] = game.learn_afterstates()
         return info
 
     def _opponent(self, spec: Opponent) -> Any:
@@ -168,10 +170,10 @@ class HuntersEnv(gymnasium.Env[dict[str, Any], Any]):
             return spec
         buffers = self._policy_buffers
 
-        def play(game: GameBase) -> Any:  # a policy: the seat's observation dict -> a code
+        def play(game: LearnableGame) -> Any:  # a policy: the seat's observation dict -> a code
             seat = game.player
             code = as_int(spec(buffers.fill(game, seat, True, copy=True)), "the opponent's code")
-            return game.learn_to_move(code)
+            return game.compact.to_move(code)
 
         return play
 
@@ -188,7 +190,7 @@ class HuntersEnv(gymnasium.Env[dict[str, Any], Any]):
         if self.game.is_over:  # (not `game.is_over`: mypy would keep it narrowed below)
             raise RuntimeError("the episode is over: call reset()")
         try:
-            game.play_learn(as_int(action, "action"))
+            game.compact.play(as_int(action, "action"))
         except IllegalMoveError:
             if self._illegal == "raise":
                 raise
@@ -215,7 +217,7 @@ class HuntersVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
 
     def __init__(
         self,
-        game: str | type[GameBase],
+        game: str | type[AnyGame],
         num_envs: int = 256,
         players: int = 2,
         view: str = "observation",

@@ -29,8 +29,9 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from hunters.capabilities import ExplicitChance, LearnableGame
 from hunters.errors import IllegalMoveError
-from hunters.game_base import GameBase
+from hunters.game_base import AnyGame
 from hunters.learn import LearnLayout, terminal_rewards
 
 from ._common import game_class, learnable_games
@@ -38,15 +39,15 @@ from ._common import game_class, learnable_games
 __all__ = ["game_name", "register", "register_all"]
 
 
-_registered: dict[str, type[GameBase]] = {}
+_registered: dict[str, type[LearnableGame]] = {}
 
 
-def game_name(game: str | type[GameBase]) -> str:
+def game_name(game: str | type[AnyGame]) -> str:
     """The OpenSpiel short name of a game: ``python_hunters_<id>``."""
     return f"python_hunters_{game_class(game).INFO.id}"
 
 
-def register(game: str | type[GameBase], perfect_information: bool | None = None) -> str:
+def register(game: str | type[AnyGame], perfect_information: bool | None = None) -> str:
     """Register a game (id or class) with OpenSpiel, once; returns its short name.
     `perfect_information`: whether nothing is hidden once chance is external (default: the game's
     `GameInfo.perfect_information`)."""
@@ -89,7 +90,7 @@ class HuntersGame(pyspiel.Game):
     """One configuration (``players``) of a hunters game, as an OpenSpiel game."""
 
     GAME_TYPE: Any
-    CLS: type[GameBase]
+    CLS: type[LearnableGame]
     PERFECT: bool
 
     def __init__(self, params: dict[str, Any] | None = None):
@@ -122,7 +123,7 @@ class HuntersGame(pyspiel.Game):
         return Observer(self, perfect_recall)
 
 
-def _chance_bound(cls: type[GameBase], layout: LearnLayout) -> int:
+def _chance_bound(cls: type[LearnableGame], layout: LearnLayout) -> int:
     """Outcome ids of chance nodes are below this: the layout's `chance_outcomes` (the game's own
     bound), else the action count."""
     return layout.chance_outcomes or layout.actions
@@ -134,7 +135,7 @@ class _Holder:
 
     __slots__ = ("game",)
 
-    def __init__(self, game: GameBase):
+    def __init__(self, game: LearnableGame):
         self.game = game
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Holder:
@@ -145,19 +146,19 @@ class _Holder:
         return (_from_record, (type(self.game), self.game.to_record()))
 
 
-def _from_record(cls: type[GameBase], record: dict[str, Any]) -> _Holder:
+def _from_record(cls: type[LearnableGame], record: dict[str, Any]) -> _Holder:
     return _Holder(cls.from_record(record))
 
 
 class HuntersState(pyspiel.State):
     """A position: the hunters game (with external chance) behind OpenSpiel's State API."""
 
-    def __init__(self, game: HuntersGame, hunters_game: GameBase):
+    def __init__(self, game: HuntersGame, hunters_game: LearnableGame):
         super().__init__(game)
         self._h = _Holder(hunters_game)
 
     @property
-    def hunters_game(self) -> GameBase:
+    def hunters_game(self) -> LearnableGame:
         """The hunters game of this state (do not play on it directly: OpenSpiel keeps the
         history)."""
         return self._h.game
@@ -173,17 +174,19 @@ class HuntersState(pyspiel.State):
         g = self._h.game
         if g.is_over or g.player != player:
             return []
-        return g.learn_actions()
+        return g.compact.legal()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return self._h.game.chance_outcomes()
+        g = self._h.game
+        return g.chance_outcomes() if isinstance(g, ExplicitChance) else []
 
     def _apply_action(self, action: int) -> None:
         g = self._h.game
         if g.player < 0:
+            assert isinstance(g, ExplicitChance)  # (a seat of -1 is a chance node)
             g.apply_chance(int(action))
         else:
-            g.play_learn(int(action))
+            g.compact.play(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -191,7 +194,7 @@ class HuntersState(pyspiel.State):
         g = self._h.game
         if not g.is_over and g.player == player:
             try:
-                return f"{action}:{g.learn_to_move(int(action))}"
+                return f"{action}:{g.compact.to_move(int(action))}"
             except IllegalMoveError:
                 pass
         return f"code:{action}"
@@ -238,7 +241,7 @@ class Observer:
         return _recall_string(self._game, state, player, self._fields)
 
 
-def _observation_string(game: GameBase, player: int, buffers: dict[str, Any]) -> str:
+def _observation_string(game: LearnableGame, player: int, buffers: dict[str, Any]) -> str:
     obs = game.observe(player, buffers)
     parts = []
     for name, arr in obs.items():
@@ -263,9 +266,10 @@ def _recall_string(game: HuntersGame, state: HuntersState, player: int, buffers:
     for action in history[done:]:
         actor = g.player
         if actor < 0:
+            assert isinstance(g, ExplicitChance)
             g.apply_chance(action)
         else:
-            g.play_learn(action)
+            g.compact.play(action)
         mine = f"a{action} " if actor == player else ""
         steps.append(mine + _observation_string(g, player, buffers))
     entry[1] = len(history)

@@ -28,7 +28,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from hunters.game_base import GameBase
+from hunters.capabilities import LearnableGame
+from hunters.game_base import AnyGame
 from hunters.learn import terminal_rewards
 
 from ._common import (
@@ -47,7 +48,7 @@ from ._common import (
 __all__ = ["HuntersAECEnv", "aec_env"]
 
 
-def aec_env(game: str | type[GameBase], players: int = 2, **kwargs: Any) -> HuntersAECEnv:
+def aec_env(game: str | type[AnyGame], players: int = 2, **kwargs: Any) -> HuntersAECEnv:
     """The AEC environment of a game (an id or a class); `kwargs`: ``render_mode``,
     ``copy_observations``, ``view`` and the game's own options (passed to ``Game.new``)."""
     return HuntersAECEnv(game, players=players, **kwargs)
@@ -65,7 +66,7 @@ class HuntersAECEnv(AECEnv[str, dict[str, Any], int]):
 
     def __init__(
         self,
-        game: str | type[GameBase],
+        game: str | type[AnyGame],
         players: int = 2,
         render_mode: str | None = None,
         copy_observations: bool = True,
@@ -80,7 +81,7 @@ class HuntersAECEnv(AECEnv[str, dict[str, Any], int]):
         self._players = players
         self._options = options
         self._copy = copy_observations
-        self.game: GameBase = self._cls.new(players=players, seed=0, **options)
+        self.game: LearnableGame = self._cls.new(players=players, seed=0, **options)
         self.layout = self.game.learn_layout()
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
@@ -129,7 +130,7 @@ class HuntersAECEnv(AECEnv[str, dict[str, Any], int]):
             self._was_dead_step(action)
             return
         game = self.game
-        game.play_learn(as_int(action, "action"))
+        game.compact.play(as_int(action, "action"))
         self._cumulative_rewards[agent] = 0.0
         if game.is_over:
             scores = game.scores

@@ -4,7 +4,7 @@ action) encoded once here and reused as bytes.
 
 A listing is what the seat streams offer every turn and what ListLegalMoves and Evaluate return:
 tens to hundreds of moves a decision, many of them listed before (in earlier turns of the match,
-or in other matches). A game that promises, with `GameBase.legal_action_keys()`, that an action
+or in other matches). A game that promises, with `ActionSpace.keys()`, that an action
 code stands for one move within a context (what else its moves depend on) is listed straight from
 its action codes: only the entries not listed before are encoded, each from the move its action
 stands for (`action_to_move`), and no other move is built; any other is
@@ -82,7 +82,7 @@ class LegalEncoder:
     def entries(self, ad: Any, game: Any, field: int) -> bytes:
         """Every legal move of `game` (`ad`: its wire adapter) as entries of the repeated LegalMove
         field number `field`, in `legal_moves_with_actions()` order."""
-        keyed = game.legal_action_keys()
+        keyed = game.actions.keys()
         if keyed is None:
             return self._by_pairs(ad, game, field)
         context, actions = keyed
@@ -111,7 +111,7 @@ class LegalEncoder:
         if len(table) > self.limit:
             table.clear()
         out = []
-        for move, action in game.legal_moves_with_actions():
+        for move, action in game.actions.pairs():
             hit = table.get(action)
             if hit is None or (hit[0] is not move and hit[0] != move):
                 hit = table[action] = (move, _entry(ad, move, action, field))

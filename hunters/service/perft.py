@@ -12,7 +12,8 @@ import grpc
 
 from hunters.conformance import vectors
 from hunters.errors import IllegalMoveError, PerftStopped
-from hunters.game_base import GameBase, PerftLimit, perft_children
+from hunters.game_base import AnyGame
+from hunters.perft import PerftLimit, chance_root, perft, perft_children
 from hunters.v1 import oracle_pb2
 
 from .engine import Cancel
@@ -34,16 +35,16 @@ MAX_PERFT_NODES = 2_000_000_000
 """Most positions one Perft call may expand (each a move list; bulk-counted leaves are free): about
 20-60 s of one core in the built-in games."""
 
-Row = tuple[oracle_pb2.PerftResponse, GameBase, int]
+Row = tuple[oracle_pb2.PerftResponse, AnyGame, int]
 
 
-def _position(request: oracle_pb2.PerftRequest, ad: ServiceAdapter) -> GameBase:
+def _position(request: oracle_pb2.PerftRequest, ad: ServiceAdapter) -> AnyGame:
     config = request.config
     if config.bots:
         raise invalid("INVALID_CONFIG", "bot seats belong to matches (CreateMatch), not to the oracle")
     if not config.HasField("seed") and not config.HasField("options"):
         raise invalid("INVALID_CONFIG", "the oracle needs a seed or explicit options to reproduce a game")
-    game: GameBase = ad.new_game(config, config.seed)
+    game: AnyGame = ad.new_game(config, config.seed)
     for index, pb in enumerate(request.moves):
         try:
             game.play(ad.move_from_proto(pb))
@@ -63,13 +64,13 @@ def perft_rows(request: oracle_pb2.PerftRequest, cancel: Cancel) -> tuple[list[R
         raise invalid("BAD_MAX_NODES", "max_nodes must be 0 (the server's limit) or positive")
     game = _position(request, ad)
     try:
-        game.perft(0, chance=request.chance)  # refuses a mode the position cannot be counted in
-    except (ValueError, NotImplementedError) as exc:
+        root = chance_root(game, request.chance)  # refuses a mode the position cannot be counted in
+        perft(root, 0)
+    except ValueError as exc:
         raise invalid("BAD_PERFT", str(exc)) from None
     if game.is_over:
         return [], 0
-    root = game.chance_view() if request.chance else game
-    actions = {} if root.player == -1 else dict(root.legal_moves_with_actions())
+    actions = {} if root.player == -1 else dict(root.actions.pairs())
     rows: list[Row] = []
     for key, child, depth in perft_children(game, request.depth, request.chance):
         if cancel:
@@ -89,12 +90,12 @@ def new_limit(request: oracle_pb2.PerftRequest) -> PerftLimit:
     return PerftLimit(nodes=MAX_PERFT_NODES if not 0 < nodes <= MAX_PERFT_NODES else nodes)
 
 
-def count_child(child: GameBase, depth: int, chance: bool, limit: PerftLimit, cancel: Cancel) -> int:
+def count_child(child: AnyGame, depth: int, chance: bool, limit: PerftLimit, cancel: Cancel) -> int:
     """Leaves `depth` decisions below one child, under the call's `limit` (its stop byte is this
     job's cancel flag: the caller going away stops the core at once)."""
     limit.stop = cancel.flag
     try:
-        count: int = child.perft(depth, chance=chance, limit=limit)
+        count: int = perft(child, depth, chance=chance, limit=limit)
     except PerftStopped as exc:
         if exc.reason == "STOPPED":
             raise ServiceError(grpc.StatusCode.CANCELLED, "CANCELLED", "the call was cancelled") from None

@@ -19,9 +19,9 @@ import grpc
 from google.protobuf import message, timestamp_pb2
 
 from hunters.errors import IllegalMoveError
-from hunters.game_base import GameBase, SimulationResult
+from hunters.game_base import AnyGame
 from hunters.scale import Executor, Job, chunks
-from hunters.simulate import BLOCK, block_sizes, blocks_unit
+from hunters.simulate import BLOCK, SimulationResult, block_sizes, blocks_unit, random_games
 from hunters.v1 import games_pb2, games_pb2_grpc, matches_pb2, matches_pb2_grpc, oracle_pb2, oracle_pb2_grpc
 
 from . import auth, tracing
@@ -176,7 +176,7 @@ def _move_builder(ad: ServiceAdapter, request: matches_pb2.PlayMoveRequest) -> C
     def build(game: Any) -> Any:
         which = request.WhichOneof("play")
         if which == "action":
-            return game.action_to_move(request.action)
+            return game.actions.to_move(request.action)
         if which == "move":
             return ad.move_from_proto(request.move)
         raise invalid("MOVE_MISSING", "set either move or action")
@@ -358,10 +358,10 @@ def evaluate(request: oracle_pb2.EvaluateRequest, cancel: Cancel) -> oracle_pb2.
     return response
 
 
-def simulate_block(game: type[GameBase], games: int, players: int, seed: int, cancel: Cancel) -> Any:
-    """One block of random games played by the game's `random_games` (inside its core), or None
+def simulate_block(game: type[AnyGame], games: int, players: int, seed: int, cancel: Cancel) -> Any:
+    """One block of random games (`hunters.simulate.random_games`: inside the core where it can), or None
     when cancelled before it started."""
-    return None if cancel else game.random_games(games, players=players, seed=seed)
+    return None if cancel else random_games(game, games, players=players, seed=seed)
 
 
 class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
@@ -411,7 +411,7 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
         if not 0 < request.games <= MAX_SIMULATED_GAMES:
             raise invalid("BAD_GAMES", f"games must be an integer from 1 to {MAX_SIMULATED_GAMES}")
         try:
-            ad.Game.random_games(0, players=request.players, seed=request.seed)
+            random_games(ad.Game, 0, players=request.players, seed=request.seed)
         except ValueError as exc:
             raise invalid("INVALID_CONFIG", str(exc)) from None
         with self.engine.simulate.admitted(caller) as budget:
@@ -462,7 +462,7 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
         return response
 
     async def _report(
-        self, request: oracle_pb2.SimulateGamesRequest, game: type[GameBase], budget: Any
+        self, request: oracle_pb2.SimulateGamesRequest, game: type[AnyGame], budget: Any
     ) -> AsyncIterator[oracle_pb2.SimulateGamesResponse]:
         total = request.games
         done = moves = 0
@@ -490,7 +490,7 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
                 )
 
     async def _simulated(
-        self, game_id: str, game: type[GameBase], total: int, players: int, seed: int, budget: Any = None
+        self, game_id: str, game: type[AnyGame], total: int, players: int, seed: int, budget: Any = None
     ) -> AsyncIterator[SimulationResult]:
         """The blocks of a run (block b: `random_games(SIMULATION_BLOCK, seed + b)`), in order: one at a
         time on the engine's threads, or units of a few blocks on the scale executor (a Ray cluster),

@@ -5,10 +5,12 @@ import time
 
 import pytest
 
+import hunters
 from hunters.bots import BOTS, GreedyBot, MctsBot, Observation, RandomBot, make_bot, parse_spec
 from hunters.carcassonne import Game as HG
 from hunters.carcassonne import Move, Occupant
 from hunters.jaeger import Game as JS
+from tests.tiny_tiles.plugin import PLUGIN as TINY
 
 GAMES = [HG, JS]
 
@@ -190,15 +192,18 @@ def test_hg_playout_policy_bare():
         make_bot("mcts:bare=2")
 
 
-def test_mcts_searches_in_python_where_the_game_has_no_search_of_its_own(monkeypatch):
-    """The Python search over determinizations (python_search) plays a game whose `search` hook
-    answers None; `bare`, an option of the cores' search, is refused there."""
-    game = HG.new(players=2, seed=1)
-    monkeypatch.setattr(HG, "search", lambda self, *a, **k: None)
-    bot = MctsBot(iterations=30, seed=2)
-    move = bot(game)
-    assert game.is_legal(move) and bot.last_iterations == 30
-    assert sum(v for _, v, _ in bot.last_stats) == 30 and len(bot.last_stats) == len(game.legal_moves())
-    assert MctsBot(iterations=30, seed=2)(game) == move  # deterministic for a seed and iterations
-    with pytest.raises(ValueError, match="bare"):
-        MctsBot(iterations=10, bare=0.5)(game)
+def test_mcts_searches_in_python_where_the_game_has_no_search_of_its_own():
+    """The Python search over determinizations (python_search) plays a game without the CoreSearch
+    capability (the plug-in tiny_tiles); `bare`, an option of the cores' search, is refused there."""
+    hunters.games.register(TINY)
+    try:
+        game = hunters.games.get("tiny_tiles").new(players=2, seed=1)
+        bot = MctsBot(iterations=30, seed=2)
+        move = bot(game)
+        assert game.is_legal(move) and bot.last_iterations == 30
+        assert sum(v for _, v, _ in bot.last_stats) == 30 and len(bot.last_stats) == len(game.legal_moves())
+        assert MctsBot(iterations=30, seed=2)(game) == move  # deterministic for a seed and iterations
+        with pytest.raises(ValueError, match="bare"):
+            MctsBot(iterations=10, bare=0.5)(game)
+    finally:
+        hunters.games.unregister("tiny_tiles")

@@ -1,4 +1,4 @@
-"""The greedy bot's fast path (`GameBase.greedy_best`, in each game's core) chooses exactly what its
+"""The greedy bot's fast path (`CoreSearch.greedy_best`, in each game's core) chooses exactly what its
 definition does (every move played on a copy and valued by the plugin's `value` in Python): the
 same tied best moves in the same order, so the same move, over seeded random games of every game."""
 

@@ -18,8 +18,8 @@ COLUMNS = [name for name, _ in AFTERSTATE_FEATURES]
 def expected_row(game: Game, code: int) -> list[float]:
     seat = game.player
     after = game.clone()
-    move = after.learn_to_move(code)
-    after.play_learn(code)
+    move = after.compact.to_move(code)
+    after.compact.play(code)
     gains = [a - b for a, b in zip(after.scores, game.scores, strict=True)]
     others = [p for p in range(game.players) if p != seat]
     est_b, est_a = estimates(game._core), estimates(after._core)
@@ -56,7 +56,7 @@ def test_afterstate_rows_are_their_moves_features(players):
         game = Game.new(players=players, seed=seed)
         while not game.is_over:
             codes, table = game.learn_afterstates()
-            assert codes.tolist() == game.learn_actions() and table.shape == (len(codes), len(COLUMNS))
+            assert codes.tolist() == game.compact.legal() and table.shape == (len(codes), len(COLUMNS))
             assert table.dtype == np.float32
             for i in rng.sample(range(len(codes)), min(4, len(codes))):
                 assert np.allclose(table[i], expected_row(game, int(codes[i])), atol=1e-5), COLUMNS

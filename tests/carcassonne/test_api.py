@@ -198,18 +198,18 @@ def test_actions_round_trip_and_mask():
     for _ in range(40):
         if g.is_over:
             break
-        actions = g.legal_actions()
+        actions = g.actions.legal()
         moves = list(g.legal_moves())
         assert len(actions) == len(moves) and actions == sorted(actions)
-        assert {g.action_to_move(a) for a in actions} == set(moves)
+        assert {g.actions.to_move(a) for a in actions} == set(moves)
         assert all(0 <= a < ACTION_SPACE_SIZE for a in actions)
         for m in moves[:5]:
-            assert g.action_to_move(g.move_to_action(m)) == m
-        g.play_action(actions[len(actions) // 3])
-    mask = g.action_mask()
-    assert len(mask) == ACTION_SPACE_SIZE and sum(mask) == len(g.legal_actions())
+            assert g.actions.to_move(g.actions.from_move(m)) == m
+        g.actions.play(actions[len(actions) // 3])
+    mask = g.actions.mask()
+    assert len(mask) == ACTION_SPACE_SIZE and sum(mask) == len(g.actions.legal())
     with pytest.raises(IllegalMoveError):
-        g.action_to_move(ACTION_SPACE_SIZE)
+        g.actions.to_move(ACTION_SPACE_SIZE)
 
 
 def test_shaman_retake_actions_round_trip():
@@ -219,11 +219,11 @@ def test_shaman_retake_actions_round_trip():
             moves = list(g.legal_moves())
             if any(m.retake is not None for m in moves):
                 for m in moves:
-                    assert g.action_to_move(g.move_to_action(m)) == m
+                    assert g.actions.to_move(g.actions.from_move(m)) == m
                 # a retake's move names a meeple that its action counts by position: no action keys
-                assert g.tile == SHAMAN and g.legal_action_keys() is None
+                assert g.tile == SHAMAN and g.actions.keys() is None
                 return
-            assert g.legal_action_keys() == (None if g.tile == SHAMAN else (g.tile, g.legal_actions()))
+            assert g.actions.keys() == (None if g.tile == SHAMAN else (g.tile, g.actions.legal()))
             g.play(max(moves, key=lambda m: m.occupant is not None and m.occupant.kind == "meeple"))
     pytest.fail("no retake found in 60 games")
 

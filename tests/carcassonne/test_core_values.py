@@ -55,10 +55,10 @@ def test_core_actions_match_the_documented_formula(seed):
     rng = random.Random(seed)
     while not g.is_over:
         moves = g.legal_moves()
-        actions = g.legal_actions()
+        actions = g.actions.legal()
         assert actions == sorted(_encode(g, m) for m in moves)
         if len(g.moves) % 9 == 0:
-            mask = g.action_mask()
+            mask = g.actions.mask()
             assert bytes(mask).count(1) == len(actions) and all(mask[a] for a in actions)
         g.play(rng.choice(moves))
 

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from hunters.carcassonne import Game, IllegalMoveError, Move, learn
+from hunters.carcassonne.tiles import MENHIR_TILES, NORMAL_TILES
 from hunters.learn import MAX_LEARN_ACTIONS, terminal_rewards
 
 SEEDS = range(12)
@@ -49,29 +50,29 @@ def test_codes_and_moves_round_trip_over_whole_games(seed):
     mask = np.zeros(learn.ACTIONS, dtype=np.uint8)
     while not g.is_over:
         moves = list(g.legal_moves())
-        codes = g.learn_actions()
-        assert codes == sorted(g.move_to_learn(m) for m in moves)
+        codes = g.compact.legal()
+        assert codes == sorted(g.compact.from_move(m) for m in moves)
         assert codes == sorted(set(codes))  # distinct, ascending: the legal_moves() order
-        assert [g.move_to_learn(m) for m in moves] == codes
-        assert [g.learn_to_move(c) for c in codes] == moves
-        assert g.learn_mask(out=mask) is mask
+        assert [g.compact.from_move(m) for m in moves] == codes
+        assert [g.compact.to_move(c) for c in codes] == moves
+        assert g.compact.mask(out=mask) is mask
         assert np.flatnonzero(mask).tolist() == codes
-        assert np.array_equal(g.learn_mask(), mask)
+        assert np.array_equal(g.compact.mask(), mask)
         code = rng.choice(codes)
         expect = g.clone()
-        expect.play(g.learn_to_move(code))
-        g.play_learn(code)
+        expect.play(g.compact.to_move(code))
+        g.compact.play(code)
         assert snapshot(g) == snapshot(expect)
-    assert g.learn_actions() == [] and not g.learn_mask().any()
+    assert g.compact.legal() == [] and not g.compact.mask().any()
 
 
 def test_frontier_index_names_the_position():
     """Code k's position is row k of the `frontier` field, and the board's channel 6 marks k + 1."""
     g = random_game(3, moves=20)
     obs = g.observe(g.player)
-    for code in g.learn_actions():
+    for code in g.compact.legal():
         k, rot, slot, ret = learn.code_parts(code)
-        m = g.learn_to_move(code)
+        m = g.compact.to_move(code)
         assert obs["frontier"][k, 0] == 1 and tuple(obs["frontier"][k, 1:3]) == (m.x, m.y)
         assert obs["board"][6, m.y + learn.RADIUS, m.x + learn.RADIUS] == k + 1
         assert m.rotation == rot and (ret == 0) == (m.retake is None)
@@ -86,10 +87,10 @@ def test_retake_codes_on_the_shaman():
         while not g.is_over:
             own = [z for z, s, k in g.occupants if s == g.player and k == "meeple"]
             if g.tile == 88 and own:
-                retakes = [c for c in g.learn_actions() if learn.code_parts(c)[3]]
+                retakes = [c for c in g.compact.legal() if learn.code_parts(c)[3]]
                 assert retakes
                 for c in retakes:
-                    assert g.learn_to_move(c).retake == own[learn.code_parts(c)[3] - 1]
+                    assert g.compact.to_move(c).retake == own[learn.code_parts(c)[3] - 1]
                 return
             g.play(rng.choice(g.legal_moves()))
     pytest.fail("no shaman decision with a meeple on the board in 300 games")
@@ -111,24 +112,24 @@ def test_illegal_code_raises_and_changes_nothing(code, reason):
     assert g.tile != 88
     before = snapshot(g)
     with pytest.raises(IllegalMoveError) as err:
-        g.play_learn(code)
+        g.compact.play(code)
     assert err.value.reason == reason and err.value.message
     with pytest.raises(IllegalMoveError):
-        g.learn_to_move(code)
+        g.compact.to_move(code)
     assert snapshot(g) == before
 
 
 def test_every_illegal_code_is_refused_with_a_reason():
     """Sweep a whole frontier index range: codes outside the legal set all raise, nothing changes."""
     g = random_game(7, moves=15)
-    legal = set(g.learn_actions())
+    legal = set(g.compact.legal())
     before = snapshot(g)
     reasons = set()
     for code in range(0, 6 * 4 * 19 * 6):
         if code in legal:
             continue
         with pytest.raises(IllegalMoveError) as err:
-            g.play_learn(code)
+            g.compact.play(code)
         reasons.add(err.value.reason)
     assert snapshot(g) == before
     assert {"SIDE_MISMATCH", "ZONE_NOT_ON_TILE"} <= reasons
@@ -137,11 +138,11 @@ def test_every_illegal_code_is_refused_with_a_reason():
 def test_over_and_bad_moves():
     g = random_game(2)
     with pytest.raises(IllegalMoveError) as err:
-        g.play_learn(0)
+        g.compact.play(0)
     assert err.value.reason == "GAME_OVER"
     g = Game.new(seed=1)
     with pytest.raises(IllegalMoveError):
-        g.move_to_learn(Move(40, 40, 0))
+        g.compact.from_move(Move(40, 40, 0))
 
 
 # -- observations -------------------------------------------------------------------------------
@@ -249,7 +250,7 @@ def test_observe_rejects_bad_arguments():
     with pytest.raises(ValueError):
         g.observe(0, out=out)
     with pytest.raises(ValueError):
-        g.learn_mask(out=np.zeros(10, dtype=np.uint8))
+        g.compact.mask(out=np.zeros(10, dtype=np.uint8))
 
 
 # -- the batch ----------------------------------------------------------------------------------
@@ -269,13 +270,13 @@ def test_batch_equals_stepping_games_one_by_one(games, players, seed):
     for _ in range(260):
         for i, g in enumerate(singles):
             assert batch.player[i] == g.player
-            assert np.flatnonzero(batch.mask[i]).tolist() == g.learn_actions()
-            assert batch.legal[i, : batch.legal_count[i]].tolist() == g.learn_actions()
+            assert np.flatnonzero(batch.mask[i]).tolist() == g.compact.legal()
+            assert batch.legal[i, : batch.legal_count[i]].tolist() == g.compact.legal()
             assert obs_equal({k: v[i] for k, v in batch.obs.items()}, g.observe(g.player))
         actions = pick(batch.mask, rng)
         batch.step(actions)
         for i, g in enumerate(singles):
-            g.play_learn(int(actions[i]))
+            g.compact.play(int(actions[i]))
             assert batch.done[i] == g.is_over
             if g.is_over:
                 finished += 1
@@ -409,8 +410,10 @@ def test_chance_game_equals_its_piles_replayed(seed):
     """Random outcomes (discards included): the same game as an internal-chance game dealt the piles
     in the order they were drawn."""
     g = drive(Game.new(3, seed=seed, chance="external"), random.Random(seed))
-    rec = g.to_record()
-    h = Game.new(3, normal_deck=rec["normal_deck"], menhir_deck=rec["menhir_deck"])
+    drawn = g.to_record()["outcomes"]
+    piles = [[t for t in drawn if t in tiles] for tiles in (NORMAL_TILES, MENHIR_TILES)]
+    normal, menhir = (p + sorted(set(tiles) - set(p)) for p, tiles in zip(piles, (NORMAL_TILES, MENHIR_TILES)))
+    h = Game.new(3, normal_deck=normal, menhir_deck=menhir)
     for m in g.moves:
         h.play(m)
     assert h.is_over and h.events == g.events and h.discards == g.discards
@@ -448,7 +451,7 @@ def test_bad_chance_outcomes_change_nothing():
         g.play(Move(0, -1, 0))
     assert err.value.reason == "CHANCE_PENDING"
     with pytest.raises(IllegalMoveError):
-        g.play_learn(0)
+        g.compact.play(0)
     assert "a draw from the normal pile is pending" in g.summary()
     g.apply_chance(np.int64(g.chance_outcomes()[0][0]))
     assert g.player == 0 and obs_equal(g.observe(np.int32(1)), g.observe(1))

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from hunters.carcassonne import Game
-from hunters.game_base import python_perft
+from hunters.perft import python_perft
 from tests.carcassonne.test_crosscheck import as_tuple
 from tests.reference.carcassonne_ref import RefGame
 from tests.reference.perft import ref_perft

@@ -14,8 +14,18 @@ import pytest
 
 import hunters
 from hunters import wire
+from hunters.capabilities import (
+    CoreSearch,
+    ExplicitChance,
+    Learnable,
+    SearchStats,
+    determinized,
+    private_view,
+    supports,
+)
 from hunters.errors import IllegalMoveError, InvalidOptionError, InvalidRecordError
-from hunters.game_base import CHANCE_MODES, GameBase, GameInfo, SearchStats, SimulationResult
+from hunters.game_base import CHANCE_MODES, ActionSpace, GameBase, GameInfo
+from hunters.simulate import SimulationResult, random_games
 from hunters.v1 import events_pb2
 from tests.tiny_tiles.plugin import DUEL, PLUGIN
 
@@ -69,10 +79,10 @@ def walk(game_cls, players, seed, steps=None):
 def test_registered_and_described(game_cls):
     info = game_cls.INFO
     assert isinstance(info, GameInfo) and issubclass(game_cls, GameBase)
-    assert hunters.games.get(info.id) is game_cls and info.id == game_cls.GAME_ID
+    assert hunters.games.get(info.id) is game_cls and not game_cls.__abstractmethods__
     assert 1 <= info.min_players <= info.max_players and info.action_space_size > 0 and info.record_format >= 1
     g = game_cls.new(players=info.min_players, seed=1)
-    assert g.action_space_size == info.action_space_size and len(g.action_mask()) == info.action_space_size
+    assert g.actions.size == info.action_space_size and len(g.actions.mask()) == info.action_space_size
     assert isinstance(g.legal_moves(), Sequence) and g.to_record()["format"] == info.record_format
 
 
@@ -85,7 +95,7 @@ def test_player_range_and_seed_checked(game_cls):
         with pytest.raises(ValueError):
             game_cls.new(players=info.min_players, seed=seed)
     with pytest.raises(ValueError):
-        game_cls.random_games(1, players=info.max_players + 1, seed=0)
+        random_games(game_cls, 1, players=info.max_players + 1, seed=0)
     for players in range(info.min_players, info.max_players + 1):
         assert game_cls.new(players=players, seed=2**64 - 1).players == players
 
@@ -132,15 +142,15 @@ def test_record_round_trips_through_json(game_cls):
 def test_legal_moves_accepted_and_actions_consistent(game_cls):
     few, _ = seats(game_cls)
     g = walk(game_cls, few, 5, steps=6)
-    pairs = g.legal_moves_with_actions()
+    pairs = g.actions.pairs()
     assert [m for m, _ in pairs] == list(g.legal_moves())
-    assert sorted(a for _, a in pairs) == g.legal_actions()
-    mask = g.action_mask()
+    assert sorted(a for _, a in pairs) == g.actions.legal()
+    mask = g.actions.mask()
     assert sum(mask) == len(pairs) and all(mask[a] for _, a in pairs)
     for move, action in pairs[:40]:
-        assert g.is_legal(move) and g.move_to_action(move) == action and g.action_to_move(action) == move
+        assert g.is_legal(move) and g.actions.from_move(move) == action and g.actions.to_move(action) == move
         c = g.clone()
-        assert c.play_action(action) == g.clone().play(move)
+        assert c.actions.play(action) == g.clone().play(move)
 
 
 def test_action_keys_keep_their_promise(game_cls):
@@ -150,11 +160,11 @@ def test_action_keys_keep_their_promise(game_cls):
     seen: dict = {}
 
     def check(g) -> bool:
-        keys = g.legal_action_keys()
+        keys = g.actions.keys()
         if keys is None:
             return False
         context, actions = keys
-        pairs = g.legal_moves_with_actions()
+        pairs = g.actions.pairs()
         assert actions == [a for _, a in pairs]
         for move, action in pairs:
             assert seen.setdefault((context, action), move) == move
@@ -168,8 +178,9 @@ def test_action_keys_keep_their_promise(game_cls):
         while not g.is_over:
             keyed += check(g)
             g.play(rng.choice(g.legal_moves()))
-    if type(g).legal_action_keys is not GameBase.legal_action_keys:
+    if type(g.actions).keys is not ActionSpace.keys:
         assert keyed, "the game offers action keys but gave none"
+    assert (game_cls.INFO.chance == "explicit") == supports(game_cls, ExplicitChance)
     if game_cls.INFO.chance == "explicit":  # and at chance nodes drawn from outside
         g = game_cls.new(players=few, seed=3, **{**defaults(game_cls), "chance": "external"})
         rng = random.Random(3)
@@ -197,8 +208,8 @@ def test_same_seed_same_game_different_seed_other_game(game_cls):
     few, more = seats(game_cls)
     assert public(walk(game_cls, more, 21)) == public(walk(game_cls, more, 21))
     assert walk(game_cls, more, 21).to_record() != walk(game_cls, more, 22).to_record()
-    res = game_cls.random_games(20, players=few, seed=4)
-    assert isinstance(res, SimulationResult) and res == game_cls.random_games(20, players=few, seed=4)
+    res = random_games(game_cls, 20, players=few, seed=4)
+    assert isinstance(res, SimulationResult) and res == random_games(game_cls, 20, players=few, seed=4)
     assert res.games == 20 and sum(res.wins) >= 20 and res.decisions > 20 and len(res.mean_scores) == few
 
 
@@ -251,19 +262,21 @@ def test_what_a_seat_may_know(game_cls):
     assert seen.seed is None or seen.seed == g.seed
     assert list(seen.legal_moves()) == list(g.legal_moves()) and seen.scores == g.scores
     assert seen.view() == g.view()  # the public view is the public view
-    a, b = g.determinized(seat, 5), g.determinized(seat, 5)
+    a, b = determinized(g, seat, 5), determinized(g, seat, 5)
     assert list(a.legal_moves()) == list(g.legal_moves()) and public(a) == public(b)
-    json.dumps(g.private_view(seat))
+    json.dumps(private_view(g, seat))
     for bad in (-1, g.players, "0"):
         with pytest.raises(ValueError):
-            g.private_view(bad)
+            private_view(g, bad)
+        with pytest.raises(ValueError):
+            g.observed_by(bad)
 
 
 def test_the_search_hook(game_cls):
     few, _ = seats(game_cls)
     g = walk(game_cls, few, 3, steps=3)
-    found = g.search(50, 0.0, 0.25, 1.0, 7)
-    if found is not None:  # a game with a search of its own: the root's moves by legal index
+    if supports(g, CoreSearch):  # a game with a search of its own: the root's moves by legal index
+        found = g.search(50, 0.0, 0.25, 1.0, 7)
         assert isinstance(found, SearchStats) and found.iterations == 50
         index = [i for i, _, _ in found.moves]  # the root's moves tried so far, by legal index
         assert len(set(index)) == len(index) and set(index) <= set(range(len(g.legal_moves())))
@@ -293,12 +306,8 @@ def test_the_wire_adapter_round_trips(game_cls):
 
 
 def _spaces(game):
-    spaces = [game.actions]
-    try:
-        spaces.append(game.compact)
-    except NotImplementedError:  # a game without a learning surface has the dense encoding only
-        return spaces
-    return spaces
+    """The dense encoding, and the compact one of a game that can be learned."""
+    return [game.actions, *([game.compact] if supports(game, Learnable) else [])]
 
 
 def test_both_action_spaces(game_cls):

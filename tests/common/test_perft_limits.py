@@ -1,4 +1,4 @@
-"""Bounded perft (`GameBase.perft(limit=PerftLimit(nodes, stop))`, what the oracle's Perft RPC
+"""Bounded perft (`perft(game, depth, limit=PerftLimit(nodes, stop))`, what the oracle's Perft RPC
 counts with) for every registered game: the same counts as unbounded, the same positions expanded
 in the core as in the generic Python perft, and a count past its node budget or with its stop byte
 set raises PerftStopped saying which."""
@@ -11,7 +11,7 @@ import pytest
 
 import hunters
 from hunters.errors import PerftStopped
-from hunters.game_base import PerftLimit, perft_children, python_perft
+from hunters.perft import PerftLimit, perft_children, python_perft
 
 
 def position(game_id: str, plies: int):

@@ -11,7 +11,7 @@ import pytest
 
 import hunters
 from hunters.conformance import vectors
-from hunters.game_base import python_perft
+from hunters.perft import python_perft
 
 GAMES = vectors.games_with_vectors()
 

@@ -9,7 +9,17 @@ from typing import Any
 import pytest
 
 import hunters
-from hunters.game_base import SimulationResult
+from hunters.capabilities import (
+    CoreSearch,
+    CountsPerft,
+    ExplicitChance,
+    HiddenState,
+    Learnable,
+    PrivateViews,
+    Simulates,
+    supports,
+)
+from hunters.game_base import GameBase
 from hunters.jaeger import (
     ACTION_SPACE_SIZE,
     DEFAULT_OPTIONS,
@@ -25,6 +35,7 @@ from hunters.jaeger import (
     random_games,
 )
 from hunters.jaeger.sim import play_random_game
+from hunters.simulate import SimulationResult
 from tests.splitmix import shuffle_piles
 
 from .helpers import line, mv
@@ -49,7 +60,7 @@ def snapshot(g: Game):
 def test_registered_and_exports_the_common_protocol():
     assert hunters.games.get("jaeger_sammler") is Game and Game.INFO is hunters.games.info("jaeger_sammler")
     assert (Game.INFO.id, Game.INFO.min_players, Game.INFO.max_players) == ("jaeger_sammler", 2, 4)
-    assert Game.INFO.action_space_size == ACTION_SPACE_SIZE == Game.new().action_space_size
+    assert Game.INFO.action_space_size == ACTION_SPACE_SIZE == Game.new().actions.size
     import hunters.jaeger as mod
 
     for name in (
@@ -68,25 +79,13 @@ def test_registered_and_exports_the_common_protocol():
     from hunters.errors import InvalidRecordError as SharedRecord
 
     assert IllegalMoveError is Shared and InvalidRecordError is SharedRecord
-    assert GAME_ID == Game.GAME_ID == "jaeger_sammler"
+    assert GAME_ID == Game.INFO.id == "jaeger_sammler"
+    assert issubclass(Game, GameBase) and not Game.__abstractmethods__
+    for capability in (ExplicitChance, PrivateViews, HiddenState, Learnable, CoreSearch, CountsPerft, Simulates):
+        assert supports(Game, capability), capability.__name__
     g = Game.new()
-    for attr in ("players", "player", "is_over", "winners", "scores", "events", "moves"):
-        getattr(g, attr)
-    for meth in (
-        "legal_moves",
-        "play",
-        "clone",
-        "to_record",
-        "from_record",
-        "legal_actions",
-        "action_mask",
-        "move_to_action",
-        "action_to_move",
-        "play_action",
-        "view",
-        "legal_moves_with_actions",
-    ):
-        assert callable(getattr(g, meth)), meth
+    assert g.actions.pairs() == list(zip(g.legal_moves(), g.actions.legal(), strict=True))
+    assert Game.from_record(g.to_record()).view() == g.view()
 
 
 def test_move_and_step_are_small_immutable_values():
@@ -112,7 +111,7 @@ def test_new_game_state():
     assert g.options == DEFAULT_OPTIONS and g.seed == 7
     assert g.collections == [Collection(0, 0, 0, 0, 0, 0, 0, (), 0, 0, 4)] * 3
     assert len(g.caves) == 5 and all(g.tiles[v] == "cave" for v in g.caves)
-    assert g.board is default_board() and g.action_space_size == ACTION_SPACE_SIZE == 1440 * 1441
+    assert g.board is default_board() and g.actions.size == ACTION_SPACE_SIZE == 1440 * 1441
     assert Game.new(players=2, seed=None).tiles == Game.new(players=2, seed=0).tiles
 
 
@@ -176,7 +175,7 @@ def test_legal_moves_sorted_distinct_and_all_accepted():
     for _ in range(12):
         lm = g.legal_moves()
         moves = list(lm)
-        assert g.legal_actions() == sorted(g.legal_actions()) == lm.codes
+        assert g.actions.legal() == sorted(g.actions.legal()) == lm.codes
         assert len(set(moves)) == len(moves) > 0
         for m in moves[::7]:
             g.clone().play(m)
@@ -232,7 +231,7 @@ def test_bad_moves_are_refused_with_a_reason_and_change_nothing(make, reason):
 
 def test_play_after_game_over():
     g = play_random_game(players=2, seed=5)
-    assert g.is_over and g.season == "over" and len(g.legal_moves()) == 0 and g.legal_actions() == []
+    assert g.is_over and g.season == "over" and len(g.legal_moves()) == 0 and g.actions.legal() == []
     with pytest.raises(IllegalMoveError) as exc:
         g.play(Move.of((15, 16), (16, 17)))
     assert exc.value.reason == "GAME_OVER"
@@ -302,27 +301,27 @@ def test_actions_round_trip_and_mask():
     for _ in range(30):
         if g.is_over:
             break
-        actions = g.legal_actions()
+        actions = g.actions.legal()
         moves = list(g.legal_moves())
         assert len(actions) == len(moves) and actions == sorted(actions)
-        assert [g.action_to_move(a) for a in actions] == moves
-        assert g.legal_moves_with_actions() == list(zip(moves, actions))
+        assert [g.actions.to_move(a) for a in actions] == moves
+        assert g.actions.pairs() == list(zip(moves, actions))
         for m in moves[:5]:
-            assert g.action_to_move(g.move_to_action(m)) == m
-        g.play_action(actions[len(actions) // 3])
-    mask = g.action_mask()
-    assert len(mask) == ACTION_SPACE_SIZE and sum(mask) == len(g.legal_actions())
-    assert [a for a in g.legal_actions() if mask[a]] == g.legal_actions()
+            assert g.actions.to_move(g.actions.from_move(m)) == m
+        g.actions.play(actions[len(actions) // 3])
+    mask = g.actions.mask()
+    assert len(mask) == ACTION_SPACE_SIZE and sum(mask) == len(g.actions.legal())
+    assert [a for a in g.actions.legal() if mask[a]] == g.actions.legal()
     bad: Any
     for bad in (ACTION_SPACE_SIZE, -1, "3", 2.0):
         with pytest.raises(IllegalMoveError) as exc:
-            g.action_to_move(bad)
+            g.actions.to_move(bad)
         assert exc.value.reason == "MALFORMED"
     with pytest.raises(IllegalMoveError) as exc:
-        g.action_to_move(0)  # space 0 has no W neighbour
+        g.actions.to_move(0)  # space 0 has no W neighbour
     assert exc.value.reason == "NOT_ADJACENT"
     with pytest.raises(IllegalMoveError):
-        g.move_to_action(Move.of((0, 1), (1, 2)))
+        g.actions.from_move(Move.of((0, 1), (1, 2)))
 
 
 def _slot(board, caves, src, dst):
@@ -346,7 +345,7 @@ def test_action_layout_is_the_documented_one():
     steps = 120 * slots
     seen = 0
     while not g.is_over and seen < 40:
-        for m, a in g.legal_moves_with_actions():
+        for m, a in g.actions.pairs():
             one = m.first.src * slots + _slot(g.board, g.caves, *m.first)
             two = 0 if m.second is None else m.second.src * slots + _slot(g.board, g.caves, *m.second) + 1
             assert a == one * (steps + 1) + two, m

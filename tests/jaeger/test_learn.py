@@ -76,11 +76,11 @@ def test_every_legal_move_has_one_code_and_back(players, seed, stay):
     mask = np.zeros(2928, dtype=np.uint8)
     for g in decisions(players, seed, stay):
         moves = list(g.legal_moves())
-        codes = [g.move_to_learn(m) for m in moves]
+        codes = [g.compact.from_move(m) for m in moves]
         assert len(set(codes)) == len(codes)  # one code per move
-        assert sorted(codes) == g.learn_actions()
-        assert all(g.learn_to_move(c) == m for c, m in zip(codes, moves))
-        assert np.flatnonzero(g.learn_mask(mask)).tolist() == g.learn_actions()
+        assert sorted(codes) == g.compact.legal()
+        assert all(g.compact.to_move(c) == m for c, m in zip(codes, moves))
+        assert np.flatnonzero(g.compact.mask(mask)).tolist() == g.compact.legal()
         seen_winter |= g.season == "winter"
     assert seen_winter or stay == 0.0
 
@@ -91,22 +91,22 @@ def test_codes_worked_out_by_hand():
     # leave = 7: S = 8; C = 4 character indices; W2 = 5 * 8 + 1 = 41.
     g = line("S cave berries cave", start=[[1], [2]])
     assert g.learn_layout().actions == 4 * 8 * 41
-    by_code = {g.move_to_learn(m): m for m in g.legal_moves()}
+    by_code = {g.compact.from_move(m): m for m in g.legal_moves()}
     assert by_code[1 * 41 + 1 + 4 * 8 + 1] == Move.of((1, 2), (2, 3))  # the jump over seat 1: k = C
     assert by_code[3 * 41 + 1 + 4 * 8 + 7] == Move.of((1, 3), (3, None))  # cave jump, then leave
     assert by_code[0 * 41 + 1 + 4 * 8 + 7] == Move.of((1, 0), (0, None))
     assert by_code[7 * 41] == Move.of((1, None))  # the last character leaves: one step, second = 0
-    assert sorted(by_code) == g.learn_actions()
+    assert sorted(by_code) == g.compact.legal()
     for code, move in by_code.items():
-        assert g.learn_to_move(code) == move
+        assert g.compact.to_move(code) == move
     with pytest.raises(IllegalMoveError) as e:
-        g.learn_to_move(1 * 8 * 41)  # character index 1: seat 0 has one occupied space
+        g.compact.to_move(1 * 8 * 41)  # character index 1: seat 0 has one occupied space
     assert e.value.reason == "NO_CHARACTER"
     with pytest.raises(IllegalMoveError) as e:
-        g.learn_to_move(5 * 41)  # cave slot 3 of 5: there are two caves
+        g.compact.to_move(5 * 41)  # cave slot 3 of 5: there are two caves
     assert e.value.reason == "NOWHERE"
     with pytest.raises(IllegalMoveError) as e:
-        g.learn_to_move(7 * 41 + 1 + 4 * 8 + 0)  # a second step after leaving
+        g.compact.to_move(7 * 41 + 1 + 4 * 8 + 0)  # a second step after leaving
     assert e.value.reason == "NO_CHARACTER"
 
 
@@ -115,16 +115,16 @@ def test_second_step_from_where_the_first_ended_is_written_with_index_c():
     g = line("S berries tubers herbs", start=[[0, 1], [3]])
     m = Move.of((1, 0), (0, None))  # home, then a character leaves from the camp
     canon = 1 * 8 * 41 + 0 + 1 + 4 * 8 + 7
-    assert g.move_to_learn(m) == canon and g.learn_to_move(canon) == m
+    assert g.compact.from_move(m) == canon and g.compact.to_move(canon) == m
     other = 1 * 8 * 41 + 0 + 1 + 0 * 8 + 7  # the same steps written with k = 0 (the camp's rank)
     before = snapshot(g)
     with pytest.raises(IllegalMoveError) as e:
-        g.learn_to_move(other)
+        g.compact.to_move(other)
     assert e.value.reason == "NOT_CANONICAL"
     with pytest.raises(IllegalMoveError):
-        g.play_learn(other)
+        g.compact.play(other)
     assert snapshot(g) == before
-    g.play_learn(canon)
+    g.compact.play(canon)
     assert g.moves == [m]
 
 
@@ -142,7 +142,7 @@ def test_malformed_codes_are_refused(bad, reason):
     g = Game.new(players=2, seed=3)
     before = snapshot(g)
     with pytest.raises(IllegalMoveError) as e:
-        g.play_learn(bad)
+        g.compact.play(bad)
     assert e.value.reason == reason and e.value.message
     assert snapshot(g) == before
 
@@ -151,13 +151,13 @@ def test_every_illegal_code_is_refused_with_a_reason_and_changes_nothing():
     reasons: Counter[str] = Counter()
     for seed, turns in [(1, 0), (2, 15), (3, 40)]:
         g = play_random(Game.new(players=3, seed=seed), turns, seed)
-        legal = set(g.learn_actions())
+        legal = set(g.compact.legal())
         before = snapshot(g)
         for code in range(g.learn_layout().actions):
             if code in legal:
                 continue
             with pytest.raises(IllegalMoveError) as e:
-                g.play_learn(code)
+                g.compact.play(code)
             reasons[e.value.reason] += 1
         assert snapshot(g) == before
     assert {"NO_CHARACTER", "NOWHERE", "HOLE", "OCCUPIED", "STEP_COUNT"} <= set(reasons)
@@ -165,13 +165,13 @@ def test_every_illegal_code_is_refused_with_a_reason_and_changes_nothing():
 
 def test_numpy_codes_and_mask_buffer():
     g = Game.new(players=2, seed=4)
-    code = np.int64(g.learn_actions()[3])
-    move = g.learn_to_move(code)  # type: ignore[arg-type]
+    code = np.int64(g.compact.legal()[3])
+    move = g.compact.to_move(code)  # type: ignore[arg-type]
     out = np.full(2928, 7, dtype=np.uint8)
-    assert g.learn_mask(out) is out and set(np.unique(out)) == {0, 1}
+    assert g.compact.mask(out) is out and set(np.unique(out)) == {0, 1}
     with pytest.raises(ValueError):
-        g.learn_mask(np.zeros(10, dtype=np.uint8))
-    g.play_learn(code)  # type: ignore[arg-type]
+        g.compact.mask(np.zeros(10, dtype=np.uint8))
+    g.compact.play(code)  # type: ignore[arg-type]
     assert g.moves == [move]
 
 
@@ -335,7 +335,7 @@ def test_batch_equals_stepping_games_one_by_one(players, stay, steps):
     ends = winter = 0
     for step in range(steps):
         for i, g in enumerate(shadow):
-            assert np.flatnonzero(b.mask[i]).tolist() == g.learn_actions()
+            assert np.flatnonzero(b.mask[i]).tolist() == g.compact.legal()
             assert b.player[i] == g.player
             o = g.observe(g.player)
             assert all(np.array_equal(b.obs[k][i], o[k]) for k in o)
@@ -346,7 +346,7 @@ def test_batch_equals_stepping_games_one_by_one(players, stay, steps):
         acts = _pick(b.mask, rng, stay)
         b.step(acts)
         for i, g in enumerate(shadow):
-            g.play_learn(int(acts[i]))
+            g.compact.play(int(acts[i]))
             if g.is_over:
                 ends += 1
                 assert b.done[i]
@@ -390,8 +390,8 @@ def test_batch_reset_is_deterministic():
 def test_summer_layout_is_chance_with_the_decks_probabilities():
     g = Game.new(players=2, seed=1, chance="external")
     assert g.player == -1 and g.chance_pending and not g.is_over
-    assert list(g.legal_moves()) == [] and g.learn_actions() == [] and not g.learn_mask().any()
-    assert g.legal_actions() == [] and not any(g.action_mask()) and g.legal_moves_with_actions() == []
+    assert list(g.legal_moves()) == [] and g.compact.legal() == [] and not g.compact.mask().any()
+    assert g.actions.legal() == [] and not any(g.actions.mask()) and g.actions.pairs() == []
     with pytest.raises(IllegalMoveError) as e:
         g.play(Move.of((15, 14), (15, 16)))
     assert e.value.reason == "CHANCE_PENDING"
@@ -466,7 +466,7 @@ def test_winter_deal_is_chance_when_summer_ends():
     assert dict(e.chance_outcomes()) == {c: n / 88 for c, n in winter.items()}
     o = e.observe(0)
     assert o["status"][9] == 88 and o["status"][1] == -1 and o["tiles"][1].sum() == 88
-    assert e.characters == [] and not e.learn_mask().any()
+    assert e.characters == [] and not e.compact.mask().any()
     first = rec["winter"][0]
     e.apply_chance(code_of(first))
     left = dict(e.chance_outcomes())
@@ -515,10 +515,10 @@ def test_seeded_games_have_no_chance_nodes_and_records_round_trip_with_codes():
         g.apply_chance(code_of("berries"))
     rng = random.Random(9)
     while not g.is_over and g.turns < 80:
-        g.play_learn(rng.choice(g.learn_actions()))
+        g.compact.play(rng.choice(g.compact.legal()))
     r = Game.from_record(g.to_record())
     assert r.to_record() == g.to_record() and _equal(r.observe(0), g.observe(0))
-    assert r.learn_actions() == g.learn_actions()
+    assert r.compact.legal() == g.compact.legal()
 
 
 def test_external_games_with_other_seeds_look_alike_given_the_same_outcomes():
@@ -531,7 +531,7 @@ def test_external_games_with_other_seeds_look_alike_given_the_same_outcomes():
     while not a.is_over:
         if rng.random() < 0.1:
             assert all(_equal(a.observe(s), b.observe(s)) for s in range(2))
-            assert np.array_equal(a.learn_mask(), b.learn_mask())
+            assert np.array_equal(a.compact.mask(), b.compact.mask())
             checked += 1
         if a.chance_pending:
             outs = a.chance_outcomes()
@@ -604,7 +604,7 @@ def test_batch_information_state_equals_observe_one_by_one():
         acts = _pick(b.mask, rng)
         b.step(acts)
         for i, g in enumerate(shadow):
-            g.play_learn(int(acts[i]))
+            g.compact.play(int(acts[i]))
             if g.is_over:
                 shadow[i] = None  # type: ignore[call-overload]
         if any(g is None for g in shadow):

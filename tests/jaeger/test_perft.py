@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from hunters.game_base import python_perft
 from hunters.jaeger import Game, Move
+from hunters.perft import python_perft
 from tests.jaeger.test_crosscheck import as_tuple, ref_for
 from tests.reference.perft import ref_perft
 

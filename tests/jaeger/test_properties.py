@@ -142,7 +142,7 @@ def play_checked(players: int, seed: int, policy: str) -> Game:
         listed = list(g.legal_moves())
         legal = set(listed)
         assert len(legal) == len(listed) > 0
-        assert g.legal_actions() == sorted(g.legal_actions())
+        assert g.actions.legal() == sorted(g.actions.legal())
         if turn % 15 == 0:
             for m in listed:
                 g.clone().play(m)

@@ -7,25 +7,25 @@ from __future__ import annotations
 import pytest
 
 import hunters
-from hunters.game_base import GameBase
+from hunters.game_base import AnyGame
 from tests.tiny_tiles.game import TinyGame
 
 pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
 
 
-def _has_surface(cls: type[GameBase]) -> bool:
+def _has_surface(cls: type[AnyGame]) -> bool:
     try:
         game = cls.new(players=2, seed=0)
         game.learn_layout()
         game.observe(0)
-        game.learn_mask()
+        game.compact.mask()
     except NotImplementedError:
         return False
     return True
 
 
-def _has_chance(cls: type[GameBase]) -> bool:
+def _has_chance(cls: type[AnyGame]) -> bool:
     try:
         game = cls.new(players=2, seed=0, chance="external")
         game.chance_outcomes()
@@ -34,7 +34,7 @@ def _has_chance(cls: type[GameBase]) -> bool:
     return True
 
 
-def _has_batch(cls: type[GameBase]) -> bool:
+def _has_batch(cls: type[AnyGame]) -> bool:
     try:
         cls.learn_batch(2, players=2, seed=0)
     except NotImplementedError:

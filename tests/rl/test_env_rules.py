@@ -165,7 +165,7 @@ def test_afterstates_option_puts_the_cores_table_in_info(game_cls):
     while True:
         codes, table = env.game.learn_afterstates()
         assert np.array_equal(info["legal_codes"], codes) and np.array_equal(info["afterstates"], table)
-        assert table.shape == (len(codes), len(layout.afterstates)) and codes.tolist() == env.game.learn_actions()
+        assert table.shape == (len(codes), len(layout.afterstates)) and codes.tolist() == env.game.compact.legal()
         _obs, _r, term, _t, info = env.step(int(codes[rng.integers(len(codes))]))
         steps += 1
         if term:

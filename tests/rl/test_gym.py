@@ -100,7 +100,7 @@ def test_vector_env_equals_single_games(batch_cls):
         for i in range(n):
             g = games[i]
             assert g.player == actors[i]
-            g.play_learn(int(actions[i]))
+            g.compact.play(int(actions[i]))
             if g.is_over:
                 ended += 1
                 assert term[i]
@@ -113,7 +113,7 @@ def test_vector_env_equals_single_games(batch_cls):
             else:
                 assert not term[i] and reward[i] == 0
             assert info["player"][i] == g.player
-            assert np.array_equal(obs["action_mask"][i], g.learn_mask().view(np.int8))
+            assert np.array_equal(obs["action_mask"][i], g.compact.mask().view(np.int8))
             direct = g.observe(g.player)
             assert all(np.array_equal(obs[k][i], direct[k]) for k in direct)
         if ended >= n and batch_cls.INFO.id != "tiny_tiles":

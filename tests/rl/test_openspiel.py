@@ -45,7 +45,7 @@ def test_chance_nodes_are_the_games_draws(chance_cls):
         else:
             state.information_state_string(0)  # (builds the per-seat replay cache as it goes)
             legal = state.legal_actions()
-            assert legal == state.hunters_game.learn_actions()
+            assert legal == state.hunters_game.compact.legal()
             state.apply_action(int(rng.choice(legal)))
     assert chance_nodes > 0
     again = game.deserialize_state(state.serialize())

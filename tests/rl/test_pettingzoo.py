@@ -56,7 +56,7 @@ def test_a_game_matches_the_game_and_pays_terminal_rewards(game_cls):
     seats = []
     while not game.is_over:
         seats.append(game.player)
-        game.play_learn(game.learn_actions()[0])
+        game.compact.play(game.compact.legal()[0])
     assert order[: len(seats)] == [f"player_{s}" for s in seats]
     assert env.game.scores == game.scores
     assert rewards == {f"player_{i}": r for i, r in enumerate(terminal_rewards(game.scores))}
@@ -73,7 +73,7 @@ def test_observations_are_the_seats_and_stay_valid(game_cls):
     waiting = env.observe(other)
     assert not waiting["action_mask"].any()
     assert first["action_mask"].dtype == np.int8
-    assert np.flatnonzero(first["action_mask"]).tolist() == env.game.learn_actions()
+    assert np.flatnonzero(first["action_mask"]).tolist() == env.game.compact.legal()
     direct = env.game.observe(int(mover.split("_")[1]))
     assert all(np.array_equal(first[k], direct[k]) for k in direct)
     env.step(int(np.flatnonzero(first["action_mask"])[0]))

@@ -16,18 +16,18 @@ def test_mask_actions_moves_agree():
     for seed in range(20):
         g = TinyGame.new(players=3, seed=seed)
         while not g.is_over:
-            codes = g.learn_actions()
-            assert codes == sorted(g.move_to_learn(m) for m in g.legal_moves())
-            assert np.flatnonzero(g.learn_mask()).tolist() == codes
-            g.play_learn(rng.choice(codes))
+            codes = g.compact.legal()
+            assert codes == sorted(g.compact.from_move(m) for m in g.legal_moves())
+            assert np.flatnonzero(g.compact.mask()).tolist() == codes
+            g.compact.play(rng.choice(codes))
 
 
 def test_illegal_code_changes_nothing():
     g = TinyGame.new(seed=3)
-    g.play_learn(0)
+    g.compact.play(0)
     before = g.to_record()
     with pytest.raises(IllegalMoveError):
-        g.play_learn(0)
+        g.compact.play(0)
     assert g.to_record() == before
 
 
@@ -49,9 +49,9 @@ def test_external_chance_reproduces_the_seeded_game():
             probs = dict(ext.chance_outcomes())
             assert abs(sum(probs.values()) - 1) < 1e-12
             ext.apply_chance(seeded._hand)
-            code = rng.choice(seeded.learn_actions())
-            seeded.play_learn(code)
-            ext.play_learn(code)
+            code = rng.choice(seeded.compact.legal())
+            seeded.compact.play(code)
+            ext.compact.play(code)
         assert ext.scores == seeded.scores
         assert TinyGame.from_record(ext.to_record()).scores == ext.scores
 
@@ -65,7 +65,7 @@ def test_batch_equals_games_played_one_by_one():
         actions = [int(rng.choice(np.flatnonzero(m))) for m in batch.mask]
         batch.step(actions)
         for i, g in enumerate(games):
-            g.play_learn(actions[i])
+            g.compact.play(actions[i])
             assert g.moves[-1] == Place(actions[i])  # the code played is the cell placed on
             if g.is_over:
                 assert batch.done[i] and list(batch.final_scores[i]) == g.scores

@@ -58,7 +58,7 @@ def test_vector_env_gives_the_chosen_view(game):
         if done.any():
             break
         for i, g in enumerate(shadow):
-            g.play_learn(int(acts[i]))
+            g.compact.play(int(acts[i]))
 
 
 def test_unknown_view_is_refused(game_cls):
@@ -76,4 +76,4 @@ def test_the_information_state_is_the_bots_model(game_cls):
         for seat in range(2):
             info = g.observe(seat, view="information_state")
             assert _same(info, g.observed_by(seat).observe(seat, view="information_state"))
-        g.play_learn(int(rng.choice(g.learn_actions())))
+        g.compact.play(int(rng.choice(g.compact.legal())))

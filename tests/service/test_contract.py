@@ -225,7 +225,7 @@ def test_valid_jaeger_options_take_effect(client):
     }
     cfg = client.get_match(m.match_id)
     pairs = client.legal_moves(m.match_id)
-    assert pairs == local.legal_moves_with_actions() and cfg.version == 0
+    assert pairs == local.actions.pairs() and cfg.version == 0
 
 
 def test_carcassonne_explicit_decks_including_empty_ones(client):
@@ -382,7 +382,7 @@ def test_carcassonne_action_layout_decodes_legal_actions(server):
     checked = 0
     while not game.is_over and checked < 3000:
         own = sorted(z for z, s, k in game.occupants if s == game.player and k == "meeple")
-        for move, action in game.legal_moves_with_actions():
+        for move, action in game.actions.pairs():
             rest, ret = divmod(action, a.retake_slots)
             rest, slot = divmod(rest, a.occupant_slots)
             pos, rot = divmod(rest, a.rotations)
@@ -431,7 +431,7 @@ def test_jaeger_info_is_the_package_data_and_decodes_actions(server):
     checked = 0
     while not game.is_over and checked < 5000:
         caves = sorted(v for v, t in enumerate(game.tiles) if t == "cave")
-        for move, action in game.legal_moves_with_actions():
+        for move, action in game.actions.pairs():
             first, second = divmod(action, a.steps + 1)
             decoded = []
             for step in [first] + ([second - 1] if second else []):

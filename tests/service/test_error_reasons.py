@@ -128,7 +128,7 @@ def _find_illegal(game_id: str, config: matches_pb2.GameConfig, wanted: set[str]
         game = ad.new_game(config, seed)
         prefix: list[int] = []
         while not game.is_over and not wanted <= found.keys():
-            legal = game.legal_moves_with_actions()
+            legal = game.actions.pairs()
             for move, _ in rng.sample(legal, min(4, len(legal))):
                 if game_id == "carcassonne_hg":
                     variants = _carcassonne_variants(game, move)

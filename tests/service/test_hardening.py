@@ -45,7 +45,7 @@ def test_two_thousand_watch_streams_opened_at_once_hold_no_thread(server):
     for _ in range(3):
         move = local.legal_moves()[0]
         stub.PlayMove(
-            matches_pb2.PlayMoveRequest(match_id=mid, action=local.move_to_action(move)),
+            matches_pb2.PlayMoveRequest(match_id=mid, action=local.actions.from_move(move)),
             metadata=bearer(tokens[local.player]),
             timeout=2,
         )
@@ -99,7 +99,7 @@ def test_nothing_public_predicts_the_next_tile(server):
     local = Game.new(players=2, seed=seed)
     move = local.legal_moves()[0]
     played = stub.PlayMove(
-        matches_pb2.PlayMoveRequest(match_id=mid, action=local.move_to_action(move)),
+        matches_pb2.PlayMoveRequest(match_id=mid, action=local.actions.from_move(move)),
         metadata=bearer(created.seat_tokens[0]),
     )
     local.play(move)
@@ -217,7 +217,7 @@ def test_a_move_keeps_a_match_alive(server_factory):
     sql(running, "UPDATE matches SET created_at = created_at - 7200, last_active = last_active - 7200")
     local = Game.new(players=2, seed=2)
     stub.PlayMove(
-        matches_pb2.PlayMoveRequest(match_id=busy.match.match_id, action=local.legal_actions()[0]),
+        matches_pb2.PlayMoveRequest(match_id=busy.match.match_id, action=local.actions.legal()[0]),
         metadata=bearer(busy.seat_tokens[0]),
     )
     assert running.call(lambda: running.manager.expire()) == [quiet.match.match_id]
@@ -292,7 +292,9 @@ def test_concurrent_moves_on_many_matches_all_land(server):
                 move = local.legal_moves()[len(local.moves) % len(local.legal_moves())]
                 r = stub.PlayMove(
                     matches_pb2.PlayMoveRequest(
-                        match_id=m.match.match_id, expected_version=len(local.moves), action=local.move_to_action(move)
+                        match_id=m.match.match_id,
+                        expected_version=len(local.moves),
+                        action=local.actions.from_move(move),
                     ),
                     metadata=bearer(m.seat_tokens[local.player]),
                 )

@@ -22,7 +22,7 @@ def test_a_whole_game_through_the_service(client):
     version = 0
     while not local.is_over:
         pairs = client.legal_moves(m.match_id)
-        assert pairs == local.legal_moves_with_actions()
+        assert pairs == local.actions.pairs()
         move, action = pairs[(version * 5) % len(pairs)]
         seat = local.player
         events = local.play(move)
@@ -80,7 +80,7 @@ def test_oracle_and_simulation(client):
     resp = client.evaluate(GAME, 2, local.moves, seed=8, include_legal_moves=True)
     assert resp.legal and resp.state == AD.state(local, 12)
     assert [AD.event_from_proto(e) for e in resp.events] == local.events
-    assert [(AD.move_from_proto(lm.move), lm.action) for lm in resp.legal_moves] == local.legal_moves_with_actions()
+    assert [(AD.move_from_proto(lm.move), lm.action) for lm in resp.legal_moves] == local.actions.pairs()
     bad = client.evaluate(GAME, 2, [*local.moves[:3], local.moves[5]], seed=8)
     assert not bad.legal and bad.illegal.index == 3 and bad.illegal.reason
     updates = list(client.simulate(GAME, players=4, games=40, seed=3))

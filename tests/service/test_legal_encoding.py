@@ -16,7 +16,7 @@ FIELD = matches_pb2.YourTurn.DESCRIPTOR.fields_by_name["moves"].number
 
 
 def afresh(ad, game):
-    return [moves_pb2.LegalMove(move=ad.move_to_proto(m), action=a) for m, a in game.legal_moves_with_actions()]
+    return [moves_pb2.LegalMove(move=ad.move_to_proto(m), action=a) for m, a in game.actions.pairs()]
 
 
 def listed(data):
@@ -42,7 +42,7 @@ def test_cached_listings_are_fresh_encodings(game_id, sizes):
         want = afresh(ad, game)
         assert listed(encoder.entries(ad, game, FIELD)) == want
         assert listed(encoder.entries(ad, game, FIELD)) == want  # now all from the cache
-        keyed += game.legal_action_keys() is not None
+        keyed += game.actions.keys() is not None
         positions_seen += 1
         assert encoder.size == sum(map(len, encoder._tables.values())) <= encoder.limit
     assert positions_seen > 20 and keyed > 0
@@ -53,11 +53,10 @@ def test_keyed_listing_builds_only_the_missing_moves(game_id, monkeypatch):
     """On the keyed path a listing builds the moves of the entries not cached (from their actions),
     never the whole list of (move, action) pairs, and none when every entry is cached."""
     ad = adapter(game_id)
-    cls = hunters.games.get(game_id)
-    games = [g.clone() for g in positions(game_id, [11]) if g.legal_action_keys() is not None][::4]
+    games = [g.clone() for g in positions(game_id, [11]) if g.actions.keys() is not None][::4]
     want = [afresh(ad, g) for g in games]
     encoder = LegalEncoder()
-    monkeypatch.setattr(cls, "legal_moves_with_actions", lambda self: pytest.fail("every move built"))
+    monkeypatch.setattr(type(games[0].actions), "pairs", lambda self: pytest.fail("every move built"))
     assert [listed(encoder.entries(ad, g, FIELD)) for g in games] == want
     built = []
     space = type(games[0].actions)
@@ -73,9 +72,8 @@ def test_listing_by_pairs_matches(game_id, monkeypatch):
     ad = adapter(game_id)
     keyed, plain = LegalEncoder(), LegalEncoder()
     games = [g.clone() for g in positions(game_id, [7])][::5]
-    cls = hunters.games.get(game_id)
     expected = [keyed.entries(ad, g, FIELD) for g in games]
-    monkeypatch.setattr(cls, "legal_action_keys", lambda self: None)
+    monkeypatch.setattr(type(games[0].actions), "keys", lambda self: None)
     assert [plain.entries(ad, g, FIELD) for g in games] == expected
     assert sum(map(bool, expected)) > 5  # positions with moves, not one finished game
     assert all(listed(e) == afresh(ad, g) for e, g in zip(expected, games, strict=True))

@@ -127,7 +127,7 @@ def test_legal_moves_match_the_game_api(server):
     listed = stub.ListLegalMoves(matches_pb2.ListLegalMovesRequest(match_id=resp.match.match_id))
     local = Game.new(players=2, seed=9)
     assert listed.version == 0 and listed.player == 0
-    assert [(AD.move_from_proto(lm.move), lm.action) for lm in listed.moves] == local.legal_moves_with_actions()
+    assert [(AD.move_from_proto(lm.move), lm.action) for lm in listed.moves] == local.actions.pairs()
 
 
 def play_req(match_id, move=None, action=None, version=None, request_id=""):
@@ -209,7 +209,7 @@ def test_a_whole_game_through_the_service_equals_the_local_game(server):
     local = Game.new(players=3, seed=11)
     version = 0
     while not local.is_over:
-        pairs = local.legal_moves_with_actions()
+        pairs = local.actions.pairs()
         move, action = pairs[(version * 7) % len(pairs)]
         seat = local.player
         events = local.play(move)

@@ -22,7 +22,7 @@ def test_evaluate_a_legal_list(client, server):
     assert resp.legal and not resp.HasField("illegal")
     assert resp.state == AD.state(local, 20)
     assert [AD.event_from_proto(e) for e in resp.events] == local.events
-    assert [(AD.move_from_proto(lm.move), lm.action) for lm in resp.legal_moves] == local.legal_moves_with_actions()
+    assert [(AD.move_from_proto(lm.move), lm.action) for lm in resp.legal_moves] == local.actions.pairs()
     assert client.list_matches() is not None and list(client.list_matches()) == []  # nothing stored
 
 

@@ -2,6 +2,7 @@
 the published vectors of both games; bounds (depth, positions expanded), cancellation, and the
 vector files served as the package holds them."""
 
+import dataclasses
 import hashlib
 import json
 import time
@@ -11,8 +12,12 @@ import pytest
 
 import hunters
 from hunters.conformance import vectors
+from hunters.perft import perft
+from hunters.plugin import GamePlugin
 from hunters.v1 import matches_pb2, oracle_pb2
 from hunters.wire import adapter
+from tests.tiny_tiles.game import TinyDuel, TinyGame
+from tests.tiny_tiles.plugin import PLUGIN
 
 from .helpers import rpc_error, stubs
 
@@ -87,21 +92,39 @@ def test_bounds_and_refusals(server):
     assert reason == "INVALID_CONFIG"
 
 
-def test_a_game_that_cannot_branch_over_its_chance_is_bad_perft(tmp_path, server_factory):
-    from tests.tiny_tiles.plugin import PLUGIN
+class Unbranching(TinyDuel):
+    """tiny_tiles for two, whose chance view the game refuses (as a game whose draws cannot be
+    offered as chance nodes from this position would)."""
 
-    hunters.games.register(PLUGIN)
+    INFO = dataclasses.replace(TinyDuel.INFO, id="tiny_unbranching")
+    __slots__ = ()
+
+    def chance_view(self) -> TinyDuel:
+        raise ValueError("tiny_unbranching cannot branch over its chance")
+
+
+def test_a_game_that_cannot_branch_over_its_chance_is_bad_perft(tmp_path, server_factory):
+    """The plug-in's chance mode counts its draws as chance nodes; a game that refuses to branch
+    over its chance is BAD_PERFT in chance mode, and counts as usual without it."""
+    plugins = [PLUGIN, GamePlugin(id="tiny_unbranching", game=Unbranching, wire=PLUGIN.wire)]
+    for plugin in plugins:
+        hunters.games.register(plugin)
     try:
         running = server_factory(db=str(tmp_path / "tiny.db"))
         _, _, oracle = stubs(running.port)
         config = matches_pb2.GameConfig(game=PLUGIN.id, players=2, seed=1)
+        # the first tile is in hand; the second turn's draw is a chance node of three kinds
+        chance = list(oracle.Perft(oracle_pb2.PerftRequest(config=config, depth=2, chance=True)))[-1].count
+        assert chance == perft(TinyGame.new(2, seed=1), 2, chance=True) > 0
+        config = matches_pb2.GameConfig(game="tiny_unbranching", players=2, seed=1)
         assert list(oracle.Perft(oracle_pb2.PerftRequest(config=config, depth=2)))[-1].count > 0
         code, reason, _ = rpc_error(
             lambda: list(oracle.Perft(oracle_pb2.PerftRequest(config=config, depth=2, chance=True)))
         )
         assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "BAD_PERFT")
     finally:
-        hunters.games.unregister(PLUGIN.id)
+        for plugin in plugins:
+            hunters.games.unregister(plugin.id)
 
 
 def test_a_cancelled_perft_stops_its_engine_work(server):

@@ -28,7 +28,7 @@ def local_game(seed):
     """The same game played locally by `pick`'s rule."""
     game = Game.new(players=2, seed=seed)
     while not game.is_over:
-        pairs = game.legal_moves_with_actions()
+        pairs = game.actions.pairs()
         game.play(pairs[len(pairs) // 2][0])
     return game
 
@@ -215,7 +215,7 @@ def test_the_stream_ends_when_the_match_ends(client):
     match = client.create_match(GAME, 2, seed=10)
     game = Game.new(players=2, seed=10)
     while True:  # every move but the last by PlayMove
-        pairs = game.legal_moves_with_actions()
+        pairs = game.actions.pairs()
         move, action = pairs[len(pairs) // 2]
         after = game.clone()
         after.play(move)

@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from hunters.capabilities import ExplicitChance, HiddenState, Learnable
 from hunters.errors import IllegalMoveError, InvalidOptionError
 from hunters.game_base import ActionSpace, GameBase, GameInfo, LegalMoves, Option, check_seed
 from hunters.learn import LearnLayout, ObservationField, check_view, terminal_rewards
@@ -40,6 +41,10 @@ class Place(NamedTuple):
 
     def to_json(self) -> dict[str, int]:
         return {"cell": self.cell}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Place:
+        return cls(data["cell"])
 
 
 class Placed(NamedTuple):
@@ -65,7 +70,7 @@ def layout_for(players: int) -> LearnLayout:
     )
 
 
-class TinyGame(GameBase):
+class TinyGame(GameBase[Place, Placed], ExplicitChance, HiddenState, Learnable):
     INFO = GameInfo(
         id="tiny_tiles",
         name="Tiny tiles",
@@ -82,7 +87,6 @@ class TinyGame(GameBase):
             Option("pile", "ints", None, "the nine tile kinds (three each of 0, 1, 2) in draw order"),
         ),
     )
-    GAME_ID = "tiny_tiles"
     __slots__ = (
         "_chance",
         "_drawn",
@@ -133,10 +137,6 @@ class TinyGame(GameBase):
     def _new_from_record(cls, record: dict[str, Any]) -> TinyGame:
         return cls.new(record["players"], record["seed"], chance=record.get("chance", "seeded"))
 
-    @classmethod
-    def move_from_json(cls, data: Any) -> Place:
-        return Place(data["cell"])
-
     def clone(self) -> TinyGame:
         g = object.__new__(type(self))
         for s in TinyGame.__slots__:  # a subclass adds none of its own
@@ -146,7 +146,7 @@ class TinyGame(GameBase):
 
     def to_record(self) -> dict[str, Any]:
         rec = {
-            "game": self.GAME_ID,
+            "game": self.INFO.id,
             "format": 1,
             "players": self._players,
             "seed": self._seed,
@@ -176,11 +176,11 @@ class TinyGame(GameBase):
         return list(self._scores)
 
     @property
-    def events(self) -> list[Any]:
+    def events(self) -> list[Placed]:
         return list(self._events)
 
     @property
-    def moves(self) -> list[Any]:
+    def moves(self) -> list[Place]:
         return list(self._moves)
 
     @property
@@ -204,6 +204,7 @@ class TinyGame(GameBase):
         return [left.count(k) for k in range(3)]
 
     def observed_by(self, seat: int) -> TinyGame:
+        self.check_seat(seat)
         g = self.clone()
         g._pile = g._pile[: g._drawn] + sorted(g._pile[g._drawn :])
         g._seed = None
@@ -218,7 +219,7 @@ class TinyGame(GameBase):
 
     # -- moves -------------------------------------------------------------------------------------
     def legal_moves(self) -> LegalMoves[Place]:
-        return LegalMoves(self, self.learn_actions(), Place)
+        return LegalMoves(self, self.compact.legal(), Place)
 
     def _free(self) -> list[int]:
         if self.is_over or self._hand < 0:
@@ -236,7 +237,7 @@ class TinyGame(GameBase):
             raise IllegalMoveError("OCCUPIED", "that cell is taken", move)
         return move.cell
 
-    def play(self, move: Any) -> list[Any]:
+    def play(self, move: Place) -> list[Placed]:
         c = self._code(move)
         seat = self._seat
         self._owner[c], self._kind[c] = seat, self._hand
@@ -253,16 +254,17 @@ class TinyGame(GameBase):
                 self._draw_seeded()
         return [event]
 
-    def legal_moves_with_actions(self) -> list[tuple[Place, int]]:
-        return [(Place(c), c) for c in self.learn_actions()]
+    @property
+    def actions(self) -> Cells:
+        return Cells(self)
 
     # -- learning ----------------------------------------------------------------------------------
     def learn_layout(self) -> LearnLayout:
         return layout_for(self._players)
 
     @property
-    def compact(self) -> TinyCompact:
-        return TinyCompact(self)
+    def compact(self) -> Cells:
+        return Cells(self)
 
     def observe(self, seat: int, out: dict[str, Any] | None = None, view: str = "observation") -> dict[str, Any]:
         check_view(view)  # the hand is public and the pile's order hidden from all: both views alike
@@ -308,17 +310,22 @@ class TinyGame(GameBase):
         self._outcomes.append(outcome)
         self._draw_seeded()
 
+    def chance_view(self) -> TinyGame:
+        g = self.clone()
+        if g._chance == "seeded":  # the draws so far become the outcomes that replay them
+            g._chance, g._outcomes = "external", g._pile[: g._drawn]
+        return g
+
 
 class TinyDuel(TinyGame):
     """tiny_tiles for two players only, under its own id (records and the registry tell it apart)."""
 
     INFO = dataclasses.replace(TinyGame.INFO, id="tiny_tiles_duel", name="Tiny tiles for two", max_players=2)
-    GAME_ID = "tiny_tiles_duel"
     __slots__ = ()
 
 
-class TinyCompact(ActionSpace[Place]):
-    """The compact codes: the cell index."""
+class Cells(ActionSpace[Place, Placed]):
+    """The action codes, compact and dense alike: the cell index."""
 
     game: TinyGame
 
@@ -371,8 +378,8 @@ class TinyBatch:
     def _fill(self, i: int) -> None:
         g = self._games[i]
         self.player[i] = g.player
-        g.learn_mask(self.mask[i])
-        codes = g.learn_actions()
+        g.compact.mask(self.mask[i])
+        codes = g.compact.legal()
         self.legal_count[i] = len(codes)
         self.legal[i, : len(codes)] = codes
         g.observe(g.player, {k: v[i] for k, v in self.obs.items()})

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hunters.game_base import GameBase
+from hunters.game_base import AnyGame
 
 from .game import TinyGame
 
@@ -13,7 +13,7 @@ COLOURS = ("#d7263d", "#1b6fd1", "#f4c20d")
 CELL = 60
 
 
-def svg(game_or_record: GameBase | dict[str, Any], at: int | None = None) -> str:
+def svg(game_or_record: AnyGame | dict[str, Any], at: int | None = None) -> str:
     game = TinyGame.from_record(game_or_record) if isinstance(game_or_record, dict) else game_or_record
     if at is not None:
         record = game.to_record()

@@ -1,0 +1,104 @@
+"""What a game is before any game is made: `GameInfo` and its `Option`s (OpenSpiel's GameType), the
+seed range, and `JSON`, the shape of records and views. The shared layers read these instead of
+keeping tables of their own."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+from hunters.errors import InvalidOptionError
+
+__all__ = ["CHANCE_MODES", "JSON", "MAX_SEED", "UTILITIES", "GameInfo", "Option", "check_seed"]
+
+JSON: TypeAlias = dict[str, Any]
+"""JSON-ready data: a record, a view, a move's or an event's JSON form."""
+
+MAX_SEED = 2**64 - 1
+"""Seeds are ints in 0..MAX_SEED (the cores' splitmix64 state)."""
+
+CHANCE_MODES = ("deterministic", "sampled", "explicit")
+UTILITIES = ("general_sum", "zero_sum", "constant_sum", "identical")
+
+
+def check_seed(seed: object, *, optional: bool = True) -> int | None:
+    """`seed` if it is an int in 0..MAX_SEED (or None when optional), else ValueError."""
+    if seed is None and optional:
+        return None
+    if type(seed) is not int or not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed must be an integer from 0 to {MAX_SEED}")
+    return seed
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of `Game.new`: what the schema says of it (validation stays the game's own, in
+    its core's words; the schema is what `--help`, GetGameInfo and the docs show)."""
+
+    name: str
+    type: str
+    """``bool``, ``int``, ``str``, ``ints`` (a list of integers), or ``json`` (structured data)."""
+    default: object = None
+    doc: str = ""
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What a game is, before any game is made (OpenSpiel's GameType)."""
+
+    id: str
+    """Registry id (lower case, underscores); records and the service name the game by it."""
+    name: str
+    """Human name."""
+    min_players: int
+    max_players: int
+    action_space_size: int
+    """Size of the dense action space of the default configuration."""
+    record_format: int
+    """Version of `to_record()`'s layout; `from_record` refuses other versions."""
+    perfect_information: bool = True
+    """Whether every seat sees the whole state (chance aside): OpenSpiel's information type."""
+    chance: str = "deterministic"
+    """``deterministic`` (no chance), ``sampled`` (drawn from the seed inside the game) or
+    ``explicit`` (also offered as chance nodes with ``chance="external"``: the `ExplicitChance`
+    capability)."""
+    utility: str = "general_sum"
+    """OpenSpiel's utility: the seats' final scores are ``general_sum`` in both built-in games."""
+    reward_scale: float = 10.0
+    """Points that make a clear margin between two seats (search rewards are smoothed by it)."""
+    short_name: str = ""
+    """CamelCase name for Gymnasium ids (``hunters/<short_name>-v0``); default: the id in CamelCase."""
+    max_game_length: int = 10_000
+    """An upper bound on the decisions of one game with the default options, and on its chance nodes
+    with ``chance="external"`` (OpenSpiel's max_game_length, which bounds both for a Python game)."""
+    options: tuple[Option, ...] = ()
+    """The options of `Game.new` besides players and seed."""
+
+    def __post_init__(self) -> None:
+        if self.chance not in CHANCE_MODES:
+            raise ValueError(f"chance must be one of {CHANCE_MODES}")
+        if self.utility not in UTILITIES:
+            raise ValueError(f"utility must be one of {UTILITIES}")
+
+    @property
+    def gym_name(self) -> str:
+        return self.short_name or "".join(part.title() for part in self.id.split("_"))
+
+    def check_players(self, players: object) -> int:
+        """`players` if it is an integer in the game's range, else ValueError."""
+        if type(players) is not int or not self.min_players <= players <= self.max_players:
+            raise ValueError(f"players must be an integer from {self.min_players} to {self.max_players}")
+        return players
+
+    def check_option_names(self, options: Iterable[str]) -> None:
+        """InvalidOptionError naming the options of the schema when `options` holds another name."""
+        known = {o.name for o in self.options}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise InvalidOptionError(
+                f"unknown option(s) {unknown} of {self.id}; the options are {sorted(known) or 'none'}"
+            )
