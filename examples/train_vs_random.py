@@ -16,7 +16,7 @@ any game with the learning surface trains the same way.
 
 ``features`` (fast, for a game whose layout names afterstate features: H&G): the same linear
 afterstate value, but over the table the core fills for every legal move (the env option
-``afterstates=True``: ``info["legal_codes"]`` and ``info["afterstates"]``, `GameBase.learn_afterstates`:
+``afterstates=True``: ``info["legal_codes"]`` and ``info["afterstates"]``, `Afterstates.learn_afterstates`:
 points, lead and estimated lead after the move, pieces left and placed, ...), so no copy is played
 in Python.
 

@@ -1,4 +1,5 @@
-"""The learning surface every game offers (#14): a compact action space, masks and observations.
+"""The learning surface of a game (the `Learnable` capability): a compact action space, masks and
+observations.
 
 The service's stable action codes (`game.actions.legal()`) are exact but huge (16,288,776 for
 Hunters & Gatherers): fine for a protocol, unusable for a policy network. For learning, each game
@@ -6,16 +7,17 @@ also has a *compact* action space of at most `MAX_LEARN_ACTIONS` codes and per-s
 numpy arrays of fixed shape. Both are defined by the game's core; this module holds the shared
 vocabulary, and `hunters.rl` builds PettingZoo, Gymnasium and OpenSpiel environments on top.
 
-A game implements, on `GameBase`:
+A `Learnable` game implements:
 
 - `learn_layout()` -> `LearnLayout` (sizes and the documented observation fields, for this game's
   players and options);
-- `learn_actions()` (legal compact codes, ascending), `learn_mask(out=None)` (uint8, 1 = legal),
-  `learn_to_move(code)`, `move_to_learn(move)`, `play_learn(code)`;
+- `compact`, an `ActionSpace` of the compact codes (`legal()`, `mask(out)`, `to_move`, `from_move`,
+  `play`);
 - `observe(seat, out=None)` -> ``{field name: numpy array}``: what that seat may know, never more;
 - `learn_batch(games, players, seed, **options)` -> a `LearnBatch` stepping many games in one call
   inside the core;
-- chance (OpenSpiel): `chance_outcomes()` and `apply_chance(outcome)`.
+- chance (OpenSpiel) through the `ExplicitChance` capability: `chance_outcomes()` and
+  `apply_chance(outcome)`.
 
 Rewards are terminal and the same everywhere (`terminal_rewards`): +1 for a seat whose final score
 beats every other seat's, 0 for a seat tied for first, -1 otherwise.

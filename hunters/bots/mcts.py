@@ -1,28 +1,15 @@
 """`mcts`: information-set Monte Carlo tree search inside the game core.
 
-Every iteration draws the hidden information anew from what the seat may know (a determinization:
-the undrawn tiles of both piles in Hunters & Gatherers; the winter deck before winter and the
-other seats' face-down tiles in Jäger und Sammler), walks down one tree shared by all
-determinizations (edges are moves as their maker sees them; UCB1 with availability counts among
-the moves legal in this determinization), adds one node, and plays a uniformly random game to the
-end (Jäger: the "stay" policy, which leaves the board only when nothing else is legal). The whole
-search runs in C without the GIL (`hunters/_core/mcts.pxi`, through `CoreSearch.search`); a game
-without a search of its own is searched the same way in Python (`python_search`, slow). The move
-played is the root's most visited (then best mean reward, then lowest code).
+Every iteration draws the hidden information anew from what the seat may know (a determinization),
+walks down one tree shared by all determinizations (UCB1 with availability counts), adds one node,
+and plays a uniformly random game to the end (Jäger: the "stay" policy). The whole search runs in C
+without the GIL (`hunters/_core/mcts.pxi`, through `CoreSearch.search`); a game without a search of
+its own is searched the same way in Python (`python_search`, slow). The reward mixes the win with a
+smooth score margin (`margin`, scale `GameInfo.reward_scale`).
 
-Reward of a finished playout for a seat: (1 − margin) × its share of the win (ties share) + margin ×
-a smooth score margin, (1 + tanh((own − best other) / scale)) / 2, scale the game's
-`GameInfo.reward_scale` (20 points in H&G, 10 in Jäger). The defaults (margin 1, c 0.25) won
-most in short 2-player H&G tuning runs against greedy (24 games each: c 0.7/margin 0.1 50%,
-c 0.4/margin 1 71%, c 0.25/margin 1 83%, c 0.15/margin 1 63%, c 0.25/margin 0.7 71%; the intervals
-overlap): the margin separates moves that random playouts rarely turn into a different winner.
-`bare` (H&G only, default 0): the probability that a playout move places no piece; in the same kind
-of run 0.5 won 83% and 0.8 67%, no better than 0 (83%), so playouts stay uniform by default.
-
-Jäger simplification: the seat knows the pool of its opponents' face-down tiles (every tile lay face
-up before it was taken) but not who holds which; each determinization deals that pool among the
-opponents at random, each keeping its number. A player who remembers every take knows more; with
-two players nothing is lost.
+In Jäger und Sammler a seat knows the pool of its opponents' face-down tiles but not who holds
+which: each determinization deals that pool among them at random. The options, their tuning runs
+and what the search misses: docs/bots.md (`mcts`).
 """
 
 from __future__ import annotations

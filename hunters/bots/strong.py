@@ -2,29 +2,16 @@
 
 The search is generic; everything it knows about a game comes from the strategy its plugin names
 (`strategy_for`), played on the game's `search_state()`: a rules-based estimate of every seat's
-final score for any position (open features, pieces in supply ...) and how to read that state (the
-key of a move as its maker sees it, what the legal moves of a decision depend on). See docs/bots.md for the
-measurements behind the choices.
+final score for any position and how to read that state (the key of a move as its maker sees it,
+what the legal moves of a decision depend on).
 
-One decision:
+One decision draws the hidden parts up to `dets` times (common random numbers at the root), ranks
+each node's moves by the estimate after them (the prior of progressive bias and widening), values a
+new node after the next mover's best reply and a short `playout` of best moves (no random playout),
+with a margin-aware reward, and plays the root's most visited move. With `iterations` alone the bot
+is deterministic; `time` (seconds per decision) depends on the machine.
 
-1. The root's hidden parts are drawn `dets` times (`Observation.determinized`: the bot sees only
-   what its seat may see). Common random numbers: the j-th visit of a root move plays in
-   determinization j mod dets, so root moves are compared on the same draws.
-2. Every node, the first time it is reached with a given signature (what the legal moves depend
-   on), estimates the position after each legal move (one core call) and ranks them by the mover's
-   reward: that is the progressive bias (prior) and the order of progressive widening.
-3. Descent: among the max(1, `widen` · visits^`alpha`) best moves by prior, an untried one is
-   expanded (best prior first) and the iteration ends there; otherwise the child with the best
-   mean reward + `c` · sqrt(ln N / n) + `bias` · prior / (n + 1) is followed.
-4. A new node is valued by the estimate after the next mover's best reply (`reply=1`; 0: the
-   estimate right after the move) and `playout` further moves, each the best by estimate for its
-   mover, in the iteration's determinization: a short playout of best moves, no random playout.
-5. Reward of an estimate for a seat: (1 + tanh((own − best other) / SCALE)) / 2 (margin-aware),
-   backed up to every node for the seat that moved into it.
-
-The move played is the root's most visited (then best prior). With `iterations` alone the bot is
-deterministic; `time` (seconds per decision) depends on the machine.
+The steps, the estimates and the measurements behind each choice: docs/bots.md (`strong`).
 """
 
 from __future__ import annotations

@@ -303,7 +303,7 @@ class Game(
         return LegalMoves(self, _core.greedy_best(self._core), lambda code: move_of(tile, code))
 
     def search_state(self) -> CoreGame:
-        """The core state (see GameBase.search_state)."""
+        """The core state (see CoreSearch.search_state)."""
         return self._core
 
     def search(

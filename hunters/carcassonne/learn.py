@@ -1,68 +1,16 @@
-"""Carcassonne: Hunters & Gatherers for learning (#14): compact action codes, masks, observations
-and a batch of games stepped inside the core. Everything is computed by the core
+"""Carcassonne: Hunters & Gatherers for learning: compact action codes, masks, observations and a
+batch of games stepped inside the core. Everything is computed by the core
 (`hunters.carcassonne._core`); this module allocates the numpy arrays and names things.
 
-Action codes
-------------
-A compact code stands for one whole decision (placement, occupant, retake) of the tile in hand::
+A compact code is one whole decision of the tile in hand,
+``((frontier_index * 4 + rotation) * 19 + occupant_slot) * 6 + retake_slot``: ``ACTIONS`` = 87,552
+codes, legal codes ascending in the order of `Game.legal_moves()` (the service's dense codes,
+`hunters.carcassonne.actions`, are unrelated and unchanged). Observations are relative to the
+observer (row r is seat (observer + r) % players); each field's meaning is its
+`ObservationField.doc` (`FIELD_DOCS`). `Batch` steps many games in one core call.
 
-    code = ((frontier_index * 4 + rotation) * 19 + occupant_slot) * 6 + retake_slot
-
-- ``frontier_index``: rank of the target position among the *open positions* (empty positions
-  next to a placed tile, whether or not the tile in hand fits there), sorted by (y, x). There are
-  never more than 2 * 94 + 2 of them, so indices run 0..191. The ``frontier`` observation field
-  lists them in this order (row k: position of index k), and the ``board`` field's channel 6
-  marks index + 1 on the board.
-- ``rotation``: quarter turns clockwise, 0..3.
-- ``occupant_slot`` (as in the dense layout): 0 none, 1 + local for a meeple on the tile's local
-  zone 0..7, 9 + local for a hut on local zone 0..9 (global zone id = tile * 10 + local).
-- ``retake_slot``: 0 none, 1 + k to take back the k-th (0-based) of the mover's own meeples on the
-  board, ordered by global zone id (shaman tile only; the ``pieces`` field lists the meeples).
-
-That makes ``ACTIONS`` = 192 * 4 * 19 * 6 = 87,552 codes. Legal codes ascend in the order of
-`Game.legal_moves()`. The service's stable dense codes (`hunters.carcassonne.actions`) are unchanged.
-
-Observation fields
-------------------
-`Game.observe(seat)` (and every batch slot, for the seat to move) gives these numpy arrays. Seats
-are *relative* to the observer: relative seat r is absolute seat (observer + r) % players, so the
-observer is always 0 and one policy serves every seat. Nothing depends on the hidden order of the
-piles: only which tiles remain (their multiset is public) is shown.
-
-- ``board`` uint8 [7 + 2 * players, 31, 31]: planes of the positions |x|, |y| <= 15 around the start
-  tile, index [channel, y + 15, x + 15] (tiles further out appear only in ``tiles``; random games
-  stay within 15). Channels: 0 tile id + 1 (0 empty); 1 rotation; 2..5 side type facing north, east,
-  south, west (0 none, 1 forest, 2 meadow, 3 river); 6 frontier index + 1 of an open position (0
-  elsewhere); 7 + r meeples of relative seat r on the tile; 7 + players + r huts of relative seat r.
-- ``tiles`` int16 [95, 4]: row t = tile t: (placed 0/1, x, y, rotation), exact; 0 when not placed.
-- ``frontier`` int16 [192, 7]: row k = the open position of frontier index k: (present 0/1, x, y,
-  side type a placed neighbour requires on its north, east, south, west side, 0 = no neighbour).
-- ``pieces`` int16 [8 * players, 5]: every piece on the board: (kind 1 meeple / 2 hut, x, y, global
-  zone id, relative seat); meeples first, then huts; unused rows 0.
-- ``status`` int16 [8]: (tile in hand or -1, menhir extra turn 0/1, relative seat to move or -1,
-  tiles left in the normal pile, in the menhir pile, game over 0/1, moves played, pending chance
-  draw: 0 none, 1 normal pile, 2 menhir pile).
-- ``supplies`` int16 [players, 2]: (meeples, huts) in each relative seat's supply.
-- ``scores`` int32 [players]: each relative seat's points so far.
-- ``remaining`` uint8 [95]: 1 for each tile still undrawn in either pile.
-
-The same text, field by field, is each `ObservationField.doc` (`FIELD_DOCS`).
-
-External chance (OpenSpiel)
----------------------------
-``Game.new(..., chance="external")``: every tile draw is a chance node (``player`` -1, no legal
-moves). ``chance_outcomes()`` lists (tile id, 1 / tiles left in that pile) for each undrawn tile of
-the pile being drawn from (outcome ids are tile ids, 0..94); ``apply_chance(tile)`` draws it. A
-tile that fits nowhere is discarded and another draw is pending; an exhausted normal pile ends the
-game, an exhausted menhir pile cancels the extra turn, as the rules say. Records carry the piles in
-the order they were drawn and the number of draws, and replay exactly.
-
-Batch
------
-`Batch` (``Game.learn_batch(games, players, seed, threads=1)``) holds the games in the core and
-steps all of them in one call; see `hunters.learn.LearnBatch`. Besides the protocol's buffers it
-offers ``legal`` / ``legal_count``: each game's legal codes as a list (cheaper to sample from than
-the mask).
+The code layout, every field, the afterstate table, external chance and the batch:
+docs/learning.md (Carcassonne: Hunters & Gatherers).
 """
 
 from __future__ import annotations

@@ -438,7 +438,7 @@ class Game(
         return LegalMoves(self, _core.greedy_best(self._core), self._decode)
 
     def search_state(self) -> CoreGame:
-        """The core state (see GameBase.search_state)."""
+        """The core state (see CoreSearch.search_state)."""
         return self._core
 
     def search(

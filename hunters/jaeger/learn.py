@@ -1,91 +1,14 @@
-"""Jäger und Sammler for learning (#14): compact action codes, masks, observations, a batch stepped
-in the core. The rules live in the core (`hunters.jaeger._core`); this module lays out the numpy
+"""Jäger und Sammler for learning: compact action codes, masks, observations, a batch stepped in
+the core. The rules live in the core (`hunters.jaeger._core`); this module lays out the numpy
 buffers and names things. numpy is imported here only (never by `import hunters`).
 
-Action codes
-------------
-A turn is two steps (or one step that takes the mover's last character off the board). Characters
-of a seat are alike, so a step starts from a *character index*: ``i`` is the rank of a space among
-the spaces the mover's characters occupy before the turn (distinct spaces, ascending space index;
-the board plane ``own_index`` shows ``i + 1`` on each). A step goes through a *slot*, the vocabulary
-of `hunters.jaeger.actions`: slot ``0 .. D-1`` a step to the neighbour in that direction (default
-grid: W, E, NW, NE, SW, SE), slot ``D + k`` a cave jump to the k-th cave (caves by ascending space;
-a step onto a *neighbouring* cave uses the direction slot), slot ``S - 1`` leaving the board, where
-``S = D + K + 1`` and K is the number of cave tiles in the summer deck (5). With C character indices
-(4, the characters per player; more if an explicit `start` gives more)::
+A code is one whole turn (two steps, or one that takes the mover's last character off the board),
+built from character indices and step slots (`hunters.jaeger.actions`); the default board has 2,928
+codes (`LearnLayout.actions`). Observations show a seat what the rules let it see: nobody, the owner
+included, sees face-down tiles by kind before the end (spec §5); the ``information_state`` view adds
+the seat's own. Each field's meaning is its `ObservationField.doc` (`FIELD_DOCS`).
 
-    first  = i * S + slot1
-    second = 0                      the turn has one step (it took the last character off)
-           = 1 + C * S + slot2      the character of the first step steps again, from where it is
-                                    now (the second half of a jump; any second step from the
-                                    space the first step ended on)
-           = 1 + k * S + slot2      k < C: a character on the k-th space of the pre-turn list
-    code   = first * W2 + second,   W2 = (C + 1) * S + 1
-
-Default board: D = 6, K = 5, S = 12, C = 4, W2 = 61: 2,928 codes (`LearnLayout.actions`). Every
-legal move has exactly one code (`move_to_learn`); a code that names no character, a slot leading
-nowhere, a second step from the first step's end written with k < C, or an illegal move raises
-IllegalMoveError (reasons UNKNOWN_CODE, NO_CHARACTER, NOWHERE, NOT_CANONICAL, or the rules' own).
-
-Observation fields
-------------------
-Seats are relative: row r is seat ``(observer + r) % players`` (r = 0: the observer). A seat sees
-what the rules let it see (spec §5): the board (tiles lie face up), everyone's characters, supply
-packs, weapons and mammoths (face up), the *number* of face-down tiles of every seat, and the pool of
-all face-down tiles together by kind (each lay face up on the board before it was taken, so the pool
-follows from the public board). Nobody, the owner included, may look at face-down tiles before the
-end (spec §5), so no seat's face-down tiles are shown by kind, not even the observer's own, nor a
-score that counts them: a policy that wants them must remember what it took (every take is in the
-history; OpenSpiel's information-state strings keep it). Hidden and never observed: the order of the
-winter deck before winter (its contents are public: the options fix them). With the option
-`open_collections`, and once the game is over, every collection is shown in full.
-
-The *information state* (``observe(seat, view="information_state")``, the envs' option ``view``) is
-the same arrays with what the seat recalls: its own face-down tiles by kind and its full score in
-row 0 of ``collections``. That is what the bots know (`Game.observed_by`): the seat's own takes, and
-of the other seats' only the pool (not who took which: with two players the pool minus one's own
-is the other's, so nothing is lost). It never shows another seat's face-down tiles by kind.
-
-Shapes are for P
-players on a board of n spaces (default 120 = 10 rows x 12 columns, space = row * 12 + col, so
-``board.reshape(10, 12, F)`` is the odd-r hex grid); `FIELD_DOCS` (each field's
-`ObservationField.doc`) says what every entry means:
-
-- ``board`` uint8 [n, 17 + 2P]: space kind (3 one-hot), empty tile space, tile kind lying face up
-  (11 one-hot: berries .. cave), mammoth value, characters of each relative seat, supply pack of
-  each relative seat, own character index + 1 (`board_channels(P)` names them);
-- ``characters`` int16 [P, C]: the spaces each relative seat's characters occupy, ascending, -1 pad;
-- ``collections`` int16 [P, 18]: face-down tiles by kind (own only, unless open), face-down count,
-  weapons held and spent, mammoths and their points, packs in hand / on summer camps / on winter
-  camps, characters on the board and this season, score as far as visible (`COLLECTION_COLUMNS`);
-- ``tiles`` int16 [3, 11]: tiles by kind on the board, still to be laid (the winter deck in summer),
-  removed at season ends;
-- ``pool`` int16 [7]: the other seats' face-down tiles together, by kind;
-- ``status`` int16 [10]: season, relative seat to move (-1: none), turns, idle turns, stall limit,
-  best summer mammoth and its killer's relative seat, collections open, players, chance tiles left
-  (`STATUS_ENTRIES`).
-
-Batch
------
-`Game.learn_batch(games, players, seed, **options)` steps many games in one call with
-the GIL released (`LearnBatch`): buffers bound once, the mask updated by clearing only the entries
-set the step before, the board observation updated in place (rows whose tile changed, the pieces
-written the step before). bench/test_learn_jaeger.py measures it.
-
-External chance
----------------
-`Game.new(..., chance="external")` makes every random element a chance node (`Game.chance_outcomes`,
-`Game.apply_chance`, player -1): the summer layout, one node per tile space in ascending order, then,
-when summer ends, the winter layout, one node per empty tile space in ascending order. The outcome
-is the tile code laid there (`kind | value << 4`, kinds as `hunters.jaeger._core.KINDS`: berries 1,
-... cave 11; a mammoth's value in the high bits); its probability is the number of such tiles not
-yet laid over the number of tiles not yet laid (the decks' contents are public). Nothing else in
-the game is random. No chance outcome is private: every tile is laid face up. What differs between
-seats is what each remembers (spec §5): nobody may look at face-down tiles, so the observation
-shows them to no seat, and a seat knows which tiles it took from its own history. OpenSpiel
-registers the game as imperfect information with per-seat information states (observations plus
-the seat's own actions, perfect recall); with the option `open_collections` it is perfect
-information.
+The code layout, every field, external chance and the batch: docs/learning.md (Jäger und Sammler).
 """
 
 from __future__ import annotations

@@ -1,38 +1,16 @@
 """Gymnasium environments for every game with the learning surface (`hunters.learn`).
 
-Both env types take ``view``: ``"observation"`` (default: what is on the table now) or
-``"information_state"`` (also what the seat recalls: its own face-down tiles in Jäger und Sammler;
-`hunters.learn.VIEWS`), the learner's and a policy opponent's alike.
-
-- `HuntersEnv` (single agent): the learner takes one seat, the other seats are built-in bots
-  (`hunters.bots`: ``"random"`` by default, ``"greedy"``, ``"mcts"`` or any bot spec such as
-  ``"mcts:iterations=200"``; one spec for all, or a list with one per other seat). Observation: a dict
-  of the layout's fields (the learner's view) plus ``action_mask`` (int8, 1 = legal); action: a
-  compact code, ``Discrete(layout.actions)``. Reward: at the end, the learner's
-  `hunters.learn.terminal_rewards` entry (+1 sole winner, 0 tied first, -1 otherwise), else 0. An
-  illegal code ends the episode with reward -1 and ``info["illegal_action"] = True`` (``illegal=
-  "lose"``, the default, so that unmasked samplers and `check_env` work) or raises
-  IllegalMoveError (``illegal="raise"``). With ``afterstates=True`` (a game whose layout names
-  afterstate features: H&G) the info of every reset and step where the learner is to move has
-  ``legal_codes`` (int64 [n]) and ``afterstates`` (float32 [n, F]: row i the features of that move
-  and of the position it leads to, `Afterstates.learn_afterstates`).
+- `HuntersEnv` (single agent): the learner takes one seat, the other seats are built-in bots or
+  policies (``opponents``); compact codes as actions, the layout's fields plus ``action_mask`` as
+  observations, terminal rewards; an illegal code loses the episode (``illegal="lose"``) or raises.
 - `HuntersVectorEnv` (``gymnasium.vector.VectorEnv`` over ``Game.learn_batch``): N games stepped in
-  one call inside the core (other keyword options, e.g. ``threads``, go to the batch), **every seat
-  played by the caller** (self-play). The observation of
-  slot i is that of the seat to move in game i (``info["player"][i]``), with its mask; the action
-  for slot i is played by that seat. ``reward[i]`` is the terminal reward of the seat that just
-  acted (0 before the end); ``info["rewards"]`` has every seat's ([N, players], credit the others
-  from it) and ``info["final_scores"]`` the final scores. A game that ends is reset at once
-  (same-step autoreset): the returned observation is already the next game's first; the final
-  observation is not kept (the rewards are terminal). Arrays returned are the batch's own buffers,
-  refilled in place by the next call: copy what you keep. `HuntersVectorEnv.sample_legal(rng)`
-  draws a random legal code per slot (from the batch's lists of legal codes, ``info["legal"]`` and
-  ``info["legal_count"]``, where the game's batch keeps them, as H&G's does; else from the masks).
+  one core call, every seat played by the caller (self-play), same-step autoreset; the arrays
+  returned are the batch's own buffers, refilled by the next call.
 
-Ids (registered when this module is imported): ``hunters/CarcassonneHG-v0`` and
-``hunters/JaegerSammler-v0`` (`HuntersEnv`; kwargs such as ``players``, ``opponents``, ``seat``), and
-``hunters/CarcassonneHG-SelfPlay-v0`` / ``hunters/JaegerSammler-SelfPlay-v0`` for
-``gymnasium.make_vec(id, num_envs=256)`` (`HuntersVectorEnv`).
+Both take ``view`` (``"observation"`` or ``"information_state"``, `hunters.learn.VIEWS`). Ids
+registered when this module is imported: ``hunters/<GymName>-v0`` (`HuntersEnv`) and
+``hunters/<GymName>-SelfPlay-v0`` (`HuntersVectorEnv`, for ``gymnasium.make_vec``), e.g.
+``hunters/CarcassonneHG-v0``. Options, rewards, seeds and examples: docs/learning.md.
 """
 
 from __future__ import annotations

@@ -3,26 +3,14 @@
 is checked, stored and shown to every watcher the same way.
 
 Tokens stay out of URLs and logs: the seat the page plays is held in an HttpOnly, SameSite=Strict
-cookie scoped to the match's path (``/play/<id>``), set when the page creates the match (its own
-seat) or when a seat's token is exchanged for it (POST ``/play/<id>/join``, the token in the JSON
-body). Every write is a POST of JSON with the header ``X-Hunters-Request: 1``, which a cross-site
-form cannot send (and a cross-site script cannot without a preflight this server never grants), and
-an Origin, when the browser sends one, of this very server.
+cookie scoped to the match's path (``/play/<id>``), set when the page creates the match or when a
+seat's token or invite is exchanged for it (POST ``/play/<id>/join``). Every write is a POST of JSON
+with the header ``X-Hunters-Request: 1`` and, when the browser sends one, an Origin of this server,
+so a cross-site page cannot write.
 
-Routes:
-- GET ``/play`` (new game) and ``/play/<id>`` (a match): the page; ``/static/games/<game>/play.js``
-  the game's own drawing and clicking (from its package: ``<package>/web/play.js``);
-- POST ``/api/play`` ``{game, players, bots: [{seat, bot}], you: seat|null, options, create_token}``:
-  a new match (CreateMatch's rules); the cookie for seat `you`; each open seat's token and link in the body;
-- POST ``/play/<id>/join`` ``{token}`` or ``{invite}``: the cookie for that seat (an invite, from an
-  open seat's link, works once: hunters/service/invites.py);
-- GET ``/play/<id>/seat``: the cookie's seat, the bot seats, and the legal moves when it is to move;
-  ``/play/<id>/state``: that and the viewer's state of the latest version, in one read;
-  ``/play/<id>/events``: server-sent events of that state, now and at every change;
-- POST ``/play/<id>/describe`` ``{move}``: what a legal move would do (the game's ``describe``);
-- POST ``/play/<id>/move`` ``{move, version}``: play it (the reply holds ``/play/<id>/state`` after
-  it); refused with the reason, nothing changed, if it is illegal, not the seat's turn, or the match
-  is no longer at `version` (STALE_VERSION).
+Routes: GET ``/play``, ``/play/<id>`` (the page), ``/play/<id>/seat``, ``/state``, ``/events``;
+POST ``/api/play`` (a new match), ``/play/<id>/join``, ``/describe``, ``/move``. Their bodies,
+replies and refusals: docs/playing.md.
 """
 
 from __future__ import annotations
