@@ -133,7 +133,7 @@ LEARN_MESSAGES = {
     "NOT_CANONICAL": "a second step from the space the first step ended on is written with character "
     "index C (the character that just stepped)",
 }
-_LEARN_REASONS = _core.LEARN_REASONS
+_LEARN_REFUSALS = _core.LEARN_REFUSALS
 
 
 def board_channels(players: int) -> tuple[str, ...]:
@@ -270,7 +270,7 @@ def _empty_obs(lay: LearnLayout, lead: tuple[int, ...] = ()) -> dict[str, Any]:
 # -- one game ----------------------------------------------------------------------------------
 def learn_refusal(err: int, code: Any) -> IllegalMoveError:
     """The IllegalMoveError of a core refusal of a compact code."""
-    reason = _LEARN_REASONS.get(err)
+    reason = _LEARN_REFUSALS.get(err)
     if reason is not None:
         return IllegalMoveError(reason, LEARN_MESSAGES[reason], code)
     return core_error(err, code)
