@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-from types import ModuleType
 from typing import Any
 
 from hunters.errors import InvalidOptionError
@@ -113,19 +112,6 @@ __all__ = ["DEFAULT_OPTIONS", "GAME_ID", "INFO", "Game", "LegalMoves"]
 
 def _is_int(v: Any) -> bool:
     return type(v) is int
-
-
-_LEARN: ModuleType | None = None
-
-
-def _learn() -> ModuleType:
-    """hunters.jaeger.learn, imported on first use (it imports numpy; `import hunters` must not)."""
-    global _LEARN
-    if _LEARN is None:
-        from . import learn
-
-        _LEARN = learn
-    return _LEARN
 
 
 def _decode(cfg: CoreConfig, code: int) -> Move:
@@ -612,28 +598,32 @@ class Game(GameBase):
 
     # -- learning (hunters.learn; see hunters.jaeger.learn for the codes and fields) -----------
     def learn_layout(self) -> LearnLayout:
-        layout: LearnLayout = _learn().layout_of(self)
-        return layout
+        from . import learn
+
+        return learn.layout_of(self)
 
     @property
     def compact(self) -> ActionSpace[Move]:
         """The compact codes of `learn_layout()` (hunters.jaeger.learn)."""
-        space: ActionSpace[Move] = _learn().CompactActions(self)
-        return space
+        from . import learn
+
+        return learn.CompactActions(self)
 
     def observe(self, seat: int, out: dict[str, Any] | None = None, view: str = "observation") -> dict[str, Any]:
         """See GameBase.observe: the information state also shows the seat's own face-down tiles by
         kind (and its full score), which the observation hides (spec §5); see hunters.jaeger.learn."""
-        obs: dict[str, Any] = _learn().observe(self, seat, out, check_view(view) == "information_state")
-        return obs
+        from . import learn
+
+        return learn.observe(self, seat, out, check_view(view) == "information_state")
 
     @classmethod
     def learn_batch(
         cls, games: int, players: int = 2, seed: int = 0, view: str = "observation", **options: Any
     ) -> LearnBatch:
         own = check_view(view) == "information_state"
-        batch: LearnBatch = _learn().learn_batch(cls, games, players, seed, own, **options)
-        return batch
+        from . import learn
+
+        return learn.learn_batch(cls, games, players, seed, own, **options)
 
     # -- external chance (OpenSpiel: hunters.jaeger.chance) ------------------------------------
     @property
