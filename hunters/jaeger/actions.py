@@ -56,11 +56,11 @@ class DenseActions(ActionSpace[Move]):
         """Action codes of every legal move, ascending (= legal_moves() order); none while a chance
         node is pending."""
         game = self.game
-        return [] if game.chance_pending else game._core.legal_codes()
+        return [] if game.chance_pending else game.core.legal_codes()
 
     def from_move(self, move: Any) -> int:
         """The action code of a move that is legal now (IllegalMoveError otherwise)."""
-        return self.game._code(move)
+        return self.game.encode(move)
 
     def to_move(self, code: int) -> Move:
         """The move an action code stands for on this game's board (it may still be illegal now)."""
@@ -68,6 +68,6 @@ class DenseActions(ActionSpace[Move]):
         if type(code) is not int or not 0 <= code < size:
             raise IllegalMoveError("MALFORMED", f"action must be an integer from 0 to {size - 1}", code)
         try:
-            return self.game._decode(code)
+            return self.game.decode(code)
         except ValueError:
             raise refusal("NOT_ADJACENT", code, "that action's step leads nowhere on this board") from None
