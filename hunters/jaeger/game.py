@@ -623,7 +623,7 @@ class Game(GameBase):
         own = check_view(view) == "information_state"
         from . import learn
 
-        return learn.learn_batch(cls, games, players, seed, own, **options)
+        return learn.Batch(cls, games, players, seed, own, **options)
 
     # -- external chance (OpenSpiel: hunters.jaeger.chance) ------------------------------------
     @property
@@ -871,8 +871,8 @@ class Game(GameBase):
         return self._decode(code)
 
     def play_code(self, code: int) -> list[Event]:
-        """Play a turn code that is legal now (checked by the caller: `encode`, the core's
-        `learn_turn`); return its events, as `play`."""
+        """Play a turn code that is legal now (checked by the caller: `encode`,
+        hunters.jaeger.learn.internal_code); return its events, as `play`."""
         return self._play_code(code)
 
     def compact_spec(self) -> tuple[int, int]:

@@ -115,7 +115,6 @@ __all__ = [
     "Batch",
     "board_channels",
     "layout",
-    "learn_batch",
 ]
 
 _SIZES = _core.LEARN_SIZES
@@ -292,7 +291,7 @@ def learn_mask(game: Game, out: Any = None) -> Any:
     return out
 
 
-def learn_turn(game: Game, code: Any) -> int:
+def internal_code(game: Game, code: Any) -> int:
     """The core turn code of a compact code that is legal now (IllegalMoveError otherwise)."""
     if type(code) is not int and not isinstance(code, np.integer):
         raise IllegalMoveError("UNKNOWN_CODE", LEARN_MESSAGES["UNKNOWN_CODE"], code)
@@ -309,7 +308,7 @@ def learn_turn(game: Game, code: Any) -> int:
 
 
 def learn_to_move(game: Game, code: Any) -> Move:
-    return game.decode(learn_turn(game, code))
+    return game.decode(internal_code(game, code))
 
 
 def move_to_learn(game: Game, move: Move) -> int:
@@ -341,7 +340,7 @@ class CompactActions(ActionSpace[Move]):
         return move_to_learn(self.game, move)
 
     def play(self, code: int) -> list[Any]:
-        return self.game.play_code(learn_turn(self.game, code))
+        return self.game.play_code(internal_code(self.game, code))
 
 
 def observe(game: Game, seat: int, out: dict[str, Any] | None = None, own: bool = False) -> dict[str, Any]:
@@ -445,9 +444,3 @@ class Batch(BatchBuffers):
         for t in turns:
             g.play(g.decode(t))
         return g
-
-
-def learn_batch(
-    game_cls: type[Game], games: int, players: int = 2, seed: int = 0, own: bool = False, **options: Any
-) -> Batch:
-    return Batch(game_cls, games, players, seed, own, **options)
