@@ -50,7 +50,7 @@ def _observed(games):
 def test_hg_mcts_playouts_at_decision_40(benchmark):
     seeds = iter(range(10**9))
     positions = _observed(midgame_positions())
-    res = benchmark(Cycle(positions, lambda g: g._core.playouts(PLAYOUTS, next(seeds), True)))
+    res = benchmark(Cycle(positions, lambda g: g.core.playouts(PLAYOUTS, next(seeds), True)))
     assert sum(res[1]) >= PLAYOUTS
 
 
@@ -58,21 +58,21 @@ def test_hg_mcts_playouts_at_decision_40(benchmark):
 def test_hg_mcts_iterations_at_decision_40(benchmark):
     seeds = iter(range(10**9))
     positions = _observed(midgame_positions())
-    res = benchmark(Cycle(positions, lambda g: g._core.mcts(ITERATIONS, 0.0, 0.25, 1.0, 20.0, next(seeds))))
+    res = benchmark(Cycle(positions, lambda g: g.core.mcts(ITERATIONS, 0.0, 0.25, 1.0, 20.0, next(seeds))))
     assert res[0] == ITERATIONS
 
 
 @pytest.mark.benchmark(group="bots")
 def test_jaeger_mcts_playouts_mid_summer(benchmark):
     seeds = iter(range(10**9))
-    res = benchmark(Cycle(jaeger_positions(), lambda g: g._core.playouts(PLAYOUTS // 4, next(seeds), True)))
+    res = benchmark(Cycle(jaeger_positions(), lambda g: g.core.playouts(PLAYOUTS // 4, next(seeds), True)))
     assert sum(res[1]) >= PLAYOUTS // 4
 
 
 @pytest.mark.benchmark(group="bots")
 def test_jaeger_mcts_iterations_mid_summer(benchmark):
     seeds = iter(range(10**9))
-    res = benchmark(Cycle(jaeger_positions(), lambda g: g._core.mcts(ITERATIONS, 0.0, 0.25, 1.0, 10.0, next(seeds))))
+    res = benchmark(Cycle(jaeger_positions(), lambda g: g.core.mcts(ITERATIONS, 0.0, 0.25, 1.0, 10.0, next(seeds))))
     assert res[0] == ITERATIONS
 
 

@@ -55,7 +55,7 @@ def test_reference_random_game(benchmark):
 def test_core_legal_moves_midgame(benchmark):
     """The core's full legal-move generation (every placement, occupant and retake)."""
     positions = midgame_positions()
-    n = benchmark(Cycle([g._core for g in positions], lambda c: c.count_legal()))
+    n = benchmark(Cycle([g.core for g in positions], lambda c: c.count_legal()))
     assert n > 0
 
 

@@ -49,17 +49,17 @@ class DenseActions(ActionSpace[Move, ScoreEvent]):
 
     def legal(self) -> list[int]:
         """Action codes of every legal move, ascending (computed in the core)."""
-        return self.game._core.legal_actions()
+        return self.game.core.legal_actions()
 
     def mask(self, out: Any = None) -> Any:
         """A bytearray of ACTION_SPACE_SIZE entries, 1 for each legal action, filled by the core."""
         if out is None:
-            return self.game._core.action_mask()
+            return self.game.core.action_mask()
         return super().mask(out)
 
     def from_move(self, move: Any) -> int:
         """The action code of a move that is legal now (IllegalMoveError otherwise)."""
-        return self.game._core.action_of(self.game._code(move))
+        return self.game.core.action_of(self.game.encode(move))
 
     def to_move(self, code: int) -> Move:
         """The move an action code stands for in the current decision (it may still be illegal)."""
@@ -88,13 +88,13 @@ class DenseActions(ActionSpace[Move, ScoreEvent]):
 
     def pairs(self) -> list[tuple[Move, int]]:
         """(move, action code) of every legal move, in legal_moves() order (= ascending actions)."""
-        return list(zip(self.game.legal_moves(), self.game._core.legal_actions(), strict=True))
+        return list(zip(self.game.legal_moves(), self.game.core.legal_actions(), strict=True))
 
     def keys(self) -> tuple[int, list[int]] | None:
         """(the tile in hand, the legal actions): an action fixes the move's place, turn and
         piece, and the tile its zone. Not on the shaman, whose retake names a meeple that the
         action counts among the seat's meeples on the board."""
-        tile = self.game._core.tile
+        tile = self.game.core.tile
         if tile is None or tile == SHAMAN:
             return None
-        return tile, self.game._core.legal_actions()
+        return tile, self.game.core.legal_actions()

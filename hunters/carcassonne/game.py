@@ -581,3 +581,23 @@ class Game(
     def __repr__(self) -> str:
         state = "over" if self.is_over else f"seat {self.player} to place tile {self.tile}"
         return f"<Game {GAME_ID} players={self.players} moves={self._core.nmoves} {state} scores={self.scores}>"
+
+    # -- for the game's own modules ---
+    # (hunters.carcassonne.actions, .learn and tools read the game through these; the state they
+    # change is changed here, by the game)
+    @property
+    def core(self) -> CoreGame:
+        """The core game: a read-only handle for the game's own modules and tools, which call its
+        queries (the game's state changes only through the game's methods)."""
+        return self._core
+
+    def encode(self, move: Any) -> int:
+        """The core's code of a move that is legal now (IllegalMoveError saying why not)."""
+        return self._code(move)
+
+    def play_code(self, code: int) -> list[ScoreEvent]:
+        """Play a core code that is legal now (checked by the caller: `encode`, the core's
+        `learn_decode`, a replay of the core's own moves); return its score events, as `play`."""
+        events = events_of(self._core.play_code(code))
+        self._events.extend(events)
+        return events

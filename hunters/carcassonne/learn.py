@@ -23,7 +23,7 @@ from hunters.game_base import ActionSpace, check_seed
 from hunters.learn import BatchBuffers, LearnLayout, ObservationField
 
 from . import _core
-from .codes import events_of, move_of
+from .codes import move_of
 from .errors import IllegalMoveError, core_error
 from .moves import Move, ScoreEvent
 
@@ -161,8 +161,8 @@ def afterstates(game: Game) -> tuple[np.ndarray, np.ndarray]:
     scratch state)."""
     from .strategy import WEIGHTS
 
-    table = np.zeros((game._core.count_legal(), len(AFTERSTATE_FEATURES)), np.float32)
-    codes = _core.afterstates(game._core, tuple(WEIGHTS.values()), table)
+    table = np.zeros((game.core.count_legal(), len(AFTERSTATE_FEATURES)), np.float32)
+    codes = _core.afterstates(game.core, tuple(WEIGHTS.values()), table)
     return np.asarray(codes, np.int64), table
 
 
@@ -187,9 +187,9 @@ def _check_code(code: Any) -> int:
 def internal_code(game: Game, code: Any) -> int:
     """The core's move code of a legal compact code (IllegalMoveError saying why not)."""
     code = _check_code(code)
-    if game._core.over:
+    if game.core.over:
         raise IllegalMoveError("GAME_OVER", "the game is over", code)
-    err, internal = game._core.learn_decode(code)
+    err, internal = game.core.learn_decode(code)
     if err:
         raise core_error(err, code)
     return internal
@@ -197,13 +197,13 @@ def internal_code(game: Game, code: Any) -> int:
 
 def learn_to_move(game: Game, code: Any) -> Move:
     internal = internal_code(game, code)
-    tile = game._core.tile
+    tile = game.core.tile
     assert tile is not None  # internal_code refused a code when no tile is in hand
     return move_of(tile, internal)
 
 
 def move_to_learn(game: Game, move: Any) -> int:
-    code = game._core.learn_code_of(game._code(move))
+    code = game.core.learn_code_of(game.encode(move))
     assert code is not None  # _code accepted the move: it is one of the legal moves
     return code
 
@@ -213,7 +213,7 @@ def learn_mask(game: Game, out: Any = None) -> Any:
         out = np.zeros(ACTIONS, dtype=np.uint8)
     elif not (isinstance(out, np.ndarray) and out.dtype == np.uint8 and out.shape == (ACTIONS,)):
         raise ValueError(f"out must be a uint8 numpy array of shape ({ACTIONS},)")
-    game._core.learn_mask(out)
+    game.core.learn_mask(out)
     return out
 
 
@@ -229,7 +229,7 @@ class CompactActions(ActionSpace[Move, ScoreEvent]):
 
     def legal(self) -> list[int]:
         """Compact codes of every legal move, ascending (legal_moves() order)."""
-        return self.game._core.learn_codes()
+        return self.game.core.learn_codes()
 
     def mask(self, out: Any = None) -> Any:
         return learn_mask(self.game, out)
@@ -242,9 +242,7 @@ class CompactActions(ActionSpace[Move, ScoreEvent]):
 
     def play(self, code: int) -> list[Any]:
         game = self.game
-        events = events_of(game._core.play_code(internal_code(game, code)))
-        game._events.extend(events)
-        return events
+        return game.play_code(internal_code(game, code))
 
 
 def empty_observation(players: int) -> dict[str, Any]:
@@ -265,7 +263,7 @@ def observe(game: Game, seat: int, out: dict[str, Any] | None = None) -> dict[st
             if not (isinstance(a, np.ndarray) and a.shape == f.shape and a.dtype == f.dtype and a.flags.c_contiguous):
                 raise ValueError(f"out[{f.name!r}] must be a C-contiguous {f.dtype} array of shape {f.shape}")
     flat = [out[name].reshape(-1) for name in _SPECS]
-    game._core.observe(seat, *flat)
+    game.core.observe(seat, *flat)
     return out
 
 
@@ -343,5 +341,5 @@ class Batch(BatchBuffers):
         state = self._core.game_state(index)
         g = self._game_cls.new(self.players, seed=self._core.slot_seed(index))
         for code in state.moves():
-            g._events.extend(events_of(g._core.play_code(code)))
+            g.play_code(code)
         return g

@@ -3,13 +3,13 @@
 from typing import Any, overload
 
 KINDS: tuple[str, ...]
-REASONS: dict[int, str]
+REFUSALS: dict[int, str]
 EVENT_KINDS: tuple[str, ...]
 END_REASONS: dict[int, str]
 START_RULES: dict[int, str]
 LIMITS: dict[str, int]
 STAY_PATIENCE: int
-LEARN_REASONS: dict[int, str]
+LEARN_REFUSALS: dict[int, str]
 LEARN_SIZES: dict[str, int]
 
 def load_components(

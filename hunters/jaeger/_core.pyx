@@ -40,10 +40,10 @@ cdef uint8_t G_takeable[16]      # kinds a character takes when it moves off (no
 
 KINDS = ("", "berries", "tubers", "herbs", "jug", "necklace", "pelt", "skull", "weapon", "mammoth",
          "path", "cave")
-REASONS = {E_GAME_OVER: "GAME_OVER", E_UNKNOWN_SPACE: "UNKNOWN_SPACE",
-           E_NOT_YOUR_CHARACTER: "NOT_YOUR_CHARACTER", E_NOT_ADJACENT: "NOT_ADJACENT", E_HOLE: "HOLE",
-           E_OCCUPIED: "OCCUPIED", E_NO_WEAPON: "NO_WEAPON", E_NOT_STRAIGHT: "NOT_STRAIGHT",
-           E_STEP_COUNT: "STEP_COUNT"}
+REFUSALS = {E_GAME_OVER: "GAME_OVER", E_UNKNOWN_SPACE: "UNKNOWN_SPACE",
+            E_NOT_YOUR_CHARACTER: "NOT_YOUR_CHARACTER", E_NOT_ADJACENT: "NOT_ADJACENT", E_HOLE: "HOLE",
+            E_OCCUPIED: "OCCUPIED", E_NO_WEAPON: "NO_WEAPON", E_NOT_STRAIGHT: "NOT_STRAIGHT",
+            E_STEP_COUNT: "STEP_COUNT"}
 EVENT_KINDS = ("take", "spend_weapon", "supply_pack", "leave", "season_end", "remove", "place",
                "winter_start", "game_end")
 END_REASONS = {END_NO_CHARACTERS: "no_characters", END_UNREACHABLE: "unreachable", END_STALL: "stall"}
@@ -1002,8 +1002,8 @@ cdef enum:
     LE_NOWHERE = 22         # the slot leads nowhere from there
     LE_NOT_CANONICAL = 23   # the move has another code (second step from where the first ended: k = C)
 
-LEARN_REASONS = {LE_RANGE: "UNKNOWN_CODE", LE_NO_CHARACTER: "NO_CHARACTER", LE_NOWHERE: "NOWHERE",
-                 LE_NOT_CANONICAL: "NOT_CANONICAL"}
+LEARN_REFUSALS = {LE_RANGE: "UNKNOWN_CODE", LE_NO_CHARACTER: "NO_CHARACTER", LE_NOWHERE: "NOWHERE",
+                  LE_NOT_CANONICAL: "NOT_CANONICAL"}
 
 # board channels
 cdef enum:

@@ -51,17 +51,17 @@ class DenseActions(ActionSpace[Move, Event]):
     @property
     def size(self) -> int:
         """ACTION_SPACE_SIZE on the default board; another board has a size of its own."""
-        return self.game._cfg.action_space_size
+        return self.game.config.action_space_size
 
     def legal(self) -> list[int]:
         """Action codes of every legal move, ascending (= legal_moves() order); none while a chance
         node is pending."""
         game = self.game
-        return [] if game.chance_pending else game._core.legal_codes()
+        return [] if game.chance_pending else game.core.legal_codes()
 
     def from_move(self, move: Any) -> int:
         """The action code of a move that is legal now (IllegalMoveError otherwise)."""
-        return self.game._code(move)
+        return self.game.encode(move)
 
     def to_move(self, code: int) -> Move:
         """The move an action code stands for on this game's board (it may still be illegal now)."""
@@ -69,16 +69,16 @@ class DenseActions(ActionSpace[Move, Event]):
         if type(code) is not int or not 0 <= code < size:
             raise IllegalMoveError("MALFORMED", f"action must be an integer from 0 to {size - 1}", code)
         try:
-            return self.game._decode(code)
+            return self.game.decode(code)
         except ValueError:
             raise refusal("NOT_ADJACENT", code, "that action's step leads nowhere on this board") from None
 
     def pairs(self) -> list[tuple[Move, int]]:
         """(move, action code) of every legal move, in legal_moves() order (= ascending codes)."""
-        decode = self.game._decode
+        decode = self.game.decode
         return [(decode(c), c) for c in self.legal()]
 
     def keys(self) -> tuple[object, list[int]]:
         """(the game's configuration, the legal codes): a code is a turn's steps on the
         configuration's board (shared by the game's clones)."""
-        return self.game._cfg, self.legal()
+        return self.game.config, self.legal()

@@ -17,8 +17,8 @@ def value(before: Game, after: Game, seat: int, move: Any) -> float:
     Read from the cores' collection tuples (weapons held at 2, characters on the board at 5: what
     `Game.collection(seat).weapons` and `Game.characters_on_board[seat]` return) without building
     `Collection` objects: the greedy bot calls this once per legal move."""
-    b, a = before._core.collection(seat), after._core.collection(seat)
-    v = float(after._core.scores()[seat] - before._core.scores()[seat])
+    b, a = before.core.collection(seat), after.core.collection(seat)
+    v = float(after.core.scores()[seat] - before.core.scores()[seat])
     v += float(a[2] - b[2])
     left = b[5] - a[5]
     if left > 0 and any(t is not None and t not in STAYING for t in after.tiles):

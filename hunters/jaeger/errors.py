@@ -1,4 +1,8 @@
-"""The core's refusal codes, named: each becomes an IllegalMoveError with a reason and a message."""
+"""The core's refusals, worded: each becomes an IllegalMoveError with a reason and a message.
+
+The reason names and their numbers come from the core (`hunters.jaeger._core.REFUSALS`); only the
+wording lives here (with the reasons found before asking the core), and a test checks that every
+reason the core knows is worded."""
 
 from __future__ import annotations
 
@@ -24,12 +28,12 @@ MESSAGES = {
     "CHANCE_PENDING": "a chance node is pending (chance='external'): apply_chance first",
     "MALFORMED": "expected Move(Step(src, dst), Step(src, dst) or None) with int spaces (dst None = leave)",
 }
-_BY_CODE = {code: name for code, name in _core.REASONS.items()}
+_REASON_OF: dict[int, str] = dict(_core.REFUSALS)
 
 
 def core_error(code: int, move: Any = None) -> IllegalMoveError:
-    """The IllegalMoveError for a core error code."""
-    reason = _BY_CODE[code]
+    """The IllegalMoveError for a core refusal code."""
+    reason = _REASON_OF[code]
     return IllegalMoveError(reason, MESSAGES[reason], move)
 
 

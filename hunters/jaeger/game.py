@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-from types import ModuleType
 from typing import Any
 
 from hunters.capabilities import (
@@ -113,19 +112,6 @@ __all__ = ["DEFAULT_OPTIONS", "GAME_ID", "INFO", "Game", "LegalMoves"]
 
 def _is_int(v: Any) -> bool:
     return type(v) is int
-
-
-_LEARN: ModuleType | None = None
-
-
-def _learn() -> ModuleType:
-    """hunters.jaeger.learn, imported on first use (it imports numpy; `import hunters` must not)."""
-    global _LEARN
-    if _LEARN is None:
-        from . import learn
-
-        _LEARN = learn
-    return _LEARN
 
 
 def _decode(cfg: CoreConfig, code: int) -> Move:
@@ -610,44 +596,48 @@ class Game(
 
     # -- learning (hunters.learn; see hunters.jaeger.learn for the codes and fields) -----------
     def learn_layout(self) -> LearnLayout:
-        layout: LearnLayout = _learn().layout_of(self)
-        return layout
+        from . import learn
+
+        return learn.layout_of(self)
 
     @property
     def compact(self) -> ActionSpace[Move, Event]:
         """The compact codes of `learn_layout()` (hunters.jaeger.learn)."""
-        space: ActionSpace[Move, Event] = _learn().CompactActions(self)
-        return space
+        from . import learn
+
+        return learn.CompactActions(self)
 
     def observe(self, seat: int, out: dict[str, Any] | None = None, view: str = "observation") -> dict[str, Any]:
         """See Learnable.observe: the information state also shows the seat's own face-down tiles by
         kind (and its full score), which the observation hides (spec §5); see hunters.jaeger.learn."""
-        obs: dict[str, Any] = _learn().observe(self, seat, out, check_view(view) == "information_state")
-        return obs
+        from . import learn
+
+        return learn.observe(self, seat, out, check_view(view) == "information_state")
 
     @classmethod
     def learn_batch(
         cls, games: int, players: int = 2, seed: int = 0, view: str = "observation", **options: Any
     ) -> LearnBatch:
         own = check_view(view) == "information_state"
-        batch: LearnBatch = _learn().learn_batch(cls, games, players, seed, own, **options)
-        return batch
+        from . import learn
+
+        return learn.Batch(cls, games, players, seed, own, **options)
 
     # -- external chance (OpenSpiel: hunters.jaeger.chance) ------------------------------------
     @property
     def chance_pending(self) -> bool:
         """Whether a chance node is pending (only with chance="external")."""
-        return chance.pending(self)
+        return chance.pending(self._core, self._summer_left, self._external)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The pending chance node's outcomes: (tile code, probability), by code; [] when none is
         pending (see `hunters.jaeger.chance.outcomes`)."""
-        return chance.outcomes(self)
+        return chance.outcomes(self._core, self._summer_left, self._external)
 
     def apply_chance(self, outcome: int) -> None:
         """Resolve the pending chance node with tile code `outcome` (IllegalMoveError otherwise,
-        changing nothing; see `hunters.jaeger.chance.apply`)."""
-        chance.apply(self, outcome)
+        changing nothing; see `hunters.jaeger.chance`)."""
+        self._deal(chance.checked_outcome(self._core, self._summer_left, self._external, outcome))
 
     # -- perft (docs/jaeger-engine-contract.md#perft) -----------------------------------------
     def perft(self, depth: int, divide: bool = False, chance: bool = False, limit: PerftLimit | None = None) -> Any:
@@ -685,13 +675,13 @@ class Game(
         face-down tiles (public: every tile lay face up before it was taken) but not who took which,
         i.e. it does not recall the history of takes. With two players that loses nothing."""
         self.check_seat(seat)
-        return views.masked(self, seat, None)
+        return self._masked(seat, None)
 
     def determinized(self, seat: int, seed: int) -> Game:
         """`observed_by(seat)` with the winter deck (before winter) shuffled and the other seats'
         face-down tiles dealt at random from `seed`."""
         self.check_seat(seat)
-        return views.masked(self, seat, check_seed(seed, optional=False))
+        return self._masked(seat, check_seed(seed, optional=False))
 
     # -- copies and records ------------------------------------------------------------------
     def clone(self) -> Game:
@@ -814,7 +804,7 @@ class Game(
     def view(self) -> dict[str, Any]:
         """The state as anyone may see it, JSON-ready (see `hunters.jaeger.views.view`): before the
         end, taken tiles other than weapons and mammoths are only counted, and scores are None."""
-        return views.view(self)
+        return views.view(self, self._options["stall_rounds"])
 
     def summary_lines(self) -> list[str]:
         """Season, tiles left, pieces and collections of each seat (full state: face-down tiles too)."""
@@ -849,3 +839,105 @@ class Game(
     def __repr__(self) -> str:
         state = "over" if self.is_over else f"{self.season}, seat {self.player} to play"
         return f"<Game {GAME_ID} players={self.players} turns={self.turns} {state} scores={self.scores}>"
+
+    # -- for the game's own modules ---
+    # (hunters.jaeger.actions, .learn, .bots and tools read the game through these; the state they
+    # change is changed here, by the game)
+    @property
+    def core(self) -> CoreGame:
+        """The core game: a read-only handle for the game's own modules and tools, which call its
+        queries (the game's state changes only through the game's methods)."""
+        return self._core
+
+    @property
+    def config(self) -> CoreConfig:
+        """The core's configuration (board, layouts' codes): what a turn code means, shared by the
+        game's copies."""
+        return self._cfg
+
+    def encode(self, move: Any) -> int:
+        """The core's turn code of a move that is legal now (IllegalMoveError saying why not)."""
+        return self._code(move)
+
+    def decode(self, code: int) -> Move:
+        """The Move of a turn code on this game's board (it may be illegal now)."""
+        return self._decode(code)
+
+    def play_code(self, code: int) -> list[Event]:
+        """Play a turn code that is legal now (checked by the caller: `encode`,
+        hunters.jaeger.learn.internal_code); return its events, as `play`."""
+        return self._play_code(code)
+
+    def compact_spec(self) -> tuple[int, int]:
+        """(C, K) of the compact codes (hunters.jaeger.learn): character indices and cave slots, kept
+        with the configuration they were computed for (the external summer deal replaces it)."""
+        memo = self._learn_spec
+        if memo is None or memo[0] is not self._cfg:
+            from . import learn
+
+            memo = self._learn_spec = (self._cfg, learn.compact_spec(self._start, self._cfg.caves))
+        return memo[1]
+
+    @property
+    def summer_deal_left(self) -> tuple[list[int], int] | None:
+        """While the external summer deal is under way (chance="external", before the first turn):
+        the summer tile codes not dealt yet and how many tile spaces are still to receive one;
+        None otherwise."""
+        left = self._summer_left
+        if left is None:
+            return None
+        return left.copy(), len(chance.summer_deal_spaces(self._board.kinds, len(self._outcomes), left))
+
+    def _deal(self, code: int) -> None:
+        """Lay tile code `code`, a checked outcome of the pending chance node, on the next space of
+        the deal (`apply_chance`): the last tile of the summer deal lays the game out; a tile of the
+        winter deal may cause the winter set-up or a season end (`events`)."""
+        left = self._summer_left
+        if left is not None:
+            v = chance.summer_deal_spaces(self._board.kinds, len(self._outcomes), left)[0]
+            self._core.lay(v, code)
+            left.remove(code)
+            self._summer = self._summer.copy()
+            self._summer[v] = token_of(code)
+            self._outcomes.append(code)
+            if left and chance.summer_deal_spaces(self._board.kinds, len(self._outcomes), left):
+                return
+            self._summer_left = None
+            self._lay_out(self._core.nplayers, True)
+            return
+        events = self._events_of(self._core.deal_apply(code))
+        self._outcomes.append(code)
+        if self._core.deal_space is None:  # the winter deck as dealt (observed_by)
+            self._winter = chance.winter_dealt(self._summer, self._outcomes)
+        self._events.extend(events)
+
+    def _masked(self, seat: int, seed: int | None) -> Game:
+        """The game as `seat` may know it (`observed_by`), or one world consistent with that (`seed`:
+        `determinized`); hunters.jaeger.views computes the parts."""
+        if seed is None:
+            cfg, winter = self._canonical_config()
+        else:
+            winter = views.known_winter(self._winter, self._core.season, seed)
+            cfg = views.derive(self._board, self._options, self._summer, winter)
+        hidden = self.collections_hidden
+        g = self.clone()
+        g._core = self._core.masked(cfg, seat, seed, hidden)
+        g._cfg = cfg
+        g._seed = None
+        g._winter = winter
+        if hidden:
+            if self._seat_events is None:
+                self._seat_events = {}
+            g._events = views.seat_events(self._events, seat, self._seat_events)
+        return g
+
+    def _canonical_config(self) -> tuple[CoreConfig, list[str]]:
+        """The core configuration of `observed_by` (the winter deck in canonical order) and that deck:
+        built once per layout and kept on the game and its copies (`_masked_cfg`), since the layouts
+        change only when an external deal lays a tile (and then they are new lists)."""
+        cached = self._masked_cfg
+        if cached is None or cached[0] is not self._summer or cached[1] is not self._winter:
+            winter = views.known_winter(self._winter, self._core.season, None)
+            cfg = views.derive(self._board, self._options, self._summer, winter)
+            cached = self._masked_cfg = (self._summer, self._winter, cfg, winter)
+        return cached[2], cached[3]

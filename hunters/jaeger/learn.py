@@ -22,7 +22,7 @@ from hunters.errors import IllegalMoveError
 from hunters.game_base import ActionSpace, check_seed
 from hunters.learn import MAX_LEARN_ACTIONS, BatchBuffers, LearnLayout, ObservationField
 
-from . import _core, chance
+from . import _core
 from .errors import core_error
 from .moves import Event, Move
 from .options import WINTER_START, validate_options
@@ -38,7 +38,6 @@ __all__ = [
     "Batch",
     "board_channels",
     "layout",
-    "learn_batch",
 ]
 
 _SIZES = _core.LEARN_SIZES
@@ -56,7 +55,7 @@ LEARN_MESSAGES = {
     "NOT_CANONICAL": "a second step from the space the first step ended on is written with character "
     "index C (the character that just stepped)",
 }
-_LEARN_REASONS = _core.LEARN_REASONS
+_LEARN_REFUSALS = _core.LEARN_REFUSALS
 
 
 def board_channels(players: int) -> tuple[str, ...]:
@@ -140,16 +139,11 @@ _CHARS = int(data()["characters_per_player"])
 _DECK_CAVES = int(data()["tiles"]["summer"].get("cave", 0))
 
 
-def spec_of(game: Game) -> tuple[int, int]:
-    """(C, K) of a game: character indices and cave slots of its compact codes (kept on the game
-    with the configuration they were computed for: the external summer deal replaces it)."""
-    memo = game._learn_spec
-    if memo is not None and memo[0] is game._cfg:
-        return memo[1]
-    start = game._start
+def compact_spec(start: list[list[int]] | None, caves: list[int]) -> tuple[int, int]:
+    """(C, K) of a configuration: character indices and cave slots of its compact codes, from each
+    seat's start spaces (None: the default) and the board's caves (`Game.compact_spec` keeps it)."""
     c = max([_CHARS] + ([len(s) for s in start] if start else []))
-    k = max(_DECK_CAVES, len(game._cfg.caves))
-    game._learn_spec = (game._cfg, (c, k))
+    k = max(_DECK_CAVES, len(caves))
     return c, k
 
 
@@ -182,7 +176,7 @@ def layout(players: int, spaces: int, ndir: int, chars: int, caves: int) -> Lear
 
 
 def layout_of(game: Game) -> LearnLayout:
-    c, k = spec_of(game)
+    c, k = game.compact_spec()
     return layout(game.players, game.board.n, game.board.ndir, c, k)
 
 
@@ -193,7 +187,7 @@ def _empty_obs(lay: LearnLayout, lead: tuple[int, ...] = ()) -> dict[str, Any]:
 # -- one game ----------------------------------------------------------------------------------
 def learn_refusal(err: int, code: Any) -> IllegalMoveError:
     """The IllegalMoveError of a core refusal of a compact code."""
-    reason = _LEARN_REASONS.get(err)
+    reason = _LEARN_REFUSALS.get(err)
     if reason is not None:
         return IllegalMoveError(reason, LEARN_MESSAGES[reason], code)
     return core_error(err, code)
@@ -202,8 +196,8 @@ def learn_refusal(err: int, code: Any) -> IllegalMoveError:
 def learn_actions(game: Game) -> list[int]:
     if game.chance_pending:
         return []
-    c, k = spec_of(game)
-    return game._core.learn_actions(c, k)
+    c, k = game.compact_spec()
+    return game.core.learn_actions(c, k)
 
 
 def learn_mask(game: Game, out: Any = None) -> Any:
@@ -215,35 +209,35 @@ def learn_mask(game: Game, out: Any = None) -> Any:
     if game.chance_pending:
         out[:] = 0
         return out
-    c, k = spec_of(game)
-    game._core.learn_mask(out, c, k)
+    c, k = game.compact_spec()
+    game.core.learn_mask(out, c, k)
     return out
 
 
-def learn_turn(game: Game, code: Any) -> int:
+def internal_code(game: Game, code: Any) -> int:
     """The core turn code of a compact code that is legal now (IllegalMoveError otherwise)."""
     if type(code) is not int and not isinstance(code, np.integer):
         raise IllegalMoveError("UNKNOWN_CODE", LEARN_MESSAGES["UNKNOWN_CODE"], code)
     if game.chance_pending:
         raise IllegalMoveError("CHANCE_PENDING", "a chance node is pending: apply_chance first", code)
-    c, k = spec_of(game)
+    c, k = game.compact_spec()
     code = int(code)
     if not -(2**63) <= code < 2**63:
         raise IllegalMoveError("UNKNOWN_CODE", LEARN_MESSAGES["UNKNOWN_CODE"], code)
-    err, turn = game._core.learn_turn(code, c, k)
+    err, turn = game.core.learn_turn(code, c, k)
     if err or turn is None:
         raise learn_refusal(err, code)
     return int(turn)
 
 
 def learn_to_move(game: Game, code: Any) -> Move:
-    return game._decode(learn_turn(game, code))
+    return game.decode(internal_code(game, code))
 
 
 def move_to_learn(game: Game, move: Move) -> int:
-    turn = game._code(move)
-    c, k = spec_of(game)
-    return int(game._core.learn_code(turn, c, k))
+    turn = game.encode(move)
+    c, k = game.compact_spec()
+    return int(game.core.learn_code(turn, c, k))
 
 
 class CompactActions(ActionSpace[Move, Event]):
@@ -269,17 +263,17 @@ class CompactActions(ActionSpace[Move, Event]):
         return move_to_learn(self.game, move)
 
     def play(self, code: int) -> list[Any]:
-        return self.game._play_code(learn_turn(self.game, code))
+        return self.game.play_code(internal_code(self.game, code))
 
 
 def observe(game: Game, seat: int, out: dict[str, Any] | None = None, own: bool = False) -> dict[str, Any]:
     """The observation of `seat` (`own`: its information state, its own face-down tiles shown)."""
     if type(seat) is not int or not 0 <= seat < game.players:
         raise ValueError("no such seat")
-    c, k = spec_of(game)
+    c, k = game.compact_spec()
     if out is None:
         out = _empty_obs(layout(game.players, game.board.n, game.board.ndir, c, k))
-    game._core.observe(
+    game.core.observe(
         seat,
         c,
         k,
@@ -291,12 +285,13 @@ def observe(game: Game, seat: int, out: dict[str, Any] | None = None, own: bool 
         out["pool"],
         out["status"],
     )
-    left = game._summer_left
-    if left is not None:  # the external summer deal is under way: its undealt rest is still to come
+    deal = game.summer_deal_left
+    if deal is not None:  # the external summer deal is under way: its undealt rest is still to come
+        left, spaces = deal
         for code in left:
             out["tiles"][1, (code & 15) - 1] += 1
         out["status"][1] = -1
-        out["status"][9] += chance.summer_spaces_left(game)
+        out["status"][9] += spaces
     return out
 
 
@@ -319,7 +314,7 @@ class Batch(BatchBuffers):
         self._options = dict(options)
         self._game_cls = game_cls
         probe = game_cls.new(players, 0, **options)
-        c, k = spec_of(probe)
+        c, k = probe.compact_spec()
         super().__init__(games, players, layout(players, board.n, board.ndir, c, k))
         self._core = _core.LearnCore(
             games,
@@ -370,11 +365,5 @@ class Batch(BatchBuffers):
         seed, turns = self._core.slot(index)
         g = self._game_cls.new(self.players, seed, **self._options)
         for t in turns:
-            g.play(g._decode(t))
+            g.play(g.decode(t))
         return g
-
-
-def learn_batch(
-    game_cls: type[Game], games: int, players: int = 2, seed: int = 0, own: bool = False, **options: Any
-) -> Batch:
-    return Batch(game_cls, games, players, seed, own, **options)

@@ -1,7 +1,7 @@
 """What a seat may see of a Jäger und Sammler game: the public view (taken tiles other than weapons
 and mammoths lie face down, spec §5), a seat's public collection, and the masked copies bots play
 on. The functions behind `Game.view`, `Game.public_collection`, `Game.observed_by` and
-`Game.determinized`."""
+`Game.determinized` (which make the masked copies from what these compute)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,11 @@ from .tiles import FOOD, GOODS, STAYING, code_of
 
 if TYPE_CHECKING:
     from ._core import CoreConfig
+    from .board import Board
     from .game import Game
     from .moves import Event
 
-__all__ = ["FACE_DOWN", "masked", "public_collection", "view"]
+__all__ = ["FACE_DOWN", "derive", "known_winter", "public_collection", "seat_events", "view"]
 
 FACE_DOWN = FOOD + GOODS
 """Collection fields of the tiles that lie face down once taken (spec §5); weapons and mammoths lie face up."""
@@ -30,7 +31,7 @@ def public_collection(game: Game, seat: int) -> dict[str, Any]:
     out = dict(
         c.to_json(),
         seat=seat,
-        characters_on_board=game._core.collection(seat)[5],
+        characters_on_board=game.core.collection(seat)[5],
         face_down=sum(getattr(c, k) for k in FACE_DOWN),
     )
     if game.collections_hidden:
@@ -38,8 +39,9 @@ def public_collection(game: Game, seat: int) -> dict[str, Any]:
     return out
 
 
-def view(game: Game) -> dict[str, Any]:
-    """The state as anyone may see it, JSON-ready: what the service, bots and pictures show.
+def view(game: Game, stall_rounds: int) -> dict[str, Any]:
+    """The state as anyone may see it, JSON-ready: what the service, bots and pictures show
+    (`stall_rounds`: the game's option).
 
     Taken tiles other than weapons and mammoths lie face down until the end (spec §5): before
     the end (unless the option `open_collections` is set) each collection gives berries, tubers,
@@ -47,7 +49,7 @@ def view(game: Game) -> dict[str, Any]:
     `scores` and `score_breakdown` are None (they would reveal them). After the end everything
     is shown. The attributes `scores`, `collections`, `score_breakdown()` stay complete (the
     engine keeps the full state): they are for analysis, not for showing to a seat."""
-    b = game._board
+    b = game.board
     tiles = game.tiles
     hidden = game.collections_hidden
     occupants: dict[int, list[int]] = {}
@@ -84,41 +86,26 @@ def view(game: Game) -> dict[str, Any]:
         "score_breakdown": None if hidden else game.score_breakdown(),
         "tiles_left": sum(1 for t in tiles if t is not None and t not in STAYING),
         "idle_turns": game.idle_turns,
-        "stall_rounds": game._options["stall_rounds"],
+        "stall_rounds": stall_rounds,
         "summer_mammoth": None if summer_mammoth is None else {"value": summer_mammoth[0], "seat": summer_mammoth[1]},
-        "moves_played": len(game._moves),
+        "moves_played": game.moves_played,
     }
 
 
-def masked(game: Game, seat: int, seed: int | None) -> Game:
-    """The game as `seat` may know it (`Game.observed_by`), or one world consistent with that
-    (`seed`: `Game.determinized`)."""
-    if seed is None:
-        cfg, winter = canonical_config(game)
-    else:
-        winter = sorted(game._winter, key=code_of)
-        if game._core.season == 0:
-            _random.Random(seed).shuffle(winter)
-        cfg = _derive(game, winter)
-    hidden = game.collections_hidden
-    g = game.clone()
-    g._core = game._core.masked(cfg, seat, seed, hidden)
-    g._cfg = cfg
-    g._seed = None
-    g._winter = winter
-    if hidden:
-        g._events = seat_events(game, seat)
-    return g
+def known_winter(winter: list[str], season: int, seed: int | None) -> list[str]:
+    """The winter deck as a seat may know it (`Game.observed_by`): in canonical order (by tile code);
+    with `seed` (`Game.determinized`) and before winter (`season` 0), shuffled from it."""
+    known = sorted(winter, key=code_of)
+    if seed is not None and season == 0:
+        _random.Random(seed).shuffle(known)
+    return known
 
 
-def seat_events(game: Game, seat: int) -> list[Event]:
+def seat_events(events: list[Event], seat: int, cache: dict[int, tuple[list[Event], int, list[Event]]]) -> list[Event]:
     """The events `seat` may know while collections are hidden: all but the other seats' takes of
-    face-down tiles. Kept per seat on the game and extended by the events since the last call (a
-    game's events only grow), so observing every decision costs the new events, not the history."""
-    cache = game._seat_events
-    if cache is None:
-        cache = game._seat_events = {}
-    events = game._events
+    face-down tiles. Kept per seat in `cache` (the game's own) and extended by the events since the
+    last call (a game's events only grow), so observing every decision costs the new events, not
+    the history."""
     entry = cache.get(seat)
     if entry is None or entry[0] is not events or entry[1] > len(events):
         entry = (events, 0, [])
@@ -128,26 +115,14 @@ def seat_events(game: Game, seat: int) -> list[Event]:
     return kept.copy()
 
 
-def canonical_config(game: Game) -> tuple[CoreConfig, list[str]]:
-    """The core configuration of `observed_by` (the winter deck in canonical order) and that deck:
-    built once per layout and kept on the game and its copies (`Game._masked_cfg`), since the
-    layouts change only when an external deal lays a tile (and then they are new lists)."""
-    cached = game._masked_cfg
-    if cached is not None and cached[0] is game._summer and cached[1] is game._winter:
-        return cached[2], cached[3]
-    winter = sorted(game._winter, key=code_of)
-    cfg = _derive(game, winter)
-    game._masked_cfg = (game._summer, game._winter, cfg, winter)
-    return cfg, winter
-
-
-def _derive(game: Game, winter: list[str]) -> CoreConfig:
-    opts = game._options
-    return game._board.core.derive(
-        [0 if t is None else code_of(t) for t in game._summer],
+def derive(board: Board, options: dict[str, Any], summer: list[str | None], winter: list[str]) -> CoreConfig:
+    """The core configuration of a game on `board` with `options`, the `summer` layout and the
+    `winter` deck (the masked copies' configurations)."""
+    return board.core.derive(
+        [0 if t is None else code_of(t) for t in summer],
         [code_of(t) for t in winter],
-        opts["stall_rounds"],
-        opts["straight_jumps"],
-        WINTER_START[opts["winter_start"]],
-        opts["ties"] == "shared",
+        options["stall_rounds"],
+        options["straight_jumps"],
+        WINTER_START[options["winter_start"]],
+        options["ties"] == "shared",
     )

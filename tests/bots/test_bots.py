@@ -124,7 +124,7 @@ def test_core_search_counts(cls):
     game = cls.new(players=2, seed=1)
     for _ in range(6):
         game.play(game.legal_moves()[0])
-    core = game.observed_by(game.player)._core
+    core = game.observed_by(game.player).core
     done, stats = core.mcts(500, 0.0, 0.7, 0.1, 10.0, 3)
     assert done == 500
     assert sum(v for _, v, _ in stats) == 500  # every iteration passes through one root move
@@ -135,7 +135,7 @@ def test_core_search_counts(cls):
 
 
 def test_core_search_time_limit_and_refusals():
-    core = HG.new(players=2, seed=1)._core
+    core = HG.new(players=2, seed=1).core
     t = time.perf_counter()
     done, _ = core.mcts(0, 0.05, 0.7, 0.1, 20.0, 1)
     assert time.perf_counter() - t < 1.0 and done > 0
@@ -143,7 +143,7 @@ def test_core_search_time_limit_and_refusals():
         core.mcts(0, 0.0, 0.7, 0.1, 20.0, 1)
     over = _match(HG, [RandomBot(), RandomBot()], 1)
     with pytest.raises(ValueError):
-        over._core.mcts(10, 0.0, 0.7, 0.1, 20.0, 1)
+        over.core.mcts(10, 0.0, 0.7, 0.1, 20.0, 1)
 
 
 @pytest.mark.parametrize("cls", GAMES)
@@ -152,7 +152,7 @@ def test_core_playouts(cls):
     for _ in range(8):
         game.play(game.legal_moves()[len(game.legal_moves()) // 2])
     assert not game.is_over
-    core = game._core
+    core = game.core
     totals, wins, decisions = core.playouts(200, 7)
     assert (totals, wins, decisions) == core.playouts(200, 7)
     assert sum(wins) >= 200 and decisions > 0 and all(t >= s * 200 for t, s in zip(totals, game.scores))
@@ -175,13 +175,13 @@ def test_a_bot_gets_no_hidden_information():
     """The observation a bot gets holds a game whose undrawn tiles are sorted: the true order is not there."""
     game = HG.new(players=2, seed=3)
     obs = Observation.of(game)
-    normal, _ = obs.observed()._core.undrawn()
-    assert normal == sorted(normal) != game._core.undrawn()[0]
+    normal, _ = obs.observed().core.undrawn()
+    assert normal == sorted(normal) != game.core.undrawn()[0]
     assert obs.game().seed is None
 
 
 def test_hg_playout_policy_bare():
-    core = HG.new(players=2, seed=6)._core
+    core = HG.new(players=2, seed=6).core
     assert core.playouts(100, 1, True, 0.0) == core.playouts(100, 1, True)
     assert core.playouts(100, 1, True, 0.7) != core.playouts(100, 1, True)
     done, stats = core.mcts(100, 0.0, 0.25, 1.0, 20.0, 1, 0.7)

@@ -23,13 +23,13 @@ def _play_random(game, n, seed):
 def _hg_twins(moves=24, seed=11):
     """Two H&G games with the same moves and draws so far, different orders of the undrawn tiles."""
     a = _play_random(HG.new(players=2, seed=seed), moves, seed)
-    drawn, undrawn = a._core.drawn(), a._core.undrawn()
+    drawn, undrawn = a.core.drawn(), a.core.undrawn()
     normal = drawn[0] + undrawn[0][::-1]
     menhir = drawn[1] + undrawn[1][::-1]
     b = HG.new(players=2, normal_deck=normal, menhir_deck=menhir)
     for m in a.moves:
         b.play(m)
-    assert a._core.undrawn() != b._core.undrawn()
+    assert a.core.undrawn() != b.core.undrawn()
     assert a.view() == b.view()
     return a, b
 
@@ -38,9 +38,9 @@ def test_hg_observation_hides_the_pile_order_only():
     a, b = _hg_twins()
     oa, ob = a.observed_by(a.player), b.observed_by(b.player)
     assert oa.view() == a.view()
-    assert oa._core.undrawn() == ob._core.undrawn()
-    assert all(pile == sorted(pile) for pile in oa._core.undrawn())
-    assert sorted(oa._core.undrawn()[0]) == sorted(a._core.undrawn()[0])  # contents are public
+    assert oa.core.undrawn() == ob.core.undrawn()
+    assert all(pile == sorted(pile) for pile in oa.core.undrawn())
+    assert sorted(oa.core.undrawn()[0]) == sorted(a.core.undrawn()[0])  # contents are public
     assert oa.seed is None and oa.record_decks == ob.record_decks
     assert oa.legal_moves() == a.legal_moves()
 
@@ -49,8 +49,8 @@ def test_hg_determinized_keeps_public_state_and_redraws_the_order():
     a, _ = _hg_twins()
     d1, d2, d3 = a.determinized(0, 1), a.determinized(0, 1), a.determinized(0, 2)
     assert d1.view() == a.view()
-    assert d1._core.undrawn() == d2._core.undrawn() != d3._core.undrawn()
-    assert sorted(d1._core.undrawn()[0]) == sorted(a._core.undrawn()[0])
+    assert d1.core.undrawn() == d2.core.undrawn() != d3.core.undrawn()
+    assert sorted(d1.core.undrawn()[0]) == sorted(a.core.undrawn()[0])
     d1.play(d1.legal_moves()[0])  # a determinization plays on
     with pytest.raises(ValueError):
         a.determinized(0, -1)

@@ -148,7 +148,7 @@ def test_rebuild_from_the_public_states_looks_the_same_to_every_seat(game_id, pl
                 assert a.view() == b.view()
                 assert a.legal_moves() == b.legal_moves()
                 if game_id == "carcassonne_hg":
-                    assert (a._core.drawn(), a._core.undrawn()) == (b._core.drawn(), b._core.undrawn())
+                    assert (a.core.drawn(), a.core.undrawn()) == (b.core.drawn(), b.core.undrawn())
                 else:
                     assert [a.collection(p) for p in range(players)] == [b.collection(p) for p in range(players)]
                     # (once over, a winter that ended at its set-up dealt tiles no state shows)

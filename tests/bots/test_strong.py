@@ -111,10 +111,10 @@ def test_estimates_are_the_scores_at_the_end(cls):
 
 def test_hg_estimate_values_a_held_forest_and_meeples_in_supply():
     game = HG.new(players=2, seed=3)
-    est = hg_strategy.estimates(game._core)
+    est = hg_strategy.estimates(game.core)
     assert est[0] == est[1] > 0  # the same pieces in supply, no points yet
-    codes = game._core.legal_codes()
-    flat, order, priors = hg_strategy.child_estimates(game._core, codes, hg_strategy.SCALE)
+    codes = game.core.legal_codes()
+    flat, order, priors = hg_strategy.child_estimates(game.core, codes, hg_strategy.SCALE)
     assert len(flat) == 2 * len(codes) and sorted(order) == list(range(len(codes)))
     margins = [flat[2 * i] - flat[2 * i + 1] for i in order]
     assert margins == sorted(margins, reverse=True)

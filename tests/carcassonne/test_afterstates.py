@@ -22,7 +22,7 @@ def expected_row(game: Game, code: int) -> list[float]:
     after.compact.play(code)
     gains = [a - b for a, b in zip(after.scores, game.scores, strict=True)]
     others = [p for p in range(game.players) if p != seat]
-    est_b, est_a = estimates(game._core), estimates(after._core)
+    est_b, est_a = estimates(game.core), estimates(after.core)
     occ = move.occupant
     stands = occ is not None and any(z == occ.zone and s == seat for z, s, _ in after.occupants)
     zone = ZONE_TYPES.get(occ.zone) if occ is not None else None

@@ -25,7 +25,7 @@ def random_game(seed, moves=None):
 
 
 def snapshot(g):
-    return g.to_record(), g.view(), g.events, g._core.undrawn()
+    return g.to_record(), g.view(), g.events, g.core.undrawn()
 
 
 def obs_equal(a, b):
@@ -149,11 +149,11 @@ def test_over_and_bad_moves():
 def hg_twins(seed, moves):
     """Two games with the same moves and draws, different orders of the undrawn tiles."""
     a = random_game(seed, moves)
-    drawn, undrawn = a._core.drawn(), a._core.undrawn()
+    drawn, undrawn = a.core.drawn(), a.core.undrawn()
     b = Game.new(players=a.players, normal_deck=drawn[0] + undrawn[0][::-1], menhir_deck=drawn[1] + undrawn[1][::-1])
     for m in a.moves:
         b.play(m)
-    assert a._core.undrawn() != b._core.undrawn()
+    assert a.core.undrawn() != b.core.undrawn()
     return a, b
 
 
@@ -190,7 +190,7 @@ def test_observation_fields_agree_with_the_game(seed):
             assert st[0] == (-1 if g.tile is None else g.tile) and st[1] == g.extra_turn
             assert st[2] == (-1 if g.is_over else (g.player - seat) % P)
             assert (st[3], st[4]) == g.piles and st[5] == g.is_over and st[6] == g.moves_played
-            normal, menhir = g._core.undrawn()
+            normal, menhir = g.core.undrawn()
             undrawn = sorted(normal + menhir)
             assert np.flatnonzero(o["remaining"]).tolist() == undrawn
             placed = {t: (x, y, r) for x, y, t, r in g.board}
@@ -373,7 +373,7 @@ def test_chance_outcomes_are_the_remaining_tiles(seed):
     while not g.is_over:
         if g.player == -1:
             outs = g.chance_outcomes()
-            normal, menhir = g._core.undrawn()
+            normal, menhir = g.core.undrawn()
             pile = normal if g.observe(0)["status"][7] == 1 else menhir
             assert [t for t, _ in outs] == sorted(pile)
             assert all(p == 1 / len(pile) for _, p in outs)
@@ -393,8 +393,8 @@ def test_chance_with_the_piles_own_outcomes_is_the_seeded_game(seed):
     seeded = random_game_with(Game.new(players, seed=seed), seed)
 
     def own(game):
-        normal, menhir = game._core.undrawn()
-        return (normal if game._core.pending == 1 else menhir)[0]
+        normal, menhir = game.core.undrawn()
+        return (normal if game.core.pending == 1 else menhir)[0]
 
     chance = drive(Game.new(players, seed=seed, chance="external"), random.Random(seed), own)
     assert chance.moves == seeded.moves and chance.events == seeded.events

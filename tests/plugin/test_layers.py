@@ -70,6 +70,31 @@ def test_no_private_name_is_imported_across_packages():
     assert not bad, "\n".join(bad)
 
 
+NAMEDTUPLE_API = {"_asdict", "_replace", "_fields", "_make"}
+
+
+def _private_reads(path: Path) -> list[str]:
+    """`x._name` where x is not `self` or `cls` (a namedtuple's own API aside)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if not isinstance(node, ast.Attribute) or not node.attr.startswith("_") or node.attr.startswith("__"):
+            continue
+        if node.attr in NAMEDTUPLE_API or (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+            continue
+        found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+@pytest.mark.parametrize("game_id", hunters.games.ids())
+def test_a_game_owns_its_state(game_id):
+    """Inside a game's package only `Game` (game.py, which also fills in its own copies) touches a
+    game's private attributes: the other modules take what they need as arguments or read `Game`'s
+    public properties (its `core` handle among them)."""
+    own = [p for p in _own_files(game_id) if p.suffix == ".py" and p.name != "game.py"]
+    bad = [line for p in sorted(own) for line in _private_reads(p)]
+    assert not bad, "\n".join(bad)
+
+
 def test_the_registry_finds_the_installed_games_and_falls_back_to_the_package():
     """The entry points list this project's games; without any metadata (a source tree, or an
     install older than the entry points) the package's own plugin modules are found instead."""
