@@ -144,7 +144,12 @@ class BotPlayer:
                 if self.engine is None:
                     return bot(game)
                 thinking: Awaitable[Any] = self.engine.bots.wait_run(
-                    choose, bot, game, priority=int(live.all_bots), timed=self._thought(live)
+                    choose,
+                    bot,
+                    game,
+                    priority=int(live.all_bots),
+                    timed=self._thought(live),
+                    keys=(live.owner or live.match_id, live.match_id),  # shared by host, then by match
                 )
                 return await thinking
         finally:

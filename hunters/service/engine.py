@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import heapq
 import itertools
 import os
 import threading
@@ -86,6 +85,16 @@ class Callers:
     def admitted(self, caller: str, lane: str) -> Iterator[_Budget]:
         """Hold one of `caller`'s calls at once for the block (RESOURCE_EXHAUSTED / CALLER_BUSY past
         its limit, CALLER_BUDGET_EXHAUSTED while its engine seconds are used up)."""
+        budget = self.screen(caller, lane)
+        budget.jobs += 1
+        try:
+            yield budget
+        finally:
+            budget.jobs -= 1
+
+    def screen(self, caller: str, lane: str) -> _Budget:
+        """`caller`'s budget, when it may start a call now; else the refusal `admitted` would give
+        (changing nothing): what the service asks before it parses a request."""
         budget = self._budget(caller)
         if budget.jobs >= self.jobs:
             raise ServiceError(
@@ -95,11 +104,7 @@ class Callers:
                 limit=str(self.jobs),
             )
         self.check(budget, lane)
-        budget.jobs += 1
-        try:
-            yield budget
-        finally:
-            budget.jobs -= 1
+        return budget
 
     def check(self, budget: _Budget, lane: str) -> None:
         wait = self.wait(budget)
@@ -120,9 +125,54 @@ class Callers:
         budget.refilled = now
         return 0.0 if budget.seconds > 0 else -budget.seconds * 60 / self.per_minute + 0.01
 
+    def left(self, budget: _Budget) -> float | None:
+        """Engine seconds `budget` has now (None: no bound)."""
+        if not self.per_minute:
+            return None
+        self.wait(budget)
+        return max(0.0, budget.seconds)
+
     def charge(self, budget: _Budget, seconds: float) -> None:
         if self.per_minute:
             budget.seconds -= seconds
+
+
+class Shares:
+    """The thread time each key (a host, a match) had on a lane lately, halved every `half_life`
+    seconds, and its jobs on a thread now: a free thread goes to the waiting job whose keys have had
+    least (weighted fair queueing, first come first served only between equals)."""
+
+    def __init__(self, half_life: float = 30.0):
+        self.half_life = half_life
+        self._used: OrderedDict[str, tuple[float, float]] = OrderedDict()  # key -> (seconds, when)
+        self._running: dict[str, int] = {}
+
+    def _decayed(self, key: str, now: float) -> float:
+        seconds, when = self._used.get(key, (0.0, now))
+        decayed: float = seconds * 0.5 ** ((now - when) / self.half_life)
+        return decayed
+
+    def rank(self, keys: tuple[str, ...]) -> tuple[float, ...]:
+        """What orders waiting jobs: per key in turn, its jobs running now, then its recent time."""
+        now = time.monotonic()
+        return tuple(x for key in keys for x in (self._running.get(key, 0), self._decayed(key, now)))
+
+    def start(self, keys: tuple[str, ...]) -> None:
+        for key in keys:
+            self._running[key] = self._running.get(key, 0) + 1
+
+    def end(self, keys: tuple[str, ...], seconds: float) -> None:
+        now = time.monotonic()
+        for key in keys:
+            left = self._running.get(key, 0) - 1
+            if left > 0:
+                self._running[key] = left
+            else:
+                self._running.pop(key, None)
+            self._used[key] = (self._decayed(key, now) + seconds, now)
+            self._used.move_to_end(key)
+        while len(self._used) > MAX_CALLERS:
+            self._used.popitem(last=False)
 
 
 BACKGROUND_NICENESS = 10  # how much lower the CPU priority of long work (bots, simulations) is
@@ -171,13 +221,15 @@ class Lane:
         self.done = 0  # jobs finished
         self.busy_seconds = 0.0  # thread time spent on jobs (summed on the event loop as each ends)
         self._free = threads  # threads no `wait_run` job holds
-        self._turns: list[tuple[int, int, asyncio.Future[None]]] = []  # (priority, order, wake-up): a heap
+        # the `wait_run` jobs waiting for a thread: (priority, order, keys, wake-up)
+        self._turns: list[tuple[int, int, tuple[str, ...], asyncio.Future[None]]] = []
         self._order = itertools.count()
+        self.shares = Shares()  # what each key of the `wait_run` jobs had of the threads lately
 
     def load(self) -> tuple[int, int]:
         """(jobs on a thread now, jobs waiting for one): the lane's saturation, for its metrics."""
         running = min(self.busy, self.threads)
-        waiting = self.busy - running + sum(not woken.done() for _, _, woken in list(self._turns))
+        waiting = self.busy - running + sum(not woken.done() for _, _, _, woken in list(self._turns))
         return running, waiting
 
     def admitted(self, caller: str | None) -> contextlib.AbstractContextManager[_Budget | None]:
@@ -186,10 +238,14 @@ class Lane:
             return contextlib.nullcontext()
         return self.callers.admitted(caller, self.name)
 
-    async def run(self, fn: Callable[[*_Args, Cancel], _T], *args: *_Args, budget: _Budget | None = None) -> _T:
-        """`fn(*args, cancel)` on one of the lane's threads (its time charged to `budget`); if the
-        awaiting call is cancelled (the caller went away, or the server stops), `cancel` is set so
-        that `fn` stops at its next check."""
+    def screen(self, caller: str | None) -> None:
+        """Refuse now what `admitted` and `run` would refuse (the caller's bounds, the lane full),
+        changing nothing: a call screened so costs the server no parsing and no engine work."""
+        if self.callers is not None and caller is not None:
+            self.callers.screen(caller, self.name)
+        self._check_room()
+
+    def _check_room(self) -> None:
         if self.busy >= self.threads + self.queue:
             raise ServiceError(
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
@@ -197,6 +253,12 @@ class Lane:
                 f"the server's {self.name} work is at its limit ({self.threads} running, {self.queue} waiting): "
                 "retry after a pause",
             )
+
+    async def run(self, fn: Callable[[*_Args, Cancel], _T], *args: *_Args, budget: _Budget | None = None) -> _T:
+        """`fn(*args, cancel)` on one of the lane's threads (its time charged to `budget`); if the
+        awaiting call is cancelled (the caller went away, or the server stops), `cancel` is set so
+        that `fn` stops at its next check."""
+        self._check_room()
         return await self._run(fn, args, budget)
 
     async def wait_run(
@@ -205,32 +267,40 @@ class Lane:
         *args: *_Args,
         priority: int = 0,
         timed: Callable[[float], None] | None = None,
+        keys: tuple[str, ...] = (),
     ) -> _T:
         """The same, waiting (on the loop) for a free thread instead of being refused: a thread is
-        taken only when one is free, by the waiting job of the lowest `priority`, then the first come
-        (bots: a bot whose opponent is a person goes before bots playing bots). `timed` is told the
-        job's seconds on its thread once it has ended."""
-        await self._turn(priority)
-        return await self._run(fn, args, None, True, timed)
+        taken only when one is free, by the waiting job of the lowest `priority` (bots: a bot whose
+        opponent is a person goes before bots playing bots), then of the `keys` that had least of
+        the threads (`Shares`: e.g. its host, then its match), then the first come. `timed` is told
+        the job's seconds on its thread once it has ended."""
+        await self._turn(priority, keys)
+        return await self._run(fn, args, None, True, timed, keys)
 
-    async def _turn(self, priority: int) -> None:
+    async def _turn(self, priority: int, keys: tuple[str, ...]) -> None:
         if self._free > 0 and not self._turns:
             self._free -= 1
+            self.shares.start(keys)
             return
         woken = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._turns, (priority, next(self._order), woken))
+        self._turns.append((priority, next(self._order), keys, woken))
         try:
             await woken
         except asyncio.CancelledError:
             if woken.done() and not woken.cancelled():  # given a thread, then cancelled: pass it on
+                self.shares.end(keys, 0.0)
                 self._next_turn()
             raise
 
     def _next_turn(self) -> None:
-        """A `wait_run` thread is free: to the next waiting job (cancelled ones are skipped)."""
+        """A `wait_run` thread is free: to the waiting job that goes first (cancelled ones are
+        skipped)."""
         while self._turns:
-            _, _, woken = heapq.heappop(self._turns)
+            best = min(self._turns, key=lambda t: (t[0], self.shares.rank(t[2]), t[1]))
+            self._turns.remove(best)
+            _, _, keys, woken = best
             if not woken.done():
+                self.shares.start(keys)
                 woken.set_result(None)
                 return
         self._free += 1
@@ -242,14 +312,15 @@ class Lane:
         budget: _Budget | None,
         turn: bool = False,
         timed: Callable[[float], None] | None = None,
+        keys: tuple[str, ...] = (),
     ) -> _T:
         cancel = Cancel()
-        started = time.perf_counter()
         spent = [0.0]  # the job's own time on its thread (its wait in the queue left out)
         try:
             future = asyncio.get_running_loop().run_in_executor(self.pool, _timed, spent, fn, (*args, cancel))
         except BaseException:
             if turn:
+                self.shares.end(keys, 0.0)
                 self._next_turn()
             raise
         self.busy += 1
@@ -261,9 +332,10 @@ class Lane:
             self.done += 1
             self.busy_seconds += spent[0]
             if turn:
+                self.shares.end(keys, spent[0])
                 self._next_turn()
             if budget is not None and self.callers is not None:
-                self.callers.charge(budget, time.perf_counter() - started)
+                self.callers.charge(budget, spent[0])  # its time on a thread: waiting is not charged
             failed = done.cancelled() or done.exception() is not None  # (the error read, never left unread)
             if timed is not None and not failed:
                 timed(spent[0])

@@ -2,19 +2,35 @@
 
 grpcio answers INTERNAL when a request does not decode; a malformed request is the caller's error,
 so requests arrive as bytes and are parsed here: a corrupt one is INVALID_ARGUMENT / MALFORMED_REQUEST.
-Responses may be messages or bytes already serialized (a retried move's first reply, a watch event
-shared by every watcher)."""
+Before parsing, a servicer may refuse a call on its metadata and size alone (`Admission`), so that a
+refused call costs no more than reading its headers. Responses may be messages or bytes already
+serialized (a retried move's first reply, a watch event shared by every watcher)."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import Any, Protocol
 
 import grpc
 from google.protobuf import message, message_factory
 from google.protobuf.descriptor import ServiceDescriptor
 
-from .errors import invalid
+from .errors import ServiceError, invalid
+
+Admit = Callable[[int, grpc.aio.ServicerContext], None]
+"""(request bytes, context) -> None, or a ServiceError raised: the call refused before parsing."""
+
+
+class Admission(Protocol):
+    """A servicer that refuses some calls before their requests are parsed."""
+
+    def admission(self, method: str) -> Admit | None:
+        """The check of `method`'s calls (None: none)."""
+
+
+async def _refuse(context: grpc.aio.ServicerContext, error: ServiceError) -> None:
+    status = error.to_status()
+    await context.abort(status.code, status.details, status.trailing_metadata)
 
 
 def _identity(data: bytes) -> bytes:
@@ -64,16 +80,28 @@ def _decoding_stream(request_class: type[message.Message], method: _StreamMethod
     return bidi_handler
 
 
-def _decoding(request_class: type[message.Message], method: _Method, streaming: bool) -> Callable[[bytes, Any], Any]:
+async def _admitted(admit: Admit | None, data: bytes, context: grpc.aio.ServicerContext) -> None:
+    if admit is not None:
+        try:
+            admit(len(data), context)
+        except ServiceError as error:
+            await _refuse(context, error)
+
+
+def _decoding(
+    request_class: type[message.Message], method: _Method, streaming: bool, admit: Admit | None = None
+) -> Callable[[bytes, Any], Any]:
     if streaming:
 
         async def stream_handler(data: bytes, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
+            await _admitted(admit, data, context)
             async for item in method(await _parse(request_class, data, context), context):
                 yield item
 
         return stream_handler
 
     async def unary_handler(data: bytes, context: grpc.aio.ServicerContext) -> Any:
+        await _admitted(admit, data, context)
         return await method(await _parse(request_class, data, context), context)
 
     return unary_handler
@@ -81,7 +109,8 @@ def _decoding(request_class: type[message.Message], method: _Method, streaming: 
 
 def add_service(server: grpc.aio.Server, service: ServiceDescriptor, servicer: Any) -> None:
     """Serve every method of `service` (unary, server-streaming or bidirectional) from `servicer`'s
-    async methods."""
+    async methods (each call first past the servicer's `admission` check, when it has one)."""
+    admission = getattr(servicer, "admission", None)
     handlers = {}
     for method in service.methods:
         request_class = message_factory.GetMessageClass(method.input_type)
@@ -96,7 +125,12 @@ def add_service(server: grpc.aio.Server, service: ServiceDescriptor, servicer: A
             continue
         make = grpc.unary_stream_rpc_method_handler if method.server_streaming else grpc.unary_unary_rpc_method_handler
         handlers[method.name] = make(
-            _decoding(request_class, getattr(servicer, method.name), method.server_streaming),
+            _decoding(
+                request_class,
+                getattr(servicer, method.name),
+                method.server_streaming,
+                admission(method.name) if admission is not None else None,
+            ),
             request_deserializer=_identity,
             response_serializer=_serialize,
         )

@@ -6,6 +6,7 @@ the vector files the installed games publish. No rule lives here: counts are the
 from __future__ import annotations
 
 import hashlib
+import threading
 from typing import Any
 
 import grpc
@@ -31,9 +32,9 @@ __all__ = [
 ]
 
 MAX_PERFT_DEPTH = 8
-MAX_PERFT_NODES = 2_000_000_000
+MAX_PERFT_NODES = 100_000_000
 """Most positions one Perft call may expand (each a move list; bulk-counted leaves are free): about
-20-60 s of one core in the built-in games."""
+1 to 2.5 minutes of one core in the built-in games, which expand 0.7 to 1.6 million a second."""
 
 Row = tuple[oracle_pb2.PerftResponse, AnyGame, int]
 
@@ -90,13 +91,29 @@ def new_limit(request: oracle_pb2.PerftRequest) -> PerftLimit:
     return PerftLimit(nodes=MAX_PERFT_NODES if not 0 < nodes <= MAX_PERFT_NODES else nodes)
 
 
-def count_child(child: AnyGame, depth: int, chance: bool, limit: PerftLimit, cancel: Cancel) -> int:
-    """Leaves `depth` decisions below one child, under the call's `limit` (its stop byte is this
-    job's cancel flag: the caller going away stops the core at once)."""
+def count_child(
+    child: AnyGame, depth: int, chance: bool, limit: PerftLimit, seconds: float | None, cancel: Cancel
+) -> int:
+    """Leaves `depth` decisions below one child, under the call's `limit`, within `seconds` (the
+    caller's engine seconds left, or the call's deadline; None: no bound). The limit's stop byte is
+    this job's cancel flag: the caller going away, or its time running out, stops the core at once,
+    inside the count rather than between root children."""
     limit.stop = cancel.flag
+    timer = None if seconds is None else threading.Timer(max(0.0, seconds), cancel.set)
+    if timer is not None:
+        timer.daemon = True
+        timer.start()
     try:
         count: int = perft(child, depth, chance=chance, limit=limit)
     except PerftStopped as exc:
+        if exc.reason == "STOPPED" and timer is not None and timer.finished.is_set():
+            raise ServiceError(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                "CALLER_BUDGET_EXHAUSTED",
+                f"the count used the {seconds:.1f} engine seconds you had left (or the call's deadline): "
+                "ask for less depth, or retry in a minute",
+                retry_after_seconds="60",
+            ) from None
         if exc.reason == "STOPPED":
             raise ServiceError(grpc.StatusCode.CANCELLED, "CANCELLED", "the call was cancelled") from None
         raise ServiceError(
@@ -106,6 +123,9 @@ def count_child(child: AnyGame, depth: int, chance: bool, limit: PerftLimit, can
             f"(this server's limit: {MAX_PERFT_NODES})",
             limit=str(limit.nodes),
         ) from None
+    finally:
+        if timer is not None:
+            timer.cancel()
     return count
 
 

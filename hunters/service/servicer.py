@@ -13,7 +13,7 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import grpc
 from google.protobuf import message, timestamp_pb2
@@ -25,10 +25,11 @@ from hunters.simulate import BLOCK, SimulationResult, block_sizes, blocks_unit, 
 from hunters.v1 import games_pb2, games_pb2_grpc, matches_pb2, matches_pb2_grpc, oracle_pb2, oracle_pb2_grpc
 
 from . import auth, tracing
-from .engine import Cancel, Engine
+from .engine import Cancel, Engine, Lane
 from .errors import ServiceError, invalid
 from .gameinfo import game_info, list_games
 from .games import ServiceAdapter, adapter, config_for, watch_response
+from .handlers import Admit
 from .legal import legal_entries
 from .live import LiveMatch, Played
 from .matches import MatchManager
@@ -156,13 +157,21 @@ def peer_key(context: grpc.aio.ServicerContext) -> str:
 
 
 def caller_key(context: grpc.aio.ServicerContext) -> str:
-    """Whom the oracle's per-caller limits count against: the bearer token's hash when the call has
-    one (callers that share a host tell themselves apart so), else the peer's address. A caller that
-    makes up tokens gets a budget for each: the lanes' own bounds (threads, queue) hold for all."""
-    token = _token(context)
-    if token:
-        return "token:" + auth.hash_token(token)[:32]
+    """Whom the oracle's per-caller limits count against: the peer's host. A bearer token the server
+    did not issue says nothing of who calls (anyone can make one up for free), so it is not a key: a
+    caller with a thousand invented tokens is still one caller. (The holder of the server's oracle
+    token is the operator, whom `OracleServicer` does not bound per caller.)"""
     return peer_key(context)
+
+
+def _seconds_left(lane: Lane, budget: Any, context: grpc.aio.ServicerContext) -> float | None:
+    """How long one job of the call may run: the caller's engine seconds left on `lane`, and the
+    call's deadline, whichever ends first (None: neither bounds it)."""
+    bounds = [context.time_remaining()]
+    if lane.callers is not None and budget is not None:
+        bounds.append(lane.callers.left(budget))
+    known = [b for b in bounds if b is not None]
+    return min(known) if known else None
 
 
 def add_legal_moves(msg: message.Message, field: str, ad: ServiceAdapter, game: Any) -> None:
@@ -375,6 +384,35 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
         # "simulated_moves" (read by metrics.py)
         self.work: collections.Counter[tuple[str, str]] = collections.Counter()
 
+    REQUEST_BYTES: ClassVar[dict[str, int]] = {
+        "Evaluate": 1 << 20,  # a position's moves (a long Jäger game: ~100 KB) and the moves to value
+        "Perft": 1 << 20,  # a position's moves
+        "SimulateGames": 4 << 10,
+        "ListConformanceVectors": 4 << 10,
+        "GetConformanceVectors": 4 << 10,
+    }
+    """The largest request of each method, in bytes: a larger one is refused before it is parsed."""
+
+    def admission(self, method: str) -> Admit | None:
+        """The check of a call before its request is parsed: its size, the oracle token when the
+        server has one, and the bounds of the caller and of the lane its work runs on."""
+        limit = self.REQUEST_BYTES.get(method)
+        if limit is None:
+            return None
+        lane = self.engine.simulate if method in ("Perft", "SimulateGames") else self.engine.evaluate
+
+        def admit(size: int, context: grpc.aio.ServicerContext) -> None:
+            if size > limit:
+                raise ServiceError(
+                    grpc.StatusCode.RESOURCE_EXHAUSTED,
+                    "REQUEST_TOO_LARGE",
+                    f"a {method} request is at most {limit} bytes on this server; this one has {size}",
+                    limit=str(limit),
+                )
+            lane.screen(self._caller(context))
+
+        return admit
+
     def _caller(self, context: grpc.aio.ServicerContext) -> str | None:
         """Whom the call's engine work counts against: None (no per-caller bounds, only the lanes')
         for the holder of the oracle's token, when the server has one; PERMISSION_DENIED /
@@ -436,7 +474,8 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
                 for line, child, depth in rows:
                     while lane.callers is not None and budget is not None and (pause := lane.callers.wait(budget)) > 0:
                         await asyncio.sleep(min(pause, 5.0))
-                    count = await lane.run(count_child, child, depth, request.chance, limit, budget=budget)
+                    seconds = _seconds_left(lane, budget, context)
+                    count = await lane.run(count_child, child, depth, request.chance, limit, seconds, budget=budget)
                     total += count
                     if request.divide:
                         line.count = count
@@ -451,14 +490,18 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
     async def ListConformanceVectors(
         self, request: oracle_pb2.ListConformanceVectorsRequest, context: grpc.aio.ServicerContext
     ) -> oracle_pb2.ListConformanceVectorsResponse:
-        response: oracle_pb2.ListConformanceVectorsResponse = await self.engine.evaluate.run(list_vectors, request)
+        lane = self.engine.evaluate
+        with lane.admitted(self._caller(context)) as budget:
+            response: oracle_pb2.ListConformanceVectorsResponse = await lane.run(list_vectors, request, budget=budget)
         return response
 
     @rpc
     async def GetConformanceVectors(
         self, request: oracle_pb2.GetConformanceVectorsRequest, context: grpc.aio.ServicerContext
     ) -> oracle_pb2.GetConformanceVectorsResponse:
-        response: oracle_pb2.GetConformanceVectorsResponse = await self.engine.evaluate.run(get_vectors, request)
+        lane = self.engine.evaluate
+        with lane.admitted(self._caller(context)) as budget:
+            response: oracle_pb2.GetConformanceVectorsResponse = await lane.run(get_vectors, request, budget=budget)
         return response
 
     async def _report(

@@ -57,7 +57,7 @@ def server_factory(database, store_kind):
             kwargs["db"] = database()
         elif store_kind == "postgres" and "://" not in db:  # a file a test chose: one database per name
             kwargs["db"] = database(db)
-        running = create_server(ServerConfig(address="127.0.0.1:0", **kwargs))
+        running = create_server(ServerConfig(**{"address": "127.0.0.1:0", **kwargs}))
         started.append(running)
         return running
 

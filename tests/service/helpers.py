@@ -35,6 +35,15 @@ def stubs(port):
     return channel, matches_pb2_grpc.MatchServiceStub(channel), oracle_pb2_grpc.OracleServiceStub(channel)
 
 
+def two_hosts(server_factory, **kwargs):
+    """A server on every address, and the oracle stubs of two hosts: 127.0.0.1 and ::1 (the server
+    keys callers by host, and a test on one machine has these two)."""
+    running = server_factory(address="[::]:0", **kwargs)
+    here = oracle_pb2_grpc.OracleServiceStub(grpc.insecure_channel(f"127.0.0.1:{running.port}"))
+    there = oracle_pb2_grpc.OracleServiceStub(grpc.insecure_channel(f"[::1]:{running.port}"))
+    return running, here, there
+
+
 def bearer(token):
     return (("authorization", f"Bearer {token}"),)
 

@@ -22,7 +22,7 @@ from hunters.service.errors import ServiceError
 from hunters.status import error_info
 from hunters.v1 import matches_pb2, oracle_pb2
 
-from .helpers import bearer, over, rpc_error, stubs
+from .helpers import bearer, over, rpc_error, stubs, two_hosts
 from .test_bot_seats import config
 
 
@@ -186,21 +186,22 @@ def test_the_oracle_token_guards_the_oracle(server_factory):
     stub.CreateMatch(matches_pb2.CreateMatchRequest(config=config()))  # matches need no oracle token
 
 
-def test_a_caller_has_one_simulation_at_a_time_and_others_go_on(server):
-    _, _, oracle = stubs(server.port)
+def test_a_caller_has_one_simulation_at_a_time_and_others_go_on(server_factory):
+    """A caller is its host: another token from it is the same caller, another host is not."""
+    _, oracle, other = two_hosts(server_factory)
     big = oracle_pb2.SimulateGamesRequest(game="carcassonne_hg", players=2, games=5_000_000, seed=1)
     small = oracle_pb2.SimulateGamesRequest(game="carcassonne_hg", players=2, games=300, seed=1)
     first = oracle.SimulateGames(big, metadata=bearer("alice"))
     next(first)
-    code, reason, meta = rpc_error(lambda: list(oracle.SimulateGames(small, metadata=bearer("alice"))))
-    assert (code, reason, meta["limit"]) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "CALLER_BUSY", "1")
-    assert list(oracle.SimulateGames(small, metadata=bearer("bob")))[-1].games_done == 300
+    for token in ("alice", "invented-1", "invented-2"):
+        code, reason, meta = rpc_error(lambda t=token: list(oracle.SimulateGames(small, metadata=bearer(t))))
+        assert (code, reason, meta["limit"]) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "CALLER_BUSY", "1")
+    assert list(other.SimulateGames(small, metadata=bearer("bob")))[-1].games_done == 300
     first.cancel()
 
 
 def test_a_caller_past_its_engine_seconds_is_told_when_to_retry(server_factory):
-    server = server_factory(caller_engine_seconds=0.0001)
-    _, _, oracle = stubs(server.port)
+    _, oracle, other = two_hosts(server_factory, caller_engine_seconds=0.0001)
     request = oracle_pb2.EvaluateRequest(
         config=matches_pb2.GameConfig(game="carcassonne_hg", players=2, seed=1), include_legal_moves=True
     )
@@ -208,7 +209,9 @@ def test_a_caller_past_its_engine_seconds_is_told_when_to_retry(server_factory):
     code, reason, meta = rpc_error(oracle.Evaluate, request, metadata=bearer("alice"))
     assert (code, reason) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "CALLER_BUDGET_EXHAUSTED")
     assert float(meta["retry_after_seconds"]) > 0
-    assert oracle.Evaluate(request, metadata=bearer("bob")).legal  # another caller is not affected
+    code, reason, _ = rpc_error(oracle.Evaluate, request, metadata=bearer("a-new-token"))
+    assert reason == "CALLER_BUDGET_EXHAUSTED"  # a new token is the same caller
+    assert other.Evaluate(request, metadata=bearer("bob")).legal  # another host is not affected
 
 
 def test_a_lane_refuses_past_its_queue_and_a_cancelled_job_leaves_no_unread_error():
