@@ -28,11 +28,6 @@ class Admission(Protocol):
         """The check of `method`'s calls (None: none)."""
 
 
-async def _refuse(context: grpc.aio.ServicerContext, error: ServiceError) -> None:
-    status = error.to_status()
-    await context.abort(status.code, status.details, status.trailing_metadata)
-
-
 def _identity(data: bytes) -> bytes:
     return data
 
@@ -80,12 +75,20 @@ def _decoding_stream(request_class: type[message.Message], method: _StreamMethod
     return bidi_handler
 
 
-async def _admitted(admit: Admit | None, data: bytes, context: grpc.aio.ServicerContext) -> None:
-    if admit is not None:
-        try:
-            admit(len(data), context)
-        except ServiceError as error:
-            await _refuse(context, error)
+def _admitted(admit: Admit | None, data: bytes, context: grpc.aio.ServicerContext) -> bool:
+    """Whether the call may go on; if not, its status is set (the handler then returns at once,
+    which costs grpcio less than an abort's exception)."""
+    if admit is None:
+        return True
+    try:
+        admit(len(data), context)
+    except ServiceError as error:
+        status = error.to_status()
+        context.set_code(status.code)
+        context.set_details(status.details)
+        context.set_trailing_metadata(status.trailing_metadata)
+        return False
+    return True
 
 
 def _decoding(
@@ -94,14 +97,16 @@ def _decoding(
     if streaming:
 
         async def stream_handler(data: bytes, context: grpc.aio.ServicerContext) -> AsyncIterator[Any]:
-            await _admitted(admit, data, context)
+            if not _admitted(admit, data, context):
+                return
             async for item in method(await _parse(request_class, data, context), context):
                 yield item
 
         return stream_handler
 
     async def unary_handler(data: bytes, context: grpc.aio.ServicerContext) -> Any:
-        await _admitted(admit, data, context)
+        if not _admitted(admit, data, context):
+            return None
         return await method(await _parse(request_class, data, context), context)
 
     return unary_handler
