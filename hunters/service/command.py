@@ -304,6 +304,12 @@ def _check_tls(cert: str | None, key: str | None) -> None:
         raise ValueError(f"{cert} and {key} are not a PEM certificate chain and its private key") from None
 
 
+def _address(host: str, port: int) -> str:
+    """host:port for gRPC, an IPv6 literal in brackets (``--host ::`` listens on every address)."""
+    bare = host.strip("[]")
+    return f"[{bare}]:{port}" if ":" in bare else f"{bare}:{port}"
+
+
 def _check_port(host: str, port: int) -> None:
     """Refuse an address nobody can listen on (in use, not local) with the system's words."""
     if port == 0:
@@ -341,7 +347,7 @@ def run(args: argparse.Namespace) -> int:
         limits = WITH_TOKEN if create_token else ANONYMOUS
         idle = limits.idle_timeout if args.idle_timeout is None else args.idle_timeout
         config = ServerConfig(
-            address=f"{args.host}:{args.port}",
+            address=_address(args.host, args.port),
             db=args.db,
             tls_cert=args.tls_cert,
             tls_key=args.tls_key,

@@ -183,3 +183,16 @@ def test_the_default_bind_is_loopback(monkeypatch):
     add_arguments(parser)
     assert parser.parse_args([]).host == "127.0.0.1"
     assert ServerConfig().address == "127.0.0.1:50051"
+
+
+def test_an_ipv6_host_is_bracketed_for_grpc():
+    """`--host ::` listens on every address: gRPC needs an IPv6 literal in brackets."""
+    from hunters.service.command import _address
+
+    assert [_address(h, 5) for h in ("::", "[::]", "::1", "127.0.0.1", "localhost")] == [
+        "[::]:5",
+        "[::]:5",
+        "[::1]:5",
+        "127.0.0.1:5",
+        "localhost:5",
+    ]
