@@ -5,12 +5,14 @@ the vector files the installed games publish. No rule lives here: counts are the
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import threading
 from typing import Any
 
 import grpc
 
+import hunters
 from hunters.conformance import vectors
 from hunters.errors import IllegalMoveError, PerftStopped
 from hunters.game_base import AnyGame
@@ -158,8 +160,16 @@ def _versions(game_id: str) -> list[str]:
 
 
 def list_vectors(request: oracle_pb2.ListConformanceVectorsRequest, cancel: Any = None) -> Any:
+    return _listing(request.game, tuple(hunters.games.ids()))
+
+
+@functools.lru_cache(maxsize=64)
+def _listing(game: str, registered: tuple[str, ...]) -> oracle_pb2.ListConformanceVectorsResponse:
+    """The listing of one game's vector files (or every game's, of the games `registered`), read
+    and hashed once: the files are part of the installed package and do not change while the
+    server runs."""
     response = oracle_pb2.ListConformanceVectorsResponse()
-    for game_id in _games(request.game):
+    for game_id in _games(game):
         for version in _versions(game_id):
             folder = vectors.vector_folder(game_id, version)
             for name in vectors.FILES:
@@ -180,9 +190,15 @@ def get_vectors(request: oracle_pb2.GetConformanceVectorsRequest, cancel: Any = 
             "NO_VECTORS",
             f"no vector file {clip(request.name)!r} of version {clip(version)!r}: see ListConformanceVectors",
         )
-    text = (vectors.vector_folder(game_id, version) / request.name).read_bytes()
+    return _vector_file(game_id, version, request.name)
+
+
+@functools.lru_cache(maxsize=64)
+def _vector_file(game_id: str, version: str, name: str) -> oracle_pb2.GetConformanceVectorsResponse:
+    """One vector file with its schema, read once (as `_listing`)."""
+    text = (vectors.vector_folder(game_id, version) / name).read_bytes()
     return oracle_pb2.GetConformanceVectorsResponse(
-        file=_file(game_id, version, request.name, text),
+        file=_file(game_id, version, name, text),
         content=text.decode(),
         schema=vectors.SCHEMA.read_text(),
     )
