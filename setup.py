@@ -25,6 +25,9 @@ def generate_protos() -> None:
     well_known = str(resources.files("grpc_tools") / "_proto")
     out = ROOT / "hunters" / "v1"
     out.mkdir(exist_ok=True)
+    for stale in out.glob("*"):  # what a removed .proto made must not linger, importable, beside the new
+        if stale.suffix in (".py", ".pyi", ".proto"):
+            stale.unlink()
     args = ["grpc_tools.protoc", f"-I{ROOT / 'proto'}", f"-I{well_known}", f"--python_out={ROOT}",
             f"--pyi_out={ROOT}", f"--grpc_python_out={ROOT}", *protos]
     if protoc.main(args) != 0:

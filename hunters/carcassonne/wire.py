@@ -12,7 +12,7 @@ from google.protobuf.message import Message
 
 from hunters.errors import IllegalMoveError
 from hunters.game_base import AnyGame
-from hunters.v1 import events_pb2, games_pb2, matches_pb2, moves_pb2, state_pb2
+from hunters.v1 import carcassonne_pb2, events_pb2, matches_pb2, moves_pb2, state_pb2
 from hunters.wire import GameAdapter, RemoteError, config_error, enum_names, enum_of, field_bytes
 
 from . import actions
@@ -22,9 +22,9 @@ from .tiles import MENHIR_TILES, NORMAL_TILES, START_TILE, tile_data
 
 __all__ = ["Adapter"]
 
-_PIECES = {moves_pb2.PIECE_KIND_MEEPLE: "meeple", moves_pb2.PIECE_KIND_HUT: "hut"}
+_PIECES = {carcassonne_pb2.PIECE_KIND_MEEPLE: "meeple", carcassonne_pb2.PIECE_KIND_HUT: "hut"}
 _PIECE_ENUMS = {v: k for k, v in _PIECES.items()}
-_SCORE_KINDS = enum_names(events_pb2.CarcassonneScoreKind, "CARCASSONNE_SCORE_KIND_")
+_SCORE_KINDS = enum_names(carcassonne_pb2.CarcassonneScoreKind, "CARCASSONNE_SCORE_KIND_")
 _SCORE_ENUMS = {v: k for k, v in _SCORE_KINDS.items()}
 
 
@@ -70,7 +70,7 @@ class Adapter(GameAdapter):
         return Move(m.x, m.y, m.rotation, occupant, m.retake if m.HasField("retake") else None)
 
     def move_to_proto(self, move: Any) -> moves_pb2.Move:
-        pb = moves_pb2.CarcassonneMove(x=move.x, y=move.y, rotation=move.rotation)
+        pb = carcassonne_pb2.CarcassonneMove(x=move.x, y=move.y, rotation=move.rotation)
         if move.occupant is not None:
             pb.occupant.kind = _PIECE_ENUMS[move.occupant.kind]
             pb.occupant.zone = move.occupant.zone
@@ -85,12 +85,12 @@ class Adapter(GameAdapter):
         if move.occupant is not None:
             data += _occupant_bytes(move.occupant.kind, move.occupant.zone)
         if move.retake is not None:
-            data += moves_pb2.CarcassonneMove(retake=move.retake).SerializeToString()
+            data += carcassonne_pb2.CarcassonneMove(retake=move.retake).SerializeToString()
         return field_bytes(_CARCASSONNE_MOVE, data)
 
     def event(self, ev: Any) -> events_pb2.Event:
         return events_pb2.Event(
-            carcassonne_score=events_pb2.CarcassonneScoreEvent(
+            carcassonne_score=carcassonne_pb2.CarcassonneScoreEvent(
                 decision=ev.decision, kind=_SCORE_ENUMS[ev.reason], seats=ev.seats, points=ev.points, feature=ev.feature
             )
         )
@@ -170,8 +170,8 @@ def _placed_tile_bytes(placed: tuple[int, int, int, int]) -> bytes:
     merging them appends to `board` (protobuf merges repeated fields by appending). Entries recur
     from move to move, so each is encoded once instead of at every move."""
     x, y, t, r = placed
-    return state_pb2.CarcassonneState(
-        board=[state_pb2.CarcassonnePlacedTile(x=x, y=y, tile=t, rotation=r)]
+    return carcassonne_pb2.CarcassonneState(
+        board=[carcassonne_pb2.CarcassonnePlacedTile(x=x, y=y, tile=t, rotation=r)]
     ).SerializeToString()
 
 
@@ -181,14 +181,14 @@ _CARCASSONNE_MOVE = moves_pb2.Move.DESCRIPTOR.fields_by_name["carcassonne"].numb
 @functools.lru_cache(maxsize=16384)
 def _placement_bytes(x: int, y: int, rotation: int) -> bytes:
     """A CarcassonneMove holding just a place and a turn, serialized."""
-    return moves_pb2.CarcassonneMove(x=x, y=y, rotation=rotation).SerializeToString()
+    return carcassonne_pb2.CarcassonneMove(x=x, y=y, rotation=rotation).SerializeToString()
 
 
 @functools.lru_cache(maxsize=4096)
 def _occupant_bytes(kind: str, zone: int) -> bytes:
     """A CarcassonneMove holding just a piece, serialized."""
-    return moves_pb2.CarcassonneMove(
-        occupant=moves_pb2.CarcassonneOccupant(kind=_PIECE_ENUMS[kind], zone=zone)
+    return carcassonne_pb2.CarcassonneMove(
+        occupant=carcassonne_pb2.CarcassonneOccupant(kind=_PIECE_ENUMS[kind], zone=zone)
     ).SerializeToString()
 
 
@@ -196,20 +196,20 @@ def _occupant_bytes(kind: str, zone: int) -> bytes:
 def _piece_bytes(piece: tuple[int, int, str]) -> bytes:
     """The same for an entry of `occupants`."""
     zone, seat, kind = piece
-    return state_pb2.CarcassonneState(
-        occupants=[state_pb2.CarcassonnePiece(zone=zone, seat=seat, kind=_PIECE_ENUMS[kind])]
+    return carcassonne_pb2.CarcassonneState(
+        occupants=[carcassonne_pb2.CarcassonnePiece(zone=zone, seat=seat, kind=_PIECE_ENUMS[kind])]
     ).SerializeToString()
 
 
 # -- GetGameInfo ------------------------------------------------------------------------------
-def _zone(z: dict[str, Any]) -> games_pb2.CarcassonneZone:
-    out = games_pb2.CarcassonneZone(
+def _zone(z: dict[str, Any]) -> carcassonne_pb2.CarcassonneZone:
+    out = carcassonne_pb2.CarcassonneZone(
         local=z["local"],
-        type=enum_of(games_pb2.CarcassonneZoneType, "CARCASSONNE_ZONE_TYPE_", z["type"]),
-        animals=[enum_of(games_pb2.CarcassonneAnimal, "CARCASSONNE_ANIMAL_", a) for a in z.get("animals", [])],
+        type=enum_of(carcassonne_pb2.CarcassonneZoneType, "CARCASSONNE_ZONE_TYPE_", z["type"]),
+        animals=[enum_of(carcassonne_pb2.CarcassonneAnimal, "CARCASSONNE_ANIMAL_", a) for a in z.get("animals", [])],
         fish=z.get("fish", 0),
-        power=enum_of(games_pb2.CarcassonnePower, "CARCASSONNE_POWER_", z.get("power")),
-        forest_kind=enum_of(games_pb2.CarcassonneForestKind, "CARCASSONNE_FOREST_KIND_", z.get("kind")),
+        power=enum_of(carcassonne_pb2.CarcassonnePower, "CARCASSONNE_POWER_", z.get("power")),
+        forest_kind=enum_of(carcassonne_pb2.CarcassonneForestKind, "CARCASSONNE_FOREST_KIND_", z.get("kind")),
     )
     if z.get("lake") is not None:
         out.lake = z["lake"]
@@ -217,9 +217,9 @@ def _zone(z: dict[str, Any]) -> games_pb2.CarcassonneZone:
 
 
 @functools.cache
-def _info() -> games_pb2.CarcassonneInfo:
+def _info() -> carcassonne_pb2.CarcassonneInfo:
     meeple_locals = 8  # meeples go on local zones 0-7 (actions.py), huts on 0-9
-    layout = games_pb2.CarcassonneActionLayout(
+    layout = carcassonne_pb2.CarcassonneActionLayout(
         bound=actions.BOUND,
         side=actions.SIDE,
         rotations=4,
@@ -231,21 +231,21 @@ def _info() -> games_pb2.CarcassonneInfo:
     tiles = []
     for t in tile_data():
         sides = [
-            games_pb2.CarcassonneSide(
-                type=enum_of(games_pb2.CarcassonneZoneType, "CARCASSONNE_ZONE_TYPE_", s["type"]),
+            carcassonne_pb2.CarcassonneSide(
+                type=enum_of(carcassonne_pb2.CarcassonneZoneType, "CARCASSONNE_ZONE_TYPE_", s["type"]),
                 zones=s["zones"] if "zones" in s else [s["zone"]],
             )
             for s in t["sides"]
         ]
         tiles.append(
-            games_pb2.CarcassonneTile(
+            carcassonne_pb2.CarcassonneTile(
                 id=t["id"],
-                kind=enum_of(games_pb2.CarcassonneTileKind, "CARCASSONNE_TILE_KIND_", t["kind"]),
+                kind=enum_of(carcassonne_pb2.CarcassonneTileKind, "CARCASSONNE_TILE_KIND_", t["kind"]),
                 sides=sides,
                 zones=[_zone(z) for z in t["zones"]],
             )
         )
-    return games_pb2.CarcassonneInfo(
+    return carcassonne_pb2.CarcassonneInfo(
         actions=layout, tiles=tiles, start_tile=START_TILE, normal_tiles=NORMAL_TILES, menhir_tiles=MENHIR_TILES
     )
 

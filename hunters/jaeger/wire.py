@@ -13,7 +13,7 @@ from google.protobuf.message import Message
 
 from hunters.errors import IllegalMoveError
 from hunters.game_base import AnyGame
-from hunters.v1 import events_pb2, games_pb2, matches_pb2, moves_pb2, options_pb2, state_pb2
+from hunters.v1 import events_pb2, jaeger_pb2, matches_pb2, moves_pb2, state_pb2
 from hunters.wire import (
     MAX_ADJACENCY,
     MAX_GRID_SIDE,
@@ -37,22 +37,22 @@ __all__ = ["Adapter", "jaeger_tile", "jaeger_token"]
 _E = TypeVar("_E", bound=int)
 
 
-_SEASONS = enum_names(state_pb2.Season, "SEASON_")
+_SEASONS = enum_names(jaeger_pb2.Season, "SEASON_")
 _SEASON_ENUMS = {v: k for k, v in _SEASONS.items()}
-_TILE_KINDS = enum_names(state_pb2.JaegerTileKind, "JAEGER_TILE_KIND_")
+_TILE_KINDS = enum_names(jaeger_pb2.JaegerTileKind, "JAEGER_TILE_KIND_")
 _TILE_ENUMS = {v: k for k, v in _TILE_KINDS.items()}
-_EVENT_KINDS = enum_names(events_pb2.JaegerEventKind, "JAEGER_EVENT_KIND_")
+_EVENT_KINDS = enum_names(jaeger_pb2.JaegerEventKind, "JAEGER_EVENT_KIND_")
 _EVENT_ENUMS = {v: k for k, v in _EVENT_KINDS.items()}
-_DETAILS = enum_names(events_pb2.JaegerEventDetail, "JAEGER_EVENT_DETAIL_")
+_DETAILS = enum_names(jaeger_pb2.JaegerEventDetail, "JAEGER_EVENT_DETAIL_")
 _DETAIL_ENUMS = {v: k for k, v in _DETAILS.items()}
-_SPACE_KINDS = enum_names(options_pb2.JaegerSpaceKind, "JAEGER_SPACE_KIND_")
+_SPACE_KINDS = enum_names(jaeger_pb2.JaegerSpaceKind, "JAEGER_SPACE_KIND_")
 _SPACE_ENUMS = {v: k for k, v in _SPACE_KINDS.items()}
 _WINTER_START = {
-    options_pb2.JAEGER_WINTER_START_AFTER_LAST: "after_last",
-    options_pb2.JAEGER_WINTER_START_SEAT0: "seat0",
+    jaeger_pb2.JAEGER_WINTER_START_AFTER_LAST: "after_last",
+    jaeger_pb2.JAEGER_WINTER_START_SEAT0: "seat0",
 }
-_TIES = {options_pb2.JAEGER_TIES_SHARED: "shared", options_pb2.JAEGER_TIES_NO_WINNER: "no_winner"}
-_OFFSETS = {options_pb2.JAEGER_GRID_OFFSET_ODD_R: "odd-r", options_pb2.JAEGER_GRID_OFFSET_EVEN_R: "even-r"}
+_TIES = {jaeger_pb2.JAEGER_TIES_SHARED: "shared", jaeger_pb2.JAEGER_TIES_NO_WINNER: "no_winner"}
+_OFFSETS = {jaeger_pb2.JAEGER_GRID_OFFSET_ODD_R: "odd-r", jaeger_pb2.JAEGER_GRID_OFFSET_EVEN_R: "even-r"}
 _COUNTS = ("berries", "tubers", "herbs", "jug", "necklace", "pelt", "skull")
 _JAEGER_MOVE = moves_pb2.Move.DESCRIPTOR.fields_by_name["jaeger"].number
 
@@ -61,26 +61,26 @@ _JAEGER_MOVE = moves_pb2.Move.DESCRIPTOR.fields_by_name["jaeger"].number
 def _step_bytes(step: Any) -> bytes:
     """A JaegerMove holding just this step, serialized (steps join into a move's `steps`)."""
     src, dst = step
-    pb = moves_pb2.JaegerStep(src=src) if dst is None else moves_pb2.JaegerStep(src=src, dst=dst)
-    return moves_pb2.JaegerMove(steps=[pb]).SerializeToString()
+    pb = jaeger_pb2.JaegerStep(src=src) if dst is None else jaeger_pb2.JaegerStep(src=src, dst=dst)
+    return jaeger_pb2.JaegerMove(steps=[pb]).SerializeToString()
 
 
 @overload
-def jaeger_tile(token: str) -> state_pb2.JaegerTile: ...
+def jaeger_tile(token: str) -> jaeger_pb2.JaegerTile: ...
 @overload
 def jaeger_tile(token: None) -> None: ...
 @overload
-def jaeger_tile(token: str | None) -> state_pb2.JaegerTile | None: ...
-def jaeger_tile(token: str | None) -> state_pb2.JaegerTile | None:
+def jaeger_tile(token: str | None) -> jaeger_pb2.JaegerTile | None: ...
+def jaeger_tile(token: str | None) -> jaeger_pb2.JaegerTile | None:
     """The JaegerTile of a tile token ("berries", "mammoth8"); None for no tile."""
     if token is None:
         return None
     if token.startswith("mammoth"):
-        return state_pb2.JaegerTile(kind=state_pb2.JAEGER_TILE_KIND_MAMMOTH, mammoth_value=int(token[7:]))
-    return state_pb2.JaegerTile(kind=_TILE_ENUMS[token])
+        return jaeger_pb2.JaegerTile(kind=jaeger_pb2.JAEGER_TILE_KIND_MAMMOTH, mammoth_value=int(token[7:]))
+    return jaeger_pb2.JaegerTile(kind=_TILE_ENUMS[token])
 
 
-def jaeger_token(tile: state_pb2.JaegerTile, what: str = "tile") -> str:
+def jaeger_token(tile: jaeger_pb2.JaegerTile, what: str = "tile") -> str:
     """The token of a JaegerTile (WireError INVALID_CONFIG for an unknown kind or a bad value)."""
     kind = _TILE_KINDS.get(tile.kind)
     if kind is None:
@@ -108,7 +108,7 @@ def _enum_option(value: _E, table: dict[_E, str], what: str) -> str | None:
     return table[value]
 
 
-def _board_data(board: options_pb2.JaegerBoard, max_spaces: int) -> dict[str, Any]:
+def _board_data(board: jaeger_pb2.JaegerBoard, max_spaces: int) -> dict[str, Any]:
     """Board data (see hunters.jaeger.board) of a JaegerBoard, every size checked first."""
     which = board.WhichOneof("layout")
     if which == "grid":
@@ -150,22 +150,22 @@ def _board_data(board: options_pb2.JaegerBoard, max_spaces: int) -> dict[str, An
     raise config_error("board needs a grid or an explicit layout")
 
 
-def _board_to_proto(data: dict[str, Any], out: options_pb2.JaegerBoard) -> None:
+def _board_to_proto(data: dict[str, Any], out: jaeger_pb2.JaegerBoard) -> None:
     if "grid" in data:
         g = data["grid"]
         out.grid.rows, out.grid.cols = g["rows"], g["cols"]
         out.grid.offset = {v: k for k, v in _OFFSETS.items()}[g.get("offset", "odd-r")]
-        out.grid.missing.extend(options_pb2.JaegerCell(row=r, col=c) for r, c in g.get("missing", []))
+        out.grid.missing.extend(jaeger_pb2.JaegerCell(row=r, col=c) for r, c in g.get("missing", []))
         camps = data.get("camps", {})
-        out.grid.summer_camps.extend(options_pb2.JaegerCell(row=r, col=c) for r, c in camps.get("summer", []))
-        out.grid.winter_camps.extend(options_pb2.JaegerCell(row=r, col=c) for r, c in camps.get("winter", []))
+        out.grid.summer_camps.extend(jaeger_pb2.JaegerCell(row=r, col=c) for r, c in camps.get("summer", []))
+        out.grid.winter_camps.extend(jaeger_pb2.JaegerCell(row=r, col=c) for r, c in camps.get("winter", []))
     else:
         out.explicit.SetInParent()
         for sp in data["spaces"]:
             s = out.explicit.spaces.add(kind=_SPACE_ENUMS[sp.get("kind", "tile")])
             if sp.get("pos") is not None:
                 s.pos.row, s.pos.col = sp["pos"]
-        out.explicit.adjacency.extend(options_pb2.JaegerAdjacency(a=a, b=b) for a, b in data.get("adjacency", []))
+        out.explicit.adjacency.extend(jaeger_pb2.JaegerAdjacency(a=a, b=b) for a, b in data.get("adjacency", []))
 
 
 class Adapter(GameAdapter):
@@ -228,13 +228,13 @@ class Adapter(GameAdapter):
                 items = value.items() if isinstance(value, dict) else enumerate(value)
                 o.summer_layout.SetInParent()
                 o.summer_layout.tiles.extend(
-                    options_pb2.JaegerLayoutTile(space=int(s), tile=jaeger_tile(t)) for s, t in items if t is not None
+                    jaeger_pb2.JaegerLayoutTile(space=int(s), tile=jaeger_tile(t)) for s, t in items if t is not None
                 )
             elif name == "winter":
                 o.winter_deck.SetInParent()
                 o.winter_deck.tiles.extend(jaeger_tile(t) for t in value)
             elif name == "start":
-                o.start.extend(options_pb2.JaegerStartSpaces(spaces=s) for s in value)
+                o.start.extend(jaeger_pb2.JaegerStartSpaces(spaces=s) for s in value)
             else:
                 raise config_error(f"unknown jaeger_sammler option {name!r}")
 
@@ -257,9 +257,9 @@ class Adapter(GameAdapter):
 
     def move_to_proto(self, move: Any) -> moves_pb2.Move:
         return moves_pb2.Move(
-            jaeger=moves_pb2.JaegerMove(
+            jaeger=jaeger_pb2.JaegerMove(
                 steps=[
-                    moves_pb2.JaegerStep(src=s.src) if s.dst is None else moves_pb2.JaegerStep(src=s.src, dst=s.dst)
+                    jaeger_pb2.JaegerStep(src=s.src) if s.dst is None else jaeger_pb2.JaegerStep(src=s.src, dst=s.dst)
                     for s in move.steps
                 ]
             )
@@ -272,11 +272,11 @@ class Adapter(GameAdapter):
     _EVENT_FIELDS = ("turn", "step", "seat", "space")
 
     def event(self, ev: Any) -> events_pb2.Event:
-        e = events_pb2.JaegerEvent(
+        e = jaeger_pb2.JaegerEvent(
             season=_SEASON_ENUMS[ev.season],
             kind=_EVENT_ENUMS[ev.kind],
             tile=jaeger_tile(ev.tile),
-            detail=_DETAIL_ENUMS[ev.detail] if ev.detail else events_pb2.JAEGER_EVENT_DETAIL_UNSPECIFIED,
+            detail=_DETAIL_ENUMS[ev.detail] if ev.detail else jaeger_pb2.JAEGER_EVENT_DETAIL_UNSPECIFIED,
         )
         for name in self._EVENT_FIELDS:
             value = getattr(ev, name)
@@ -373,7 +373,7 @@ class Adapter(GameAdapter):
         contents = sorted(deck("winter", tuple(probe.options["mammoths_winter"])), key=code_of)
         winter = contents
         for before, st in itertools.pairwise(states):
-            if before.jaeger.season == state_pb2.SEASON_SUMMER and st.jaeger.season != state_pb2.SEASON_SUMMER:
+            if before.jaeger.season == jaeger_pb2.SEASON_SUMMER and st.jaeger.season != jaeger_pb2.SEASON_SUMMER:
                 # the summer-ending move removed every leftover takeable tile, then the winter deck was
                 # dealt in ascending space order; no winter tile is a path or a cave
                 dealt = [
@@ -397,27 +397,27 @@ class Adapter(GameAdapter):
 
 # -- GetGameInfo ------------------------------------------------------------------------------
 @functools.cache
-def _info() -> games_pb2.JaegerInfo:
+def _info() -> jaeger_pb2.JaegerInfo:
     d = data()
     board = default_board()
     caves = d["tiles"]["summer"].get("cave", 0)
     slots = board.ndir + caves + 1
-    layout = games_pb2.JaegerActionLayout(
+    layout = jaeger_pb2.JaegerActionLayout(
         spaces=board.n, directions=board.ndir, caves=caves, slots=slots, steps=board.n * slots
     )
     spaces = []
     for v in range(board.n):
-        sp = games_pb2.JaegerSpaceInfo(
+        sp = jaeger_pb2.JaegerSpaceInfo(
             space=v,
-            kind=enum_of(options_pb2.JaegerSpaceKind, "JAEGER_SPACE_KIND_", board.kinds[v]),
+            kind=enum_of(jaeger_pb2.JaegerSpaceKind, "JAEGER_SPACE_KIND_", board.kinds[v]),
             neighbours=board.slots[v],
         )
         if board.coords is not None:
             sp.cell.row, sp.cell.col = board.coords[v]
         spaces.append(sp)
     kinds = [
-        games_pb2.JaegerTileKindInfo(
-            kind=enum_of(state_pb2.JaegerTileKind, "JAEGER_TILE_KIND_", k),
+        jaeger_pb2.JaegerTileKindInfo(
+            kind=enum_of(jaeger_pb2.JaegerTileKind, "JAEGER_TILE_KIND_", k),
             summer_count=d["tiles"]["summer"].get(k, 0),
             winter_count=d["tiles"]["winter"].get(k, 0),
             food_points=d["food_points"].get(k, 0) if k in FOOD else 0,
@@ -430,7 +430,7 @@ def _info() -> games_pb2.JaegerInfo:
     Adapter("jaeger_sammler", Game).options_to_proto(
         dict(DEFAULT_OPTIONS, board={"grid": d["grid"], "camps": d["camps"]}), defaults
     )
-    return games_pb2.JaegerInfo(
+    return jaeger_pb2.JaegerInfo(
         actions=layout,
         board=spaces,
         summer_camps=board.summer_camps,

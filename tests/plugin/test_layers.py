@@ -163,3 +163,16 @@ def test_the_compiled_core_contract_reads_absolute_and_relative_imports(tmp_path
     path.write_text("from . import _core\nfrom ..carcassonne._core import X\nimport hunters.jaeger._core as c\n")
     names = module_imports(path, "hunters.jaeger.mod")
     assert {("hunters.jaeger._core", 1), ("hunters.carcassonne._core", 2), ("hunters.jaeger._core", 3)} <= set(names)
+
+
+def test_the_import_contracts_find_exactly_the_games():
+    """The games_* contracts of pyproject.toml put every game package found (hunters/<game>/plugin.py)
+    where they say "{games}": the registry's in-tree games, in one layer independent of each other."""
+    from tests.plugin.import_contracts import GAMES, _with_games, game_packages
+
+    in_tree = {hunters.games.get(g).__module__.rpartition(".")[0] for g in hunters.games.ids()}
+    games = game_packages(["hunters"])
+    assert games == sorted(m for m in in_tree if m.startswith("hunters.")) and len(games) >= 2
+    assert _with_games("layers", ["hunters.bots.base", GAMES], games) == ["hunters.bots.base", " | ".join(games)]
+    assert _with_games("modules", [GAMES], games) == games
+    assert _with_games("source_modules", ["hunters.cli"], games) == ["hunters.cli"]

@@ -18,7 +18,15 @@ from hunters.jaeger import Game as JGame
 from hunters.jaeger.tiles import KINDS
 from hunters.jaeger.tiles import data as jaeger_data
 from hunters.status import error_info
-from hunters.v1 import games_pb2, games_pb2_grpc, matches_pb2, moves_pb2, options_pb2, oracle_pb2, state_pb2
+from hunters.v1 import (
+    carcassonne_pb2,
+    games_pb2,
+    games_pb2_grpc,
+    jaeger_pb2,
+    matches_pb2,
+    moves_pb2,
+    oracle_pb2,
+)
 from hunters.wire import MAX_JSON_DEPTH, WireError, adapter, loads_json
 
 from .helpers import over, rpc_error, stubs
@@ -59,7 +67,7 @@ def _bad_jaeger_configs():
     yield "grid over the space limit", c
     c = config()
     c.jaeger.board.grid.rows, c.jaeger.board.grid.cols = 3, 3
-    c.jaeger.board.grid.missing.extend(options_pb2.JaegerCell(row=0, col=0) for _ in range(1025))
+    c.jaeger.board.grid.missing.extend(jaeger_pb2.JaegerCell(row=0, col=0) for _ in range(1025))
     yield "too many missing cells", c
     c = config()
     c.jaeger.board.grid.rows, c.jaeger.board.grid.cols = 3, 3
@@ -69,11 +77,11 @@ def _bad_jaeger_configs():
     c.jaeger.board.explicit.SetInParent()
     yield "explicit board without spaces", c
     c = config()
-    c.jaeger.board.explicit.spaces.extend(options_pb2.JaegerBoardSpace() for _ in range(100_000))
+    c.jaeger.board.explicit.spaces.extend(jaeger_pb2.JaegerBoardSpace() for _ in range(100_000))
     yield "explicit board too big", c
     c = config()
     c.jaeger.board.explicit.spaces.add()
-    c.jaeger.board.explicit.adjacency.extend(options_pb2.JaegerAdjacency(a=0, b=0) for _ in range(9000))
+    c.jaeger.board.explicit.adjacency.extend(jaeger_pb2.JaegerAdjacency(a=0, b=0) for _ in range(9000))
     yield "too many neighbour pairs", c
     c = config()
     c.jaeger.board.SetInParent()
@@ -101,25 +109,25 @@ def _bad_jaeger_configs():
     c.jaeger.ties = 9
     yield "unknown ties", c
     c = config()
-    c.jaeger.summer_layout.tiles.add(space=13, tile=state_pb2.JaegerTile(kind=state_pb2.JAEGER_TILE_KIND_BERRIES))
-    c.jaeger.summer_layout.tiles.add(space=13, tile=state_pb2.JaegerTile(kind=state_pb2.JAEGER_TILE_KIND_HERBS))
+    c.jaeger.summer_layout.tiles.add(space=13, tile=jaeger_pb2.JaegerTile(kind=jaeger_pb2.JAEGER_TILE_KIND_BERRIES))
+    c.jaeger.summer_layout.tiles.add(space=13, tile=jaeger_pb2.JaegerTile(kind=jaeger_pb2.JAEGER_TILE_KIND_HERBS))
     yield "a space laid twice", c
     c = config()
-    c.jaeger.summer_layout.tiles.add(space=13, tile=state_pb2.JaegerTile())
+    c.jaeger.summer_layout.tiles.add(space=13, tile=jaeger_pb2.JaegerTile())
     yield "a tile without a kind", c
     c = config()
-    c.jaeger.summer_layout.tiles.add(space=13, tile=state_pb2.JaegerTile(kind=state_pb2.JAEGER_TILE_KIND_MAMMOTH))
+    c.jaeger.summer_layout.tiles.add(space=13, tile=jaeger_pb2.JaegerTile(kind=jaeger_pb2.JAEGER_TILE_KIND_MAMMOTH))
     yield "a mammoth without a value", c
     c = config()
     c.jaeger.summer_layout.tiles.add(
-        space=13, tile=state_pb2.JaegerTile(kind=state_pb2.JAEGER_TILE_KIND_JUG, mammoth_value=3)
+        space=13, tile=jaeger_pb2.JaegerTile(kind=jaeger_pb2.JAEGER_TILE_KIND_JUG, mammoth_value=3)
     )
     yield "a value on a jug", c
     c = config()
-    c.jaeger.summer_layout.tiles.add(space=9999, tile=state_pb2.JaegerTile(kind=state_pb2.JAEGER_TILE_KIND_JUG))
+    c.jaeger.summer_layout.tiles.add(space=9999, tile=jaeger_pb2.JaegerTile(kind=jaeger_pb2.JAEGER_TILE_KIND_JUG))
     yield "a space off the board", c
     c = config()
-    c.jaeger.summer_layout.tiles.add(space=15, tile=state_pb2.JaegerTile(kind=state_pb2.JAEGER_TILE_KIND_JUG))
+    c.jaeger.summer_layout.tiles.add(space=15, tile=jaeger_pb2.JaegerTile(kind=jaeger_pb2.JAEGER_TILE_KIND_JUG))
     yield "a tile on a camp", c
     c = config()
     c.jaeger.winter_deck.tiles.add(kind=55)
@@ -128,7 +136,7 @@ def _bad_jaeger_configs():
     c.jaeger.start.add(spaces=[15])
     yield "start for one seat of two", c
     c = config()
-    c.jaeger.start.extend(options_pb2.JaegerStartSpaces(spaces=[15]) for _ in range(50))
+    c.jaeger.start.extend(jaeger_pb2.JaegerStartSpaces(spaces=[15]) for _ in range(50))
     yield "start for 50 seats", c
 
 
@@ -220,8 +228,8 @@ def test_valid_jaeger_options_take_effect(client):
     assert len(m.state.jaeger.board) == 11
     tiles = {sp.space: sp.tile for sp in m.state.jaeger.board if sp.HasField("tile")}
     assert tiles == {
-        1: state_pb2.JaegerTile(kind=state_pb2.JAEGER_TILE_KIND_MAMMOTH, mammoth_value=7),
-        2: state_pb2.JaegerTile(kind=state_pb2.JAEGER_TILE_KIND_WEAPON),
+        1: jaeger_pb2.JaegerTile(kind=jaeger_pb2.JAEGER_TILE_KIND_MAMMOTH, mammoth_value=7),
+        2: jaeger_pb2.JaegerTile(kind=jaeger_pb2.JAEGER_TILE_KIND_WEAPON),
     }
     cfg = client.get_match(m.match_id)
     pairs = client.legal_moves(m.match_id)
@@ -353,24 +361,24 @@ def test_carcassonne_info_is_the_package_data(server):
     for pb, t in zip(info.tiles, tile_data()):
         assert (
             pb.id == t["id"]
-            and _enum_name(games_pb2.CarcassonneTileKind, pb.kind, "CARCASSONNE_TILE_KIND_") == t["kind"]
+            and _enum_name(carcassonne_pb2.CarcassonneTileKind, pb.kind, "CARCASSONNE_TILE_KIND_") == t["kind"]
         )
         assert [
-            (_enum_name(games_pb2.CarcassonneZoneType, s.type, "CARCASSONNE_ZONE_TYPE_"), list(s.zones))
+            (_enum_name(carcassonne_pb2.CarcassonneZoneType, s.type, "CARCASSONNE_ZONE_TYPE_"), list(s.zones))
             for s in pb.sides
         ] == [(s["type"], s.get("zones", [s.get("zone")])) for s in t["sides"]]
         for z, zd in zip(pb.zones, t["zones"], strict=True):
             assert z.local == zd["local"]
-            assert _enum_name(games_pb2.CarcassonneZoneType, z.type, "CARCASSONNE_ZONE_TYPE_") == zd["type"]
-            assert [_enum_name(games_pb2.CarcassonneAnimal, a, "CARCASSONNE_ANIMAL_") for a in z.animals] == zd.get(
-                "animals", []
-            )
+            assert _enum_name(carcassonne_pb2.CarcassonneZoneType, z.type, "CARCASSONNE_ZONE_TYPE_") == zd["type"]
+            assert [
+                _enum_name(carcassonne_pb2.CarcassonneAnimal, a, "CARCASSONNE_ANIMAL_") for a in z.animals
+            ] == zd.get("animals", [])
             assert z.fish == zd.get("fish", 0)
             assert (z.lake if z.HasField("lake") else None) == zd.get("lake")
-            assert _enum_name(games_pb2.CarcassonnePower, z.power, "CARCASSONNE_POWER_") == zd.get("power")
-            assert _enum_name(games_pb2.CarcassonneForestKind, z.forest_kind, "CARCASSONNE_FOREST_KIND_") == zd.get(
-                "kind"
-            )
+            assert _enum_name(carcassonne_pb2.CarcassonnePower, z.power, "CARCASSONNE_POWER_") == zd.get("power")
+            assert _enum_name(
+                carcassonne_pb2.CarcassonneForestKind, z.forest_kind, "CARCASSONNE_FOREST_KIND_"
+            ) == zd.get("kind")
     powers = {t.id for t in info.tiles for z in t.zones if z.power}
     assert {88, 93, 94, 92, 85, 91} <= powers
 
@@ -408,13 +416,13 @@ def test_jaeger_info_is_the_package_data_and_decodes_actions(server):
     board, d = default_board(), jaeger_data()
     assert [list(s.neighbours) for s in info.board] == [list(s) for s in board.slots]
     assert [(s.cell.row, s.cell.col) for s in info.board] == [tuple(c) for c in board.coords]
-    assert [_enum_name(options_pb2.JaegerSpaceKind, s.kind, "JAEGER_SPACE_KIND_") for s in info.board] == list(
+    assert [_enum_name(jaeger_pb2.JaegerSpaceKind, s.kind, "JAEGER_SPACE_KIND_") for s in info.board] == list(
         board.kinds
     )
     assert tuple(info.summer_camps) == board.summer_camps and tuple(info.winter_camps) == board.winter_camps
-    assert [_enum_name(state_pb2.JaegerTileKind, k.kind, "JAEGER_TILE_KIND_") for k in info.tile_kinds] == list(KINDS)
+    assert [_enum_name(jaeger_pb2.JaegerTileKind, k.kind, "JAEGER_TILE_KIND_") for k in info.tile_kinds] == list(KINDS)
     assert {
-        _enum_name(state_pb2.JaegerTileKind, k.kind, "JAEGER_TILE_KIND_"): k.summer_count
+        _enum_name(jaeger_pb2.JaegerTileKind, k.kind, "JAEGER_TILE_KIND_"): k.summer_count
         for k in info.tile_kinds
         if k.summer_count
     } == d["tiles"]["summer"]

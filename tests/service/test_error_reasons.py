@@ -15,7 +15,7 @@ from hunters.errors import IllegalMoveError
 from hunters.service.matches import MatchManager
 from hunters.service.store_base import StoreUnavailable
 from hunters.status import error_info
-from hunters.v1 import games_pb2, games_pb2_grpc, matches_pb2, moves_pb2, options_pb2, oracle_pb2
+from hunters.v1 import games_pb2, games_pb2_grpc, jaeger_pb2, matches_pb2, moves_pb2, oracle_pb2
 from hunters.wire import adapter
 
 from .helpers import bearer, stubs
@@ -181,7 +181,7 @@ ENGINE = {
         },
     ),
     "jaeger_sammler": (
-        matches_pb2.GameConfig(game="jaeger_sammler", players=2, jaeger=options_pb2.JaegerOptions(straight_jumps=True)),
+        matches_pb2.GameConfig(game="jaeger_sammler", players=2, jaeger=jaeger_pb2.JaegerOptions(straight_jumps=True)),
         {
             "NOT_YOUR_CHARACTER",
             "NOT_ADJACENT",
@@ -212,8 +212,8 @@ def test_every_documented_reason_is_sent_with_its_code_and_metadata(server_facto
         return stub.PlayMove(matches_pb2.PlayMoveRequest(match_id=mid, **kw), metadata=bearer(token) if token else None)
 
     # configurations and requests
-    seen.expect("INVALID_CONFIG", create, jaeger=options_pb2.JaegerOptions())
-    seen.expect("INVALID_CONFIG", create, "jaeger_sammler", jaeger=options_pb2.JaegerOptions(stall_rounds=-1))
+    seen.expect("INVALID_CONFIG", create, jaeger=jaeger_pb2.JaegerOptions())
+    seen.expect("INVALID_CONFIG", create, "jaeger_sammler", jaeger=jaeger_pb2.JaegerOptions(stall_rounds=-1))
     seen.expect("INVALID_CONFIG", create, bots=[matches_pb2.BotSeat(seat=7, bot="random")])
     seen.expect("UNKNOWN_GAME", create, "chess")
     seen.expect("UNKNOWN_GAME", games.GetGameInfo, games_pb2.GetGameInfoRequest(game="chess"))
@@ -245,7 +245,7 @@ def test_every_documented_reason_is_sent_with_its_code_and_metadata(server_facto
     seen.expect("SEAT_STREAM_NOT_OPEN", stub.PlaySeat, iter([seat_move]), metadata=bearer(tokens[0]))
     seen.expect("SEAT_STREAM_OPEN_TWICE", stub.PlaySeat, iter([opening, opening]), metadata=bearer(tokens[0]))
     seen.expect("MOVE_MISSING", play, mid, tokens[0])
-    seen.expect("WRONG_GAME", play, mid, tokens[0], move=moves_pb2.Move(jaeger=moves_pb2.JaegerMove()))
+    seen.expect("WRONG_GAME", play, mid, tokens[0], move=moves_pb2.Move(jaeger=jaeger_pb2.JaegerMove()))
     seen.expect("MALFORMED", play, mid, tokens[0], action=-1)
     seen.expect("BAD_REQUEST_ID", play, mid, tokens[0], action=legal.moves[0].action, request_id="has space")
     seen.expect("MATCH_NOT_FOUND", stub.GetMatch, matches_pb2.GetMatchRequest(match_id="nosuchmatch"))

@@ -5,7 +5,7 @@ import pytest
 
 from hunters.errors import IllegalMoveError
 from hunters.jaeger import Game, Move, random_games
-from hunters.v1 import matches_pb2, moves_pb2, state_pb2
+from hunters.v1 import carcassonne_pb2, jaeger_pb2, matches_pb2, moves_pb2
 from hunters.wire import adapter
 
 from .helpers import bearer, over, rpc_error, stubs
@@ -17,7 +17,7 @@ GAME = "jaeger_sammler"
 def test_a_whole_game_through_the_service(client):
     m = client.create_match(GAME, players=3, seed=5)
     local = Game.new(players=3, seed=5)
-    assert m.state.jaeger.season == state_pb2.SEASON_SUMMER and len(m.state.jaeger.board) == 120
+    assert m.state.jaeger.season == jaeger_pb2.SEASON_SUMMER and len(m.state.jaeger.board) == 120
     assert m.state == AD.state(local, 0)
     version = 0
     while not local.is_over:
@@ -50,7 +50,7 @@ def test_errors_carry_the_engine_reasons(server):
     occupied = {space for _, space in local.characters}
     empty = next(v for v in range(120) if v not in occupied)
     before = stub.GetMatch(matches_pb2.GetMatchRequest(match_id=mid)).match
-    req = matches_pb2.PlayMoveRequest(match_id=mid, move=moves_pb2.Move(jaeger=moves_pb2.JaegerMove()))
+    req = matches_pb2.PlayMoveRequest(match_id=mid, move=moves_pb2.Move(jaeger=jaeger_pb2.JaegerMove()))
     assert rpc_error(stub.PlayMove, req, metadata=bearer(tokens[0]))[:2] == (
         grpc.StatusCode.INVALID_ARGUMENT,
         "MALFORMED",
@@ -65,7 +65,9 @@ def test_errors_carry_the_engine_reasons(server):
         grpc.StatusCode.FAILED_PRECONDITION,
         grpc.StatusCode.INVALID_ARGUMENT,
     )
-    wrong_game = matches_pb2.PlayMoveRequest(match_id=mid, move=moves_pb2.Move(carcassonne=moves_pb2.CarcassonneMove()))
+    wrong_game = matches_pb2.PlayMoveRequest(
+        match_id=mid, move=moves_pb2.Move(carcassonne=carcassonne_pb2.CarcassonneMove())
+    )
     assert rpc_error(stub.PlayMove, wrong_game, metadata=bearer(tokens[0]))[:2] == (
         grpc.StatusCode.INVALID_ARGUMENT,
         "WRONG_GAME",

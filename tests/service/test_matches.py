@@ -10,7 +10,7 @@ import pytest
 from hunters.carcassonne import Game, Move, Occupant
 from hunters.client import Client, ServiceError
 from hunters.errors import IllegalMoveError
-from hunters.v1 import matches_pb2, moves_pb2, state_pb2
+from hunters.v1 import carcassonne_pb2, matches_pb2, moves_pb2, state_pb2
 from hunters.wire import adapter
 
 from .helpers import bearer, create, over, rpc_error, sql, stubs
@@ -191,7 +191,7 @@ def test_play_errors_have_reasons_codes_and_change_nothing(server):
         match_id=mid,
         expected_version=0,
         move=moves_pb2.Move(
-            carcassonne=moves_pb2.CarcassonneMove(x=0, y=-1, occupant=moves_pb2.CarcassonneOccupant(zone=1))
+            carcassonne=carcassonne_pb2.CarcassonneMove(x=0, y=-1, occupant=carcassonne_pb2.CarcassonneOccupant(zone=1))
         ),
     )
     cases.append((raw, tokens[0], grpc.StatusCode.INVALID_ARGUMENT, "MALFORMED"))

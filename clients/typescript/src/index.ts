@@ -38,14 +38,23 @@ export {
   type SimulationRequest,
   type Turn,
 } from "./wire.js";
-export { GameStatus, JaegerTileKind, Season } from "./gen/hunters/v1/state_pb.js";
-export { PieceKind } from "./gen/hunters/v1/moves_pb.js";
-export { JaegerGridOffset, JaegerSpaceKind, JaegerTies, JaegerWinterStart } from "./gen/hunters/v1/options_pb.js";
-export { CarcassonneScoreKind, JaegerEventKind } from "./gen/hunters/v1/events_pb.js";
+export { GameStatus } from "./gen/hunters/v1/state_pb.js";
+// each game's enums, from its own file of gen/hunters/v1 (one export per game)
 export {
   CarcassonneAnimal,
   CarcassonneForestKind,
   CarcassonnePower,
+  CarcassonneScoreKind,
   CarcassonneTileKind,
   CarcassonneZoneType,
-} from "./gen/hunters/v1/games_pb.js";
+  PieceKind,
+} from "./gen/hunters/v1/carcassonne_pb.js";
+export {
+  JaegerEventKind,
+  JaegerGridOffset,
+  JaegerSpaceKind,
+  JaegerTies,
+  JaegerTileKind,
+  JaegerWinterStart,
+  Season,
+} from "./gen/hunters/v1/jaeger_pb.js";

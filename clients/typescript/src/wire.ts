@@ -7,16 +7,16 @@
 import { create, type JsonObject, type MessageInitShape } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 
+import { PieceKind, type CarcassonneInfo, type CarcassonneOptionsSchema } from "./gen/hunters/v1/carcassonne_pb.js";
 import type { Event } from "./gen/hunters/v1/events_pb.js";
 import {
   GetGameInfoRequestSchema,
   ListGamesRequestSchema,
-  type CarcassonneInfo,
   type GameSummary,
   type GetGameInfoResponse,
-  type JaegerInfo,
   type ListGamesResponse,
 } from "./gen/hunters/v1/games_pb.js";
+import type { JaegerInfo, JaegerOptionsSchema } from "./gen/hunters/v1/jaeger_pb.js";
 import {
   CreateMatchRequestSchema,
   DeleteMatchRequestSchema,
@@ -41,8 +41,7 @@ import {
   type PlaySeatResponse,
   type WatchMatchResponse,
 } from "./gen/hunters/v1/matches_pb.js";
-import { MoveSchema, PieceKind, type LegalMove as LegalMovePb, type Move } from "./gen/hunters/v1/moves_pb.js";
-import type { CarcassonneOptionsSchema, JaegerOptionsSchema } from "./gen/hunters/v1/options_pb.js";
+import { MoveSchema, type LegalMove as LegalMovePb, type Move } from "./gen/hunters/v1/moves_pb.js";
 import {
   EvaluateRequestSchema,
   GetConformanceVectorsRequestSchema,
