@@ -29,6 +29,7 @@ from hunters.v1 import matches_pb2
 
 from .errors import ServiceError
 from .games import adapter
+from .hosts import host_key
 from .invites import Invites
 from .live import LiveMatch, Played
 from .web import HttpError, Route, Viewer, asset, json_response, refused
@@ -169,7 +170,7 @@ class PlayRoutes:
             raise refuse(
                 401, "CREATE_TOKEN_REQUIRED", "this server creates matches only with its operator's create token"
             )
-        live, tokens, _admin = await self.manager.create(config, token, "peer:" + (request.remote or ""))
+        live, tokens, _admin = await self.manager.create(config, token, host_key(request.remote))
         log.info("match created", extra={"match_id": live.match_id, "game": config.game, "via": "web"})
         bots = {b.seat for b in config.bots}
         invites = await self.invites()
