@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+import sys
 from collections.abc import Iterable
 from typing import Any
 
@@ -430,6 +431,12 @@ class Game(
         g._menhir = self._menhir
         g._outcomes = self._outcomes.copy()
         return g
+
+    def __sizeof__(self) -> int:
+        """The memory this game holds: itself, its lists, and its core's state (allocated in C, where
+        `sys.getsizeof` does not look otherwise)."""
+        lists = sys.getsizeof(self._events) + sys.getsizeof(self._outcomes)
+        return object.__sizeof__(self) + _core.state_size() + lists
 
     def to_record(self) -> dict[str, Any]:
         """The game as plain JSON-ready data: configuration, both piles and the moves. A game with

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import sys
 from typing import Any
 
 from hunters.capabilities import (
@@ -704,6 +705,12 @@ class Game(
         g._outcomes = self._outcomes.copy()
         g._summer_left = None if self._summer_left is None else self._summer_left.copy()
         return g
+
+    def __sizeof__(self) -> int:
+        """The memory this game holds: itself, its lists, and its core's state (allocated in C, where
+        `sys.getsizeof` does not look otherwise). The board and layouts are shared between copies."""
+        lists = (self._events, self._moves, self._outcomes, self._summer_left, self._seat_events)
+        return object.__sizeof__(self) + _core.state_size() + sum(sys.getsizeof(x) for x in lists if x is not None)
 
     def to_record(self) -> dict[str, Any]:
         """The game as plain JSON-ready data: configuration, both layouts and the moves. A game with

@@ -243,7 +243,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--http-connections-per-client",
         type=_int_in(1, 100_000),
         default=32,
-        help="the viewer's open connections from one address; more are answered 503 at once",
+        help="the viewer's page loads in progress from one host, and its event streams (each); more are "
+        "answered 503 at once",
+    )
+    parser.add_argument(
+        "--http-streams",
+        type=_int_in(1, 1_000_000),
+        default=1000,
+        help="the viewer's open event streams, server-wide (page loads have their own room); more are 503",
+    )
+    parser.add_argument(
+        "--http-body-timeout",
+        type=_seconds_in(3600),
+        default=10.0,
+        metavar="SECONDS",
+        help="seconds a request's whole body has to arrive in, else 408 and the connection is closed",
+    )
+    parser.add_argument(
+        "--http-cache-mb",
+        type=_int_in(1, 1_000_000),
+        default=256,
+        metavar="MB",
+        help="the viewer's histories and rendered states kept in memory, in MiB (least recently used out first)",
     )
     parser.add_argument(
         "--workers",
@@ -339,6 +360,8 @@ def run(args: argparse.Namespace) -> int:
             if args.http == args.port and args.port:
                 raise ValueError(f"--http must be a port from 0 to 65535 other than --port, not {args.http}")
             _check_port(args.host, args.http)
+        if args.http_body_timeout <= 0:
+            raise ValueError(f"--http-body-timeout must be more than 0 seconds, not {args.http_body_timeout:g}")
         if args.metrics_port is not None:
             if args.metrics_port and args.metrics_port in (args.port, args.http):
                 raise ValueError(f"--metrics-port must be a port other than --port and --http, not {args.metrics_port}")
@@ -372,6 +395,9 @@ def run(args: argparse.Namespace) -> int:
             oracle_token=_token_file(args.oracle_token_file, "HUNTERS_ORACLE_TOKEN"),
             http_port=args.http,
             http_per_client=args.http_connections_per_client,
+            http_streams=args.http_streams,
+            http_body_timeout=args.http_body_timeout,
+            http_cache_bytes=args.http_cache_mb * 1024 * 1024,
             ray_address=args.ray,
             metrics=args.metrics_port is not None or args.http is not None,
             metrics_port=args.metrics_port,

@@ -15,7 +15,6 @@ replies and refusals: docs/playing.md.
 
 from __future__ import annotations
 
-import json
 import logging
 from importlib import resources
 from typing import Any
@@ -29,9 +28,11 @@ from hunters.v1 import matches_pb2
 
 from .errors import ServiceError
 from .games import adapter
+from .hosts import host_key
 from .invites import Invites
 from .live import LiveMatch, Played
 from .web import HttpError, Route, Viewer, asset, json_response, refused
+from .webguard import read_json, streaming
 
 log = logging.getLogger("hunters.service.web")
 
@@ -84,7 +85,7 @@ class PlayRoutes:
             ("POST", "/play/{match_id}/join", self._join),
             ("GET", "/play/{match_id}/seat", self._seat),
             ("GET", "/play/{match_id}/state", self._view),
-            ("GET", "/play/{match_id}/events", self._events),
+            ("GET", "/play/{match_id}/events", streaming(self._events)),
             ("POST", "/play/{match_id}/describe", self._describe),
             ("POST", "/play/{match_id}/move", self._move),
         ]
@@ -135,10 +136,7 @@ class PlayRoutes:
             raise refuse(403, "CROSS_SITE", "a write from another site's page is refused")
         if request.content_type != "application/json":
             raise refuse(415, "BAD_BODY", "a write's body is JSON (Content-Type: application/json)")
-        try:
-            body = json.loads(await request.text())
-        except (ValueError, UnicodeDecodeError):
-            raise refuse(400, "BAD_BODY", "the body is not JSON") from None
+        body = await read_json(request, self.viewer.limits)  # bounded in size, time and depth
         if not isinstance(body, dict):
             raise refuse(400, "BAD_BODY", "the body is a JSON object")
         return body
@@ -169,7 +167,7 @@ class PlayRoutes:
             raise refuse(
                 401, "CREATE_TOKEN_REQUIRED", "this server creates matches only with its operator's create token"
             )
-        live, tokens, _admin = await self.manager.create(config, token, "peer:" + (request.remote or ""))
+        live, tokens, _admin = await self.manager.create(config, token, host_key(request.remote))
         log.info("match created", extra={"match_id": live.match_id, "game": config.game, "via": "web"})
         bots = {b.seat for b in config.bots}
         invites = await self.invites()

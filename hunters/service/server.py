@@ -37,6 +37,7 @@ from .servicer import GameInfoServicer, MatchServicer, OracleServicer, encode_wa
 from .store_base import OUTAGES, MatchStore, StoreUnavailable, is_postgres, without_password
 from .stores import open_store
 from .web import Viewer
+from .webguard import WebLimits
 
 SERVICE_NAMES = (
     matches_pb2.DESCRIPTOR.services_by_name["MatchService"].full_name,
@@ -74,7 +75,11 @@ class ServerConfig:
     idle_seconds: float | None = 7 * 24 * 3600  # an unfinished match with no move for this long is abandoned
     create_token: str | None = None  # when set, CreateMatch needs it as its bearer token
     http_port: int | None = None  # the live viewer (web.py) on this port of the same host; None: off
-    http_per_client: int = 32  # the viewer's open connections from one address
+    http_per_client: int = 32  # the viewer's page loads in progress from one host, and its event streams (each)
+    http_streams: int = 1000  # the viewer's open event streams, server-wide (apart from page loads)
+    http_writes_per_client: int = 8  # the web side's requests with a body in progress from one host
+    http_body_timeout: float = 10.0  # seconds a request's whole body has to arrive in (then 408)
+    http_cache_bytes: int = 256 * 1024 * 1024  # the viewer's histories and rendered states kept
     ray_address: str | None = None  # SimulateGames plays its blocks on this Ray cluster (hunters.scale)
     metrics: bool = False  # Prometheus metrics (metrics.py): collected, and served at the viewer's /metrics
     metrics_port: int | None = None  # ... and on this port of the same host (0: a free one); needs `metrics`
@@ -297,7 +302,13 @@ async def start_server(config: ServerConfig) -> Started:
                 wanted = config.metrics_port + (config.worker or 0) if config.metrics_port else 0
                 metrics_port = metrics.serve(host, wanted)
             if config.http_port is not None:
-                viewer = Viewer(manager, per_client=config.http_per_client, ssl_context=_http_tls(config))
+                limits = WebLimits(
+                    per_client=config.http_per_client,
+                    streams=config.http_streams,
+                    writes_per_client=config.http_writes_per_client,
+                    body_seconds=config.http_body_timeout,
+                )
+                viewer = Viewer(manager, limits, _http_tls(config), config.http_cache_bytes)
                 viewer.extra.extend(PlayRoutes(viewer, secure=viewer.ssl_context is not None).routes())
                 if metrics is not None:
                     viewer.add_text("/metrics", metrics.exposition)

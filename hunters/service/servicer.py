@@ -30,6 +30,7 @@ from .errors import ServiceError, invalid
 from .gameinfo import game_info, list_games
 from .games import ServiceAdapter, adapter, config_for, watch_response
 from .handlers import Admit
+from .hosts import host_key
 from .legal import legal_entries
 from .live import LiveMatch, Played
 from .matches import MatchManager
@@ -150,10 +151,9 @@ def _token(context: grpc.aio.ServicerContext) -> str | None:
 
 
 def peer_key(context: grpc.aio.ServicerContext) -> str:
-    """The peer's address without its port: every connection from one host is one caller."""
-    peer = context.peer() or ""
-    host = peer.rpartition(":")[0] if peer.startswith(("ipv4:", "ipv6:")) else peer
-    return "peer:" + host
+    """The peer's host (`host_key`, the key the HTTP side uses too): every connection from one host
+    is one caller."""
+    return host_key(context.peer())
 
 
 def caller_key(context: grpc.aio.ServicerContext) -> str:

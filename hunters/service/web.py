@@ -18,9 +18,11 @@ Routes (GET or HEAD; the table is `Viewer.routes`, play.py adds its own):
 - ``/api/matches/<id>/events`` server-sent events: ``{"version", "over", "open"}`` now and at every
   change, until the match is closed (a comment line every 15 s keeps idle proxies from closing it).
 
-Limits: requests in progress (event streams included) server-wide and per client address (more get
-503 at once), the request line and headers (8 KiB), bodies (64 KiB), idle keep-alive connections
-(closed after 10 s).
+Limits (webguard.py; docs/pictures.md#limits): page loads, writes and event streams in progress,
+each kind server-wide and per host (more get 503 at once); bodies by size (413 on the declared
+length, before reading), by time (408) and by JSON depth (400); the request line and headers (8
+KiB); idle keep-alive connections (closed after 10 s). What the viewer keeps between requests is
+bounded in bytes (webcache.py).
 """
 
 from __future__ import annotations
@@ -29,22 +31,21 @@ import asyncio
 import json
 import logging
 import ssl
-import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
 import grpc
 from aiohttp import web
 
-from hunters import games, pictures
+from hunters import games
 
 from .errors import ServiceError
 from .live import LiveMatch
 from .matches import MatchManager
 from .store_base import StoreUnavailable
+from .webcache import CACHE_BYTES, ViewerCache
+from .webguard import BodyRefused, Guard, WebLimits, streaming
 
 log = logging.getLogger("hunters.service.web")
 # aiohttp's protocol errors (a request that is not HTTP, a header too long) are the client's: its
@@ -53,16 +54,9 @@ _protocol_log = logging.getLogger("hunters.service.web.protocol")
 _protocol_log.setLevel(logging.CRITICAL)
 
 MAX_REQUEST_BYTES = 8192  # the request line, and each header
-MAX_BODY_BYTES = 64 * 1024  # a request's body (a move, a new match)
 REQUEST_TIMEOUT = 10.0  # an idle keep-alive connection is closed after this long
 HEARTBEAT_SECONDS = 15.0
-STATE_CACHE = 256  # rendered (match, version) states kept
-MAX_CONNECTIONS = 1000  # requests in progress (event streams included); more get 503 at once
-MAX_PER_CLIENT = 32  # requests in progress from one address (a browser opens a handful)
-ACCEPT_QUIET = 1.5  # seconds without a failed accept (asyncio retries every second) that end an episode
 LOG_WINDOW = 400  # log entries a state carries: those around the version shown (the page asks for more)
-CHECKPOINT = 256  # a copy of the game kept every this many moves, so that ?at=N replays at most that many
-MAX_CHECKPOINTS = 128  # per match; past it every other one goes and the spacing doubles
 ASSETS = {
     "index.html": "text/html",
     "match.html": "text/html",
@@ -127,46 +121,6 @@ def _error(status: int, message: str) -> web.Response:
     return json_response({"error": message}, status)
 
 
-def _jsonable(value: Any) -> Any:
-    """Events are named tuples: as objects; tuples as lists."""
-    if hasattr(value, "_asdict"):
-        return {k: _jsonable(v) for k, v in value._asdict().items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _jsonable(v) for k, v in value.items()}
-    return value
-
-
-@dataclass
-class _Log:
-    """A match replayed move by move once, for the per-move score events of its log, with a copy of
-    the game every `spacing` moves (`checkpoints`: version -> game) to replay an earlier state from."""
-
-    game: Any
-    setup: list[Any]
-    setup_text: str
-    entries: list[dict[str, Any]] = field(default_factory=list)
-    checkpoints: dict[int, Any] = field(default_factory=dict)
-    spacing: int = CHECKPOINT
-
-    def keep(self, version: int) -> None:
-        if version % self.spacing:
-            return
-        self.checkpoints[version] = self.game.clone()
-        if len(self.checkpoints) > MAX_CHECKPOINTS:
-            self.spacing *= 2
-            self.checkpoints = {v: g for v, g in self.checkpoints.items() if v % self.spacing == 0}
-
-    def replay(self, version: int) -> Any:
-        """The game after `version` moves (at most `spacing` moves played from a checkpoint)."""
-        start = max((v for v in self.checkpoints if v <= version), default=None)
-        if start is None:
-            raise LookupError(version)
-        game = self.checkpoints[start].clone()
-        return game, start
-
-
 SEAT_NAMES = ("red", "blue", "yellow", "purple", "orange")
 """The viewer's seat colours by seat (modulo their number): viewer.js draws the same."""
 
@@ -182,21 +136,16 @@ class Viewer:
     def __init__(
         self,
         manager: MatchManager,
-        max_connections: int = MAX_CONNECTIONS,
-        per_client: int = MAX_PER_CLIENT,
+        limits: WebLimits | None = None,
         ssl_context: ssl.SSLContext | None = None,
+        cache_bytes: int = CACHE_BYTES,
     ):
         self.manager = manager
-        self.max_connections = max_connections
-        self.per_client = per_client
+        self.limits = limits or WebLimits()
+        self.guard = Guard(self.limits)
+        self.cache = ViewerCache(cache_bytes, _seat_name)
         self.ssl_context = ssl_context
         self.extra: list[Route] = []  # more routes (play.py's), added before `start`
-        self._in_flight = 0
-        self._clients: dict[str, int] = {}  # address -> requests in progress
-        self._accept_failing = False  # an episode of failed accepts (out of file descriptors) is under way
-        self._accept_failed_at = 0.0
-        self._states: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
-        self._logs: OrderedDict[str, _Log] = OrderedDict()
         self._runner: web.AppRunner | None = None
         self._streams: set[asyncio.Task[Any]] = set()
         self._stopping: asyncio.Future[None] | None = None  # done once `stop` is called: streams end
@@ -213,11 +162,11 @@ class Viewer:
             ("GET", "/api/matches", self._matches),
             ("GET", "/api/matches/{match_id}", self._state),
             ("GET", "/api/matches/{match_id}/picture.svg", self._picture),
-            ("GET", "/api/matches/{match_id}/events", self._events),
+            ("GET", "/api/matches/{match_id}/events", streaming(self._events)),
         ]
 
     def app(self) -> web.Application:
-        app = web.Application(client_max_size=MAX_BODY_BYTES, middlewares=[self._limits, self._errors])
+        app = web.Application(client_max_size=self.limits.body_bytes, middlewares=[self.guard.middleware, self._errors])
         for method, path, handler in (*self.routes(), *self.extra):
             if method == "GET":
                 app.router.add_get(path, handler)  # and HEAD
@@ -245,10 +194,7 @@ class Viewer:
             # asyncio reports every failed accept (EMFILE: out of file descriptors) and retries a
             # second later: one line per episode instead, until a connection is accepted again
             if str(context.get("message", "")).startswith("socket.accept() out of system resource"):
-                self._accept_failed_at = time.monotonic()
-                if not self._accept_failing:
-                    self._accept_failing = True
-                    log.error("viewer cannot accept connections", extra={"error": str(context.get("exception"))})
+                self.guard.accept_failed(context.get("exception"))
                 return
             if previous is not None:
                 previous(loop, context)
@@ -263,6 +209,7 @@ class Viewer:
             handle_signals=False,
             handler_cancellation=True,  # a browser gone ends its request (its event stream) at once
             keepalive_timeout=REQUEST_TIMEOUT,
+            lingering_time=self.limits.linger_seconds,
             max_line_size=MAX_REQUEST_BYTES,
             max_field_size=MAX_REQUEST_BYTES,
             shutdown_timeout=0.5,
@@ -288,36 +235,16 @@ class Viewer:
             await self._runner.cleanup()
 
     @web.middleware
-    async def _limits(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        """Requests in progress, server-wide and per address: more get 503 at once."""
-        if self._accept_failing and time.monotonic() - self._accept_failed_at > ACCEPT_QUIET:
-            # (connections accepted in the same batch as a failure are handled after it: not a recovery)
-            self._accept_failing = False
-            log.warning("viewer accepts connections again")
-        client = request.remote or ""
-        self._in_flight += 1
-        self._clients[client] = self._clients.get(client, 0) + 1
-        try:
-            if self._in_flight > self.max_connections:
-                return web.Response(status=503, text="too many open connections")
-            if self._clients[client] > self.per_client:
-                return web.Response(status=503, text="too many open connections from your address")
-            return await handler(request)
-        finally:
-            self._in_flight -= 1
-            left = self._clients[client] - 1
-            if left:
-                self._clients[client] = left
-            else:
-                del self._clients[client]
-
-    @web.middleware
     async def _errors(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         """Refusals as JSON `{"error": ...}` with their status; a fault is a 500 logged once."""
         try:
             return await handler(request)
         except HttpError as exc:
             return json_response(exc.body(), exc.status)
+        except BodyRefused as exc:
+            response = json_response({"error": exc.message, "reason": exc.reason}, exc.status)
+            response.force_close()  # (a body not read to its end: the connection is not reused)
+            return response
         except ServiceError as exc:
             return json_response(refused(exc).body(), refused(exc).status)
         except StoreUnavailable:
@@ -414,21 +341,8 @@ class Viewer:
                 raise HttpError(400, "at must be an int") from None
             if not 0 <= version <= latest:
                 raise HttpError(400, f"at must be from 0 to {latest}")
-        key = (live.match_id, version)
-        shown = self._states.get(key)
-        history = self._log(live)
-        if shown is None:
-            game = live.game if version == latest else self._replay(live, history, version)
-            try:
-                picture = pictures.svg(game)
-            except ValueError:  # a game without pictures: the page shows the rest
-                picture = ""
-            shown = {"view": game.view(), "svg": picture}
-            self._states[key] = shown
-            while len(self._states) > STATE_CACHE:
-                self._states.popitem(last=False)
-        else:
-            self._states.move_to_end(key)
+        history = self.cache.history(live)
+        shown = self.cache.shown(live, history, version)
         first = max(0, min(version - LOG_WINDOW // 2, latest - LOG_WINDOW))
         return {
             "match_id": live.match_id,
@@ -446,41 +360,6 @@ class Viewer:
             "log": history.entries[first : first + LOG_WINDOW],  # the moves around `version`
             "log_first": first + 1,
         }
-
-    def _replay(self, live: LiveMatch, history: _Log, version: int) -> Any:
-        """The game after `version` moves: from the nearest checkpoint at or before it."""
-        game, start = history.replay(version)
-        for move in live.moves[start:version]:
-            game.play(move)
-        return game
-
-    def _log(self, live: LiveMatch) -> _Log:
-        """Each move with its seat and score events, replayed once and extended as the match moves."""
-        history = self._logs.get(live.match_id)
-        if history is None or len(history.entries) > live.version:
-            game = live.adapter.from_record(dict(live.record, moves=[]))
-            history = _Log(game, _jsonable(game.events), live.adapter.describe_events(game.events, _seat_name))
-            history.keep(0)
-            self._logs[live.match_id] = history
-            while len(self._logs) > STATE_CACHE:
-                self._logs.popitem(last=False)
-        self._logs.move_to_end(live.match_id)
-        while len(history.entries) < live.version:
-            i = len(history.entries)
-            move = live.moves[i]
-            events = history.game.play(move)
-            history.entries.append(
-                {
-                    "version": i + 1,
-                    "seat": live.seats[i],
-                    "move": move.to_json(),
-                    "events": _jsonable(events),
-                    "text": live.adapter.describe_move(move),
-                    "events_text": live.adapter.describe_events(events, _seat_name),
-                }
-            )
-            history.keep(i + 1)
-        return history
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
         """Server-sent events: the match's version now and after every change, until it closes or

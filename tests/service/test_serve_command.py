@@ -64,6 +64,8 @@ def test_ordinary_mistakes_are_one_line_and_exit_2(tmp_path):
     numeric = ("--engine-threads", "--bot-threads", "--max-bot-iterations", "--max-match-bot-iterations")
     for option in (*numeric, "--grace", "--http"):
         assert option in refused([option, "-1", "--db", db])
+    for option in ("--http-body-timeout", "--http-cache-mb", "--http-streams"):
+        assert option in refused([option, "0", "--db", db])
     assert "no such file" in refused(["--port", "0", "--db", db, "--create-token-file", str(tmp_path / "none")])
     # a PostgreSQL nobody answers at (port 1): the URL in the line, its password hidden
     line = refused(["--port", "0", "--db", "postgresql://hunters:s3cret@127.0.0.1:1/hunters"])

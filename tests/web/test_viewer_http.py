@@ -191,16 +191,3 @@ def test_serve_command_http_option(tmp_path):
     finally:
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=20) == 0
-
-
-def test_connections_are_bounded(viewer):
-    running, client = viewer
-    info = create(client, "carcassonne_hg", 2, seed=1)
-    running._started.viewer.max_connections = 1
-    s = socket.create_connection(("127.0.0.1", running.http_port), timeout=5)
-    s.sendall(f"GET /api/matches/{info.match_id}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
-    assert s.recv(100).startswith(b"HTTP/1.1 200")
-    assert get(running.http_port, "/")[0] == 503
-    s.close()
-    time.sleep(0.2)
-    assert get(running.http_port, "/")[0] == 200

@@ -1,0 +1,185 @@
+"""What the viewer keeps between requests, bounded in bytes: each match's history (its log of moves
+with their score events, and a copy of the game every so many moves to replay an earlier state
+from) and the rendered states (public view and picture). One least-recently-used cache holds both,
+so a long match costs its real size, not one slot of a count.
+
+Sizes are estimates of the memory an entry holds: Python objects by `sys.getsizeof`, followed into
+containers (a log entry is counted when it is appended), and a game by `sys.getsizeof(game)` (the
+games count their compiled state there).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from hunters import pictures
+
+from .live import LiveMatch
+
+CACHE_BYTES = 256 * 1024 * 1024  # the histories and rendered states kept, in estimated bytes
+CHECKPOINT = 256  # a copy of the game kept every this many moves, so that ?at=N replays at most that many
+MAX_CHECKPOINTS = 128  # per match; past it every other one goes and the spacing doubles
+
+
+def deep_size(value: Any) -> int:
+    """The bytes `value` holds, its containers (dict, list, tuple) followed: JSON-like data. Not
+    counted: what is shared rather than held, the keys of objects (field names, the same strings
+    in every entry) and small ints (cached by Python)."""
+    if type(value) is int and -5 <= value <= 256:
+        return 0
+    size = sys.getsizeof(value)
+    if isinstance(value, dict):
+        for v in value.values():
+            size += deep_size(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            size += deep_size(v)
+    return size
+
+
+def jsonable(value: Any) -> Any:
+    """Events are named tuples: as objects; tuples as lists."""
+    if hasattr(value, "_asdict"):
+        return {k: jsonable(v) for k, v in value._asdict().items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {k: jsonable(v) for k, v in value.items()}
+    return value
+
+
+class ByteLRU:
+    """Values by key with their sizes, least recently used out first while the total is over
+    `budget` bytes (an entry larger than the whole budget is not kept at all)."""
+
+    def __init__(self, budget: int):
+        self.budget = budget
+        self.nbytes = 0
+        self._entries: OrderedDict[Any, tuple[Any, int]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __contains__(self, key: Any) -> bool:
+        return key in self._entries
+
+    def get(self, key: Any) -> Any:
+        """The value (now the most recently used), or None."""
+        entry = self._entries.get(key)
+        if entry is None:
+            return None
+        self._entries.move_to_end(key)
+        return entry[0]
+
+    def put(self, key: Any, value: Any, size: int) -> None:
+        """Keep `value` as `size` bytes (again, if it is kept already: its new size)."""
+        old = self._entries.pop(key, None)
+        if old is not None:
+            self.nbytes -= old[1]
+        self._entries[key] = (value, size)
+        self.nbytes += size
+        while self.nbytes > self.budget and self._entries:
+            _, (_, gone) = self._entries.popitem(last=False)
+            self.nbytes -= gone
+
+
+@dataclass
+class History:
+    """A match replayed move by move once, for the per-move score events of its log, with a copy of
+    the game every `spacing` moves (`checkpoints`: version -> game) to replay an earlier state from.
+    `nbytes`: the estimate of all it holds."""
+
+    game: Any
+    setup: list[Any]
+    setup_text: str
+    entries: list[dict[str, Any]] = field(default_factory=list)
+    checkpoints: dict[int, Any] = field(default_factory=dict)
+    spacing: int = CHECKPOINT
+    entry_bytes: int = 0
+
+    @property
+    def nbytes(self) -> int:
+        held = sys.getsizeof(self.entries) + sys.getsizeof(self.checkpoints) + self.entry_bytes
+        copies = sum(sys.getsizeof(g) for g in self.checkpoints.values())
+        return held + copies + sys.getsizeof(self.game) + deep_size(self.setup) + sys.getsizeof(self.setup_text)
+
+    def append(self, entry: dict[str, Any]) -> None:
+        self.entries.append(entry)
+        self.entry_bytes += deep_size(entry)
+
+    def keep(self, version: int) -> None:
+        if version % self.spacing:
+            return
+        self.checkpoints[version] = self.game.clone()
+        if len(self.checkpoints) > MAX_CHECKPOINTS:
+            self.spacing *= 2
+            self.checkpoints = {v: g for v, g in self.checkpoints.items() if v % self.spacing == 0}
+
+    def replay(self, version: int) -> tuple[Any, int]:
+        """A copy of the nearest checkpoint at or before `version`, and its version."""
+        start = max((v for v in self.checkpoints if v <= version), default=None)
+        if start is None:
+            raise LookupError(version)
+        return self.checkpoints[start].clone(), start
+
+
+class ViewerCache:
+    """The viewer's histories (by match) and rendered states (by match and version) in one
+    `ByteLRU` of `budget` bytes."""
+
+    def __init__(self, budget: int = CACHE_BYTES, seat_name: Callable[[int], str] = str):
+        self.entries = ByteLRU(budget)
+        self.seat_name = seat_name  # how events name a seat
+
+    def shown(self, live: LiveMatch, history: History, version: int) -> dict[str, Any]:
+        """The public view and the picture (SVG, "" for a game without pictures) after `version`."""
+        key = ("state", live.match_id, version)
+        shown: dict[str, Any] | None = self.entries.get(key)
+        if shown is None:
+            game = live.game if version == live.version else self._replay(live, history, version)
+            try:
+                picture = pictures.svg(game)
+            except ValueError:  # a game without pictures: the page shows the rest
+                picture = ""
+            shown = {"view": game.view(), "svg": picture}
+            self.entries.put(key, shown, deep_size(shown))
+        return shown
+
+    def _replay(self, live: LiveMatch, history: History, version: int) -> Any:
+        """The game after `version` moves: from the nearest checkpoint at or before it."""
+        game, start = history.replay(version)
+        for move in live.moves[start:version]:
+            game.play(move)
+        return game
+
+    def history(self, live: LiveMatch) -> History:
+        """Each move with its seat and score events, replayed once and extended as the match moves."""
+        key = ("history", live.match_id)
+        history: History | None = self.entries.get(key)
+        if history is None or len(history.entries) > live.version:
+            game = live.adapter.from_record(dict(live.record, moves=[]))
+            history = History(game, jsonable(game.events), live.adapter.describe_events(game.events, self.seat_name))
+            history.keep(0)
+        elif len(history.entries) == live.version:
+            return history
+        while len(history.entries) < live.version:
+            i = len(history.entries)
+            move = live.moves[i]
+            events = history.game.play(move)
+            history.append(
+                {
+                    "version": i + 1,
+                    "seat": live.seats[i],
+                    "move": move.to_json(),
+                    "events": jsonable(events),
+                    "text": live.adapter.describe_move(move),
+                    "events_text": live.adapter.describe_events(events, self.seat_name),
+                }
+            )
+            history.keep(i + 1)
+        self.entries.put(key, history, history.nbytes)
+        return history
