@@ -110,6 +110,11 @@ class SQLiteDatabase(MatchStore):
             raise ValueError(why)
         self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=busy_timeout)
         try:
+            if local and _emptied(path, self._db):
+                raise ValueError(
+                    f"the database {path} is empty but its log {path}-wal is not: the file was truncated; restore it "
+                    f"from a backup (`hunters db check {path}` says what is wrong), or move both away to start afresh"
+                )
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute(f"PRAGMA synchronous={'FULL' if synchronous.upper() == 'FULL' else 'NORMAL'}")
             # one transaction: the workers of one server, opening a new database at once, make it once
@@ -291,8 +296,7 @@ class SQLiteDatabase(MatchStore):
         busy = _busy(exc)
         if busy is not None:
             return busy
-        code = getattr(exc, "sqlite_errorcode", None)
-        if code in _DAMAGED or (isinstance(code, int) and (code & 0xFF) in _DAMAGED):
+        if is_damaged(exc):
             self.lost = (
                 f"the database file {self.path} is damaged ({exc}): nothing more is written; restore it from a "
                 f"backup (`hunters db check {self.path}` says what is wrong)"
@@ -309,6 +313,41 @@ def _busy(exc: sqlite3.Error) -> StoreUnavailable | None:
     if primary in _BUSY or (primary is None and "locked" in text):
         return StoreUnavailable(f"the database is locked by another process: {text}", "DATABASE_BUSY")
     return None
+
+
+def _emptied(path: str, db: sqlite3.Connection) -> bool:
+    """The database file is empty and its log holds nothing usable, yet the log is not empty: the
+    file was truncated (a new database killed before its first checkpoint has its schema in the log)."""
+    try:
+        if os.path.getsize(path) > 0 or os.path.getsize(path + "-wal") <= 32:
+            return False
+    except OSError:
+        return False
+    return int(db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]) == 0
+
+
+def is_damaged(exc: BaseException) -> bool:
+    """SQLite's error says the file is damaged (malformed, not a database, shorter than it says)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return isinstance(code, int) and (code in _DAMAGED or (code & 0xFF) in _DAMAGED)
+
+
+def integrity(path: str) -> list[str]:
+    """What SQLite's `PRAGMA integrity_check` finds wrong in the database at `path` (read only;
+    empty when it is sound). FileNotFoundError when there is no such file."""
+    if not os.path.isfile(path):
+        raise FileNotFoundError(2, "no such file", path)
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        return [str(exc)]
+    try:
+        rows = [str(r[0]) for r in db.execute("PRAGMA integrity_check(100)").fetchall()]
+    except sqlite3.Error as exc:
+        return [str(exc)]
+    finally:
+        db.close()
+    return [] if rows == ["ok"] else rows
 
 
 class _Locked(Exception):

@@ -345,7 +345,7 @@ def test_a_file_of_the_database_deleted_replaced_truncated_or_made_immutable(tmp
         failed = _restart_fails(db, free_port())
         assert failed is not None, "a truncated database was opened as if nothing happened"
         status, text = failed
-        assert status == 2 and "damaged" in text and "backup" in text and "hunters db check" in text, text
+        assert status == 2 and "truncated" in text and "backup" in text and "hunters db check" in text, text
         return
     restarted = _serve(db, port)
     restarted.terminate()
@@ -369,3 +369,22 @@ def test_a_start_on_an_immutable_index_is_refused_with_the_cause(tmp_path):
     assert failed is not None
     status, text = failed
     assert status == 2 and "immutable" in text and "chattr -i" in text, text
+
+
+def test_a_start_on_a_damaged_file_names_the_cause_and_a_remedy(tmp_path):
+    db = str(tmp_path / "damaged.db")
+    port = free_port()
+    proc = _serve(db, port)
+    _, stub, _ = stubs(port)
+    create(stub)
+    proc.terminate()
+    proc.communicate(timeout=30)
+    with open(db, "r+b") as f:  # the schema's page overwritten: "database disk image is malformed"
+        f.seek(100)
+        f.write(b"\xff" * 3000)
+    failed = _restart_fails(db, port)
+    assert failed is not None
+    status, text = failed
+    assert status == 2 and "damaged" in text and "backup" in text and f"hunters db check {db}" in text, text
+    check = subprocess.run([sys.executable, "-m", "hunters.cli", "db", "check", db], capture_output=True, text=True)
+    assert check.returncode == 1 and "damaged" in check.stdout and "backup" in check.stderr, check
