@@ -448,6 +448,26 @@ def _serve(args: argparse.Namespace) -> int:
     return status
 
 
+def _db_check(args: argparse.Namespace) -> int:
+    from hunters.service.sqlite_db import integrity
+
+    try:
+        problems = integrity(args.db)
+    except FileNotFoundError:
+        print(f"hunters db check: error: no such file: {args.db}", file=sys.stderr)
+        return 2
+    if not problems:
+        print(f"{args.db}: ok")
+        return 0
+    print(f"{args.db}: damaged", *(f"  {p}" for p in problems), sep="\n")
+    print(
+        "Restore it from a backup (the server refuses a damaged file rather than lose moves in it); "
+        "`sqlite3 FILE .recover` may save what is left of it.",
+        file=sys.stderr,
+    )
+    return 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the `hunters` command."""
     from hunters.bots import spec_forms  # the bots' help: every built-in bot and its options
@@ -462,6 +482,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_serve_arguments(srv)
     srv.set_defaults(func=_serve, parser=srv)
+
+    dbp = sub.add_parser("db", help="look after the server's SQLite database", formatter_class=_Formatter)
+    dbs = dbp.add_subparsers(dest="db_command", required=True)
+    chk = dbs.add_parser(
+        "check",
+        formatter_class=_Formatter,
+        help="check a database file (SQLite's integrity_check, read only); exit 1 when it is damaged",
+    )
+    chk.add_argument("db", help="the SQLite file (--db of `hunters serve`)")
+    chk.set_defaults(func=_db_check, parser=chk)
 
     sim = sub.add_parser(
         "simulate",

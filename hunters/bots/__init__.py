@@ -77,8 +77,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
 def check_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """`parse_spec` of a built-in bot whose every option is one its constructor takes, with a value
-    of its default's type (an integer for an int, a finite number for a float); ValueError naming
-    the option otherwise, so that a bad spec is refused before the bot's first move.
+    of its default's type (an integer for an int, a finite number for a float) within the bot's
+    `OPTION_RANGES`; ValueError naming the option otherwise, so that a bad spec is refused before
+    the bot's first move.
 
     >>> check_spec("random:seed=abc")
     Traceback (most recent call last):
@@ -103,6 +104,9 @@ def check_spec(spec: str) -> tuple[str, dict[str, Any]]:
             raise ValueError(f"option {key} of bot {name!r} must be an integer, not {value!r}")
         if kind is float and not (type(value) in (int, float) and math.isfinite(value)):
             raise ValueError(f"option {key} of bot {name!r} must be a finite number, not {value!r}")
+        low, high = cls.OPTION_RANGES.get(key, (-math.inf, math.inf))
+        if type(value) in (int, float) and not low <= value <= high:
+            raise ValueError(f"option {key} of bot {name!r} must be from {low:,} to {high:,}, not {value!r}")
     return name, options
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from hunters.capabilities import determinized, private_view
 from hunters.game_base import AnyGame
@@ -107,6 +107,9 @@ class Bot(abc.ABC):
     the same move."""
 
     name: str = "bot"
+    SEED = (-(2**63), 2**64 - 1)
+    OPTION_RANGES: ClassVar[dict[str, tuple[float, float]]] = {"seed": SEED}
+    """The values each option of the spec may take (inclusive): `check_spec` refuses any other."""
 
     @abc.abstractmethod
     def choose(self, obs: Observation) -> Any:

@@ -18,7 +18,7 @@ import json
 import math
 import random
 import time
-from typing import Any
+from typing import Any, ClassVar
 
 from hunters.capabilities import CoreSearch, SearchStats
 from hunters.game_base import AnyGame
@@ -40,6 +40,15 @@ class MctsBot(Bot):
     stop: bytearray | None = None
     """A byte another thread may set (to 1) to end the search under way at once (a server stopping a
     bot whose match is gone); the move then comes from the iterations done, if any."""
+
+    OPTION_RANGES: ClassVar[dict[str, tuple[float, float]]] = {
+        "iterations": (0, 10**9),
+        "seconds": (0, 3600),
+        "c": (0, 100),
+        "margin": (0, 1),
+        "bare": (0, 1),
+        "seed": Bot.SEED,
+    }
 
     def __init__(
         self,

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import time as _time
 from collections.abc import Hashable, Sequence
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from hunters import games
 from hunters.capabilities import CoreSearch, supports
@@ -135,6 +135,18 @@ class StrongBot(Bot):
     strategy's PLAYOUT, else 0), `seed`."""
 
     name = "strong"
+    OPTION_RANGES: ClassVar[dict[str, tuple[float, float]]] = {
+        "time": (0, 3600),
+        "iterations": (0, 10**9),
+        "c": (0, 100),
+        "bias": (0, 100),
+        "widen": (0, 1000),
+        "alpha": (0, 1),
+        "dets": (1, 100_000),
+        "reply": (0, 1),
+        "playout": (0, 1000),
+        "seed": Bot.SEED,
+    }
 
     def __init__(
         self,

@@ -53,6 +53,7 @@ def _postgres_errors(db: str) -> tuple[type[BaseException], ...]:
 
 
 def _describe(exc: BaseException, db: str) -> str:
+    from .sqlite_db import is_damaged
     from .store_base import is_postgres, without_password
 
     if is_postgres(db) and not isinstance(exc, (OSError, ValueError)):
@@ -61,6 +62,12 @@ def _describe(exc: BaseException, db: str) -> str:
         return f"no such file: {exc.filename}"
     if isinstance(exc, PermissionError):
         return f"permission denied: {exc.filename}"
+    if isinstance(exc, sqlite3.Error) and is_damaged(exc):
+        return (
+            f"the database {db} is damaged ({exc}): it was changed by something other than the server "
+            f"(truncated, overwritten, half copied); restore it from a backup (`hunters db check {db}` says what "
+            "is wrong)"
+        )
     if isinstance(exc, sqlite3.Error):
         # Typically a volume or bind mount the server's user cannot write (the container runs as uid 10001).
         folder = os.path.dirname(os.path.abspath(db))

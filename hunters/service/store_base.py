@@ -37,7 +37,8 @@ class StoreUnavailable(Exception):
 
     Reasons: DATABASE_UNAVAILABLE (a shared store's server is down or unreachable), DATABASE_BUSY
     (another process holds the write lock past the busy timeout), STORAGE_UNAVAILABLE (the disk is
-    full, the file unwritable, failing, deleted or replaced). `logged`: the store has logged the
+    full, the file unwritable, failing or damaged, or a file of it deleted, replaced, truncated or
+    made immutable). `logged`: the store has logged the
     fault already (once per episode), so the caller need not."""
 
     def __init__(self, message: str, reason: str = "DATABASE_UNAVAILABLE", logged: bool = False):

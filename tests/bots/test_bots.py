@@ -114,6 +114,13 @@ def test_spec_parsing_and_errors():
         "mcts:c=-1",
         "mcts:margin=2",
         "greedy:x=1",
+        "random:seed=18446744073709551616",
+        "greedy:seed=-9223372036854775809",
+        "mcts:c=1e308",
+        "mcts:seconds=1e308",
+        "strong:alpha=1e308",
+        "strong:widen=1e308",
+        "strong:bias=1e308",
     ):
         with pytest.raises(ValueError):
             make_bot(bad)

@@ -116,3 +116,32 @@ def test_the_python_client_creates_bot_seats(client):
         assert time.monotonic() < deadline
         time.sleep(0.02)
     assert client.get_match(m.match_id).state.player == 1
+
+
+def test_a_stored_bot_spec_out_of_range_is_said_once_and_its_seat_handed_back(server_factory, tmp_path, caplog):
+    """A match stored before ranges were checked (strong:alpha=1e308 then passed CreateMatch, and
+    failed at every move and every restart) is loaded with its seat handed back to its token: one
+    warning naming the option, no error, and the seat's token plays."""
+    import logging
+    import sqlite3
+
+    db = str(tmp_path / "old.db")
+    first = server_factory(db=db)
+    _, stub, _ = stubs(first.port)
+    created = stub.CreateMatch(matches_pb2.CreateMatchRequest(config=config(bots=[(1, "random")])))
+    mid = created.match.match_id
+    first.stop(0)
+    conn = sqlite3.connect(db)
+    with conn:
+        old = config(bots=[(1, "strong:iterations=10,alpha=1e308")]).SerializeToString()
+        conn.execute("UPDATE matches SET config = ? WHERE match_id = ?", (old, mid))
+    conn.close()
+    with caplog.at_level(logging.WARNING, logger="hunters.service"):
+        for _ in range(2):  # each restart says it once
+            server = server_factory(db=db)
+            _, stub, _ = stubs(server.port)
+            assert stub.GetMatch(matches_pb2.GetMatchRequest(match_id=mid)).match.version == 0
+            server.stop(0)
+    said = [r for r in caplog.records if "alpha of bot 'strong' must be from 0 to 1" in getattr(r, "error", "")]
+    assert len(said) == 2, [r.getMessage() for r in caplog.records]
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], [r.getMessage() for r in caplog.records]

@@ -44,6 +44,11 @@ def eventually(condition, timeout=30.0):
         ("mcts:iterations=10,margin=inf", "must be a finite number"),
         ("mcts:iterations=0", "iterations must be an integer from 1 to"),
         ("greedy:depth=2", "has no option 'depth'"),
+        # every bot's options within their ranges, not only of their types
+        ("random:seed=18446744073709551616", "seed of bot 'random' must be from"),
+        ("greedy:seed=-9223372036854775809", "seed of bot 'greedy' must be from"),
+        ("mcts:iterations=10,c=1e308", "c of bot 'mcts' must be from 0 to 100, not 1e+308"),
+        ("strong:iterations=10,alpha=1e308", "alpha of bot 'strong' must be from 0 to 1, not 1e+308"),
     ],
 )
 def test_every_bot_option_is_checked_at_create(server, spec, words):
