@@ -416,7 +416,7 @@ class Viewer:
                 raise HttpError(400, f"at must be from 0 to {latest}")
         key = (live.match_id, version)
         shown = self._states.get(key)
-        history = self._log(live)
+        history = await self._log(live)
         if shown is None:
             game = live.game if version == latest else self._replay(live, history, version)
             try:
@@ -454,8 +454,10 @@ class Viewer:
             game.play(move)
         return game
 
-    def _log(self, live: LiveMatch) -> _Log:
-        """Each move with its seat and score events, replayed once and extended as the match moves."""
+    async def _log(self, live: LiveMatch) -> _Log:
+        """Each move with its seat and score events, replayed once and extended as the match moves:
+        on the reads thread, a few milliseconds at a time (its jobs run one at a time, so two pages
+        extending one log take turns)."""
         history = self._logs.get(live.match_id)
         if history is None or len(history.entries) > live.version:
             game = live.adapter.from_record(dict(live.record, moves=[]))
@@ -465,21 +467,30 @@ class Viewer:
             while len(self._logs) > STATE_CACHE:
                 self._logs.popitem(last=False)
         self._logs.move_to_end(live.match_id)
-        while len(history.entries) < live.version:
-            i = len(history.entries)
-            move = live.moves[i]
-            events = history.game.play(move)
-            history.entries.append(
-                {
-                    "version": i + 1,
-                    "seat": live.seats[i],
-                    "move": move.to_json(),
-                    "events": _jsonable(events),
-                    "text": live.adapter.describe_move(move),
-                    "events_text": live.adapter.describe_events(events, _seat_name),
-                }
-            )
-            history.keep(i + 1)
+
+        def extend(history: _Log, end: int) -> None:
+            stop = time.monotonic() + 0.005
+            while len(history.entries) < end and time.monotonic() < stop:
+                i = len(history.entries)
+                move = live.moves[i]
+                events = history.game.play(move)
+                history.entries.append(
+                    {
+                        "version": i + 1,
+                        "seat": live.seats[i],
+                        "move": move.to_json(),
+                        "events": _jsonable(events),
+                        "text": live.adapter.describe_move(move),
+                        "events_text": live.adapter.describe_events(events, _seat_name),
+                    }
+                )
+                if (i + 1) % history.spacing == 0:  # a new dict: the loop may be reading the old one
+                    history.checkpoints = dict(history.checkpoints)
+                    history.keep(i + 1)
+
+        end = live.version
+        while len(history.entries) < end:
+            await self.manager.reads.run(extend, history, end)
         return history
 
     async def _events(self, request: web.Request) -> web.StreamResponse:

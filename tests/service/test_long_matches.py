@@ -207,3 +207,11 @@ def test_the_record_cache_is_bounded_in_bytes():
     assert cache.size <= 100 and len(cache) == 3 and cache.get(9) is not None and cache.get(0) is None
     cache.put("big", bytes(101))  # larger than the whole cache: not kept
     assert cache.get("big") is None and cache.size <= 100
+
+
+def test_the_viewer_builds_a_long_log_off_the_event_loop(long_match, monkeypatch):
+    server, match_id, _ = long_match
+    threads = Threads(monkeypatch)
+    state = server.call(Viewer(server.manager).state(match_id, None))
+    assert [e["version"] for e in state["log"]][-3:] == [MOVES - 2, MOVES - 1, MOVES]
+    assert threads.played == {"hunters-reads_0"}, threads.played
