@@ -3,11 +3,12 @@
 Live watchers share one encoding per version and form (`LiveMatch.recent`, `recent_brief`: the whole
 state, or its summary for streams opened `changes_only`); the current version is encoded from the
 match itself; a watcher further behind replays the moves on its own copy of the game (`Replay`) on
-the reads thread, a short chunk at a time, and builds the next chunk only once the last one was
-sent: a long history stalls nobody else, and a watcher that does not read costs one chunk."""
+the reads thread, a short chunk at a time, building the next chunk while one is sent and no more:
+a long history stalls nobody else, and a watcher that does not read costs two chunks."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable
@@ -93,6 +94,7 @@ class Watchers:
         version = from_version
         replay: Replay | None = None
         built: deque[bytes] = deque()  # versions `version` on, built on the reads thread
+        ahead: tuple[int, asyncio.Future[list[bytes]]] | None = None  # the next chunk: its first version
         told = 0  # bot failures announced on this stream
         recent = live.recent_brief if brief else live.recent
         live.watchers += 1
@@ -124,13 +126,22 @@ class Watchers:
                     data = self._current(live, brief)
                 if data is None:
                     replay = replay or Replay(live, self.encode, brief)
-                    built.extend(await self.reads.run(replay.build, version, live.version))
+                    if ahead is None or ahead[0] != version:
+                        ahead = version, asyncio.ensure_future(self.reads.run(replay.build, version, live.version))
+                    chunk = await ahead[1]
+                    built.extend(chunk)
+                    ahead = None
+                    if version + len(chunk) <= live.version:  # the next chunk is built while this one is sent
+                        start = version + len(chunk)
+                        ahead = start, asyncio.ensure_future(self.reads.run(replay.build, start, live.version))
                     continue
                 yield data
                 version += 1
                 if version > live.version and live.game.is_over:
                     return
         finally:
+            if ahead is not None:
+                ahead[1].cancel()
             live.watchers -= 1
             live.brief_watchers -= brief
             self.count -= 1
