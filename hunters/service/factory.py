@@ -103,7 +103,13 @@ class MatchFactory:
     def load(self, stored: StoredMatch) -> LiveMatch:
         """A stored match in memory: its moves replayed, its bots as this server accepts them."""
         ad = adapter(stored.game)
-        game = ad.from_record(dict(stored.record, moves=[m for _, m in stored.moves]))
+        moves = [m for _, m in stored.moves]
+        last_events = None
+        if moves and not stored.record.get("outcomes"):  # the last move played apart: its events
+            game = ad.from_record(dict(stored.record, moves=moves[:-1]))
+            last_events = game.play(ad.Game.move_from_json(moves[-1]))
+        else:
+            game = ad.from_record(dict(stored.record, moves=moves))
         config = matches_pb2.GameConfig.FromString(stored.config)
         return LiveMatch(
             stored.match_id,
@@ -120,6 +126,7 @@ class MatchFactory:
             abandoned=stored.abandoned,
             bots=self._stored_bots(config, game, stored.match_id),
             budget=MatchBudget(self.max_match_bot_iterations),
+            last_events=last_events if moves else list(game.events),
         )
 
     def _stored_bots(self, config: matches_pb2.GameConfig, game: Any, match_id: str) -> dict[int, Bot]:

@@ -9,11 +9,13 @@ blocks on a client. Its parts, each a module with one job:
 - catchup.py: cached matches brought up to a store other servers write to (`CatchUp`);
 - botplay.py: the server's own seats at play (`BotPlayer`); botseats.py: which seats, what budget;
 - watchers.py: watch streams and their shared encodings (`Watchers`);
+- reads.py: the reads thread where long histories are replayed, records built, matches loaded;
 - expiry.py: idle matches abandoned (`Expiry`)."""
 
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
@@ -36,6 +38,7 @@ from .expiry import Expiry
 from .factory import MatchFactory
 from .lifecycle import Lifecycle
 from .live import EventEncoder, LiveMatch, Played
+from .reads import RECORD_CACHE_BYTES, ByteCache, Reads
 from .stats import MatchStats, Timings
 from .store_base import MatchStore
 from .watchers import Watchers
@@ -43,6 +46,13 @@ from .watchers import Watchers
 log = logging.getLogger("hunters.service")
 
 __all__ = ["MatchManager", "Respond"]
+
+
+def _record_response(game: Any) -> bytes:
+    """A serialized GetRecordResponse of `game` (replaced, never mutated, once published: safe to
+    read from the reads thread)."""
+    record = json.dumps(game.to_record(), separators=(",", ":"))
+    return matches_pb2.GetRecordResponse(record_json=record).SerializeToString()
 
 
 class MatchManager:
@@ -74,7 +84,9 @@ class MatchManager:
             store, ledger, create_token, max_live_matches, max_bot_iterations, max_match_bot_iterations
         )
         self.cache = MatchCache(cache_size)
-        self.watching = Watchers(encode)
+        self.reads = Reads()
+        self.records: ByteCache[tuple[str, int]] = ByteCache(RECORD_CACHE_BYTES)  # serialized GetRecord replies
+        self.watching = Watchers(encode, self.reads)
         self.lifecycle = Lifecycle(self.cache, self.watching)
         self.catch_up = CatchUp(store, self.cache, self.lifecycle)
         self.committer = Committer(store, self.lifecycle, self.catch_up)
@@ -211,7 +223,10 @@ class MatchManager:
         live = self.cached(match_id)
         if live is not None:  # loaded by another call meanwhile: one object per match
             return live
-        live = self.factory.load(stored)
+        live = await self.reads.run(self.factory.load, stored)
+        cached = self.cached(match_id)
+        if cached is not None:  # loaded by another call meanwhile
+            return cached
         self.cache.keep(live)
         if live.is_open:
             self.bots.count(live, "")
@@ -253,14 +268,20 @@ class MatchManager:
         await to_the_end(durable())
         self.lifecycle.counts["deleted", live.adapter.game_id] += 1
 
-    async def record(self, match_id: str, token: str | None) -> dict[str, Any]:
+    async def record(self, match_id: str, token: str | None) -> bytes:
+        """The serialized GetRecordResponse of the match's current version: built on the reads
+        thread, and kept (`records`, bounded in bytes) for the next callers."""
         live = await self.get(match_id)
         if not live.game.is_over:
             self._check_admin(
                 live, token, why="before the end the record (it holds the draw order) needs the admin token"
             )
-        record: dict[str, Any] = live.game.to_record()
-        return record
+        key = (live.match_id, live.version)
+        found = self.records.get(key)
+        if found is None:
+            found = await self.reads.run(_record_response, live.game)
+            self.records.put(key, found)
+        return found
 
     async def expire(self, now: float | None = None) -> list[str]:
         """Abandon every open match idle for longer than the idle limit (expiry.py)."""

@@ -126,6 +126,7 @@ class Started:
             if task is not None:
                 task.cancel()
         await self.server.stop(grace)
+        self.manager.reads.close()  # once no call can ask for a read
         if self.metrics is not None:
             self.metrics.stop()
         self.engine.shutdown()

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import functools
-import json
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
@@ -322,9 +321,8 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
     @rpc
     async def GetRecord(
         self, request: matches_pb2.GetRecordRequest, context: grpc.aio.ServicerContext
-    ) -> matches_pb2.GetRecordResponse:
-        record = await self.manager.record(request.match_id, _token(context))
-        return matches_pb2.GetRecordResponse(record_json=json.dumps(record, separators=(",", ":")))
+    ) -> matches_pb2.GetRecordResponse | bytes:
+        return await self.manager.record(request.match_id, _token(context))  # serialized, built off the loop
 
 
 def _strip_request_id(request: matches_pb2.PlayMoveRequest) -> bytes:

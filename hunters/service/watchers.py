@@ -2,12 +2,15 @@
 
 Live watchers share one encoding per version and form (`LiveMatch.recent`, `recent_brief`: the whole
 state, or its summary for streams opened `changes_only`); the current version is encoded from the
-match itself; a watcher further behind replays the moves on its own copy of the game, and
-hands the event loop back every `REPLAY_CHUNK` moves so that a long history stalls nobody else."""
+match itself; a watcher further behind replays the moves on its own copy of the game (`Replay`) on
+the reads thread, a short chunk at a time, building the next chunk while one is sent and no more:
+a long history stalls nobody else, and a watcher that does not read costs two chunks."""
 
 from __future__ import annotations
 
 import asyncio
+import time
+from collections import deque
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -17,15 +20,59 @@ from hunters.v1 import matches_pb2
 
 from .errors import ServiceError
 from .live import EventEncoder, LiveMatch, Notice
+from .reads import Reads
 
-REPLAY_CHUNK = 256  # moves replayed between two turns of the event loop
+CHUNK_MESSAGES = 64  # historical messages built ahead for one watcher, at most
+CHUNK_BYTES = 64 * 1024  # ... and their bytes (about: the last one may pass it)
+CHUNK_SECONDS = 0.005  # one job of the reads thread (replaying, encoding) stops after about this long
+
+
+class Replay:
+    """One watcher's own copy of the game, replayed on the reads thread to encode the versions no
+    one else holds (the `build` jobs of one stream run one after the other, never at once)."""
+
+    def __init__(self, live: LiveMatch, encode: EventEncoder, brief: bool):
+        self.live = live
+        self.encode = encode
+        self.brief = brief
+        self.cursor: Any = None
+        self.events: list[Any] = []
+
+    def build(self, version: int, last: int) -> list[bytes]:
+        """The encoded versions from `version` on, up to `last`, as many as one chunk holds (none
+        when the time ran out replaying the moves before `version`: ask again)."""
+        live = self.live
+        stop = time.monotonic() + CHUNK_SECONDS
+        # `moves_played`, not `len(cursor.moves)`: that decodes every move so far, which made a
+        # watch from version 0 quadratic in the length of the match
+        if self.cursor is None or self.cursor.moves_played > version:
+            self.cursor = live.adapter.from_record(dict(live.record, moves=[]))
+            self.events = list(self.cursor.events)
+        cursor = self.cursor
+        out: list[bytes] = []
+        size = 0
+        while version <= last and len(out) < CHUNK_MESSAGES and size < CHUNK_BYTES:
+            while cursor.moves_played < version:
+                self.events = cursor.play(live.moves[cursor.moves_played])
+                if time.monotonic() > stop:
+                    return out
+            move = live.moves[version - 1] if version else None
+            seat = live.seats[version - 1] if version else -1
+            state = live.adapter.summary(cursor, version) if self.brief else None
+            out.append(self.encode(live, version, cursor, seat, move, self.events, state))
+            size += len(out[-1])
+            version += 1
+            if time.monotonic() > stop:
+                break
+        return out
 
 
 class Watchers:
     """Serves watch streams and counts the open ones (`count`, server-wide)."""
 
-    def __init__(self, encode: EventEncoder):
+    def __init__(self, encode: EventEncoder, reads: Reads):
         self.encode = encode
+        self.reads = reads
         self.count = 0
 
     def committed(self, live: LiveMatch, seat: int, move: Any, events: list[Any]) -> None:
@@ -45,8 +92,9 @@ class Watchers:
         ends a waiting stream with UNAVAILABLE / SHUTTING_DOWN and the version to resume from.
         `brief`: each event's state is its summary (no game view)."""
         version = from_version
-        cursor: Any = None
-        cursor_events: list[Any] = []
+        replay: Replay | None = None
+        built: deque[bytes] = deque()  # versions `version` on, built on the reads thread
+        ahead: tuple[int, asyncio.Future[list[bytes]]] | None = None  # the next chunk: its first version
         told = 0  # bot failures announced on this stream
         recent = live.recent_brief if brief else live.recent
         live.watchers += 1
@@ -73,28 +121,27 @@ class Watchers:
                         )
                     await live.changed.wait()
                     continue
-                data = recent.get(version)
+                data = built.popleft() if built else recent.get(version)
                 if data is None and version == live.version and live.last_events is not None:
                     data = self._current(live, brief)
                 if data is None:
-                    # `moves_played`, not `len(cursor.moves)`: that decodes every move so far, which
-                    # made a watch from version 0 quadratic in the length of the match
-                    if cursor is None or cursor.moves_played > version:
-                        cursor = live.adapter.from_record(dict(live.record, moves=[]))
-                        cursor_events = list(cursor.events)
-                    while cursor.moves_played < version:
-                        cursor_events = cursor.play(live.moves[cursor.moves_played])
-                        if cursor.moves_played % REPLAY_CHUNK == 0:
-                            await asyncio.sleep(0)
-                    move = live.moves[version - 1] if version else None
-                    seat = live.seats[version - 1] if version else -1
-                    state = live.adapter.summary(cursor, version) if brief else None
-                    data = self.encode(live, version, cursor, seat, move, cursor_events, state)
+                    replay = replay or Replay(live, self.encode, brief)
+                    if ahead is None or ahead[0] != version:
+                        ahead = version, asyncio.ensure_future(self.reads.run(replay.build, version, live.version))
+                    chunk = await ahead[1]
+                    built.extend(chunk)
+                    ahead = None
+                    if version + len(chunk) <= live.version:  # the next chunk is built while this one is sent
+                        start = version + len(chunk)
+                        ahead = start, asyncio.ensure_future(self.reads.run(replay.build, start, live.version))
+                    continue
                 yield data
                 version += 1
                 if version > live.version and live.game.is_over:
                     return
         finally:
+            if ahead is not None:
+                ahead[1].cancel()
             live.watchers -= 1
             live.brief_watchers -= brief
             self.count -= 1

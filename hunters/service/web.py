@@ -341,7 +341,7 @@ class Viewer:
                 raise HttpError(400, "at must be an int") from None
             if not 0 <= version <= latest:
                 raise HttpError(400, f"at must be from 0 to {latest}")
-        history = self.cache.history(live)
+        history = await self.cache.history_off_loop(live, self.manager.reads.run)
         shown = self.cache.shown(live, history, version)
         first = max(0, min(version - LOG_WINDOW // 2, latest - LOG_WINDOW))
         return {

@@ -11,8 +11,9 @@ games count their compiled state there).
 from __future__ import annotations
 
 import sys
+import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +24,7 @@ from .live import LiveMatch
 CACHE_BYTES = 256 * 1024 * 1024  # the histories and rendered states kept, in estimated bytes
 CHECKPOINT = 256  # a copy of the game kept every this many moves, so that ?at=N replays at most that many
 MAX_CHECKPOINTS = 128  # per match; past it every other one goes and the spacing doubles
+EXTEND_SECONDS = 0.005  # one job of extending a history off the loop (a job of the reads thread)
 
 
 def deep_size(value: Any) -> int:
@@ -114,7 +116,8 @@ class History:
     def keep(self, version: int) -> None:
         if version % self.spacing:
             return
-        self.checkpoints[version] = self.game.clone()
+        # a new dict, not an added key: the event loop may be reading the old one meanwhile
+        self.checkpoints = {**self.checkpoints, version: self.game.clone()}
         if len(self.checkpoints) > MAX_CHECKPOINTS:
             self.spacing *= 2
             self.checkpoints = {v: g for v, g in self.checkpoints.items() if v % self.spacing == 0}
@@ -158,15 +161,33 @@ class ViewerCache:
 
     def history(self, live: LiveMatch) -> History:
         """Each move with its seat and score events, replayed once and extended as the match moves."""
-        key = ("history", live.match_id)
-        history: History | None = self.entries.get(key)
+        history = self._history(live)
+        self._extend(history, live, live.version, None)
+        self.entries.put(("history", live.match_id), history, history.nbytes)
+        return history
+
+    async def history_off_loop(self, live: LiveMatch, run: Callable[..., Awaitable[Any]]) -> History:
+        """`history`, extended by `run` (the reads thread) a few milliseconds at a time, so that a
+        long match's first page never holds the event loop."""
+        history = self._history(live)
+        end = live.version
+        while len(history.entries) < end:
+            await run(self._extend, history, live, end, EXTEND_SECONDS)
+        self.entries.put(("history", live.match_id), history, history.nbytes)
+        return history
+
+    def _history(self, live: LiveMatch) -> History:
+        history: History | None = self.entries.get(("history", live.match_id))
         if history is None or len(history.entries) > live.version:
             game = live.adapter.from_record(dict(live.record, moves=[]))
             history = History(game, jsonable(game.events), live.adapter.describe_events(game.events, self.seat_name))
             history.keep(0)
-        elif len(history.entries) == live.version:
-            return history
-        while len(history.entries) < live.version:
+        return history
+
+    def _extend(self, history: History, live: LiveMatch, end: int, seconds: float | None) -> None:
+        """Play `live`'s moves into `history` up to `end` (for at most `seconds`, when given)."""
+        stop = None if seconds is None else time.monotonic() + seconds
+        while len(history.entries) < end and (stop is None or time.monotonic() < stop):
             i = len(history.entries)
             move = live.moves[i]
             events = history.game.play(move)
@@ -181,5 +202,3 @@ class ViewerCache:
                 }
             )
             history.keep(i + 1)
-        self.entries.put(key, history, history.nbytes)
-        return history

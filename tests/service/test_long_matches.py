@@ -4,16 +4,20 @@ constant (counted in moves decoded and played, not in seconds)."""
 
 import json
 import sqlite3
+import threading
 
 import pytest
 
 from hunters.jaeger import Game
 from hunters.jaeger import game as jaeger_game
 from hunters.service import ServerConfig, create_server
+from hunters.service.games import adapter
+from hunters.service.reads import ByteCache
+from hunters.service.watchers import CHUNK_MESSAGES
 from hunters.service.web import Viewer
 from hunters.v1 import matches_pb2
 
-from .helpers import stubs
+from .helpers import bearer, stubs
 
 MOVES = 20_000
 
@@ -33,7 +37,7 @@ def long_game(n, seed=1):
 
 @pytest.fixture
 def long_match(tmp_path):
-    """(server, match id): the match created by one server, its moves written straight into the
+    """(server, match id, admin token): the match created by one server, its moves written straight into the
     database (fast), served by a second server that reads it from there (SQLite whatever the store
     of the other tests: what is measured is the watch, not the store)."""
     db = str(tmp_path / "long.db")
@@ -41,7 +45,8 @@ def long_match(tmp_path):
     _, stub, _ = stubs(first.port)
     config = matches_pb2.GameConfig(game="jaeger_sammler", players=2, seed=1)
     config.jaeger.stall_rounds = 10_000
-    match_id = stub.CreateMatch(matches_pb2.CreateMatchRequest(config=config)).match.match_id
+    made = stub.CreateMatch(matches_pb2.CreateMatchRequest(config=config))
+    match_id = made.match.match_id
     first.stop(0)
     game = long_game(MOVES)
     conn = sqlite3.connect(db)
@@ -54,7 +59,7 @@ def long_match(tmp_path):
     second = create_server(ServerConfig(address="127.0.0.1:0", db=db))
     _, stub, _ = stubs(second.port)
     assert stub.GetMatch(matches_pb2.GetMatchRequest(match_id=match_id)).match.version == MOVES
-    yield second, match_id
+    yield second, match_id, made.admin_token
     second.stop(0)
 
 
@@ -78,7 +83,7 @@ class Counted:
 
 
 def test_watching_a_long_match_from_the_start_is_linear(long_match, monkeypatch):
-    server, match_id = long_match
+    server, match_id, _ = long_match
     _, stub, _ = stubs(server.port)
     work = Counted(monkeypatch)
     stream = stub.WatchMatch(matches_pb2.WatchMatchRequest(match_id=match_id), timeout=600)
@@ -93,7 +98,7 @@ def test_watching_a_long_match_from_the_start_is_linear(long_match, monkeypatch)
 
 
 def test_the_viewer_shows_a_long_match_with_bounded_work(long_match, monkeypatch):
-    server, match_id = long_match
+    server, match_id, _ = long_match
     viewer = Viewer(server.manager)
     state = server.call(viewer.state(match_id, None))  # the first page: the latest state and its log
     assert state["latest"] == MOVES and len(state["log"]) <= 500
@@ -106,3 +111,107 @@ def test_the_viewer_shows_a_long_match_with_bounded_work(long_match, monkeypatch
     # each ?at= replays from a checkpoint kept every few hundred moves, not from the start
     assert work.played <= 4 * 1000, work.played
     assert work.decoded == 0, work.decoded
+
+
+class Threads:
+    """The names of the threads that played moves or built records while installed."""
+
+    def __init__(self, monkeypatch):
+        self.played, self.recorded = set(), set()
+        play, to_record = Game.play, Game.to_record
+
+        def playing(game, move):
+            self.played.add(threading.current_thread().name)
+            return play(game, move)
+
+        def recording(game):
+            self.recorded.add(threading.current_thread().name)
+            return to_record(game)
+
+        monkeypatch.setattr(Game, "play", playing)
+        monkeypatch.setattr(Game, "to_record", recording)
+
+
+def test_a_watch_from_the_latest_version_replays_nothing(long_match, monkeypatch):
+    server, match_id, _ = long_match
+    _, stub, _ = stubs(server.port)
+    work = Counted(monkeypatch)
+    stream = stub.WatchMatch(matches_pb2.WatchMatchRequest(match_id=match_id, from_version=MOVES), timeout=60)
+    first = next(stream)
+    stream.cancel()
+    assert first.version == MOVES and first.HasField("move") and first.state.version == MOVES
+    assert work.played == 0 and work.decoded == 0, (work.played, work.decoded)
+
+
+def test_the_latest_version_of_a_loaded_match_has_its_events(long_match):
+    """Loading a match plays its last move apart, so that the current version is encoded with the
+    events of that move (as when it was played), without a replay."""
+    server, match_id, _ = long_match
+    _, stub, _ = stubs(server.port)
+    game = long_game(MOVES - 1)
+    move = next(m for m in game.legal_moves() if m.to_json()["steps"][-1]["dst"] == m.to_json()["steps"][0]["src"])
+    events = [adapter("jaeger_sammler").event(e) for e in game.play(move)]
+    stream = stub.WatchMatch(matches_pb2.WatchMatchRequest(match_id=match_id, from_version=MOVES), timeout=60)
+    first = next(stream)
+    stream.cancel()
+    assert first.version == MOVES and list(first.events) == events
+
+
+def test_history_and_records_are_built_off_the_event_loop(long_match, monkeypatch):
+    server, match_id, admin = long_match
+    _, stub, _ = stubs(server.port)
+    threads = Threads(monkeypatch)
+    stream = stub.WatchMatch(matches_pb2.WatchMatchRequest(match_id=match_id), timeout=60)
+    for event in stream:
+        if event.version == 3 * CHUNK_MESSAGES:
+            break
+    stream.cancel()
+    for _ in range(2):
+        reply = stub.GetRecord(matches_pb2.GetRecordRequest(match_id=match_id), metadata=bearer(admin), timeout=60)
+        assert len(json.loads(reply.record_json)["moves"]) == MOVES
+    assert threads.played == {"hunters-reads_0"}, threads.played
+    assert threads.recorded == {"hunters-reads_0"}, threads.recorded
+    assert len(server.manager.records) == 1  # the second caller was answered from the cache
+
+
+def test_a_watcher_that_does_not_read_costs_two_chunks(long_match):
+    """The stream builds one chunk of history ahead of the one being sent, no more."""
+    server, match_id, _ = long_match
+    watching = server.manager.watching
+    encode, built = watching.encode, []
+
+    def counting(*args):
+        built.append(args[1])
+        return encode(*args)
+
+    watching.encode = counting
+
+    async def first_message():
+        stream = server.manager.watch(match_id, 0)
+        try:
+            return await stream.__anext__()
+        finally:
+            await stream.aclose()
+
+    try:
+        assert matches_pb2.WatchMatchResponse.FromString(server.call(first_message())).version == 0
+    finally:
+        watching.encode = encode
+    assert 0 < len(built) <= 2 * CHUNK_MESSAGES, len(built)
+
+
+def test_the_record_cache_is_bounded_in_bytes():
+    cache = ByteCache(100)
+    for i in range(10):
+        cache.put(i, bytes(30))
+    assert cache.size <= 100 and len(cache) == 3 and cache.get(9) is not None and cache.get(0) is None
+    cache.put("big", bytes(101))  # larger than the whole cache: not kept
+    assert cache.get("big") is None and cache.size <= 100
+
+
+def test_the_viewer_builds_a_long_log_off_the_event_loop(long_match, monkeypatch):
+    server, match_id, _ = long_match
+    threads = Threads(monkeypatch)
+    state = server.call(Viewer(server.manager).state(match_id, None))
+    assert [e["version"] for e in state["log"]][-3:] == [MOVES - 2, MOVES - 1, MOVES]
+    assert threads.played == {"hunters-reads_0"}, threads.played
