@@ -351,11 +351,14 @@ class MatchManager:
         return live, played
 
     # -- watching -------------------------------------------------------------------------------
-    async def watch(self, match_id: str, from_version: int, brief: bool = False) -> AsyncIterator[bytes]:
+    async def watch(
+        self, match_id: str, from_version: int, brief: bool = False, host: str | None = None
+    ) -> AsyncIterator[bytes]:
         """Encoded watch events from `from_version` on, then live ones (watchers.py); `brief`: with
-        the states' summaries."""
+        the states' summaries; `host`: the watcher's host, whose streams take turns replaying history
+        (None: a seat's own stream, not bounded so)."""
         if from_version < 0:
             raise invalid("BAD_VERSION", "from_version must not be negative")
         live = await self.get(match_id)
-        async for data in self.watching.stream(live, from_version, lambda: self.closing, brief):
+        async for data in self.watching.stream(live, from_version, lambda: self.closing, brief, host):
             yield data

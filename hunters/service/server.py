@@ -269,6 +269,10 @@ async def start_server(config: ServerConfig) -> Started:
             # would lose streams. The bound on calls in progress is maximum_concurrent_rpcs.
             ("grpc.server.max_pending_requests", config.max_concurrent_rpcs),
             ("grpc.server.max_pending_requests_hard_limit", config.max_concurrent_rpcs),
+            # No bandwidth-delay probing: it grows a connection's flow-control window to megabytes, so
+            # a watcher that never reads would make the server build and buffer that much history
+            # per stream. At HTTP/2's 64 KB a stream that is not read stops after a few messages.
+            ("grpc.http2.bdp_probe", 0),
         ]
         traced = tracing.server_interceptor()  # None unless OTEL_* asks for traces (and hunters[otel])
         interceptors = [i for i in (traced, MetricsInterceptor(metrics) if metrics else None) if i is not None]

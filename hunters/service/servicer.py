@@ -315,7 +315,7 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
     async def WatchMatch(
         self, request: matches_pb2.WatchMatchRequest, context: grpc.aio.ServicerContext
     ) -> AsyncIterator[bytes]:
-        async for event in self.manager.watch(request.match_id, request.from_version):
+        async for event in self.manager.watch(request.match_id, request.from_version, host=peer_key(context)):
             yield event if type(event) is bytes else bytes(event)  # a Notice: gRPC takes bytes only
 
     @rpc

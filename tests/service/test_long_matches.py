@@ -2,6 +2,7 @@
 that takes no tile) watched from version 0 and shown by the viewer: the work per message stays
 constant (counted in moves decoded and played, not in seconds)."""
 
+import asyncio
 import json
 import sqlite3
 import threading
@@ -13,7 +14,7 @@ from hunters.jaeger import game as jaeger_game
 from hunters.service import ServerConfig, create_server
 from hunters.service.games import adapter
 from hunters.service.reads import ByteCache
-from hunters.service.watchers import CHUNK_MESSAGES
+from hunters.service.watchers import CHUNK_MESSAGES, REPLAYS_PER_HOST, HostSlots
 from hunters.service.web import Viewer
 from hunters.v1 import matches_pb2
 
@@ -215,3 +216,51 @@ def test_the_viewer_builds_a_long_log_off_the_event_loop(long_match, monkeypatch
     state = server.call(Viewer(server.manager).state(match_id, None))
     assert [e["version"] for e in state["log"]][-3:] == [MOVES - 2, MOVES - 1, MOVES]
     assert threads.played == {"hunters-reads_0"}, threads.played
+
+
+def test_a_hosts_history_watchers_take_turns_and_another_host_does_not_wait(long_match):
+    """Three unread watches from version 0 from one host: two replay history, the third waits for
+    a slot (costing nothing); a watch from another host replays at once."""
+    server, match_id, _ = long_match
+    slots = server.manager.watching.replaying
+
+    async def scenario():
+        streams = [server.manager.watch(match_id, 0, host="peer:10.0.0.1") for _ in range(3)]
+        firsts = [asyncio.ensure_future(s.__anext__()) for s in streams]
+        await asyncio.sleep(0.5)
+        started = [f.done() for f in firsts]
+        other = server.manager.watch(match_id, 0, host="peer:10.0.0.2")
+        first_other = await asyncio.wait_for(other.__anext__(), 10)
+        held = dict(slots._held)
+        for f in firsts:
+            f.cancel()
+        await asyncio.gather(*firsts, return_exceptions=True)
+        for s in [*streams, other]:
+            await s.aclose()
+        await asyncio.sleep(0.2)  # (the inner streams are closed by the loop's finalizer, soon after)
+        return started, first_other, held, dict(slots._held)
+
+    started, first_other, held, after = server.call(scenario())
+    assert started.count(True) == REPLAYS_PER_HOST == 2  # the third of the host waits for a slot
+    assert matches_pb2.WatchMatchResponse.FromString(first_other).version == 0
+    assert held == {"peer:10.0.0.1": 2, "peer:10.0.0.2": 1}
+    assert after == {}  # every slot handed back
+
+
+def test_host_slots_hand_over_in_order_and_forget_cancelled_waiters():
+    slots = HostSlots(1)
+
+    async def run():
+        await slots.acquire("a")
+        second = asyncio.ensure_future(slots.acquire("a"))
+        third = asyncio.ensure_future(slots.acquire("a"))
+        await asyncio.sleep(0)
+        second.cancel()  # gave up while waiting: it takes nothing
+        await asyncio.sleep(0)
+        slots.release("a")  # to the third
+        await asyncio.wait_for(third, 1)
+        held = dict(slots._held)
+        slots.release("a")
+        return held, dict(slots._held), dict(slots._waiting)
+
+    assert asyncio.run(run()) == ({"a": 1}, {}, {})
