@@ -15,8 +15,8 @@ SHAMAN, LOGBOAT, HUNTING_TRAP, PIT_TRAP, WILD_FIRE, RAFT = 88, 93, 94, 92, 85, 9
 
 @cache
 def tile_data() -> list[dict[str, Any]]:
-    """The parsed tile list (`hunters/data/carcassonne_tiles.json`), ids 0..94 in order."""
-    text = resources.files("hunters.data").joinpath("carcassonne_tiles.json").read_text("utf-8")
+    """The parsed tile list (`hunters/carcassonne/tiles.json`), ids 0..94 in order."""
+    text = resources.files(__package__).joinpath("tiles.json").read_text("utf-8")
     tiles: list[dict[str, Any]] = json.loads(text)["tiles"]
     return tiles
 

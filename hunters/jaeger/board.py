@@ -1,7 +1,7 @@
 """The board as data: spaces, what each space is (tile space, summer camp, winter camp) and which
 spaces are neighbours. Any layout loads without code changes, in one of two forms:
 
-* **grid** (the shipped default, `hunters/data/jaeger_board.json`)::
+* **grid** (the shipped default, `hunters/jaeger/board.json`)::
 
       {"grid": {"type": "hex", "orientation": "pointy", "offset": "odd-r", "rows": 10, "cols": 12,
                 "missing": [[r, c], ...]},                 # optional: cells not on the board

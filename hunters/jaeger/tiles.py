@@ -1,5 +1,5 @@
 """The components of Jäger und Sammler (tile kinds and counts, scoring data), shipped as package data
-(`hunters/data/jaeger_board.json`) and loaded once into the core.
+(`hunters/jaeger/board.json`) and loaded once into the core.
 
 A tile is named by a *token*: its kind (``"berries"``, ``"tubers"``, ``"herbs"``, ``"jug"``,
 ``"necklace"``, ``"pelt"``, ``"skull"``, ``"weapon"``, ``"path"``, ``"cave"``) or, for a mammoth,
@@ -32,8 +32,8 @@ __all__ = ["FOOD", "GOODS", "KINDS", "STAYING", "code_of", "data", "deck", "kind
 
 @cache
 def data() -> dict[str, Any]:
-    """The parsed component and board data (`hunters/data/jaeger_board.json`)."""
-    text = resources.files("hunters.data").joinpath("jaeger_board.json").read_text("utf-8")
+    """The parsed component and board data (`hunters/jaeger/board.json`)."""
+    text = resources.files(__package__).joinpath("board.json").read_text("utf-8")
     parsed: dict[str, Any] = json.loads(text)
     return parsed
 

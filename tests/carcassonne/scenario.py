@@ -16,7 +16,7 @@ from pathlib import Path
 
 from hunters.carcassonne import Game, IllegalMoveError, Move, Occupant, ScoreEvent
 
-DATA = Path(__file__).resolve().parents[2] / "hunters" / "data" / "carcassonne_tiles.json"
+DATA = Path(__file__).resolve().parents[2] / "hunters" / "carcassonne" / "tiles.json"
 TILES: dict[int, dict] = {t["id"]: t for t in json.loads(DATA.read_text())["tiles"]}
 
 N, E, S, W = 0, 1, 2, 3

@@ -424,7 +424,7 @@ def test_same_seed_same_game_in_two_processes():
 
 @pytest.mark.parametrize("seed", [0, 7, 2**64 - 1])
 def test_seeded_layouts_follow_the_documented_shuffle(seed):
-    with open("hunters/data/jaeger_board.json", encoding="utf-8") as fh:
+    with open("hunters/jaeger/board.json", encoding="utf-8") as fh:
         data = json.load(fh)
 
     def canonical(season):

@@ -25,12 +25,9 @@ def _tracked(*paths: str) -> list[Path]:
 
 
 def _own_files(game_id: str) -> set[Path]:
-    """The files of a game: its package (its core, hunters/<name>/_core.*, included) and its data."""
+    """The files of a game: its package (its core, hunters/<name>/_core.*, and its data included)."""
     package = Path(hunters.games.get(game_id).__module__.replace(".", "/")).parent
-    name = package.name
-    own = {p for p in _tracked(str(package)) if p.is_file()}
-    own |= {p for p in _tracked("hunters/data") if p.name.startswith(name)}
-    return own
+    return {p for p in _tracked(str(package)) if p.is_file()}
 
 
 @pytest.mark.parametrize("game_id", hunters.games.ids())

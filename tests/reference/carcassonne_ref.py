@@ -25,7 +25,7 @@ import os
 import random
 
 _DATA_PATH = os.path.join(
-    os.path.dirname(os.path.abspath(__file__)), "..", "..", "hunters", "data", "carcassonne_tiles.json"
+    os.path.dirname(os.path.abspath(__file__)), "..", "..", "hunters", "carcassonne", "tiles.json"
 )
 
 START_TILE = 56

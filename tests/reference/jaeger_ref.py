@@ -18,7 +18,7 @@ import json
 import os
 from collections import Counter
 
-_DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "hunters", "data", "jaeger_board.json")
+_DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "hunters", "jaeger", "board.json")
 
 with open(_DATA, encoding="utf-8") as _f:
     DATA = json.load(_f)
