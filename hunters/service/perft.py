@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import threading
+from dataclasses import dataclass
 from typing import Any
 
 import grpc
@@ -26,6 +27,7 @@ from .games import ServiceAdapter, adapter
 __all__ = [
     "MAX_PERFT_DEPTH",
     "MAX_PERFT_NODES",
+    "TimeLeft",
     "count_child",
     "get_vectors",
     "list_vectors",
@@ -93,27 +95,45 @@ def new_limit(request: oracle_pb2.PerftRequest) -> PerftLimit:
     return PerftLimit(nodes=MAX_PERFT_NODES if not 0 < nodes <= MAX_PERFT_NODES else nodes)
 
 
-def count_child(
-    child: AnyGame, depth: int, chance: bool, limit: PerftLimit, seconds: float | None, cancel: Cancel
-) -> int:
-    """Leaves `depth` decisions below one child, under the call's `limit`, within `seconds` (the
-    caller's engine seconds left, or the call's deadline; None: no bound). The limit's stop byte is
-    this job's cancel flag: the caller going away, or its time running out, stops the core at once,
-    inside the count rather than between root children."""
+@dataclass(frozen=True)
+class TimeLeft:
+    """What bounds one job of a call: the caller's engine `seconds` left and the call's
+    `deadline` (seconds from now), each None when there is no such bound."""
+
+    seconds: float | None = None
+    deadline: float | None = None
+
+    def first(self) -> tuple[float, bool] | None:
+        """(seconds until the nearer bound, whether it is the deadline), or None."""
+        pairs = ((self.seconds, False), (self.deadline, True))
+        bounds = [(b, by_deadline) for b, by_deadline in pairs if b is not None]
+        return min(bounds) if bounds else None
+
+
+def count_child(child: AnyGame, depth: int, chance: bool, limit: PerftLimit, left: TimeLeft, cancel: Cancel) -> int:
+    """Leaves `depth` decisions below one child, under the call's `limit`, within the time `left`.
+    The limit's stop byte is this job's cancel flag: the caller going away, or its engine seconds or
+    deadline running out, stops the core at once, inside the count rather than between root
+    children."""
     limit.stop = cancel.flag
-    timer = None if seconds is None else threading.Timer(max(0.0, seconds), cancel.set)
+    bound = left.first()
+    timer = None if bound is None else threading.Timer(max(0.0, bound[0]), cancel.set)
     if timer is not None:
         timer.daemon = True
         timer.start()
     try:
         count: int = perft(child, depth, chance=chance, limit=limit)
     except PerftStopped as exc:
-        if exc.reason == "STOPPED" and timer is not None and timer.finished.is_set():
+        if exc.reason == "STOPPED" and timer is not None and timer.finished.is_set() and bound is not None:
+            if bound[1]:
+                raise ServiceError(
+                    grpc.StatusCode.DEADLINE_EXCEEDED, "DEADLINE_EXCEEDED", "the count passed the call's deadline"
+                ) from None
             raise ServiceError(
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
                 "CALLER_BUDGET_EXHAUSTED",
-                f"the count used the {seconds:.1f} engine seconds you had left (or the call's deadline): "
-                "ask for less depth, or retry in a minute",
+                f"the count used the {bound[0]:.1f} engine seconds you had left: ask for less depth, or retry "
+                "in a minute",
                 retry_after_seconds="60",
             ) from None
         if exc.reason == "STOPPED":

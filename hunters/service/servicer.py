@@ -33,7 +33,7 @@ from .hosts import host_key
 from .legal import legal_entries
 from .live import LiveMatch, Played
 from .matches import MatchManager
-from .perft import count_child, get_vectors, list_vectors, new_limit, perft_rows
+from .perft import TimeLeft, count_child, get_vectors, list_vectors, new_limit, perft_rows
 from .seats import SeatStreams
 from .store_base import StoreUnavailable
 
@@ -163,14 +163,11 @@ def caller_key(context: grpc.aio.ServicerContext) -> str:
     return peer_key(context)
 
 
-def _seconds_left(lane: Lane, budget: Any, context: grpc.aio.ServicerContext) -> float | None:
-    """How long one job of the call may run: the caller's engine seconds left on `lane`, and the
-    call's deadline, whichever ends first (None: neither bounds it)."""
-    bounds = [context.time_remaining()]
-    if lane.callers is not None and budget is not None:
-        bounds.append(lane.callers.left(budget))
-    known = [b for b in bounds if b is not None]
-    return min(known) if known else None
+def _time_left(lane: Lane, budget: Any, context: grpc.aio.ServicerContext) -> TimeLeft:
+    """How long one job of the call may run: the caller's engine seconds left on `lane` and the
+    call's deadline (None: no bound of that kind)."""
+    spendable = lane.callers.left(budget) if lane.callers is not None and budget is not None else None
+    return TimeLeft(spendable, context.time_remaining())
 
 
 def add_legal_moves(msg: message.Message, field: str, ad: ServiceAdapter, game: Any) -> None:
@@ -472,8 +469,8 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
                 for line, child, depth in rows:
                     while lane.callers is not None and budget is not None and (pause := lane.callers.wait(budget)) > 0:
                         await asyncio.sleep(min(pause, 5.0))
-                    seconds = _seconds_left(lane, budget, context)
-                    count = await lane.run(count_child, child, depth, request.chance, limit, seconds, budget=budget)
+                    left = _time_left(lane, budget, context)
+                    count = await lane.run(count_child, child, depth, request.chance, limit, left, budget=budget)
                     total += count
                     if request.divide:
                         line.count = count

@@ -138,3 +138,16 @@ def test_a_perft_stops_inside_its_count_when_the_callers_seconds_run_out(server_
     assert (code, reason) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "CALLER_BUDGET_EXHAUSTED")
     assert float(meta["retry_after_seconds"]) > 0
     assert server.call(lambda: server.engine.busy) == 0  # the core's count stopped
+
+
+def test_a_perft_past_its_deadline_stops_inside_its_count(server):
+    """The call's deadline stops the core's count too, and says so (not as a spent budget)."""
+    _, _, oracle = stubs(server.port)
+    config = matches_pb2.GameConfig(game="carcassonne_hg", players=2, seed=1)
+    request = oracle_pb2.PerftRequest(config=config, depth=7, divide=True)
+    code, _, _ = rpc_error(lambda: list(oracle.Perft(request, timeout=1.5)))
+    assert code == grpc.StatusCode.DEADLINE_EXCEEDED
+    end = time.monotonic() + 10
+    while server.call(lambda: server.engine.busy) and time.monotonic() < end:
+        time.sleep(0.05)
+    assert server.call(lambda: server.engine.busy) == 0  # the core's count stopped
