@@ -10,7 +10,7 @@ from hunters.carcassonne import Game
 from hunters.jaeger import Game as Jaeger
 from hunters.v1 import matches_pb2, oracle_pb2
 
-from .helpers import bearer, over, rpc_error, stubs
+from .helpers import bearer, over, rpc_error, sql, stubs
 
 
 def config(game="carcassonne_hg", players=2, seed=5, bots=()):
@@ -123,7 +123,6 @@ def test_a_stored_bot_spec_out_of_range_is_said_once_and_its_seat_handed_back(se
     failed at every move and every restart) is loaded with its seat handed back to its token: one
     warning naming the option, no error, and the seat's token plays."""
     import logging
-    import sqlite3
 
     db = str(tmp_path / "old.db")
     first = server_factory(db=db)
@@ -131,11 +130,9 @@ def test_a_stored_bot_spec_out_of_range_is_said_once_and_its_seat_handed_back(se
     created = stub.CreateMatch(matches_pb2.CreateMatchRequest(config=config(bots=[(1, "random")])))
     mid = created.match.match_id
     first.stop(0)
-    conn = sqlite3.connect(db)
-    with conn:
-        old = config(bots=[(1, "strong:iterations=10,alpha=1e308")]).SerializeToString()
-        conn.execute("UPDATE matches SET config = ? WHERE match_id = ?", (old, mid))
-    conn.close()
+    old = config(bots=[(1, "strong:iterations=10,alpha=1e308")]).SerializeToString().hex()
+    blob = f"'\\x{old}'::bytea" if "://" in first.store.path else f"X'{old}'"  # PostgreSQL, SQLite
+    sql(first, f"UPDATE matches SET config = {blob} WHERE match_id = '{mid}'")
     with caplog.at_level(logging.WARNING, logger="hunters.service"):
         for _ in range(2):  # each restart says it once
             server = server_factory(db=db)
