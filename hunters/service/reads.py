@@ -1,7 +1,7 @@
 """Reads of long matches, off the event loop: one thread (`Reads`) where history is replayed and
 encoded a chunk at a time, records built and matches loaded from the store, so that no read holds
-the loop for longer than it takes to hand the work over; and `ByteCache`, an LRU cache bounded in
-bytes (the records built)."""
+the loop for longer than it takes to hand the work over; and `ByteLRU`, an LRU cache bounded in
+bytes (the records built, here as a `ByteCache`, and the viewer's histories)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Generic, TypeVar
 
 K = TypeVar("K")
+V = TypeVar("V")
 T = TypeVar("T")
 
 RECORD_CACHE_BYTES = 64 * 1024 * 1024  # serialized GetRecord replies kept, in all
@@ -33,32 +34,50 @@ class Reads:
         self._pool.shutdown(wait=False)
 
 
-class ByteCache(Generic[K]):
-    """Byte strings by key, least recently used first out once they hold more than `limit` bytes
-    (a value larger than the limit is not kept)."""
+class ByteLRU(Generic[K, V]):
+    """Values by key with their sizes, least recently used out first while the total is over
+    `budget` bytes (an entry larger than the whole budget is not kept at all)."""
 
-    def __init__(self, limit: int):
-        self.limit = limit
-        self.size = 0
-        self._items: OrderedDict[K, bytes] = OrderedDict()
-
-    def get(self, key: K) -> bytes | None:
-        value = self._items.get(key)
-        if value is not None:
-            self._items.move_to_end(key)
-        return value
-
-    def put(self, key: K, value: bytes) -> None:
-        old = self._items.pop(key, None)
-        if old is not None:
-            self.size -= len(old)
-        if len(value) > self.limit:
-            return
-        self._items[key] = value
-        self.size += len(value)
-        while self.size > self.limit:
-            _, dropped = self._items.popitem(last=False)
-            self.size -= len(dropped)
+    def __init__(self, budget: int):
+        self.budget = budget
+        self.nbytes = 0
+        self._entries: OrderedDict[K, tuple[V, int]] = OrderedDict()
 
     def __len__(self) -> int:
-        return len(self._items)
+        return len(self._entries)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._entries
+
+    def get(self, key: K) -> V | None:
+        """The value (now the most recently used), or None."""
+        entry = self._entries.get(key)
+        if entry is None:
+            return None
+        self._entries.move_to_end(key)
+        return entry[0]
+
+    def forget(self, key: K) -> None:
+        old = self._entries.pop(key, None)
+        if old is not None:
+            self.nbytes -= old[1]
+
+    def put(self, key: K, value: V, size: int) -> None:
+        """Keep `value` as `size` bytes (again, if it is kept already: its new size)."""
+        self.forget(key)
+        self._entries[key] = (value, size)
+        self.nbytes += size
+        while self.nbytes > self.budget and self._entries:
+            _, (_, gone) = self._entries.popitem(last=False)
+            self.nbytes -= gone
+
+
+class ByteCache(ByteLRU[K, bytes]):
+    """Byte strings by key, sized by their length; one larger than the whole budget is not kept,
+    and the others stay."""
+
+    def put(self, key: K, value: bytes, size: int | None = None) -> None:
+        if len(value) > self.budget:
+            self.forget(key)
+            return
+        super().put(key, value, len(value))

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import sys
 import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,6 +19,7 @@ from typing import Any
 from hunters import pictures
 
 from .live import LiveMatch
+from .reads import ByteLRU
 
 CACHE_BYTES = 256 * 1024 * 1024  # the histories and rendered states kept, in estimated bytes
 CHECKPOINT = 256  # a copy of the game kept every this many moves, so that ?at=N replays at most that many
@@ -52,41 +52,6 @@ def jsonable(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: jsonable(v) for k, v in value.items()}
     return value
-
-
-class ByteLRU:
-    """Values by key with their sizes, least recently used out first while the total is over
-    `budget` bytes (an entry larger than the whole budget is not kept at all)."""
-
-    def __init__(self, budget: int):
-        self.budget = budget
-        self.nbytes = 0
-        self._entries: OrderedDict[Any, tuple[Any, int]] = OrderedDict()
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-    def __contains__(self, key: Any) -> bool:
-        return key in self._entries
-
-    def get(self, key: Any) -> Any:
-        """The value (now the most recently used), or None."""
-        entry = self._entries.get(key)
-        if entry is None:
-            return None
-        self._entries.move_to_end(key)
-        return entry[0]
-
-    def put(self, key: Any, value: Any, size: int) -> None:
-        """Keep `value` as `size` bytes (again, if it is kept already: its new size)."""
-        old = self._entries.pop(key, None)
-        if old is not None:
-            self.nbytes -= old[1]
-        self._entries[key] = (value, size)
-        self.nbytes += size
-        while self.nbytes > self.budget and self._entries:
-            _, (_, gone) = self._entries.popitem(last=False)
-            self.nbytes -= gone
 
 
 @dataclass
@@ -135,7 +100,7 @@ class ViewerCache:
     `ByteLRU` of `budget` bytes."""
 
     def __init__(self, budget: int = CACHE_BYTES, seat_name: Callable[[int], str] = str):
-        self.entries = ByteLRU(budget)
+        self.entries: ByteLRU[tuple[Any, ...], Any] = ByteLRU(budget)  # histories and rendered states
         self.seat_name = seat_name  # how events name a seat
 
     def shown(self, live: LiveMatch, history: History, version: int) -> dict[str, Any]:

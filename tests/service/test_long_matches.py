@@ -205,9 +205,9 @@ def test_the_record_cache_is_bounded_in_bytes():
     cache = ByteCache(100)
     for i in range(10):
         cache.put(i, bytes(30))
-    assert cache.size <= 100 and len(cache) == 3 and cache.get(9) is not None and cache.get(0) is None
+    assert cache.nbytes <= 100 and len(cache) == 3 and cache.get(9) is not None and cache.get(0) is None
     cache.put("big", bytes(101))  # larger than the whole cache: not kept
-    assert cache.get("big") is None and cache.size <= 100
+    assert cache.get("big") is None and cache.nbytes <= 100
 
 
 def test_the_viewer_builds_a_long_log_off_the_event_loop(long_match, monkeypatch):
