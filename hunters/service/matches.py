@@ -15,7 +15,6 @@ blocks on a client. Its parts, each a module with one job:
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
@@ -38,7 +37,7 @@ from .expiry import Expiry
 from .factory import MatchFactory
 from .lifecycle import Lifecycle
 from .live import EventEncoder, LiveMatch, Played
-from .reads import RECORD_CACHE_BYTES, ByteCache, Reads
+from .reads import Reads, Records
 from .stats import MatchStats, Timings
 from .store_base import MatchStore
 from .watchers import Watchers
@@ -46,13 +45,6 @@ from .watchers import Watchers
 log = logging.getLogger("hunters.service")
 
 __all__ = ["MatchManager", "Respond"]
-
-
-def _record_response(game: Any) -> bytes:
-    """A serialized GetRecordResponse of `game` (replaced, never mutated, once published: safe to
-    read from the reads thread)."""
-    record = json.dumps(game.to_record(), separators=(",", ":"))
-    return matches_pb2.GetRecordResponse(record_json=record).SerializeToString()
 
 
 class MatchManager:
@@ -85,7 +77,7 @@ class MatchManager:
         )
         self.cache = MatchCache(cache_size)
         self.reads = Reads()
-        self.records: ByteCache[tuple[str, int]] = ByteCache(RECORD_CACHE_BYTES)  # serialized GetRecord replies
+        self.records = Records(self.reads)  # serialized GetRecord replies
         self.watching = Watchers(encode, self.reads)
         self.lifecycle = Lifecycle(self.cache, self.watching)
         self.catch_up = CatchUp(store, self.cache, self.lifecycle)
@@ -276,12 +268,7 @@ class MatchManager:
             self._check_admin(
                 live, token, why="before the end the record (it holds the draw order) needs the admin token"
             )
-        key = (live.match_id, live.version)
-        found = self.records.get(key)
-        if found is None:
-            found = await self.reads.run(_record_response, live.game)
-            self.records.put(key, found)
-        return found
+        return await self.records.reply(live)
 
     async def expire(self, now: float | None = None) -> list[str]:
         """Abandon every open match idle for longer than the idle limit (expiry.py)."""

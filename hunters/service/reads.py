@@ -6,10 +6,16 @@ bytes (the records built, here as a `ByteCache`, and the viewer's histories)."""
 from __future__ import annotations
 
 import asyncio
+import json
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from hunters.v1 import matches_pb2
+
+if TYPE_CHECKING:
+    from .live import LiveMatch
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -32,6 +38,33 @@ class Reads:
     def close(self) -> None:
         """No more jobs; those under way finish (each is short)."""
         self._pool.shutdown(wait=False)
+
+
+def _record_response(game: Any) -> bytes:
+    """A serialized GetRecordResponse of `game` (replaced, never mutated, once published: safe to
+    read from the reads thread)."""
+    record = json.dumps(game.to_record(), separators=(",", ":"))
+    return matches_pb2.GetRecordResponse(record_json=record).SerializeToString()
+
+
+class Records:
+    """Serialized GetRecord replies by (match, version): built on the reads thread, and kept in at
+    most `limit` bytes for the next callers."""
+
+    def __init__(self, reads: Reads, limit: int = RECORD_CACHE_BYTES):
+        self.reads = reads
+        self.cache: ByteCache[tuple[str, int]] = ByteCache(limit)
+
+    def __len__(self) -> int:
+        return len(self.cache)
+
+    async def reply(self, live: LiveMatch) -> bytes:
+        key = (live.match_id, live.version)
+        found = self.cache.get(key)
+        if found is None:
+            found = await self.reads.run(_record_response, live.game)
+            self.cache.put(key, found)
+        return found
 
 
 class ByteLRU(Generic[K, V]):
