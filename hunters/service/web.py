@@ -331,17 +331,19 @@ class Viewer:
     async def state(self, match_id: str, at: str | None) -> dict[str, Any]:
         """The public state after `at` moves (default: the latest) with its picture and the log."""
         live = await self._live(match_id)
-        latest = live.version
-        if at is None or at == "":
-            version = latest
-        else:
+        requested = None
+        if at is not None and at != "":
             try:
-                version = int(at)
+                requested = int(at)
             except ValueError:
                 raise HttpError(400, "at must be an int") from None
-            if not 0 <= version <= latest:
-                raise HttpError(400, f"at must be from 0 to {latest}")
         history = await self.cache.history_off_loop(live, self.manager.reads.run)
+        # the latest version read after the history is built: a move committed meanwhile (while the
+        # history was extended off the loop) is in the state, as it is in `over` below
+        latest = live.version
+        version = latest if requested is None else requested
+        if not 0 <= version <= latest:
+            raise HttpError(400, f"at must be from 0 to {latest}")
         shown = self.cache.shown(live, history, version)
         first = max(0, min(version - LOG_WINDOW // 2, latest - LOG_WINDOW))
         return {
