@@ -116,6 +116,7 @@ class BotSeatLedger:
         self.per_caller = per_caller  # of the matches one caller created
         self.seats = 0
         self._owned: dict[str, int] = {}  # caller -> bot seats of its open matches
+        self._elsewhere: dict[str, float] = {}  # caller -> its bot seats in the other processes of the database
 
     def check(self, wanted: int, caller: str | None) -> None:
         """Room for `wanted` more bot seats, server-wide and for `caller` (None: the operator, whose
@@ -127,13 +128,17 @@ class BotSeatLedger:
                 f"the server plays its limit of {self.max_seats} bot seats in unfinished matches",
                 limit=self.max_seats,
             )
-        if caller is not None and self._owned.get(caller, 0) + wanted > self.per_caller:
+        if caller is not None and self.owned(caller) + wanted > self.per_caller:
             raise ServiceError(
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
                 "TOO_MANY_BOT_SEATS",
                 f"your unfinished matches hold this server's limit of {self.per_caller} bot seats per caller",
                 limit=self.per_caller,
             )
+
+    def owned(self, caller: str) -> int:
+        """`caller`'s bot seats in open matches, here and (as last heard) in the other processes."""
+        return self._owned.get(caller, 0) + int(self._elsewhere.get(caller, 0))
 
     def add(self, owner: str, seats: int) -> None:
         """`seats` bot seats of `owner`'s match now count."""
@@ -148,6 +153,17 @@ class BotSeatLedger:
             self._owned[owner] = left
         else:
             self._owned.pop(owner, None)
+
+    # -- shared with the other processes of the database (usage.Shareable): the bound per caller is
+    # the deployment's; the server-wide bound stays each process's own (its own threads play them)
+    def counters(self) -> dict[str, float]:
+        return {}
+
+    def gauges(self) -> dict[str, float]:
+        return {owner: float(seats) for owner, seats in self._owned.items() if owner}
+
+    def absorb(self, grown: dict[str, float], elsewhere: dict[str, float]) -> None:
+        self._elsewhere = elsewhere
 
 
 def bot_seats(

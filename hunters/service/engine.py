@@ -4,9 +4,10 @@ work polls so that a caller going away, or a shutdown, stops it at its next step
 
 The work is split into lanes, each with its own threads and its own bound on jobs waiting: bots
 think on theirs, `Evaluate` and `SimulateGames` on theirs, so that a flood of one kind never takes
-the threads of another. Within a lane each caller (`Callers`: a token, else the peer's address)
-has a bound on its jobs at once and a budget of engine seconds per minute; past either the call is
-RESOURCE_EXHAUSTED with a reason, instead of waiting behind everybody else's work."""
+the threads of another. Within a lane each caller (`callers.Callers`: a token the server issued,
+else the host) has a bound on its jobs at once and a budget of engine seconds per minute; past
+either the call is RESOURCE_EXHAUSTED with a reason, instead of waiting behind everybody else's
+work."""
 
 from __future__ import annotations
 
@@ -17,21 +18,20 @@ import os
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import Any, TypeVar, TypeVarTuple
 
 import grpc
 
 from . import tracing
+from .callers import MAX_CALLERS, Budget, Callers
 from .errors import ServiceError
 
 __all__ = ["Callers", "Cancel", "Engine", "Lane"]
 
 _T = TypeVar("_T")
 _Args = TypeVarTuple("_Args")
-MAX_CALLERS = 10_000  # callers whose budgets are remembered (least recently seen first out)
 
 
 class Cancel:
@@ -48,93 +48,6 @@ class Cancel:
 
     def __bool__(self) -> bool:
         return self._event.is_set()
-
-
-@dataclass
-class _Budget:
-    jobs: int = 0  # running or waiting now
-    seconds: float = 0.0  # engine seconds left (refilled over time)
-    refilled: float = 0.0  # when it was last refilled (monotonic)
-
-
-class Callers:
-    """Per-caller bounds on one lane: jobs at once, and engine seconds per minute (a bucket that
-    refills continuously; a caller may start a job while it has any seconds left, the job's time is
-    charged when it ends)."""
-
-    def __init__(self, jobs: int, seconds_per_minute: float | None):
-        self.jobs = jobs
-        self.per_minute = seconds_per_minute
-        self._budgets: OrderedDict[str, _Budget] = OrderedDict()
-
-    def _budget(self, caller: str) -> _Budget:
-        now = time.monotonic()
-        budget = self._budgets.get(caller)
-        if budget is None:
-            budget = self._budgets[caller] = _Budget(0, self.per_minute or 0.0, now)
-            while len(self._budgets) > MAX_CALLERS:
-                oldest, old = next(iter(self._budgets.items()))
-                if old.jobs:  # never forget a caller with work under way
-                    break
-                del self._budgets[oldest]
-        else:
-            self._budgets.move_to_end(caller)
-        return budget
-
-    @contextlib.contextmanager
-    def admitted(self, caller: str, lane: str) -> Iterator[_Budget]:
-        """Hold one of `caller`'s calls at once for the block (RESOURCE_EXHAUSTED / CALLER_BUSY past
-        its limit, CALLER_BUDGET_EXHAUSTED while its engine seconds are used up)."""
-        budget = self.screen(caller, lane)
-        budget.jobs += 1
-        try:
-            yield budget
-        finally:
-            budget.jobs -= 1
-
-    def screen(self, caller: str, lane: str) -> _Budget:
-        """`caller`'s budget, when it may start a call now; else the refusal `admitted` would give
-        (changing nothing): what the service asks before it parses a request."""
-        budget = self._budget(caller)
-        if budget.jobs >= self.jobs:
-            raise ServiceError(
-                grpc.StatusCode.RESOURCE_EXHAUSTED,
-                "CALLER_BUSY",
-                f"you have {budget.jobs} {lane} calls in progress, this server's limit per caller: wait for one to end",
-                limit=str(self.jobs),
-            )
-        self.check(budget, lane)
-        return budget
-
-    def check(self, budget: _Budget, lane: str) -> None:
-        wait = self.wait(budget)
-        if wait > 0:
-            raise ServiceError(
-                grpc.StatusCode.RESOURCE_EXHAUSTED,
-                "CALLER_BUDGET_EXHAUSTED",
-                f"you used your {self.per_minute:g} engine seconds per minute of {lane} work: retry in {wait:.1f} s",
-                retry_after_seconds=f"{wait:.1f}",
-            )
-
-    def wait(self, budget: _Budget) -> float:
-        """Seconds until `budget` has engine time again (0: it has some now)."""
-        if not self.per_minute:
-            return 0.0
-        now = time.monotonic()
-        budget.seconds = min(self.per_minute, budget.seconds + (now - budget.refilled) * self.per_minute / 60)
-        budget.refilled = now
-        return 0.0 if budget.seconds > 0 else -budget.seconds * 60 / self.per_minute + 0.01
-
-    def left(self, budget: _Budget) -> float | None:
-        """Engine seconds `budget` has now (None: no bound)."""
-        if not self.per_minute:
-            return None
-        self.wait(budget)
-        return max(0.0, budget.seconds)
-
-    def charge(self, budget: _Budget, seconds: float) -> None:
-        if self.per_minute:
-            budget.seconds -= seconds
 
 
 class Shares:
@@ -232,7 +145,7 @@ class Lane:
         waiting = self.busy - running + sum(not woken.done() for _, _, _, woken in list(self._turns))
         return running, waiting
 
-    def admitted(self, caller: str | None) -> contextlib.AbstractContextManager[_Budget | None]:
+    def admitted(self, caller: str | None) -> contextlib.AbstractContextManager[Budget | None]:
         """One call of `caller` on this lane (its per-caller bounds; None: none), for a `with` block."""
         if self.callers is None or caller is None:
             return contextlib.nullcontext()
@@ -254,7 +167,7 @@ class Lane:
                 "retry after a pause",
             )
 
-    async def run(self, fn: Callable[[*_Args, Cancel], _T], *args: *_Args, budget: _Budget | None = None) -> _T:
+    async def run(self, fn: Callable[[*_Args, Cancel], _T], *args: *_Args, budget: Budget | None = None) -> _T:
         """`fn(*args, cancel)` on one of the lane's threads (its time charged to `budget`); if the
         awaiting call is cancelled (the caller went away, or the server stops), `cancel` is set so
         that `fn` stops at its next check."""
@@ -309,7 +222,7 @@ class Lane:
         self,
         fn: Callable[..., _T],
         args: tuple[Any, ...],
-        budget: _Budget | None,
+        budget: Budget | None,
         turn: bool = False,
         timed: Callable[[float], None] | None = None,
         keys: tuple[str, ...] = (),

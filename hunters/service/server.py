@@ -36,6 +36,7 @@ from .play import PlayRoutes
 from .servicer import GameInfoServicer, MatchServicer, OracleServicer, encode_watch_event
 from .store_base import OUTAGES, MatchStore, StoreUnavailable, is_postgres, without_password
 from .stores import open_store
+from .usage import Shareable, SharedUsage
 from .web import Viewer
 from .webguard import WebLimits
 
@@ -115,6 +116,7 @@ class Started:
     storage_watch: asyncio.Task[None] | None = None
     metrics: Metrics | None = None
     metrics_port: int | None = None
+    usage_share: asyncio.Task[None] | None = None
 
     async def stop(self, grace: float | None) -> None:
         """NOT_SERVING, finish calls in flight (up to `grace` s, then cancel them), close the database."""
@@ -122,7 +124,7 @@ class Started:
         self.manager.close()
         if self.viewer is not None:
             await self.viewer.stop()
-        for task in (self.sweeper, self.bot_keeper, self.storage_watch):
+        for task in (self.sweeper, self.bot_keeper, self.storage_watch, self.usage_share):
             if task is not None:
                 task.cancel()
         await self.server.stop(grace)
@@ -342,6 +344,11 @@ async def start_server(config: ServerConfig) -> Started:
     if store.shared and config.bot_takeover_seconds:
         bot_keeper = asyncio.get_running_loop().create_task(_keep_bots(manager, config.bot_takeover_seconds))
     storage_watch = asyncio.get_running_loop().create_task(_watch_storage(store, health, STORAGE_CHECK_SECONDS))
+    usage_share = None
+    if store.shared:  # workers on one file, or replicas: per-caller limits are the deployment's
+        kinds: dict[str, Shareable] = {lane.name: lane.callers for lane in engine.lanes if lane.callers is not None}
+        usage = SharedUsage(store, {**kinds, "bot_seats": manager.bots.ledger})
+        usage_share = asyncio.get_running_loop().create_task(usage.run())
     return Started(
         server,
         port,
@@ -357,6 +364,7 @@ async def start_server(config: ServerConfig) -> Started:
         storage_watch,
         metrics,
         metrics_port,
+        usage_share,
     )
 
 

@@ -22,12 +22,15 @@ import json
 import secrets
 import sqlite3
 import time
+from collections.abc import Sequence
 from typing import Any
 
+from . import usage_sql
 from .groupcommit import GroupCommit
 from .sqlite_changes import ChangeListener
 from .sqlite_db import BUSY_TIMEOUT, SQLiteDatabase, _rollback
 from .store_base import ChangeHandler, ResyncHandler, StoredMatch, StoreUnavailable, VersionConflict
+from .usage import OtherRow, Row
 
 __all__ = ["SQLiteStore", "Store", "StoredMatch"]
 
@@ -377,6 +380,11 @@ class SQLiteStore(SQLiteDatabase):
                 ("INSERT INTO changes (match_id, what, origin) VALUES (?, 'd', ?)", (match_id, self._origin))
             )
         await self._run(self._tx, statements, write=True)
+
+    async def share_usage(self, process: str, rows: Sequence[Row], gone: Sequence[tuple[str, str]]) -> list[OtherRow]:
+        if not self.shared:
+            return []
+        return await self._run(usage_sql.sqlite_share, self._db, process, rows, gone, write=True, thread=True)
 
     async def listen(self, on_change: ChangeHandler, on_resync: ResyncHandler) -> None:
         """A shared store: hear the other workers' changes until close(); nothing otherwise."""

@@ -12,9 +12,11 @@ from __future__ import annotations
 import abc
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+from .usage import OtherRow, Row
 
 log = logging.getLogger("hunters.service")
 
@@ -216,6 +218,11 @@ class MatchStore(abc.ABC):
 
     @abc.abstractmethod
     async def delete(self, match_id: str) -> None: ...
+
+    async def share_usage(self, process: str, rows: Sequence[Row], gone: Sequence[tuple[str, str]]) -> list[OtherRow]:
+        """Publish this process's callers' usage and read the other processes' (usage.py); a store
+        that no other process writes has nothing to share."""
+        return []
 
     async def listen(self, on_change: ChangeHandler, on_resync: ResyncHandler) -> None:  # noqa: B027 (optional)
         """Start hearing the changes other replicas make (a shared store); nothing otherwise."""

@@ -19,12 +19,13 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import psycopg
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
+from . import usage_sql
 from .groupcommit import GroupCommit
 from .store_base import (
     ChangeHandler,
@@ -35,6 +36,7 @@ from .store_base import (
     VersionConflict,
     parse_change,
 )
+from .usage import OtherRow, Row
 
 log = logging.getLogger("hunters.service")
 
@@ -78,6 +80,7 @@ _SCHEMA = (
     "CREATE INDEX IF NOT EXISTS matches_open ON matches (last_active) WHERE NOT over AND NOT abandoned",
     "CREATE INDEX IF NOT EXISTS matches_bots ON matches (seq) WHERE bots AND NOT over AND NOT abandoned",
     "CREATE INDEX IF NOT EXISTS matches_game ON matches (game, seq)",
+    usage_sql.POSTGRES_SCHEMA,
 )
 
 _MOVE = f"""
@@ -357,6 +360,10 @@ class PostgresStore(MatchStore):
             await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{match_id} d"))
 
     # -- hearing the other replicas -------------------------------------------------------------
+    async def share_usage(self, process: str, rows: Sequence[Row], gone: Sequence[tuple[str, str]]) -> list[OtherRow]:
+        async with self._connection() as conn:
+            return await usage_sql.postgres_share(conn, process, rows, gone)
+
     async def listen(self, on_change: ChangeHandler, on_resync: ResyncHandler) -> None:
         """LISTEN on a connection of its own until close(); returns once the first LISTEN holds."""
         ready = asyncio.get_running_loop().create_future()

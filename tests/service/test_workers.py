@@ -31,14 +31,25 @@ SERVE = [sys.executable, "-m", "hunters.cli", "serve"]
 class Workers:
     """`hunters serve --workers 2` in a subprocess, its log (JSON lines, DEBUG) in a file."""
 
-    def __init__(self, tmp_path, workers=2):
+    def __init__(self, tmp_path, workers=2, extra=()):
         self.db = str(tmp_path / "workers.db")
         self.port = free_port()
         self.address = f"127.0.0.1:{self.port}"
         self.log_path = tmp_path / "workers.log"
         self._log = open(self.log_path, "wb")  # noqa: SIM115 (closed in stop)
         self.proc = subprocess.Popen(
-            [*SERVE, "--port", str(self.port), "--db", self.db, "--workers", str(workers), "--log-level", "DEBUG"],
+            [
+                *SERVE,
+                "--port",
+                str(self.port),
+                "--db",
+                self.db,
+                "--workers",
+                str(workers),
+                "--log-level",
+                "DEBUG",
+                *extra,
+            ],
             stdout=subprocess.DEVNULL,
             stderr=self._log,
         )
