@@ -29,8 +29,7 @@ from . import usage_sql
 from .groupcommit import GroupCommit
 from .sqlite_changes import ChangeListener
 from .sqlite_db import BUSY_TIMEOUT, SQLiteDatabase, _rollback
-from .store_base import ChangeHandler, ResyncHandler, StoredMatch, StoreUnavailable, VersionConflict
-from .usage import OtherRow, Row
+from .store_base import ChangeHandler, OtherRow, ResyncHandler, Row, StoredMatch, StoreUnavailable, VersionConflict
 
 __all__ = ["SQLiteStore", "Store", "StoredMatch"]
 

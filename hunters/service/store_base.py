@@ -16,8 +16,6 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .usage import OtherRow, Row
-
 log = logging.getLogger("hunters.service")
 
 # A fault is over once a write works at least this long after the last failure: a nearly full disk
@@ -27,6 +25,12 @@ RECOVERY_QUIET = 1.0
 # The faults that make the server NOT_SERVING: no write can succeed until they end. DATABASE_BUSY
 # (another process holding SQLite's lock for a while) is not one: other calls go on meanwhile.
 OUTAGES = frozenset({"STORAGE_UNAVAILABLE", "DATABASE_UNAVAILABLE"})
+
+
+# What the processes of one database tell each other of their callers' usage (usage.py): a row
+# (kind, key, amount) as written; (process, kind, key, amount) as read back.
+Row = tuple[str, str, float]
+OtherRow = tuple[str, str, str, float]
 
 
 class VersionConflict(Exception):

@@ -30,13 +30,14 @@ from .groupcommit import GroupCommit
 from .store_base import (
     ChangeHandler,
     MatchStore,
+    OtherRow,
     ResyncHandler,
+    Row,
     StoredMatch,
     StoreUnavailable,
     VersionConflict,
     parse_change,
 )
-from .usage import OtherRow, Row
 
 log = logging.getLogger("hunters.service")
 

@@ -27,14 +27,12 @@ import time
 from collections.abc import Iterable, Sequence
 from typing import Protocol
 
+from .store_base import OtherRow, Row, StoreUnavailable
+
 log = logging.getLogger("hunters.service")
 SHARE_SECONDS = 1.0  # how often a process publishes and reads
 STALE_SECONDS = 30.0  # a process silent this long is gone: its usage no longer counts
 HEARTBEAT = ("", "")  # (kind, key) of a process's heartbeat row: its amount is unused, its time is what counts
-
-# One row: (kind, key, amount); (process, kind, key, amount) when read back.
-Row = tuple[str, str, float]
-OtherRow = tuple[str, str, str, float]
 
 
 class Shareable(Protocol):
@@ -134,8 +132,6 @@ class SharedUsage:
     async def run(self, every: float = SHARE_SECONDS) -> None:
         """Exchange every `every` seconds until cancelled; a store fault (logged by the store) or a
         surprise only skips a turn."""
-        from .store_base import StoreUnavailable  # (store_base imports this module's row types)
-
         while True:
             await asyncio.sleep(every)
             try:

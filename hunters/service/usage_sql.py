@@ -9,7 +9,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from .usage import HEARTBEAT, STALE_SECONDS, OtherRow, Row
+from .store_base import OtherRow, Row
+from .usage import HEARTBEAT, STALE_SECONDS
 
 SQLITE_SCHEMA = """
 CREATE TABLE IF NOT EXISTS usage (
