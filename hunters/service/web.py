@@ -56,6 +56,7 @@ _protocol_log.setLevel(logging.CRITICAL)
 MAX_REQUEST_BYTES = 8192  # the request line, and each header
 REQUEST_TIMEOUT = 10.0  # an idle keep-alive connection is closed after this long
 HEARTBEAT_SECONDS = 15.0
+WRITE_SECONDS = 30.0  # an event stream not read for this long is closed (its buffers are full)
 LOG_WINDOW = 400  # log entries a state carries: those around the version shown (the page asks for more)
 ASSETS = {
     "index.html": "text/html",
@@ -76,6 +77,18 @@ SECURITY_HEADERS = {
 }
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 Route = tuple[str, str, Handler]  # (method, path pattern, handler); GET routes answer HEAD too
+
+
+async def _send(request: web.Request, response: web.StreamResponse, data: bytes) -> None:
+    """One event on a stream, written within WRITE_SECONDS: a reader that stops reading (its
+    socket's buffers full) loses its stream, and its slot, instead of holding them for ever."""
+    try:
+        async with asyncio.timeout(WRITE_SECONDS):
+            await response.write(data)
+    except TimeoutError:
+        if request.transport is not None:
+            request.transport.abort()  # its unsent events dropped, its descriptor freed now
+        raise ConnectionResetError(f"the stream was not read for {WRITE_SECONDS:g} s") from None
 
 
 class HttpError(Exception):
@@ -386,13 +399,13 @@ class Viewer:
         try:
             response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"})
             await response.prepare(request)
-            await response.write(b"retry: 1000\n\n")
+            await _send(request, response, b"retry: 1000\n\n")
             sent: tuple[int, bool] | None = None
             while True:
                 now = (live.version, live.is_open)
                 if now != sent:
                     data = json.dumps(await payload())
-                    await response.write(f"data: {data}\n\n".encode())
+                    await _send(request, response, f"data: {data}\n\n".encode())
                     sent = now
                 if not live.is_open or live.deleted:
                     return response
@@ -404,8 +417,8 @@ class Viewer:
                 if stopping.done():
                     return response
                 if not changed.done() or changed.cancelled():
-                    await response.write(b": keep-alive\n\n")
-        except ConnectionError:  # the browser went away mid-write
+                    await _send(request, response, b": keep-alive\n\n")
+        except ConnectionError:  # the browser went away mid-write, or stopped reading (`_send`)
             return web.StreamResponse()
         finally:
             self._streams.discard(task)

@@ -176,3 +176,32 @@ def test_a_body_in_an_unknown_charset_is_refused(server_factory):
 )
 def test_json_depth(data, depth):
     assert json_depth(data) == depth
+
+
+def test_an_event_stream_not_read_is_closed_after_the_write_deadline(monkeypatch):
+    """A stream whose reader stopped reading (its write never completes: the socket's buffers are
+    full) is aborted after WRITE_SECONDS, freeing its slot and descriptor, instead of waiting for ever."""
+    import asyncio
+
+    from hunters.service import web
+
+    monkeypatch.setattr(web, "WRITE_SECONDS", 0.05)
+    aborted = []
+
+    class Transport:
+        def abort(self):
+            aborted.append(True)
+
+    class Request:
+        transport = Transport()
+
+    class Stuck:
+        async def write(self, data):
+            await asyncio.Event().wait()  # the peer never reads
+
+    async def send():
+        await web._send(Request(), Stuck(), b"data: {}\n\n")
+
+    with pytest.raises(ConnectionResetError, match=r"not read for 0\.05 s"):
+        asyncio.run(send())
+    assert aborted == [True]
