@@ -37,6 +37,8 @@ __all__ = ["SQLiteStore", "Store", "StoredMatch"]
 _Statement = tuple[str, tuple[Any, ...]]
 KEEP_CHANGES = 100_000  # rows of `changes` kept; a worker further behind brings every match up to date
 
+ON_LOOP_ROWS = 256  # moves read on the event loop itself; more are read on the database thread
+
 
 class SQLiteStore(SQLiteDatabase):
     """The store's calls on one SQLite database (sqlite_db.py runs them)."""
@@ -252,7 +254,9 @@ class SQLiteStore(SQLiteDatabase):
         return None if row is None else (row[0], bytes(row[1]))
 
     async def load(self, match_id: str) -> StoredMatch | None:
-        return await self._run(self._load, match_id)
+        # on the database thread: a long match's rows and their JSON take tens of milliseconds
+        # (20,000 moves: ~70 ms), which the event loop must not wait through
+        return await self._run(self._load, match_id, thread=True)
 
     def _load(self, match_id: str) -> StoredMatch | None:
         row = self._db.execute(
@@ -280,7 +284,13 @@ class SQLiteStore(SQLiteDatabase):
         )
 
     async def moves_from(self, match_id: str, idx: int) -> tuple[list[tuple[int, dict[str, Any]]], bool] | None:
-        return await self._run(self._moves_from, match_id, idx)
+        many = await self._run(self._moves_after, match_id, idx) > ON_LOOP_ROWS
+        return await self._run(self._moves_from, match_id, idx, thread=many)
+
+    def _moves_after(self, match_id: str, idx: int) -> int:
+        """How many moves from `idx` on (one lookup in the moves' key)."""
+        row = self._db.execute("SELECT MAX(idx) FROM moves WHERE match_id = ?", (match_id,)).fetchone()
+        return 0 if row[0] is None else int(row[0]) + 1 - idx
 
     def _moves_from(self, match_id: str, idx: int) -> tuple[list[tuple[int, dict[str, Any]]], bool] | None:
         row = self._db.execute("SELECT abandoned FROM matches WHERE match_id = ?", (match_id,)).fetchone()

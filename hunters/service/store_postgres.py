@@ -112,6 +112,19 @@ SELECT match_id, pg_notify('{CHANNEL}', match_id || ' a') FROM one
 """
 
 
+ON_LOOP_ROWS = 256  # moves whose JSON is read on the event loop itself; more are read on a thread
+
+
+async def _parsed(rows: list[tuple[Any, ...]]) -> list[tuple[int, dict[str, Any]]]:
+    """(seat, move) of the rows (seat, move JSON): a long match's on a thread (20,000 moves take tens
+    of milliseconds, which the event loop must not wait through)."""
+
+    def parse() -> list[tuple[int, dict[str, Any]]]:
+        return [(int(seat), json.loads(move)) for seat, move in rows]
+
+    return parse() if len(rows) <= ON_LOOP_ROWS else await asyncio.to_thread(parse)
+
+
 class PostgresStore(MatchStore):
     """The match store on a PostgreSQL database shared by any number of servers."""
 
@@ -309,7 +322,7 @@ class PostgresStore(MatchStore):
             bool(row[8]),
             bool(row[9]),
             row[10],
-            [(int(s), json.loads(m)) for s, m in moves],
+            await _parsed(moves),
         )
 
     async def moves_from(self, match_id: str, idx: int) -> tuple[list[tuple[int, dict[str, Any]]], bool] | None:
@@ -320,7 +333,7 @@ class PostgresStore(MatchStore):
         )
         if not rows:
             return None
-        return [(int(r[1]), json.loads(r[2])) for r in rows if r[1] is not None], bool(rows[0][0])
+        return await _parsed([r[1:] for r in rows if r[1] is not None]), bool(rows[0][0])
 
     async def page(self, after_seq: int, limit: int, game: str | None) -> list[tuple[int, str]]:
         sql = (
