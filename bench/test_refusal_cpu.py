@@ -3,7 +3,8 @@
 The server runs in its own process (`hunters serve` with `--caller-engine-seconds 0.0001`, so that
 after one `Evaluate` this host's engine seconds are spent); its CPU is read from `/proc/<pid>/stat`
 around each batch. Each round measures, in turn: health checks, `Evaluate` requests of 128 KB
-refused as CALLER_BUDGET_EXHAUSTED (the flood of an attack from one host), and `SimulateGames`
+refused as CALLER_BUDGET_EXHAUSTED (the flood of an attack from one host), the same refusal of a
+small `Evaluate` (what the refusal itself costs, apart from receiving 128 KB), and `SimulateGames`
 requests of 8 KB refused as REQUEST_TOO_LARGE. Both are refused before their requests are parsed.
 The medians' ratios to the health check's go to extra_info (`budget_per_health`,
 `too_large_per_health`).
@@ -45,8 +46,9 @@ def _refused(address: str, request, method: str, reason: str) -> int:
 def test_a_refused_call_costs_about_a_health_check(benchmark):
     evaluate = oracle_pb2.EvaluateRequest(config=matches_pb2.GameConfig(game="carcassonne_hg", players=2, seed=1))
     evaluate.config.json = "x" * (128 << 10)
+    small = oracle_pb2.EvaluateRequest(config=matches_pb2.GameConfig(game="carcassonne_hg", players=2, seed=1))
     too_large = oracle_pb2.SimulateGamesRequest(game="x" * (8 << 10), players=2, games=1)
-    per: dict[str, list[float]] = {"health": [], "budget": [], "too_large": []}
+    per: dict[str, list[float]] = {"health": [], "budget": [], "budget_small": [], "too_large": []}
     procs: list = []
     with serving("--caller-engine-seconds", "0.0001", procs=procs) as address:
         pid = procs[0].pid
@@ -67,6 +69,9 @@ def test_a_refused_call_costs_about_a_health_check(benchmark):
                 per["health"].append(measure(lambda: _health(address)))
                 per["budget"].append(
                     measure(lambda: _refused(address, evaluate, "Evaluate", "CALLER_BUDGET_EXHAUSTED"))
+                )
+                per["budget_small"].append(
+                    measure(lambda: _refused(address, small, "Evaluate", "CALLER_BUDGET_EXHAUSTED"))
                 )
                 per["too_large"].append(
                     measure(lambda: _refused(address, too_large, "SimulateGames", "REQUEST_TOO_LARGE"))
