@@ -21,6 +21,7 @@ from hunters.capabilities import (
 )
 from hunters.errors import InvalidOptionError
 from hunters.game_base import ActionSpace, GameBase, GameInfo, LegalMoves, Option, check_seed
+from hunters.info import integer, plain
 from hunters.learn import LearnBatch, LearnLayout, check_view
 from hunters.perft import PerftLimit, check_depth, perft, perft_children
 
@@ -78,7 +79,7 @@ def _is_int(v: Any) -> bool:
 
 def _check_deck(deck: Iterable[int], allowed: tuple[int, ...], name: str) -> list[int]:
     try:
-        out = list(deck)
+        out = list(plain(deck))  # (a numpy integer array or numpy integers: plain ints)
     except TypeError:
         raise ValueError(f"{name} must be a sequence of tile ids") from None
     allowed_set = set(allowed)
@@ -142,8 +143,8 @@ class Game(
             INFO.check_option_names(options)
         if chance not in ("internal", "external"):
             raise InvalidOptionError('chance must be "internal" or "external"')
-        INFO.check_players(players)
-        check_seed(seed)
+        players = INFO.check_players(players)
+        seed = check_seed(seed)
         shuffled_normal, shuffled_menhir = _core.shuffled_decks(seed or 0)
         normal = shuffled_normal if normal_deck is None else _check_deck(normal_deck, NORMAL_TILES, "normal_deck")
         menhir = shuffled_menhir if menhir_deck is None else _check_deck(menhir_deck, MENHIR_TILES, "menhir_deck")
@@ -533,10 +534,11 @@ class Game(
     def random_games(cls, n: int, players: int = 2, seed: int = 0) -> SimulationResult:
         """Play n complete random games inside the core, without returning to Python per move.
         Decks and moves come from the core's own seeded RNG: the same seed gives the same games."""
-        if not _is_int(n) or n < 0:
+        n = integer(n)  # type: ignore[assignment]
+        if n is None or n < 0:
             raise ValueError("n must be a non-negative int")
-        INFO.check_players(players)
-        check_seed(seed, optional=False)
+        players = INFO.check_players(players)
+        seed = check_seed(seed, optional=False)  # type: ignore[assignment]
         games, decisions, totals, wins = _core.random_games(n, players, seed)
         return SimulationResult(games, players, decisions, totals, wins)
 

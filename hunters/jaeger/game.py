@@ -20,6 +20,7 @@ from hunters.capabilities import (
 )
 from hunters.errors import InvalidOptionError
 from hunters.game_base import ActionSpace, GameBase, GameInfo, LegalMoves, Option, check_seed
+from hunters.info import integer, plain
 from hunters.learn import LearnBatch, LearnLayout, check_view
 from hunters.memo import remember
 from hunters.perft import PerftLimit, check_depth, perft, perft_children, python_perft
@@ -225,8 +226,9 @@ class Game(
         external = chance == "external"
         if external and (summer is not None or winter is not None):
             raise InvalidOptionError('chance="external" deals the layouts itself: give no summer or winter layout')
-        INFO.check_players(players)
-        check_seed(seed)
+        players = INFO.check_players(players)
+        seed = check_seed(seed)
+        summer, winter, start = plain(summer), plain(winter), plain(start)  # (numpy integers: plain ints)
         for name, value in (("summer", summer), ("winter", winter), ("start", start)):
             check_plain(value, name)
         b, opts = validate_options(options)
@@ -388,7 +390,8 @@ class Game(
     def collection(self, seat: int) -> Collection:
         """What a seat has taken and holds (full engine state, face-down tiles included; what may be
         shown before the end is `public_collection(seat)`)."""
-        if not _is_int(seat) or not 0 <= seat < self.players:
+        seat = integer(seat)  # type: ignore[assignment]
+        if seat is None or not 0 <= seat < self.players:
             raise ValueError("no such seat")
         taken, mcount, weapons, spent, packs, _, _ = self._core.collection(seat)
         goods = {k: taken[KINDS.index(k) + 1] for k in KINDS}
@@ -675,14 +678,12 @@ class Game(
         Simplification (documented in hunters/bots): the seat is given the pool of its opponents'
         face-down tiles (public: every tile lay face up before it was taken) but not who took which,
         i.e. it does not recall the history of takes. With two players that loses nothing."""
-        self.check_seat(seat)
-        return self._masked(seat, None)
+        return self._masked(self.check_seat(seat), None)
 
     def determinized(self, seat: int, seed: int) -> Game:
         """`observed_by(seat)` with the winter deck (before winter) shuffled and the other seats'
         face-down tiles dealt at random from `seed`."""
-        self.check_seat(seat)
-        return self._masked(seat, check_seed(seed, optional=False))
+        return self._masked(self.check_seat(seat), check_seed(seed, optional=False))
 
     # -- copies and records ------------------------------------------------------------------
     def clone(self) -> Game:
@@ -774,10 +775,11 @@ class Game(
         row. Wins follow the option `ties`. The same arguments give the same games."""
         if policy not in POLICIES:
             raise ValueError(f"policy must be one of {POLICIES}")
-        if not _is_int(n) or n < 0:
+        n = integer(n)  # type: ignore[assignment]
+        if n is None or n < 0:
             raise ValueError("n must be a non-negative int")
-        INFO.check_players(players)
-        check_seed(seed, optional=False)
+        players = INFO.check_players(players)
+        seed = check_seed(seed, optional=False)  # type: ignore[assignment]
         board, o = validate_options(options)
         summer = [code_of(t) for t in deck("summer", tuple(o["mammoths_summer"]))]
         winter = [code_of(t) for t in deck("winter", tuple(o["mammoths_winter"]))]
