@@ -7,7 +7,8 @@
   one core call, every seat played by the caller (self-play), same-step autoreset; the arrays
   returned are the batch's own buffers, refilled by the next call.
 
-Both take ``view`` (``"observation"`` or ``"information_state"``, `hunters.learn.VIEWS`). Ids
+Both take ``view`` (`hunters.learn.VIEWS`; default ``"information_state"``: all the seat may know,
+as the bots see it; ``"observation"``: what is on the table now). Ids
 registered when this module is imported: ``hunters/<GymName>-v0`` (`HuntersEnv`) and
 ``hunters/<GymName>-SelfPlay-v0`` (`HuntersVectorEnv`, for ``gymnasium.make_vec``), e.g.
 ``hunters/CarcassonneHG-v0``. Options, rewards, seeds and examples: docs/learning.md.
@@ -34,6 +35,7 @@ from ._common import (
     MASK,
     RENDER_FPS,
     RENDER_MODES,
+    DEFAULT_VIEW,
     ObservationBuffers,
     SeedStream,
     as_int,
@@ -76,7 +78,7 @@ class HuntersEnv(gymnasium.Env[dict[str, Any], Any]):
         seat: int | str = 0,
         illegal: str = "lose",
         render_mode: str | None = None,
-        view: str = "observation",
+        view: str = DEFAULT_VIEW,
         afterstates: bool = False,
         **options: Any,
     ):
@@ -198,7 +200,7 @@ class HuntersVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
         game: str | type[AnyGame],
         num_envs: int = 256,
         players: int = 2,
-        view: str = "observation",
+        view: str = DEFAULT_VIEW,
         **options: Any,
     ):
         num_envs = as_int(num_envs, "num_envs", 1)

@@ -15,8 +15,9 @@ rule of every env type (`hunters.rl._common.SeedStream`).
 
 Observations returned by `observe`/`last` are copies (they stay valid after later steps); pass
 ``copy_observations=False`` to get the env's own buffers instead (refilled in place: faster, copy what
-you keep). ``view="information_state"`` gives each agent its information state instead of its
-observation (`hunters.learn.VIEWS`: also what the seat recalls, as the bots know it). Render modes:
+you keep). ``view`` (`hunters.learn.VIEWS`): ``"information_state"`` (the default) gives each agent
+all its seat may know, its own recall included, as the bots see it; ``"observation"`` only what is on
+the table now. Render modes:
 ``"ansi"`` (the game's text summary) and ``"svg"`` (`hunters.pictures`).
 """
 
@@ -35,6 +36,7 @@ from hunters.learn import terminal_rewards
 from ._common import (
     RENDER_FPS,
     RENDER_MODES,
+    DEFAULT_VIEW,
     ObservationBuffers,
     SeedStream,
     as_int,
@@ -70,7 +72,7 @@ class HuntersAECEnv(AECEnv[str, dict[str, Any], int]):
         players: int = 2,
         render_mode: str | None = None,
         copy_observations: bool = True,
-        view: str = "observation",
+        view: str = DEFAULT_VIEW,
         **options: Any,
     ):
         super().__init__()

@@ -114,7 +114,7 @@ def test_vector_env_equals_single_games(batch_cls):
                 assert not term[i] and reward[i] == 0
             assert info["player"][i] == g.player
             assert np.array_equal(obs["action_mask"][i], g.compact.mask().view(np.int8))
-            direct = g.observe(g.player)
+            direct = g.observe(g.player, view=env.view)
             assert all(np.array_equal(obs[k][i], direct[k]) for k in direct)
         if ended >= n and batch_cls.INFO.id != "tiny_tiles":
             break

@@ -74,7 +74,7 @@ def test_observations_are_the_seats_and_stay_valid(game_cls):
     assert not waiting["action_mask"].any()
     assert first["action_mask"].dtype == np.int8
     assert np.flatnonzero(first["action_mask"]).tolist() == env.game.compact.legal()
-    direct = env.game.observe(int(mover.split("_")[1]))
+    direct = env.game.observe(int(mover.split("_")[1]), view=env.view)
     assert all(np.array_equal(first[k], direct[k]) for k in direct)
     env.step(int(np.flatnonzero(first["action_mask"])[0]))
     assert all(np.array_equal(first[k], kept[k]) for k in kept)  # copies: not refilled by the step
