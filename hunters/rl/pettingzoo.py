@@ -34,9 +34,9 @@ from hunters.game_base import AnyGame
 from hunters.learn import terminal_rewards
 
 from ._common import (
+    DEFAULT_VIEW,
     RENDER_FPS,
     RENDER_MODES,
-    DEFAULT_VIEW,
     ObservationBuffers,
     SeedStream,
     as_int,
