@@ -16,6 +16,7 @@ from hunters.capabilities import (
     HiddenState,
     Learnable,
     SearchStats,
+    SeededChance,
     Simulates,
     SimulationResult,
 )
@@ -93,6 +94,7 @@ def _check_deck(deck: Iterable[int], allowed: tuple[int, ...], name: str) -> lis
 class Game(
     GameBase[Move, ScoreEvent],
     ExplicitChance,
+    SeededChance,
     HiddenState,
     Learnable,
     Afterstates,
@@ -514,6 +516,15 @@ class Game(
         game was made with chance="external")."""
         tiles = self._core.chance_tiles()
         return [(t, 1.0 / len(tiles)) for t in tiles]
+
+    def seeded_outcome(self) -> int:
+        """See SeededChance: the first tile of the pending pile's order (the seed's shuffle, or the
+        explicit deck) not drawn yet: the draw of the game with internal chance."""
+        pending = self._core.pending
+        if not pending:
+            raise IllegalMoveError("NO_CHANCE_PENDING", "no tile draw is pending", None)
+        left = set(self._core.chance_tiles())
+        return next(t for t in (self._normal if pending == 1 else self._menhir) if t in left)
 
     def apply_chance(self, outcome: int) -> None:
         """Draw tile `outcome` for the pending draw (one of chance_outcomes()); an unplaceable tile is

@@ -15,10 +15,11 @@ from hunters.capabilities import (
     Learnable,
     PrivateViews,
     SearchStats,
+    SeededChance,
     Simulates,
     SimulationResult,
 )
-from hunters.errors import InvalidOptionError
+from hunters.errors import IllegalMoveError, InvalidOptionError
 from hunters.game_base import ActionSpace, GameBase, GameInfo, LegalMoves, Option, check_seed
 from hunters.info import integer, plain
 from hunters.learn import LearnBatch, LearnLayout, check_view
@@ -137,6 +138,7 @@ def _step_parts(step: Any) -> tuple[int, int | None] | None:
 class Game(
     GameBase[Move, Event],
     ExplicitChance,
+    SeededChance,
     PrivateViews,
     HiddenState,
     Learnable,
@@ -637,6 +639,23 @@ class Game(
         """The pending chance node's outcomes: (tile code, probability), by code; [] when none is
         pending (see `hunters.jaeger.chance.outcomes`)."""
         return chance.outcomes(self._core, self._summer_left, self._external)
+
+    def seeded_outcome(self) -> int:
+        """See SeededChance: the next tile of the seed's deck still to deal: during the summer deal
+        the summer deck as the seed shuffles it (`new` lays it on the tile spaces in ascending
+        order), during the winter deal the winter deck in the seed's order (`new` deals it so)."""
+        if not self.chance_pending:
+            raise IllegalMoveError("NO_CHANCE_PENDING", "no chance node is pending", None)
+        if self._summer_left is not None:
+            o = self._options
+            summer = [code_of(t) for t in deck("summer", tuple(o["mammoths_summer"]))]
+            winter = [code_of(t) for t in deck("winter", tuple(o["mammoths_winter"]))]
+            order = _core.shuffled_decks(self._seed or 0, summer, winter)[0]
+            dealt = self._outcomes
+        else:
+            order = [code_of(t) for t in self._winter]
+            dealt = self._outcomes[sum(1 for t in self._summer if t is not None) :]
+        return chance.seeded(order, dealt, [c for c, _ in self.chance_outcomes()])
 
     def apply_chance(self, outcome: int) -> None:
         """Resolve the pending chance node with tile code `outcome` (IllegalMoveError otherwise,
