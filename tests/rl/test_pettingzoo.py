@@ -143,7 +143,7 @@ def test_the_usual_constructors_pass_the_api_test(game_cls):
     wrapped.reset(seed=3)
     rng = np.random.default_rng(3)
     for agent in wrapped.agent_iter():
-        obs, reward, terminated, truncated, _info = wrapped.last()
+        obs, _reward, terminated, truncated, _info = wrapped.last()
         if terminated or truncated:
             wrapped.step(None)
             continue
