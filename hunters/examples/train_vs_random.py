@@ -213,13 +213,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--method", choices=("codes", "afterstates", "features"), default="codes")
     parser.add_argument("--episodes", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--eval-games", type=int, help="games of each evaluation (default: 400; afterstates 100)")
     args = parser.parse_args(argv)
     games = [args.game] if args.game else learnable_games()
     if args.method == "features" and not args.game:  # only games whose layout names afterstate features
         games = [g for g in games if gym_env(g).layout.afterstates]
     for game_id in games:
         method = {"codes": train_codes, "afterstates": train, "features": train_features}[args.method]
-        r = method(game_id, args.episodes, seed=args.seed)
+        sizes = {} if args.eval_games is None else {"eval_games": args.eval_games}
+        r = method(game_id, args.episodes, seed=args.seed, **sizes)
         print(
             f"{game_id}: win rate against random {r['before']:.0%} untrained -> {r['after']:.0%} "
             f"after {r['episodes']} episodes of {args.method} ({r['seconds']:.0f} s)"
