@@ -7,11 +7,22 @@ from __future__ import annotations
 import operator
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Any, Literal, TypeAlias, overload
 
 from hunters.errors import InvalidOptionError
 
-__all__ = ["CHANCE_MODES", "JSON", "MAX_SEED", "UTILITIES", "GameInfo", "Option", "check_seed", "integer", "plain"]
+__all__ = [
+    "CHANCE_MODES",
+    "JSON",
+    "MAX_SEED",
+    "UTILITIES",
+    "GameInfo",
+    "Option",
+    "check_int",
+    "check_seed",
+    "integer",
+    "plain",
+]
 
 JSON: TypeAlias = dict[str, Any]
 """JSON-ready data: a record, a view, a move's or an event's JSON form."""
@@ -35,6 +46,15 @@ def integer(value: object) -> int | None:
         return operator.index(value)  # type: ignore[arg-type]  # numpy integers (numpy's bools refuse)
     except TypeError:
         return None
+
+
+def check_int(value: object, low: int, high: int | None, message: str) -> int:
+    """`value` as a Python int if it is an integer (Python's or numpy's) from `low` to `high` (None:
+    no upper bound), else ValueError(`message`)."""
+    n = integer(value)
+    if n is None or n < low or (high is not None and n > high):
+        raise ValueError(message)
+    return n
 
 
 PLAIN_DEPTH = 16
@@ -64,6 +84,10 @@ def plain(value: Any, _depth: int = 0) -> Any:
     return value
 
 
+@overload
+def check_seed(seed: object, *, optional: Literal[False]) -> int: ...
+@overload
+def check_seed(seed: object, *, optional: bool = True) -> int | None: ...
 def check_seed(seed: object, *, optional: bool = True) -> int | None:
     """`seed` as a Python int if it is an integer (Python's or numpy's) in 0..MAX_SEED (or None when
     optional), else ValueError."""

@@ -22,7 +22,7 @@ from hunters.capabilities import (
 )
 from hunters.errors import InvalidOptionError
 from hunters.game_base import ActionSpace, GameBase, GameInfo, LegalMoves, Option, check_seed
-from hunters.info import integer, plain
+from hunters.info import check_int, plain
 from hunters.learn import LearnBatch, LearnLayout, check_view
 from hunters.perft import PerftLimit, check_depth, perft, perft_children
 
@@ -545,11 +545,9 @@ class Game(
     def random_games(cls, n: int, players: int = 2, seed: int = 0) -> SimulationResult:
         """Play n complete random games inside the core, without returning to Python per move.
         Decks and moves come from the core's own seeded RNG: the same seed gives the same games."""
-        n = integer(n)  # type: ignore[assignment]
-        if n is None or n < 0:
-            raise ValueError("n must be a non-negative int")
+        n = check_int(n, 0, None, "n must be a non-negative int")
         players = INFO.check_players(players)
-        seed = check_seed(seed, optional=False)  # type: ignore[assignment]
+        seed = check_seed(seed, optional=False)
         games, decisions, totals, wins = _core.random_games(n, players, seed)
         return SimulationResult(games, players, decisions, totals, wins)
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from hunters.game_base import ActionSpace, check_seed
-from hunters.info import integer
+from hunters.info import check_int, integer
 from hunters.learn import BatchBuffers, LearnLayout, ObservationField
 
 from . import _core
@@ -281,11 +281,8 @@ class Batch(BatchBuffers):
 
     def __init__(self, game_cls: type[Game], games: int, players: int = 2, seed: int = 0, threads: int = 1):
         self._game_cls = game_cls
-        games, threads = integer(games), integer(threads)  # type: ignore[assignment]
-        if games is None or games < 1:
-            raise ValueError("games must be an int >= 1")
-        if threads is None or not 1 <= threads <= 64:
-            raise ValueError("threads must be an int from 1 to 64")
+        games = check_int(games, 1, None, "games must be an int >= 1")
+        threads = check_int(threads, 1, 64, "threads must be an int from 1 to 64")
         players = game_cls.INFO.check_players(players)
         super().__init__(games, players, layout(players))
         self.legal = np.zeros((games, _core.LEARN_LEGAL_CAP), dtype=np.uint32)

@@ -21,7 +21,7 @@ from hunters.capabilities import (
 )
 from hunters.errors import IllegalMoveError, InvalidOptionError
 from hunters.game_base import ActionSpace, GameBase, GameInfo, LegalMoves, Option, check_seed
-from hunters.info import integer, plain
+from hunters.info import check_int, plain
 from hunters.learn import LearnBatch, LearnLayout, check_view
 from hunters.memo import remember
 from hunters.perft import PerftLimit, check_depth, perft, perft_children, python_perft
@@ -392,9 +392,7 @@ class Game(
     def collection(self, seat: int) -> Collection:
         """What a seat has taken and holds (full engine state, face-down tiles included; what may be
         shown before the end is `public_collection(seat)`)."""
-        seat = integer(seat)  # type: ignore[assignment]
-        if seat is None or not 0 <= seat < self.players:
-            raise ValueError("no such seat")
+        seat = check_int(seat, 0, self.players - 1, "no such seat")
         taken, mcount, weapons, spent, packs, _, _ = self._core.collection(seat)
         goods = {k: taken[KINDS.index(k) + 1] for k in KINDS}
         mammoths = tuple(v for v, n in enumerate(mcount) for _ in range(n))
@@ -794,11 +792,9 @@ class Game(
         row. Wins follow the option `ties`. The same arguments give the same games."""
         if policy not in POLICIES:
             raise ValueError(f"policy must be one of {POLICIES}")
-        n = integer(n)  # type: ignore[assignment]
-        if n is None or n < 0:
-            raise ValueError("n must be a non-negative int")
+        n = check_int(n, 0, None, "n must be a non-negative int")
         players = INFO.check_players(players)
-        seed = check_seed(seed, optional=False)  # type: ignore[assignment]
+        seed = check_seed(seed, optional=False)
         board, o = validate_options(options)
         summer = [code_of(t) for t in deck("summer", tuple(o["mammoths_summer"]))]
         winter = [code_of(t) for t in deck("winter", tuple(o["mammoths_winter"]))]

@@ -20,7 +20,7 @@ import numpy as np
 
 from hunters.errors import IllegalMoveError
 from hunters.game_base import ActionSpace, check_seed
-from hunters.info import integer
+from hunters.info import check_int, integer
 from hunters.learn import MAX_LEARN_ACTIONS, BatchBuffers, LearnLayout, ObservationField
 
 from . import _core
@@ -270,9 +270,7 @@ class CompactActions(ActionSpace[Move, Event]):
 
 def observe(game: Game, seat: int, out: dict[str, Any] | None = None, own: bool = False) -> dict[str, Any]:
     """The observation of `seat` (`own`: its information state, its own face-down tiles shown)."""
-    seat = integer(seat)  # type: ignore[assignment]
-    if seat is None or not 0 <= seat < game.players:
-        raise ValueError("no such seat")
+    seat = check_int(seat, 0, game.players - 1, "no such seat")
     c, k = game.compact_spec()
     if out is None:
         out = _empty_obs(layout(game.players, game.board.n, game.board.ndir, c, k))
@@ -309,11 +307,9 @@ class Batch(BatchBuffers):
     def __init__(
         self, game_cls: type[Game], games: int, players: int = 2, seed: int = 0, own: bool = False, **options: Any
     ) -> None:
-        games = integer(games)  # type: ignore[assignment]
-        if games is None or games < 1:
-            raise ValueError("games must be an int >= 1")
+        games = check_int(games, 1, None, "games must be an int >= 1")
         players = game_cls.INFO.check_players(players)
-        seed = check_seed(seed, optional=False)  # type: ignore[assignment]
+        seed = check_seed(seed, optional=False)
         board, o = validate_options(options)
         self._options = dict(options)
         self._game_cls = game_cls
