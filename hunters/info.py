@@ -36,8 +36,8 @@ UTILITIES = ("general_sum", "zero_sum", "constant_sum", "identical")
 
 def integer(value: object) -> int | None:
     """`value` as a Python int when it is an integer, Python's or numpy's (not a bool, not a float);
-    else None. Every integer argument of the games' API goes through this, so numpy's integers work
-    wherever ints do (numpy itself is not imported)."""
+    else None. The games' checks of counts, seats, seeds, codes and outcomes go through this (and
+    `plain` for lists), so numpy's integers work where ints do (numpy itself is not imported)."""
     if type(value) is int:
         return value
     if type(value).__module__ != "numpy":

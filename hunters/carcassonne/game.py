@@ -524,7 +524,10 @@ class Game(
         if not pending:
             raise IllegalMoveError("NO_CHANCE_PENDING", "no tile draw is pending", None)
         left = set(self._core.chance_tiles())
-        return next(t for t in (self._normal if pending == 1 else self._menhir) if t in left)
+        tile = next((t for t in (self._normal if pending == 1 else self._menhir) if t in left), None)
+        if tile is None:  # (a pending draw always has a tile of its pile left)
+            raise IllegalMoveError("NOT_AN_OUTCOME", "the pile has no tile left to draw", None)
+        return tile
 
     def apply_chance(self, outcome: int) -> None:
         """Draw tile `outcome` for the pending draw (one of chance_outcomes()); an unplaceable tile is
