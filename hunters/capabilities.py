@@ -4,7 +4,8 @@ ExplicitChance, Learnable)``, and then implements whole. The shared layers ask `
 ``isinstance``) and fall back, or refuse in the words of the caller's contract, where the game has
 none; the functions below are those fallbacks.
 
-- `ExplicitChance`: chance nodes resolved from outside (OpenSpiel; `perft(chance=True)`);
+- `ExplicitChance`: chance nodes resolved from outside (OpenSpiel; `perft(chance=True)`), and
+  `SeededChance`: the outcome a seed deals at each of them;
 - `PrivateViews`: what one seat alone knows, besides the public view;
 - `HiddenState`: hidden parts a search samples (`determinized`);
 - `Learnable` (and `Afterstates`): compact actions, observations and batches (`hunters.learn`);
@@ -40,6 +41,7 @@ __all__ = [
     "LearnableGame",
     "PrivateViews",
     "SearchStats",
+    "SeededChance",
     "Simulates",
     "SimulationResult",
     "determinized",
@@ -74,6 +76,20 @@ class ExplicitChance(abc.ABC):
     def chance_view(self) -> Self:
         """A copy of this position whose later random draws are chance nodes: what
         `perft(chance=True)` counts from."""
+
+
+class SeededChance(abc.ABC):
+    """External chance that can follow a seed: a game made with ``chance="external"`` and seed s
+    names, at each chance node, the outcome ``Game.new(seed=s)`` (internal chance) deals there, so
+    chance nodes resolved so reproduce that game (OpenSpiel's parameter ``seed``)."""
+
+    __slots__ = ()
+
+    @abc.abstractmethod
+    def seeded_outcome(self) -> int:
+        """The pending chance node's outcome in the deal of the game's seed: the first of the seed's
+        order not dealt yet (after the seed's own outcomes, exactly the seeded game's); one of
+        `chance_outcomes()`. IllegalMoveError (NO_CHANCE_PENDING) when no chance node is pending."""
 
 
 class PrivateViews(abc.ABC):

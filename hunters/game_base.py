@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar, final, overload
 
 from hunters.errors import IllegalMoveError, InvalidRecordError
-from hunters.info import CHANCE_MODES, JSON, MAX_SEED, UTILITIES, GameInfo, Option, check_seed
+from hunters.info import CHANCE_MODES, JSON, MAX_SEED, UTILITIES, GameInfo, Option, check_seed, integer
 
 __all__ = [
     "CHANCE_MODES",
@@ -366,10 +366,12 @@ class GameBase(abc.ABC, Generic[M, E]):
 
     @final
     def check_seat(self, seat: object) -> int:
-        """`seat` if it is a seat of this game, else ValueError."""
-        if type(seat) is not int or not 0 <= seat < self.players:
+        """`seat` as a Python int if it is a seat of this game (an integer, Python's or numpy's), else
+        ValueError."""
+        n = integer(seat)
+        if n is None or not 0 <= n < self.players:
             raise ValueError(f"seat must be an integer from 0 to {self.players - 1}")
-        return seat
+        return n
 
     @final
     def points_by_kind(self) -> dict[str, list[int]]:

@@ -4,13 +4,25 @@ keeping tables of their own."""
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Any, Literal, TypeAlias, overload
 
 from hunters.errors import InvalidOptionError
 
-__all__ = ["CHANCE_MODES", "JSON", "MAX_SEED", "UTILITIES", "GameInfo", "Option", "check_seed"]
+__all__ = [
+    "CHANCE_MODES",
+    "JSON",
+    "MAX_SEED",
+    "UTILITIES",
+    "GameInfo",
+    "Option",
+    "check_int",
+    "check_seed",
+    "integer",
+    "plain",
+]
 
 JSON: TypeAlias = dict[str, Any]
 """JSON-ready data: a record, a view, a move's or an event's JSON form."""
@@ -22,13 +34,69 @@ CHANCE_MODES = ("deterministic", "sampled", "explicit")
 UTILITIES = ("general_sum", "zero_sum", "constant_sum", "identical")
 
 
+def integer(value: object) -> int | None:
+    """`value` as a Python int when it is an integer, Python's or numpy's (not a bool, not a float);
+    else None. The games' checks of counts, seats, seeds, codes and outcomes go through this (and
+    `plain` for lists), so numpy's integers work where ints do (numpy itself is not imported)."""
+    if type(value) is int:
+        return value
+    if type(value).__module__ != "numpy":
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]  # numpy integers (numpy's bools refuse)
+    except TypeError:
+        return None
+
+
+def check_int(value: object, low: int, high: int | None, message: str) -> int:
+    """`value` as a Python int if it is an integer (Python's or numpy's) from `low` to `high` (None:
+    no upper bound), else ValueError(`message`)."""
+    n = integer(value)
+    if n is None or n < low or (high is not None and n > high):
+        raise ValueError(message)
+    return n
+
+
+PLAIN_DEPTH = 16
+"""Levels of lists, tuples and dicts `plain` looks into (deeper data is left as it is, for the caller's
+checks, which refuse data nested that deep)."""
+
+
+def plain(value: Any, _depth: int = 0) -> Any:
+    """`value` with numpy integer arrays made lists of ints and numpy integers made ints, in lists,
+    tuples and dict values up to PLAIN_DEPTH levels (tuples stay tuples); anything else as it is, for
+    the caller's own checks to accept or refuse. So a numpy array works wherever a list of ints does,
+    and a record or option made from it holds plain JSON-ready ints."""
+    kind = type(value)
+    if kind in (list, tuple, dict) and _depth >= PLAIN_DEPTH:
+        return value
+    if kind in (list, tuple):
+        out = [plain(v, _depth + 1) for v in value]
+        return out if kind is list else tuple(out)
+    if kind is dict:
+        return {k: plain(v, _depth + 1) for k, v in value.items()}
+    if kind.__module__ == "numpy":
+        dtype = getattr(value, "dtype", None)
+        if getattr(value, "ndim", 0) and dtype is not None and dtype.kind in "iu":
+            return value.tolist()
+        n = integer(value)
+        return value if n is None else n
+    return value
+
+
+@overload
+def check_seed(seed: object, *, optional: Literal[False]) -> int: ...
+@overload
+def check_seed(seed: object, *, optional: bool = True) -> int | None: ...
 def check_seed(seed: object, *, optional: bool = True) -> int | None:
-    """`seed` if it is an int in 0..MAX_SEED (or None when optional), else ValueError."""
+    """`seed` as a Python int if it is an integer (Python's or numpy's) in 0..MAX_SEED (or None when
+    optional), else ValueError."""
     if seed is None and optional:
         return None
-    if type(seed) is not int or not 0 <= seed <= MAX_SEED:
+    n = integer(seed)
+    if n is None or not 0 <= n <= MAX_SEED:
         raise ValueError(f"seed must be an integer from 0 to {MAX_SEED}")
-    return seed
+    return n
 
 
 @dataclass(frozen=True)
@@ -89,10 +157,12 @@ class GameInfo:
         return self.short_name or "".join(part.title() for part in self.id.split("_"))
 
     def check_players(self, players: object) -> int:
-        """`players` if it is an integer in the game's range, else ValueError."""
-        if type(players) is not int or not self.min_players <= players <= self.max_players:
+        """`players` as a Python int if it is an integer (Python's or numpy's) in the game's range,
+        else ValueError."""
+        n = integer(players)
+        if n is None or not self.min_players <= n <= self.max_players:
             raise ValueError(f"players must be an integer from {self.min_players} to {self.max_players}")
-        return players
+        return n
 
     def check_option_names(self, options: Iterable[str]) -> None:
         """InvalidOptionError naming the options of the schema when `options` holds another name."""

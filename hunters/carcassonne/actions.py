@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from hunters.game_base import ActionSpace
+from hunters.info import integer
 
 from . import _core
 from .errors import IllegalMoveError
@@ -64,8 +65,10 @@ class DenseActions(ActionSpace[Move, ScoreEvent]):
     def to_move(self, code: int) -> Move:
         """The move an action code stands for in the current decision (it may still be illegal)."""
         game = self.game
-        if type(code) is not int or not 0 <= code < ACTION_SPACE_SIZE:
+        value = integer(code)
+        if value is None or not 0 <= value < ACTION_SPACE_SIZE:
             raise IllegalMoveError("MALFORMED", f"action must be an integer from 0 to {ACTION_SPACE_SIZE - 1}", code)
+        code = value
         tile = game.tile
         if tile is None:
             raise IllegalMoveError("GAME_OVER", "the game is over", code)

@@ -16,11 +16,13 @@ from hunters.capabilities import (
     HiddenState,
     Learnable,
     SearchStats,
+    SeededChance,
     Simulates,
     SimulationResult,
 )
 from hunters.errors import InvalidOptionError
 from hunters.game_base import ActionSpace, GameBase, GameInfo, LegalMoves, Option, check_seed
+from hunters.info import check_int, plain
 from hunters.learn import LearnBatch, LearnLayout, check_view
 from hunters.perft import PerftLimit, check_depth, perft, perft_children
 
@@ -78,7 +80,7 @@ def _is_int(v: Any) -> bool:
 
 def _check_deck(deck: Iterable[int], allowed: tuple[int, ...], name: str) -> list[int]:
     try:
-        out = list(deck)
+        out = list(plain(deck))  # (a numpy integer array or numpy integers: plain ints)
     except TypeError:
         raise ValueError(f"{name} must be a sequence of tile ids") from None
     allowed_set = set(allowed)
@@ -92,6 +94,7 @@ def _check_deck(deck: Iterable[int], allowed: tuple[int, ...], name: str) -> lis
 class Game(
     GameBase[Move, ScoreEvent],
     ExplicitChance,
+    SeededChance,
     HiddenState,
     Learnable,
     Afterstates,
@@ -142,8 +145,8 @@ class Game(
             INFO.check_option_names(options)
         if chance not in ("internal", "external"):
             raise InvalidOptionError('chance must be "internal" or "external"')
-        INFO.check_players(players)
-        check_seed(seed)
+        players = INFO.check_players(players)
+        seed = check_seed(seed)
         shuffled_normal, shuffled_menhir = _core.shuffled_decks(seed or 0)
         normal = shuffled_normal if normal_deck is None else _check_deck(normal_deck, NORMAL_TILES, "normal_deck")
         menhir = shuffled_menhir if menhir_deck is None else _check_deck(menhir_deck, MENHIR_TILES, "menhir_deck")
@@ -514,6 +517,18 @@ class Game(
         tiles = self._core.chance_tiles()
         return [(t, 1.0 / len(tiles)) for t in tiles]
 
+    def seeded_outcome(self) -> int:
+        """See SeededChance: the first tile of the pending pile's order (the seed's shuffle, or the
+        explicit deck) not drawn yet: the draw of the game with internal chance."""
+        pending = self._core.pending
+        if not pending:
+            raise IllegalMoveError("NO_CHANCE_PENDING", "no tile draw is pending", None)
+        left = set(self._core.chance_tiles())
+        tile = next((t for t in (self._normal if pending == 1 else self._menhir) if t in left), None)
+        if tile is None:  # (a pending draw always has a tile of its pile left)
+            raise IllegalMoveError("NOT_AN_OUTCOME", "the pile has no tile left to draw", None)
+        return tile
+
     def apply_chance(self, outcome: int) -> None:
         """Draw tile `outcome` for the pending draw (one of chance_outcomes()); an unplaceable tile is
         discarded and another draw is pending. Anything else raises IllegalMoveError, changes nothing."""
@@ -533,10 +548,9 @@ class Game(
     def random_games(cls, n: int, players: int = 2, seed: int = 0) -> SimulationResult:
         """Play n complete random games inside the core, without returning to Python per move.
         Decks and moves come from the core's own seeded RNG: the same seed gives the same games."""
-        if not _is_int(n) or n < 0:
-            raise ValueError("n must be a non-negative int")
-        INFO.check_players(players)
-        check_seed(seed, optional=False)
+        n = check_int(n, 0, None, "n must be a non-negative int")
+        players = INFO.check_players(players)
+        seed = check_seed(seed, optional=False)
         games, decisions, totals, wins = _core.random_games(n, players, seed)
         return SimulationResult(games, players, decisions, totals, wins)
 

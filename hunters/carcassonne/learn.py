@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from hunters.game_base import ActionSpace, check_seed
+from hunters.info import check_int, integer
 from hunters.learn import BatchBuffers, LearnLayout, ObservationField
 
 from . import _core
@@ -175,9 +176,9 @@ def code_parts(code: int) -> tuple[int, int, int, int]:
 
 
 def _check_code(code: Any) -> int:
-    if type(code) is not int and not isinstance(code, np.integer):
+    value = integer(code)
+    if value is None:
         raise IllegalMoveError("MALFORMED", f"a compact code must be an int in [0, {ACTIONS})", code)
-    value = int(code)
     if not 0 <= value < ACTIONS:
         raise IllegalMoveError("MALFORMED", f"a compact code must be an integer from 0 to {ACTIONS - 1}", value)
     return value
@@ -280,11 +281,9 @@ class Batch(BatchBuffers):
 
     def __init__(self, game_cls: type[Game], games: int, players: int = 2, seed: int = 0, threads: int = 1):
         self._game_cls = game_cls
-        if type(games) is not int or games < 1:
-            raise ValueError("games must be an int >= 1")
-        if type(threads) is not int or not 1 <= threads <= 64:
-            raise ValueError("threads must be an int from 1 to 64")
-        game_cls.INFO.check_players(players)
+        games = check_int(games, 1, None, "games must be an int >= 1")
+        threads = check_int(threads, 1, 64, "threads must be an int from 1 to 64")
+        players = game_cls.INFO.check_players(players)
         super().__init__(games, players, layout(players))
         self.legal = np.zeros((games, _core.LEARN_LEGAL_CAP), dtype=np.uint32)
         """Extra (not in hunters.learn.LearnBatch): row i's first legal_count[i] entries are game i's
@@ -306,8 +305,7 @@ class Batch(BatchBuffers):
 
     def reset(self, seed: int = 0) -> None:
         """Start a new game in every slot (slot i: seed + i) and fill the buffers."""
-        check_seed(seed, optional=False)
-        self._core.reset(seed)
+        self._core.reset(check_seed(seed, optional=False))
 
     def step(self, actions: Any) -> None:
         """Play `actions[i]` (a compact code) in every game i; an illegal code raises

@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from hunters.game_base import ActionSpace
+from hunters.info import integer
 
 from .board import default_board
 from .errors import IllegalMoveError, refusal
@@ -66,8 +67,10 @@ class DenseActions(ActionSpace[Move, Event]):
     def to_move(self, code: int) -> Move:
         """The move an action code stands for on this game's board (it may still be illegal now)."""
         size = self.size
-        if type(code) is not int or not 0 <= code < size:
+        value = integer(code)
+        if value is None or not 0 <= value < size:
             raise IllegalMoveError("MALFORMED", f"action must be an integer from 0 to {size - 1}", code)
+        code = value
         try:
             return self.game.decode(code)
         except ValueError:

@@ -17,7 +17,7 @@ from .tiles import token_of
 if TYPE_CHECKING:
     from ._core import CoreGame
 
-__all__ = ["checked_outcome", "outcomes", "pending", "summer_deal_spaces", "winter_dealt"]
+__all__ = ["checked_outcome", "outcomes", "pending", "seeded", "summer_deal_spaces", "winter_dealt"]
 
 
 def pending(core: CoreGame, summer_left: list[int] | None, external: bool) -> bool:
@@ -61,6 +61,21 @@ def checked_outcome(core: CoreGame, summer_left: list[int] | None, external: boo
     if code is None or code not in dict(outcomes(core, summer_left, external)):
         raise IllegalMoveError("NOT_AN_OUTCOME", f"{outcome!r} is not among the chance outcomes", outcome)
     return code
+
+
+def seeded(order: Sequence[int], dealt: Sequence[int], possible: Sequence[int]) -> int:
+    """The next outcome of a deal that follows `order` (a deck as a seed shuffled it), `dealt` being
+    the outcomes so far: the first tile of `order` that no dealt tile matches (one match each) and
+    that is `possible` (the pending node's outcomes); after the seed's own outcomes, order[len(dealt)]."""
+    unmatched: dict[int, int] = {}
+    for c in dealt:
+        unmatched[c] = unmatched.get(c, 0) + 1
+    for c in order:
+        if unmatched.get(c, 0):
+            unmatched[c] -= 1
+        elif c in possible:
+            return c
+    raise IllegalMoveError("NOT_AN_OUTCOME", "the seed's deck has no tile left for this node", None)
 
 
 def winter_dealt(summer: list[str | None], dealt: list[int]) -> list[str]:

@@ -15,11 +15,13 @@ from hunters.capabilities import (
     Learnable,
     PrivateViews,
     SearchStats,
+    SeededChance,
     Simulates,
     SimulationResult,
 )
-from hunters.errors import InvalidOptionError
+from hunters.errors import IllegalMoveError, InvalidOptionError
 from hunters.game_base import ActionSpace, GameBase, GameInfo, LegalMoves, Option, check_seed
+from hunters.info import check_int, plain
 from hunters.learn import LearnBatch, LearnLayout, check_view
 from hunters.memo import remember
 from hunters.perft import PerftLimit, check_depth, perft, perft_children, python_perft
@@ -136,6 +138,7 @@ def _step_parts(step: Any) -> tuple[int, int | None] | None:
 class Game(
     GameBase[Move, Event],
     ExplicitChance,
+    SeededChance,
     PrivateViews,
     HiddenState,
     Learnable,
@@ -225,8 +228,9 @@ class Game(
         external = chance == "external"
         if external and (summer is not None or winter is not None):
             raise InvalidOptionError('chance="external" deals the layouts itself: give no summer or winter layout')
-        INFO.check_players(players)
-        check_seed(seed)
+        players = INFO.check_players(players)
+        seed = check_seed(seed)
+        summer, winter, start = plain(summer), plain(winter), plain(start)  # (numpy integers: plain ints)
         for name, value in (("summer", summer), ("winter", winter), ("start", start)):
             check_plain(value, name)
         b, opts = validate_options(options)
@@ -388,8 +392,7 @@ class Game(
     def collection(self, seat: int) -> Collection:
         """What a seat has taken and holds (full engine state, face-down tiles included; what may be
         shown before the end is `public_collection(seat)`)."""
-        if not _is_int(seat) or not 0 <= seat < self.players:
-            raise ValueError("no such seat")
+        seat = check_int(seat, 0, self.players - 1, "no such seat")
         taken, mcount, weapons, spent, packs, _, _ = self._core.collection(seat)
         goods = {k: taken[KINDS.index(k) + 1] for k in KINDS}
         mammoths = tuple(v for v, n in enumerate(mcount) for _ in range(n))
@@ -635,6 +638,23 @@ class Game(
         pending (see `hunters.jaeger.chance.outcomes`)."""
         return chance.outcomes(self._core, self._summer_left, self._external)
 
+    def seeded_outcome(self) -> int:
+        """See SeededChance: the next tile of the seed's deck still to deal: during the summer deal
+        the summer deck as the seed shuffles it (`new` lays it on the tile spaces in ascending
+        order), during the winter deal the winter deck in the seed's order (`new` deals it so)."""
+        if not self.chance_pending:
+            raise IllegalMoveError("NO_CHANCE_PENDING", "no chance node is pending", None)
+        if self._summer_left is not None:
+            o = self._options
+            summer = [code_of(t) for t in deck("summer", tuple(o["mammoths_summer"]))]
+            winter = [code_of(t) for t in deck("winter", tuple(o["mammoths_winter"]))]
+            order = _core.shuffled_decks(self._seed or 0, summer, winter)[0]
+            dealt = self._outcomes
+        else:
+            order = [code_of(t) for t in self._winter]
+            dealt = self._outcomes[sum(1 for t in self._summer if t is not None) :]
+        return chance.seeded(order, dealt, [c for c, _ in self.chance_outcomes()])
+
     def apply_chance(self, outcome: int) -> None:
         """Resolve the pending chance node with tile code `outcome` (IllegalMoveError otherwise,
         changing nothing; see `hunters.jaeger.chance`)."""
@@ -675,14 +695,12 @@ class Game(
         Simplification (documented in hunters/bots): the seat is given the pool of its opponents'
         face-down tiles (public: every tile lay face up before it was taken) but not who took which,
         i.e. it does not recall the history of takes. With two players that loses nothing."""
-        self.check_seat(seat)
-        return self._masked(seat, None)
+        return self._masked(self.check_seat(seat), None)
 
     def determinized(self, seat: int, seed: int) -> Game:
         """`observed_by(seat)` with the winter deck (before winter) shuffled and the other seats'
         face-down tiles dealt at random from `seed`."""
-        self.check_seat(seat)
-        return self._masked(seat, check_seed(seed, optional=False))
+        return self._masked(self.check_seat(seat), check_seed(seed, optional=False))
 
     # -- copies and records ------------------------------------------------------------------
     def clone(self) -> Game:
@@ -774,10 +792,9 @@ class Game(
         row. Wins follow the option `ties`. The same arguments give the same games."""
         if policy not in POLICIES:
             raise ValueError(f"policy must be one of {POLICIES}")
-        if not _is_int(n) or n < 0:
-            raise ValueError("n must be a non-negative int")
-        INFO.check_players(players)
-        check_seed(seed, optional=False)
+        n = check_int(n, 0, None, "n must be a non-negative int")
+        players = INFO.check_players(players)
+        seed = check_seed(seed, optional=False)
         board, o = validate_options(options)
         summer = [code_of(t) for t in deck("summer", tuple(o["mammoths_summer"]))]
         winter = [code_of(t) for t in deck("winter", tuple(o["mammoths_winter"]))]

@@ -20,6 +20,7 @@ import numpy as np
 
 from hunters.errors import IllegalMoveError
 from hunters.game_base import ActionSpace, check_seed
+from hunters.info import check_int, integer
 from hunters.learn import MAX_LEARN_ACTIONS, BatchBuffers, LearnLayout, ObservationField
 
 from . import _core
@@ -216,12 +217,13 @@ def learn_mask(game: Game, out: Any = None) -> Any:
 
 def internal_code(game: Game, code: Any) -> int:
     """The core turn code of a compact code that is legal now (IllegalMoveError otherwise)."""
-    if type(code) is not int and not isinstance(code, np.integer):
+    value = integer(code)
+    if value is None:
         raise IllegalMoveError("UNKNOWN_CODE", LEARN_MESSAGES["UNKNOWN_CODE"], code)
     if game.chance_pending:
         raise IllegalMoveError("CHANCE_PENDING", "a chance node is pending: apply_chance first", code)
     c, k = game.compact_spec()
-    code = int(code)
+    code = value
     if not -(2**63) <= code < 2**63:
         raise IllegalMoveError("UNKNOWN_CODE", LEARN_MESSAGES["UNKNOWN_CODE"], code)
     err, turn = game.core.learn_turn(code, c, k)
@@ -268,8 +270,7 @@ class CompactActions(ActionSpace[Move, Event]):
 
 def observe(game: Game, seat: int, out: dict[str, Any] | None = None, own: bool = False) -> dict[str, Any]:
     """The observation of `seat` (`own`: its information state, its own face-down tiles shown)."""
-    if type(seat) is not int or not 0 <= seat < game.players:
-        raise ValueError("no such seat")
+    seat = check_int(seat, 0, game.players - 1, "no such seat")
     c, k = game.compact_spec()
     if out is None:
         out = _empty_obs(layout(game.players, game.board.n, game.board.ndir, c, k))
@@ -306,10 +307,9 @@ class Batch(BatchBuffers):
     def __init__(
         self, game_cls: type[Game], games: int, players: int = 2, seed: int = 0, own: bool = False, **options: Any
     ) -> None:
-        if type(games) is not int or games < 1:
-            raise ValueError("games must be an int >= 1")
-        game_cls.INFO.check_players(players)
-        check_seed(seed, optional=False)
+        games = check_int(games, 1, None, "games must be an int >= 1")
+        players = game_cls.INFO.check_players(players)
+        seed = check_seed(seed, optional=False)
         board, o = validate_options(options)
         self._options = dict(options)
         self._game_cls = game_cls
@@ -348,8 +348,7 @@ class Batch(BatchBuffers):
         self.reset(seed)
 
     def reset(self, seed: int = 0) -> None:
-        check_seed(seed, optional=False)
-        self._core.reset(seed)
+        self._core.reset(check_seed(seed, optional=False))
 
     def step(self, actions: Any) -> None:
         a = np.ascontiguousarray(actions, dtype=np.int64)

@@ -11,6 +11,7 @@ import math
 from typing import Any
 
 from hunters.errors import InvalidOptionError
+from hunters.info import plain
 
 from . import _core
 from .board import Board, board_of
@@ -110,6 +111,7 @@ def validate_options(options: dict[str, Any]) -> tuple[Board, dict[str, Any]]:
     unknown = sorted(str(k)[:MAX_STRING] for k in options if k not in DEFAULT_OPTIONS)
     if unknown:
         raise InvalidOptionError(f"unknown option(s) {unknown}; the options are {sorted(DEFAULT_OPTIONS)}")
+    options = {name: plain(value) for name, value in options.items()}  # (numpy integers: plain ints)
     for name, value in options.items():
         check_plain(value, name)
     o = {**DEFAULT_OPTIONS, **options}

@@ -15,6 +15,7 @@ from hunters.game_base import MAX_SEED, AnyGame, GameBase
 from hunters.learn import LearnLayout, check_view
 
 __all__ = [
+    "DEFAULT_VIEW",
     "MASK",
     "RENDER_FPS",
     "RENDER_MODES",
@@ -33,6 +34,12 @@ __all__ = [
 MASK = "action_mask"
 """Key of the legal-action mask in every observation dict (int8, 1 = legal: what
 `gymnasium.spaces.Discrete.sample(mask=...)` takes)."""
+
+DEFAULT_VIEW = "information_state"
+"""The view every env type gives by default (`hunters.learn.VIEWS`): everything the seat may know,
+its own recall included, which is what the built-in bots see (`hunters.bots.Observation`, built on
+`Game.observed_by(seat)`): a learner never knows less than the bots it plays. ``"observation"``
+(what is on the table now, OpenSpiel's observation) is the other choice."""
 
 RENDER_MODES = ("ansi", "svg")
 """``"ansi"``: the game's text summary; ``"svg"``: its picture (`hunters.pictures`)."""
@@ -154,7 +161,7 @@ class ObservationBuffers:
 
     __slots__ = ("_mask_u8", "fields", "mask", "view")
 
-    def __init__(self, layout: LearnLayout, view: str = "observation"):
+    def __init__(self, layout: LearnLayout, view: str = DEFAULT_VIEW):
         self.view = check_view(view)
         self.fields = {f.name: np.zeros(f.shape, np.dtype(f.dtype)) for f in layout.fields}
         self._mask_u8 = np.zeros(layout.actions, np.uint8)

@@ -7,7 +7,8 @@
   one core call, every seat played by the caller (self-play), same-step autoreset; the arrays
   returned are the batch's own buffers, refilled by the next call.
 
-Both take ``view`` (``"observation"`` or ``"information_state"``, `hunters.learn.VIEWS`). Ids
+Both take ``view`` (`hunters.learn.VIEWS`; default ``"information_state"``: all the seat may know,
+as the bots see it; ``"observation"``: what is on the table now). Ids
 registered when this module is imported: ``hunters/<GymName>-v0`` (`HuntersEnv`) and
 ``hunters/<GymName>-SelfPlay-v0`` (`HuntersVectorEnv`, for ``gymnasium.make_vec``), e.g.
 ``hunters/CarcassonneHG-v0``. Options, rewards, seeds and examples: docs/learning.md.
@@ -31,6 +32,7 @@ from hunters.game_base import AnyGame
 from hunters.learn import check_view, terminal_rewards
 
 from ._common import (
+    DEFAULT_VIEW,
     MASK,
     RENDER_FPS,
     RENDER_MODES,
@@ -76,7 +78,7 @@ class HuntersEnv(gymnasium.Env[dict[str, Any], Any]):
         seat: int | str = 0,
         illegal: str = "lose",
         render_mode: str | None = None,
-        view: str = "observation",
+        view: str = DEFAULT_VIEW,
         afterstates: bool = False,
         **options: Any,
     ):
@@ -116,22 +118,46 @@ class HuntersEnv(gymnasium.Env[dict[str, Any], Any]):
         self._seeds = SeedStream()
         self.seat = 0 if seat == "random" else int(seat)
         self._bots: dict[int, Any] = {}
+        self._next: tuple[int, dict[int, Any], LearnableGame] | None = None
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         """Play the game ``Game.new(players, seed=seed)`` (no seed: the next of the env's seed
         stream, `hunters.rl._common.SeedStream`); the seat (when ``"random"``) and the bots' seeds
-        are drawn from ``self.np_random``, seeded by the same seed."""
-        game_seed = self._seeds.next(seed)
-        super().reset(seed=None if seed is None else game_seed)
-        if self._seat_option == "random":
-            self.seat = int(self.np_random.integers(self._players))
-        others = [s for s in range(self._players) if s != self.seat]
-        self._bots = {s: self._opponent(spec) for s, spec in zip(others, self._specs, strict=True)}
-        self.game = self._cls.new(players=self._players, seed=game_seed, **self._options)
-        self._play_bots()
+        are drawn from ``self.np_random``, seeded by the same seed. Without a seed after an episode
+        ended, the next episode is the one `step` already began (see `_end`): the same game."""
+        began, self._next = self._next, None
+        if seed is None and began is not None:
+            self.seat, self._bots, self.game = began
+        else:
+            game_seed = self._seeds.next(seed)
+            super().reset(seed=None if seed is None else game_seed)
+            self.seat, self._bots, self.game = self._begin(game_seed)
         return self._observe(), self._info({"seat": self.seat})
+
+    def _begin(self, game_seed: int) -> tuple[int, dict[int, Any], LearnableGame]:
+        """(seat, opponents, game) of the episode of `game_seed`, the opponents' opening moves
+        played: the seat (when ``"random"``) and the bots' seeds drawn from ``self.np_random``."""
+        seat = int(self.np_random.integers(self._players)) if self._seat_option == "random" else self.seat
+        others = [s for s in range(self._players) if s != seat]
+        bots = {s: self._opponent(spec) for s, spec in zip(others, self._specs, strict=True)}
+        game = self._cls.new(players=self._players, seed=game_seed, **self._options)
+        while not game.is_over and game.player != seat:
+            game.play(bots[game.player](game))
+        return seat, bots, game
+
+    def _end(self, reward: float, info: dict[str, Any]) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
+        """The last step of an episode. The next episode begins now, as ``reset()`` would begin it
+        (the stream's next seed, the seat, the opponents' opening moves), and the observation's
+        mask is that of its first position: never all zeros, so a masked sampler works on it (a
+        vector env in Gymnasium's default next-step autoreset mode samples from it, then resets);
+        its other fields show the position the episode ended in."""
+        obs = self._observe()
+        self._next = _seat, _bots, game = self._begin(self._seeds.next(None))
+        if not game.is_over:  # (a game its opponents ended before the seat's first move has no move)
+            obs[MASK] = game.compact.mask().view(np.int8)
+        return obs, reward, True, False, info
 
     def _info(self, info: dict[str, Any]) -> dict[str, Any]:
         """`info`, with the learner's ``legal_codes`` and ``afterstates`` table when asked for."""
@@ -156,28 +182,27 @@ class HuntersEnv(gymnasium.Env[dict[str, Any], Any]):
         return play
 
     def _play_bots(self) -> None:
-        game = self.game
-        while not game.is_over and game.player != self.seat:
-            game.play(self._bots[game.player](game))
+        game, seat, bots = self.game, self.seat, self._bots
+        while not game.is_over and game.player != seat:
+            game.play(bots[game.player](game))
 
     def _observe(self) -> dict[str, Any]:
         return self._buffers.fill(self.game, self.seat, not self.game.is_over, copy=True)
 
     def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         game = self.game
-        if self.game.is_over:  # (not `game.is_over`: mypy would keep it narrowed below)
+        if self.game.is_over or self._next is not None:  # (not `game.is_over`: mypy would narrow it)
             raise RuntimeError("the episode is over: call reset()")
         try:
             game.compact.play(as_int(action, "action"))
         except IllegalMoveError:
             if self._illegal == "raise":
                 raise
-            return self._observe(), -1.0, True, False, {"illegal_action": True}
+            return self._end(-1.0, {"illegal_action": True})
         self._play_bots()
         if game.is_over:
             scores = game.scores
-            reward = terminal_rewards(scores)[self.seat]
-            return self._observe(), reward, True, False, {"scores": scores}
+            return self._end(terminal_rewards(scores)[self.seat], {"scores": scores})
         return self._observe(), 0.0, False, False, self._info({})
 
     def sample_legal(self, rng: np.random.Generator | None = None) -> int:
@@ -198,7 +223,7 @@ class HuntersVectorEnv(VectorEnv[dict[str, Any], Any, Any]):
         game: str | type[AnyGame],
         num_envs: int = 256,
         players: int = 2,
-        view: str = "observation",
+        view: str = DEFAULT_VIEW,
         **options: Any,
     ):
         num_envs = as_int(num_envs, "num_envs", 1)

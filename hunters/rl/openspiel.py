@@ -2,7 +2,12 @@
 
 ``register(game_id)`` (done for every registered game with a learning surface when this module is
 imported) registers ``python_hunters_<game_id>`` with `pyspiel.register_game`; ``pyspiel.load_game(
-"python_hunters_<game_id>(players=3)")`` then makes it (parameter ``players``, default 2).
+"python_hunters_<game_id>(players=3)")`` then makes it. Parameters: ``players`` (default 2) and
+``seed`` (default -1: none). With a seed s >= 0 (a game with the `SeededChance` capability) every
+chance node has one outcome, probability 1: the one ``Game.new(players, seed=s)`` deals there, so the
+episode is that game (same seed and actions, same episode, as in every env type); searches then
+see the draws to come, as they would sampling a seeded game. Without one, chance nodes have the
+rules' outcomes and probabilities, and reproducibility is the sampler's (seed its generator).
 
 - Actions: the game's compact codes (``num_distinct_actions = layout.actions``).
 - Chance: the game is made with ``chance="external"``, so every random draw (a tile, a layout) is a
@@ -14,10 +19,11 @@ imported) registers ``python_hunters_<game_id>`` with `pyspiel.register_game`; `
   observer's ``dict`` has them under their field names. Observation string: the nonzero entries of
   each field. Information state: for a perfect-information game (Hunters & Gatherers: with external
   chance nothing is hidden) the string is the action history and the tensor the observation; for an
-  imperfect-information game (Jäger und Sammler: face-down tiles nobody may look at) the string is the
-  seat's sequence of observations and actions (perfect recall; built by replaying the history, so
-  slow) and the tensor the seat's current information state (``observe(seat,
-  view="information_state")``: the observation with its own face-down tiles, as the bots know it).
+  imperfect-information game (Jäger und Sammler: face-down tiles nobody may look at) the tensor is
+  the seat's information state (``observe(seat, view="information_state")``: all the seat knows,
+  its own face-down tiles included, as the bots know it) and the string that same state (its
+  nonzero entries): a summary of the seat's knowledge, not its history, so its length is bounded by
+  the layout (`string_bound`) however long the game.
 - States clone through the game's own `clone()` (one memcpy in the cores), so OpenSpiel's
   `MCTSBot` searches at the speed of Python's call overhead.
 """
@@ -29,14 +35,15 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from hunters.capabilities import ExplicitChance, LearnableGame
+from hunters.capabilities import ExplicitChance, LearnableGame, SeededChance, supports
 from hunters.errors import IllegalMoveError
 from hunters.game_base import AnyGame
+from hunters.info import check_seed
 from hunters.learn import LearnLayout, terminal_rewards
 
 from ._common import game_class, learnable_games
 
-__all__ = ["game_name", "register", "register_all"]
+__all__ = ["game_name", "register", "register_all", "string_bound"]
 
 
 _registered: dict[str, type[LearnableGame]] = {}
@@ -75,7 +82,7 @@ def register(game: str | type[AnyGame], perfect_information: bool | None = None)
         provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={"players": max(2, info.min_players)},
+        parameter_specification={"players": max(2, info.min_players), "seed": -1},
     )
 
     # OpenSpiel keeps the factory until the process exits: a class (as OpenSpiel's own Python games
@@ -87,7 +94,7 @@ def register(game: str | type[AnyGame], perfect_information: bool | None = None)
 
 
 class HuntersGame(pyspiel.Game):
-    """One configuration (``players``) of a hunters game, as an OpenSpiel game."""
+    """One configuration (``players``, ``seed``) of a hunters game, as an OpenSpiel game."""
 
     GAME_TYPE: Any
     CLS: type[LearnableGame]
@@ -96,9 +103,13 @@ class HuntersGame(pyspiel.Game):
     def __init__(self, params: dict[str, Any] | None = None):
         game_type, cls, perfect = self.GAME_TYPE, self.CLS, self.PERFECT
         params = params or {}
-        players = int(params.get("players", max(2, cls.INFO.min_players)))
-        cls.INFO.check_players(players)
-        self.cls, self.players, self.perfect = cls, players, perfect
+        players = cls.INFO.check_players(params.get("players", max(2, cls.INFO.min_players)))
+        seed = params.get("seed", -1)
+        if seed != -1:
+            check_seed(seed, optional=False)
+            if not supports(cls, SeededChance):
+                raise ValueError(f"{cls.INFO.id} cannot follow a seed at its chance nodes (no SeededChance)")
+        self.cls, self.players, self.perfect, self.seed = cls, players, perfect, int(seed)
         probe = cls.new(players=players, seed=0, chance="external")
         self.layout: LearnLayout = probe.learn_layout()
         info = pyspiel.GameInfo(
@@ -111,10 +122,11 @@ class HuntersGame(pyspiel.Game):
             # decisions; OpenSpiel also takes it as the bound on chance nodes of a Python game
             max_game_length=cls.INFO.max_game_length,
         )
-        super().__init__(game_type, info, {"players": players})
+        super().__init__(game_type, info, {"players": players, "seed": self.seed})
 
     def new_initial_state(self) -> HuntersState:
-        return HuntersState(self, self.cls.new(players=self.players, seed=0, chance="external"))
+        game = self.cls.new(players=self.players, seed=max(self.seed, 0), chance="external")
+        return HuntersState(self, game, seeded=self.seed >= 0)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
         if params:
@@ -153,9 +165,10 @@ def _from_record(cls: type[LearnableGame], record: dict[str, Any]) -> _Holder:
 class HuntersState(pyspiel.State):
     """A position: the hunters game (with external chance) behind OpenSpiel's State API."""
 
-    def __init__(self, game: HuntersGame, hunters_game: LearnableGame):
+    def __init__(self, game: HuntersGame, hunters_game: LearnableGame, seeded: bool = False):
         super().__init__(game)
         self._h = _Holder(hunters_game)
+        self._seeded = seeded
 
     @property
     def hunters_game(self) -> LearnableGame:
@@ -178,12 +191,16 @@ class HuntersState(pyspiel.State):
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         g = self._h.game
+        if self._seeded and isinstance(g, SeededChance) and g.player < 0 and not g.is_over:
+            return [(g.seeded_outcome(), 1.0)]
         return g.chance_outcomes() if isinstance(g, ExplicitChance) else []
 
     def _apply_action(self, action: int) -> None:
         g = self._h.game
         if g.player < 0:
             assert isinstance(g, ExplicitChance)  # (a seat of -1 is a chance node)
+            if self._seeded and isinstance(g, SeededChance) and action != g.seeded_outcome():
+                raise IllegalMoveError("NOT_AN_OUTCOME", "a seeded game's chance node has one outcome", action)
             g.apply_chance(int(action))
         else:
             g.compact.play(int(action))
@@ -235,45 +252,31 @@ class Observer:
 
     def string_from(self, state: HuntersState, player: int) -> str:
         if not self._perfect_recall:
-            return _observation_string(state.hunters_game, player, self._fields)
+            return _observation_string(state.hunters_game, player, self._fields, "observation")
         if self._game.perfect:
             return f"p{player} {state.history_str()}"
-        return _recall_string(self._game, state, player, self._fields)
+        return _observation_string(state.hunters_game, player, self._fields, "information_state")
 
 
-def _observation_string(game: LearnableGame, player: int, buffers: dict[str, Any]) -> str:
-    obs = game.observe(player, buffers)
+def string_bound(layout: LearnLayout, players: int) -> int:
+    """The most characters an observation or (imperfect-information) information-state string of a
+    configuration can have: every entry of every field nonzero, at its widest index and value."""
+    n = len(f"p{players - 1} ")
+    for f in layout.fields:
+        entries = int(np.prod(f.shape))
+        widest = max(len(str(int(f.low))), len(str(int(f.high))))
+        n += len(f.name) + 2 + entries * (len(str(entries - 1)) + 2 + widest)
+    return n
+
+
+def _observation_string(game: LearnableGame, player: int, buffers: dict[str, Any], view: str) -> str:
+    obs = game.observe(player, buffers, view)
     parts = []
     for name, arr in obs.items():
         flat = arr.reshape(-1)
         nz = np.flatnonzero(flat)
         parts.append(name + ":" + ",".join(f"{i}={flat[i]}" for i in nz.tolist()))
     return f"p{player} " + " ".join(parts)
-
-
-def _recall_string(game: HuntersGame, state: HuntersState, player: int, buffers: dict[str, Any]) -> str:
-    """The seat's observations after each step, and its own actions: its information state. A
-    state keeps a replay per seat (a history only grows), so walking a game costs one observation
-    per step, not one replay per call."""
-    cache: dict[int, list[Any]] = state.__dict__.setdefault("_recall", {})
-    history = state.history()
-    entry = cache.get(player)
-    if entry is None or entry[1] > len(history):
-        replay = game.cls.new(players=game.players, seed=0, chance="external")
-        entry = cache[player] = [_Holder(replay), 0, [_observation_string(replay, player, buffers)]]
-    holder, done, steps = entry
-    g = holder.game
-    for action in history[done:]:
-        actor = g.player
-        if actor < 0:
-            assert isinstance(g, ExplicitChance)
-            g.apply_chance(action)
-        else:
-            g.compact.play(action)
-        mine = f"a{action} " if actor == player else ""
-        steps.append(mine + _observation_string(g, player, buffers))
-    entry[1] = len(history)
-    return "\n".join(steps)
 
 
 def register_all() -> list[str]:

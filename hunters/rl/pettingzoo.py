@@ -1,5 +1,10 @@
 """PettingZoo AEC environments for every game with the learning surface (`hunters.learn`).
 
+PettingZoo's usual constructors: ``env(game_id, players=2, **options)``, wrapped as PettingZoo's
+classic games are (an illegal code ends the game, -1 to its agent and 0 to the others; an action
+outside the space is an AssertionError; calls out of order are refused), and ``raw_env(...)``, the
+env itself, the same as ``aec_env(...)``.
+
 ``aec_env(game_id, players=2, **options)``: agents ``player_0`` .. ``player_{n-1}`` (seat
 order); the agent to act is the game's seat to move (a seat may act several times in a row, e.g. an
 extra turn). Observation of an agent: a dict of the layout's fields (what that seat may know, the
@@ -15,8 +20,9 @@ rule of every env type (`hunters.rl._common.SeedStream`).
 
 Observations returned by `observe`/`last` are copies (they stay valid after later steps); pass
 ``copy_observations=False`` to get the env's own buffers instead (refilled in place: faster, copy what
-you keep). ``view="information_state"`` gives each agent its information state instead of its
-observation (`hunters.learn.VIEWS`: also what the seat recalls, as the bots know it). Render modes:
+you keep). ``view`` (`hunters.learn.VIEWS`): ``"information_state"`` (the default) gives each agent
+all its seat may know, its own recall included, as the bots see it; ``"observation"`` only what is on
+the table now. Render modes:
 ``"ansi"`` (the game's text summary) and ``"svg"`` (`hunters.pictures`).
 """
 
@@ -27,12 +33,14 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from hunters.capabilities import LearnableGame
 from hunters.game_base import AnyGame
 from hunters.learn import terminal_rewards
 
 from ._common import (
+    DEFAULT_VIEW,
     RENDER_FPS,
     RENDER_MODES,
     ObservationBuffers,
@@ -45,13 +53,36 @@ from ._common import (
     sample_legal,
 )
 
-__all__ = ["HuntersAECEnv", "aec_env"]
+__all__ = ["HuntersAECEnv", "aec_env", "env", "raw_env"]
+
+ILLEGAL_REWARD = -1.0
+"""What an illegal code earns its agent in `env` (the others get 0): a loss, as in `terminal_rewards`."""
 
 
 def aec_env(game: str | type[AnyGame], players: int = 2, **kwargs: Any) -> HuntersAECEnv:
     """The AEC environment of a game (an id or a class); `kwargs`: ``render_mode``,
     ``copy_observations``, ``view`` and the game's own options (passed to ``Game.new``)."""
     return HuntersAECEnv(game, players=players, **kwargs)
+
+
+def raw_env(game: str | type[AnyGame], players: int = 2, **kwargs: Any) -> HuntersAECEnv:
+    """PettingZoo's name for the unwrapped environment: `aec_env` (an illegal code raises
+    IllegalMoveError and changes nothing)."""
+    return HuntersAECEnv(game, players=players, **kwargs)
+
+
+def env(game: str | type[AnyGame], players: int = 2, **kwargs: Any) -> AECEnv[str, dict[str, Any], int]:
+    """`raw_env` wrapped as PettingZoo wraps its classic games: `TerminateIllegalWrapper` (an illegal
+    code ends the game: ILLEGAL_REWARD to its agent, 0 to the others, every agent terminated),
+    `AssertOutOfBoundsWrapper` and `OrderEnforcingWrapper`. The illegal-move wrapper reads the last
+    observation of the agent to act, so observations are copies here (``copy_observations=False`` is
+    for `raw_env`)."""
+    if kwargs.get("copy_observations", True) is not True:
+        raise ValueError("env() keeps observation copies (its illegal-move wrapper reads them): use raw_env")
+    wrapped: AECEnv[str, dict[str, Any], int] = raw_env(game, players=players, **kwargs)
+    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=ILLEGAL_REWARD)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
 
 
 class HuntersAECEnv(AECEnv[str, dict[str, Any], int]):
@@ -70,7 +101,7 @@ class HuntersAECEnv(AECEnv[str, dict[str, Any], int]):
         players: int = 2,
         render_mode: str | None = None,
         copy_observations: bool = True,
-        view: str = "observation",
+        view: str = DEFAULT_VIEW,
         **options: Any,
     ):
         super().__init__()

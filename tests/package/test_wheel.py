@@ -126,3 +126,23 @@ def test_installed_wheel_serves_and_plays_every_game(built):
     games = [line for line in out.splitlines() if " over after " in line]
     assert len(games) >= 2 and "viewer: pages served" in out, out
     assert "Traceback" not in log, log[-3000:]
+
+
+def test_installed_wheel_ships_the_examples(built):
+    """The examples (hunters/examples) are in the wheel and, installed, list and copy themselves
+    from outside any source tree: ``python -m hunters.examples [copy DIR]`` (running them needs the
+    learning extra, tests/rl/test_example.py)."""
+    bin_dir, _, wheel, env, tmp = built
+    with zipfile.ZipFile(wheel) as zf:
+        names = set(zf.namelist())
+    shipped = _tracked("hunters/examples")
+    assert shipped and not [f for f in shipped if f not in names], f"the wheel lacks {set(shipped) - names}"
+    _run([str(bin_dir / "python"), "-m", "pip", "install", "--quiet", str(wheel)], tmp, env, 900)
+    work = tmp / "examples-elsewhere"
+    work.mkdir()
+    listing = _run([str(bin_dir / "python"), "-m", "hunters.examples"], work, env, 120)
+    modules = sorted(Path(f).stem for f in shipped if not Path(f).name.startswith("_"))
+    assert sorted(re.findall(r"^hunters\.examples\.(\w+):", listing, re.M)) == modules, listing
+    assert str(tmp / "venv") in listing  # the installed files, not a checkout's
+    _run([str(bin_dir / "python"), "-m", "hunters.examples", "copy", "mine"], work, env, 120)
+    assert sorted(p.stem for p in (work / "mine").iterdir()) == modules

@@ -8,6 +8,7 @@ import pytest
 
 from hunters.bots import make_bot
 from hunters.rl import aec_env, gym_env, vector_env
+from hunters.rl._common import DEFAULT_VIEW
 
 
 def _first_obs(obs):
@@ -28,7 +29,7 @@ def test_one_seed_rule_in_every_env_type(game_cls):
         aec = aec_env(game_cls, players=2)
         aec.reset(seed=seed)
         assert aec.game.to_record() == expected.to_record()
-        want = _first_obs(expected.observe(0))
+        want = _first_obs(expected.observe(0, view=DEFAULT_VIEW))
         assert _same(_first_obs(obs), want)
         assert _same(_first_obs(aec.observe("player_0")), want)
         if hasattr(game_cls, "learn_batch"):
@@ -129,7 +130,7 @@ def test_opponents_may_be_callables_or_bots(game_cls):
     assert reward in (-1.0, 0.0, 1.0) and "scores" in info
     # the opponent's observation is its own seat's: equal to observe(seat 0) at its decisions
     game = game_cls.new(players=2, seed=4)
-    want = game.observe(0)
+    want = game.observe(0, view=DEFAULT_VIEW)
     assert all(np.array_equal(seen[0][k], want[k]) for k in want)
     # a Bot object and a list mixing kinds
     bot_env = gym_env(game_cls, opponents=make_bot("greedy"), seat=0)

@@ -114,7 +114,7 @@ def test_vector_env_equals_single_games(batch_cls):
                 assert not term[i] and reward[i] == 0
             assert info["player"][i] == g.player
             assert np.array_equal(obs["action_mask"][i], g.compact.mask().view(np.int8))
-            direct = g.observe(g.player)
+            direct = g.observe(g.player, view=env.view)
             assert all(np.array_equal(obs[k][i], direct[k]) for k in direct)
         if ended >= n and batch_cls.INFO.id != "tiny_tiles":
             break
@@ -206,3 +206,67 @@ def test_make_with_no_prior_import():
         "print(env.unwrapped.game.to_record()['seed'], env.observation_space.contains(obs))\n"
     )
     assert got == "3 True"
+
+
+@pytest.mark.parametrize("mode", ["default", "next_step", "same_step"])
+def test_make_vec_sync_autoreset_gives_the_next_episodes_first_mask(mode):
+    """``gymnasium.make_vec(..., vectorization_mode="sync")`` over the single-agent env, in
+    Gymnasium's default autoreset mode (next step) and in same-step mode: a masked sampler never
+    meets an all-zero mask, and when an episode ends the mask it gets is that of the next episode's
+    first position (next step: the mask of the observation the following reset returns)."""
+    from gymnasium.vector import AutoresetMode
+
+    kwargs = {} if mode == "default" else {"vector_kwargs": {"autoreset_mode": AutoresetMode[mode.upper()]}}
+    envs = gymnasium.make_vec(
+        "hunters.rl.gym:hunters/JaegerSammler-v0", num_envs=2, vectorization_mode="sync", seat="random", **kwargs
+    )
+    if mode == "default":
+        assert envs.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP
+    obs, _ = envs.reset(seed=1)
+    rng = np.random.default_rng(0)
+    ended, pending = 0, {}
+    for _ in range(400):
+        assert all(obs["action_mask"][i].any() for i in range(2))
+        actions = np.array([rng.choice(np.flatnonzero(obs["action_mask"][i])) for i in range(2)])
+        obs, _reward, term, _trunc, _info = envs.step(actions)
+        for i, mask in pending.items():  # next step: the slot was reset now, its first mask as announced
+            game = envs.envs[i].unwrapped.game
+            assert np.array_equal(obs["action_mask"][i], mask)
+            assert game.compact.legal() == np.flatnonzero(mask).tolist() and game.player == envs.envs[i].unwrapped.seat
+        pending = {}
+        for i in np.flatnonzero(term):
+            ended += 1
+            if envs.metadata["autoreset_mode"] == AutoresetMode.NEXT_STEP:
+                pending[int(i)] = obs["action_mask"][i].copy()
+            else:  # same step: the observation is already the next episode's first
+                game = envs.envs[i].unwrapped.game
+                assert np.flatnonzero(obs["action_mask"][i]).tolist() == game.compact.legal() != []
+        if ended >= 3 and not pending:
+            break
+    assert ended >= 3
+
+
+def test_an_ended_episode_begins_the_next_one_as_reset_would(game_cls):
+    """After an episode ends, ``reset()`` plays the game the ended step began (its mask was the
+    last observation's), and the episodes are those of an env that only ever reset: same seeds, same
+    seats, same opponents' moves."""
+    env = gym_env(game_cls, opponents="greedy", seat="random")
+    obs, _ = env.reset(seed=21)
+    records = []
+    for _ in range(3):
+        done = False
+        while not done:
+            obs, _r, done, _t, _i = env.step(env.sample_legal())
+        last_mask = obs["action_mask"].copy()
+        with pytest.raises(RuntimeError, match="episode is over"):
+            env.step(int(np.flatnonzero(last_mask)[0]))
+        records.append(env.game.to_record())
+        obs, _info = env.reset()
+        assert np.array_equal(obs["action_mask"], last_mask) and last_mask.any()
+    # the same seed stream without looking ahead: each game's seed and opening are reset()'s
+    from hunters.rl._common import SeedStream
+
+    stream = SeedStream()
+    stream.next(21)
+    seeds = [stream.next() for _ in range(3)]
+    assert [r["seed"] for r in records[1:]] == seeds[:2]

@@ -74,7 +74,7 @@ def test_observations_are_the_seats_and_stay_valid(game_cls):
     assert not waiting["action_mask"].any()
     assert first["action_mask"].dtype == np.int8
     assert np.flatnonzero(first["action_mask"]).tolist() == env.game.compact.legal()
-    direct = env.game.observe(int(mover.split("_")[1]))
+    direct = env.game.observe(int(mover.split("_")[1]), view=env.view)
     assert all(np.array_equal(first[k], direct[k]) for k in direct)
     env.step(int(np.flatnonzero(first["action_mask"])[0]))
     assert all(np.array_equal(first[k], kept[k]) for k in kept)  # copies: not refilled by the step
@@ -126,3 +126,56 @@ def test_importing_hunters_rl_imports_no_library():
     code = f"import sys, hunters, hunters.rl; print(sorted(m for m in {libraries} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_usual_constructors_pass_the_api_test(game_cls):
+    """``env()`` (PettingZoo's wrappers, as its classic games have) and ``raw_env()`` pass
+    `pettingzoo.test.api_test` and `seed_test`, and play a whole game."""
+    from hunters.rl.pettingzoo import HuntersAECEnv, env, raw_env
+
+    assert isinstance(raw_env(game_cls), HuntersAECEnv)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(env(game_cls, players=2), num_cycles=200)
+        api_test(raw_env(game_cls, players=2), num_cycles=50)
+        seed_test(lambda: env(game_cls, players=2), num_cycles=30)
+    wrapped = env(game_cls)
+    wrapped.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for agent in wrapped.agent_iter():
+        obs, _reward, terminated, truncated, _info = wrapped.last()
+        if terminated or truncated:
+            wrapped.step(None)
+            continue
+        wrapped.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert wrapped.unwrapped.game.is_over
+
+
+def test_env_ends_the_game_on_an_illegal_code(game_cls):
+    from hunters.rl.pettingzoo import ILLEGAL_REWARD, env
+
+    wrapped = env(game_cls, players=2)
+    wrapped.reset(seed=1)
+    obs, *_ = wrapped.last()
+    while obs["action_mask"].all():  # (the tiny game's first decisions allow every code)
+        wrapped.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        obs, *_ = wrapped.last()
+    agent = wrapped.agent_selection
+    record = wrapped.unwrapped.game.to_record()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PettingZoo's own warning about the illegal move
+        wrapped.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    assert wrapped.unwrapped.game.to_record() == record  # the game itself is unchanged
+    rewards = {}
+    for a in wrapped.agent_iter():
+        _obs, reward, terminated, _truncated, _info = wrapped.last()
+        assert terminated
+        rewards[a] = reward
+        wrapped.step(None)
+    assert rewards[agent] == ILLEGAL_REWARD and all(r == 0 for a, r in rewards.items() if a != agent)
+    with pytest.raises(AssertionError):
+        fresh = env(game_cls)
+        fresh.reset(seed=0)
+        fresh.step(fresh.action_space(fresh.agent_selection).n)
+    with pytest.raises(ValueError, match="raw_env"):
+        env(game_cls, copy_observations=False)

@@ -20,9 +20,12 @@ afterstate value, but over the table the core fills for every legal move (the en
 points, lead and estimated lead after the move, pieces left and placed, ...), so no copy is played
 in Python.
 
-    python examples/train_vs_random.py --game jaeger_sammler --method codes --episodes 1000
-    python examples/train_vs_random.py --game carcassonne_hg --method afterstates --episodes 150
-    python examples/train_vs_random.py --game carcassonne_hg --method features --episodes 300
+    python -m hunters.examples.train_vs_random --game GAME --method codes --episodes 1000
+    python -m hunters.examples.train_vs_random --game GAME --method afterstates --episodes 150
+    python -m hunters.examples.train_vs_random --game GAME --method features --episodes 300
+
+(GAME a registered game id; docs/learning.md gives each game's fast method and measured results.
+``python -m hunters.examples copy DIR`` copies this file out to change it.)
 
 Prints the win rate against `random` (greedy play of the value, fresh seeds) before and after
 training, and the seconds it took.
@@ -35,8 +38,13 @@ import time
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
+import hunters
+from hunters.capabilities import Learnable, supports
 from hunters.rl import gym_env
+
+Vector = npt.NDArray[np.float32]
 
 
 class Features:
@@ -46,13 +54,13 @@ class Features:
         self.fields = [(f.name, 1.0 / max(1.0, float(np.max(np.abs([f.low, f.high]))))) for f in layout.fields]
         self.buffers = {f.name: np.zeros(f.shape, np.dtype(f.dtype)) for f in layout.fields}
 
-    def __call__(self, game: Any, seat: int) -> np.ndarray:
+    def __call__(self, game: Any, seat: int) -> Vector:
         obs = game.observe(seat, self.buffers)
         parts = [obs[name].reshape(-1).astype(np.float32) * scale for name, scale in self.fields]
         return np.concatenate([*parts, np.ones(1, np.float32)])
 
 
-def choose(env: Any, phi: Features, w: np.ndarray, rng: np.random.Generator, epsilon: float):
+def choose(env: Any, phi: Features, w: Vector, rng: np.random.Generator, epsilon: float) -> tuple[int, Vector]:
     """(code, features of its afterstate): the legal code with the best afterstate value."""
     game, seat = env.unwrapped.game, env.unwrapped.seat
     codes = game.compact.legal()
@@ -69,7 +77,9 @@ def choose(env: Any, phi: Features, w: np.ndarray, rng: np.random.Generator, eps
     return int(codes[k]), feats[k]
 
 
-def episode(env: Any, phi: Features, w: np.ndarray, rng: np.random.Generator, seed: int | None, epsilon: float):
+def episode(
+    env: Any, phi: Features, w: Vector, rng: np.random.Generator, seed: int | None, epsilon: float
+) -> tuple[float, list[Vector]]:
     """One episode; returns (terminal reward, features of the afterstates chosen)."""
     env.reset(seed=seed)
     chosen = []
@@ -81,18 +91,20 @@ def episode(env: Any, phi: Features, w: np.ndarray, rng: np.random.Generator, se
             return float(reward), chosen
 
 
-def win_rate(env: Any, phi: Features, w: np.ndarray, games: int, seed: int) -> float:
+def win_rate(env: Any, phi: Features, w: Vector, games: int, seed: int) -> float:
     """Share of `games` episodes won outright (reward +1), seeds `seed`, `seed + 1`, ..."""
     rng = np.random.default_rng(seed)
     return sum(episode(env, phi, w, rng, seed + g, 0.0)[0] > 0 for g in range(games)) / games
 
 
-def masked_softmax(theta: np.ndarray, legal: np.ndarray) -> np.ndarray:
+def masked_softmax(theta: npt.NDArray[np.float64], legal: npt.NDArray[np.intp]) -> npt.NDArray[np.float64]:
     z = np.exp(theta[legal] - theta[legal].max())
-    return z / z.sum()
+    return np.asarray(z / z.sum())
 
 
-def play_codes(env: Any, theta: np.ndarray, rng: np.random.Generator, seed: int | None, sample: bool):
+def play_codes(
+    env: Any, theta: npt.NDArray[np.float64], rng: np.random.Generator, seed: int | None, sample: bool
+) -> tuple[float, list[tuple[npt.NDArray[np.intp], int]]]:
     """One episode of the code-preference policy; returns (reward, [(legal codes, index chosen)])."""
     obs, _ = env.reset(seed=seed)
     steps = []
@@ -112,7 +124,7 @@ def play_codes(env: Any, theta: np.ndarray, rng: np.random.Generator, seed: int 
 def train_codes(game: Any, episodes: int, seed: int = 0, eval_games: int = 400, lr: float = 0.05) -> dict[str, Any]:
     """REINFORCE on a preference per compact code (terminal reward, running-mean baseline)."""
     env = gym_env(game, players=2, opponents="random", seat="random")
-    theta = np.zeros(env.action_space.n)
+    theta = np.zeros(env.layout.actions)
     rng = np.random.default_rng(seed)
     start = time.perf_counter()
 
@@ -150,7 +162,9 @@ def train(game: Any, episodes: int, seed: int = 0, eval_games: int = 100, lr: fl
     return {"before": before, "after": after, "episodes": episodes, "seconds": time.perf_counter() - start}
 
 
-def play_features(env: Any, w: np.ndarray, rng: np.random.Generator, seed: int | None, epsilon: float):
+def play_features(
+    env: Any, w: Vector, rng: np.random.Generator, seed: int | None, epsilon: float
+) -> tuple[float, list[Vector]]:
     """One episode valuing the core's afterstate rows by ``w``; returns (reward, rows chosen)."""
     _obs, info = env.reset(seed=seed)
     chosen = []
@@ -188,22 +202,26 @@ def train_features(game: Any, episodes: int, seed: int = 0, eval_games: int = 40
     return {"before": before, "after": after, "episodes": episodes, "seconds": time.perf_counter() - start}
 
 
-def main(argv: list[str] | None = None) -> None:
-    import hunters
-    from hunters.rl._common import learnable_games
+def learnable_games() -> list[str]:
+    """The registered games with the learning surface."""
+    return [g for g in hunters.games.ids() if supports(hunters.games.get(g), Learnable)]
 
+
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    parser.add_argument("--game", choices=hunters.games.ids(), help="default: every learnable game")
+    parser.add_argument("--game", choices=learnable_games(), help="default: every learnable game")
     parser.add_argument("--method", choices=("codes", "afterstates", "features"), default="codes")
     parser.add_argument("--episodes", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--eval-games", type=int, help="games of each evaluation (default: 400; afterstates 100)")
     args = parser.parse_args(argv)
     games = [args.game] if args.game else learnable_games()
     if args.method == "features" and not args.game:  # only games whose layout names afterstate features
-        games = [g for g in games if hunters.games.get(g).new(players=2, seed=0).learn_layout().afterstates]
+        games = [g for g in games if gym_env(g).layout.afterstates]
     for game_id in games:
         method = {"codes": train_codes, "afterstates": train, "features": train_features}[args.method]
-        r = method(game_id, args.episodes, seed=args.seed)
+        sizes = {} if args.eval_games is None else {"eval_games": args.eval_games}
+        r = method(game_id, args.episodes, seed=args.seed, **sizes)
         print(
             f"{game_id}: win rate against random {r['before']:.0%} untrained -> {r['after']:.0%} "
             f"after {r['episodes']} episodes of {args.method} ({r['seconds']:.0f} s)"

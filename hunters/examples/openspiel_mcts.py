@@ -1,7 +1,10 @@
 """OpenSpiel's own MCTS against the built-in bots of `hunters.bots`, on a game registered with OpenSpiel
 by `hunters.rl.openspiel` (tile draws and layouts are chance nodes).
 
-    python examples/openspiel_mcts.py --game carcassonne_hg --games 4 --simulations 200 --opponent greedy
+    python -m hunters.examples.openspiel_mcts --game GAME --games 4 --simulations 200 --opponent greedy
+
+(GAME a registered game id with chance nodes, default the first; ``python -m hunters.examples copy
+DIR`` copies this file out to change it.)
 
 Seats alternate between the two programs from game to game; chance nodes are sampled from their
 probabilities with the seeded generator. OpenSpiel's MCTS searches the OpenSpiel state (its random
@@ -20,7 +23,9 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import mcts
 
+import hunters
 from hunters.bots import make_bot
+from hunters.capabilities import ExplicitChance, Learnable, supports
 from hunters.rl.openspiel import register
 
 
@@ -71,9 +76,16 @@ def play_match(
     return totals
 
 
+def chance_games() -> list[str]:
+    """The registered games OpenSpiel can play: the learning surface and explicit chance."""
+    needs = (Learnable, ExplicitChance)
+    return [g for g in hunters.games.ids() if all(supports(hunters.games.get(g), c) for c in needs)]
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="carcassonne_hg")
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    games = chance_games()
+    parser.add_argument("--game", choices=games, default=games[0] if games else None)
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--simulations", type=int, default=100)
     parser.add_argument("--opponent", default="random", help="a hunters.bots spec: random, greedy, mcts:...")
