@@ -10,7 +10,7 @@ import pytest
 from hunters.aio import AsyncClient
 from hunters.client import RPC_METHODS, Client, IllegalMoveError, MatchEvent, SeatPlayed, ServiceError, Turn
 from hunters.v1 import matches_pb2
-from tests.clients.scenario import AsyncHook, Hook
+from tests.clients.hooks import AsyncHook, Hook
 
 from .test_seat_stream import GAME, TIMEOUT, local_game, pick
 

@@ -24,7 +24,7 @@ from hunters.client import (
     Turn,
 )
 from hunters.v1 import matches_pb2
-from tests.clients.scenario import BlockingHook, Hook
+from tests.clients.hooks import BlockingHook, Hook
 
 
 def contract_rpcs():

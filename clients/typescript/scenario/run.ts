@@ -12,111 +12,34 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { Code as ConnectCode, ConnectError, type Interceptor } from "@connectrpc/connect";
-
 import {
   HuntersClient,
   HuntersError,
-  MatchStatus,
-  isOver,
   type CreatedMatch,
   type LegalMoves,
-  type MatchEvent,
-  type MatchState,
   type Play,
 } from "../src/index.js";
 import { freePort } from "../test/server.js"; // a loopback port that nothing listens on
-
-/** One step of the scenario, as the JSON has it. */
-type Step = Record<string, any>;
-type Fields = [string, unknown][];
+import { playBySeatStream, playByUnary } from "./play.js";
+import {
+  COUNTED,
+  Failed,
+  Hook,
+  RPC_OF,
+  botsOf,
+  errorText,
+  index,
+  span,
+  stateFields,
+  status,
+  value,
+  type Fields,
+  type Step,
+} from "./transcript.js";
 
 const SCENARIO = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "scenario", "scenario.json");
 
-/** The RPC whose tries a step counts: its op's own (not the lookups a client makes on the way). */
-const RPC_OF: Record<string, string> = {
-  play: "PlayMove",
-  delete_match: "DeleteMatch",
-  get_match: "GetMatch",
-  create_match: "CreateMatch",
-  list_matches: "ListMatches",
-  all_matches: "ListMatches",
-};
-const COUNTED = new Set(["play", "delete_match"]); // ops that print their tries (and every op on the gone server)
-
-const LOST = "the reply was lost (the scenario's hook)";
-
-/** What the scenario sees of unary calls, and the replies it loses. */
-class Hook {
-  calls: [string, unknown][] = [];
-  losing = new Map<string, number>();
-
-  reset(): void {
-    this.calls = [];
-    this.losing.clear();
-  }
-
-  requests(method: string): unknown[] {
-    return this.calls.filter(([m]) => m === method).map(([, r]) => r);
-  }
-
-  readonly interceptor: Interceptor = (next) => async (req) => {
-    if (req.stream) return next(req);
-    const name = req.method.name;
-    this.calls.push([name, req.message]);
-    const lose = (this.losing.get(name) ?? 0) > 0;
-    if (lose) this.losing.set(name, (this.losing.get(name) ?? 0) - 1);
-    const res = await next(req); // the server has answered
-    if (lose) throw new ConnectError(LOST, ConnectCode.Unavailable);
-    return res;
-  };
-}
-
-function value(v: unknown): string {
-  if (typeof v === "boolean") return v ? "true" : "false";
-  if (Array.isArray(v)) return v.length ? v.map(String).join(",") : "-";
-  if (v === undefined || v === null) return "-";
-  return String(v);
-}
-
-function span(versions: Set<number>): string {
-  const max = Math.max(...versions);
-  if (versions.size && versions.size === max + 1 && [...versions].every((v) => v >= 0 && v <= max)) return `0..${max}`;
-  return value([...versions].sort((a, b) => a - b));
-}
-
-/** The error's one line; a status the server did not send is written without the library's message. */
-function errorText(err: HuntersError): string {
-  const text = err.reason === err.codeName ? `${err.codeName} ${err.reason}` : err.message;
-  const meta = Object.keys(err.metadata)
-    .sort()
-    .map((k) => `${k}=${err.metadata[k]}`)
-    .join(",");
-  return text + (meta ? ` | ${meta}` : "");
-}
-
-class Failed extends Error {
-  constructor(
-    readonly err: HuntersError,
-    readonly fields: Fields,
-  ) {
-    super(err.message);
-  }
-}
-
-const status = (s: MatchStatus): string => MatchStatus[s] ?? String(s);
-const stateFields = (s: MatchState): Fields => [
-  ["scores", [...s.scores]],
-  ["winners", [...s.winners]],
-];
-const botsOf = (bots: Record<number, string>): string[] =>
-  Object.keys(bots)
-    .map(Number)
-    .sort((a, b) => a - b)
-    .map((seat) => `${seat}:${bots[seat]}`);
-const index = (version: number, n: number, offset = 0): number => (version * 7 + 3 + offset) % n;
-
-class Run {
+export class Run {
   matches = new Map<string, CreatedMatch>();
   labels = new Map<string, string>();
   legal = new Map<string, LegalMoves>();
@@ -176,8 +99,8 @@ class Run {
       list_matches: this.listMatches,
       all_matches: this.allMatches,
       seat_open: this.seatOpen,
-      play_by_unary: this.playByUnary,
-      play_by_seat_stream: this.playBySeatStream,
+      play_by_unary: (c, step) => playByUnary(this, c, step),
+      play_by_seat_stream: (c, step) => playBySeatStream(this, c, step),
       perft: this.perft,
       evaluate: this.evaluate,
       simulate: this.simulate,
@@ -365,91 +288,6 @@ class Run {
     return [["first", "-"]];
   }
 
-  async playByUnary(c: HuntersClient, step: Step): Promise<Fields> {
-    const matchId = this.matchId(step);
-    const token = this.matches.get(step.match)!.seatTokens[step.seat]!;
-    let version: number = step.from;
-    let moves = 0;
-    for (;;) {
-      const ev = await c.waitTurn(matchId, step.seat, { fromVersion: version });
-      if (ev === undefined || ev.matchOver) break;
-      const legal = await c.legalMoves(matchId);
-      const m = legal.moves[index(legal.version, legal.moves.length)]!;
-      const byMove = legal.version % 2 === 0; // structured moves and action codes in turn
-      const r = await c.play(matchId, token, byMove ? { move: m.move } : { action: m.action }, {
-        expectedVersion: legal.version,
-        changesOnly: true,
-      });
-      moves += 1;
-      version = r.version;
-      if (r.isOver) break;
-    }
-    const end = await c.getMatch(matchId);
-    return [["moves", moves], ["version", end.version], ["over", isOver(end.state)], ...stateFields(end.state)];
-  }
-
-  async playBySeatStream(c: HuntersClient, step: Step): Promise<Fields> {
-    const matchId = this.matchId(step);
-    const token = this.token(step);
-    let [moves, played, retried, reconnects] = [0, 0, 0, 0];
-    const refused: HuntersError[] = [];
-    const seen = new Set<number>();
-    let last: MatchEvent | undefined;
-    let illegalSent = false;
-    let resume: number | undefined;
-    const retriesDue = step.resend_move !== undefined ? 1 : 0;
-    for (;;) {
-      let reopen = false;
-      const stream = c.seat(matchId, token, { resumeVersion: resume });
-      try {
-        for await (const m of stream) {
-          if (m.kind === "event") {
-            seen.add(m.event.version);
-            last = m.event;
-          } else if (m.kind === "played") {
-            if (m.retried) retried += 1;
-            else played += 1;
-            if (!reconnects && played >= step.reconnect_after_moves && retried >= retriesDue && played === moves) {
-              reopen = true;
-              break;
-            }
-          } else if (m.kind === "refused") {
-            refused.push(m.error);
-          } else {
-            const turn = m.turn;
-            if (!illegalSent && moves + 1 === step.illegal_at_move) {
-              stream.play(turn.version, { action: step.illegal_action });
-              illegalSent = true;
-              continue;
-            }
-            const action = turn.moves[index(turn.version, turn.moves.length)]!.action;
-            const requestId = `seat-${turn.version}`;
-            stream.play(turn.version, { action }, requestId);
-            moves += 1;
-            if (moves === step.resend_move) stream.play(turn.version, { action }, requestId);
-          }
-        }
-      } finally {
-        stream.close();
-      }
-      if (!reopen) break;
-      reconnects += 1;
-      resume = stream.lastVersion;
-    }
-    this.more = refused.map((err) => ["refused", err]);
-    if (last === undefined) throw new Error("the seat stream sent no version");
-    return [
-      ["moves", moves],
-      ["played", played],
-      ["retried", retried],
-      ["refused", refused.length],
-      ["reconnects", reconnects],
-      ["versions", span(seen)],
-      ["over", last.matchOver],
-      ...stateFields(last.state),
-    ];
-  }
-
   async perft(c: HuntersClient, step: Step): Promise<Fields> {
     const lines = [];
     const request = {
@@ -499,3 +337,4 @@ const hook = new Hook();
 const client = new HuntersClient(address, { interceptors: [hook.interceptor] });
 const gone = new HuntersClient(`127.0.0.1:${await freePort()}`, { interceptors: [hook.interceptor] });
 await new Run(client, gone, hook).run(steps);
+
