@@ -1,6 +1,6 @@
-"""An asyncio client for the hunters gRPC service (grpc.aio): the match calls and the seat stream
-as coroutines and async iterators, in the game API's vocabulary (the same types and errors as
-`hunters.client`).
+"""An asyncio client for the hunters gRPC service (grpc.aio): every call of the blocking
+`hunters.client.Client`, with the same names, arguments, types, errors, retries and deadlines, as
+coroutines (and async iterators for the streams).
 
 >>> # doctest: +SKIP
 >>> from hunters.aio import AsyncClient
@@ -12,49 +12,45 @@ as coroutines and async iterators, in the game API's vocabulary (the same types 
 Everything runs on the caller's event loop, in one thread: a turn's message, the bot's choice and
 its answer take no thread handoffs, so many bots (of one match or of many) share one process
 cheaply. `choose` may be a coroutine function (await a search in a thread, a remote model). The
-blocking `hunters.client.Client` has every RPC; this client has the calls of a bot's life."""
+requests and the reading of the replies are `hunters.clientwire`'s, shared with the blocking client."""
 
 from __future__ import annotations
 
+import asyncio
 import inspect
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from typing import Any, TypeVar
 
 import grpc
 import grpc.aio
-from google.protobuf.message import Message
 
-from hunters.client import (
+from hunters.clienttypes import (
     LegalMoves,
     MatchEvent,
     MatchInfo,
+    MatchPage,
     PlayResult,
     SeatPlayed,
     SeatRefused,
     Turn,
-    _bearer,
-    _create_request,
-    _created,
-    _legal_moves,
-    _match_event,
-    _match_info,
-    _play_request,
-    _play_result,
-    _raise,
-    _seat_open,
-    _SeatMessages,
+    raise_rpc_error,
+    rpc_error,
 )
-from hunters.v1 import matches_pb2, matches_pb2_grpc
+from hunters.clientwire import ATTEMPTS, Call, Calls, SeatMessages, bearer, pause, play_result, seat_open
+from hunters.v1 import games_pb2, games_pb2_grpc, matches_pb2, matches_pb2_grpc, oracle_pb2, oracle_pb2_grpc
 from hunters.wire import adapter
 
 __all__ = ["AsyncClient", "AsyncSeatStream"]
 
+T = TypeVar("T")
 
-class AsyncSeatStream(_SeatMessages):
+
+class AsyncSeatStream(SeatMessages):
     """One seat of a match on one PlaySeat stream, on the event loop: `async for` it for
     `MatchEvent`s (every version), `Turn`s, `SeatPlayed` and `SeatRefused`, and answer turns with
     `await play(...)`; it ends after the match's last version. Use with `async with` (or call
-    close()); `AsyncClient.seat` makes one."""
+    close()); `AsyncClient.seat` makes one. It does not reconnect: after an error, open another
+    with `resume_version=stream.version`."""
 
     def __init__(
         self,
@@ -79,20 +75,21 @@ class AsyncSeatStream(_SeatMessages):
         if self._call is None:
             self.game = await self._client._game_of(self.match_id)
             self._ad = adapter(self.game)
-            self._call = self._client.matches.PlaySeat(metadata=_bearer(self._token), timeout=self._timeout)
-            await self._write(_seat_open(self.match_id, self._resume, self._changes_only))
+            self._call = self._client.matches.PlaySeat(metadata=bearer(self._token), timeout=self._timeout)
+            await self._write(seat_open(self.match_id, self._resume, self._changes_only))
         return self
 
     async def _write(self, request: matches_pb2.PlaySeatRequest) -> None:
         try:
             await self._call.write(request)
         except grpc.RpcError as err:
-            _raise(err)
+            raise_rpc_error(err)
 
     async def play(
         self, turn: Turn | int, move: Any = None, *, action: int | None = None, request_id: str = ""
     ) -> None:
-        """Answer the turn (or a version) with a move or an action code; the answer arrives on the stream."""
+        """Answer the turn (or a version) with a move or an action code; the answer arrives on the
+        stream. The move carries `request_id`, or one made up."""
         await self.open()
         await self._write(self._move(turn, move, action, request_id))
 
@@ -108,7 +105,7 @@ class AsyncSeatStream(_SeatMessages):
                 yield self._seen(msg)
         except grpc.RpcError as err:
             if err.code() != grpc.StatusCode.CANCELLED:
-                _raise(err)
+                raise_rpc_error(err)
 
     async def __aiter__(self) -> AsyncIterator[MatchEvent | Turn | SeatPlayed | SeatRefused]:
         async for msg in self.messages():
@@ -128,13 +125,25 @@ class AsyncSeatStream(_SeatMessages):
 
 class AsyncClient:
     """A connection to a hunters server on the running event loop. Use with `async with`, or
-    `await close()`."""
+    `await close()`. `timeout` and `interceptors` (grpc.aio's) as in `hunters.client.Client`."""
 
-    def __init__(self, address: str, credentials: grpc.ChannelCredentials | None = None, timeout: float = 30.0):
+    def __init__(
+        self,
+        address: str,
+        credentials: grpc.ChannelCredentials | None = None,
+        timeout: float = 30.0,
+        interceptors: Sequence[Any] = (),
+    ):
+        given = list(interceptors) or None
         self.channel = (
-            grpc.aio.secure_channel(address, credentials) if credentials else grpc.aio.insecure_channel(address)
+            grpc.aio.secure_channel(address, credentials, interceptors=given)
+            if credentials
+            else grpc.aio.insecure_channel(address, interceptors=given)
         )
         self.matches = matches_pb2_grpc.MatchServiceStub(self.channel)
+        self.oracle = oracle_pb2_grpc.OracleServiceStub(self.channel)
+        self.games = games_pb2_grpc.GameServiceStub(self.channel)
+        self.calls = Calls(self.matches, self.oracle, self.games)
         self.timeout = timeout
         self._games: dict[str, str] = {}
 
@@ -147,19 +156,39 @@ class AsyncClient:
     async def __aexit__(self, *exc: object) -> None:
         await self.close()
 
-    async def _call(self, method: Callable[..., Any], request: Message, token: str | None = None) -> Any:
-        """`await method(request)` with the timeout and token; an RPC error becomes
-        IllegalMoveError or ServiceError, as in `hunters.client`."""
+    async def _run(self, call: Call[T], attempts: int = ATTEMPTS) -> T:
+        """`Client._run` on the event loop: the deadline, the retries of a lost reply, the errors."""
+        for attempt in range(1, attempts + 1):
+            try:
+                reply = await call.method(call.request, timeout=self.timeout, metadata=call.metadata)
+            except grpc.RpcError as failed:
+                err = rpc_error(failed)
+                then = call.after(err, attempt, attempts)
+                if then == "raise":
+                    raise err from None
+                if then == "done":
+                    return call.parse(None)
+                await asyncio.sleep(pause(attempt))
+            else:
+                return call.parse(reply)
+        raise AssertionError("unreachable: the last try raises or returns")
+
+    async def _stream(self, call: Call[T], timeout: float | None) -> AsyncIterator[T]:
+        stream = call.method(call.request, timeout=timeout, metadata=call.metadata)
         try:
-            return await method(request, timeout=self.timeout, metadata=_bearer(token))
+            async for msg in stream:
+                yield call.parse(msg)
         except grpc.RpcError as err:
-            _raise(err)
+            raise_rpc_error(err)
+        finally:
+            stream.cancel()
 
     async def _game_of(self, match_id: str) -> str:
         if match_id not in self._games:
             self._games[match_id] = (await self.get_match(match_id)).game
         return self._games[match_id]
 
+    # -- matches -----------------------------------------------------------------------------
     async def create_match(
         self,
         game: str,
@@ -170,25 +199,35 @@ class AsyncClient:
         bots: dict[int, str] | None = None,
     ) -> MatchInfo:
         """A new match (`Client.create_match`)."""
-        resp: matches_pb2.CreateMatchResponse = await self._call(
-            self.matches.CreateMatch, _create_request(game, players, seed, options, bots), token
-        )
-        self._games[resp.match.match_id] = game
-        return _created(resp)
+        match = await self._run(self.calls.create_match(game, players, seed, options, token, bots))
+        self._games[match.match_id] = game
+        return match
 
     async def get_match(self, match_id: str) -> MatchInfo:
-        resp: matches_pb2.GetMatchResponse = await self._call(
-            self.matches.GetMatch, matches_pb2.GetMatchRequest(match_id=match_id)
-        )
-        return _match_info(resp.match)
+        return await self._run(self.calls.get_match(match_id))
+
+    async def list_matches(self, game: str = "", page_size: int = 50, page_token: str = "") -> MatchPage:
+        """One page of the stored matches (`Client.list_matches`)."""
+        return await self._run(self.calls.list_matches(game, page_size, page_token))
+
+    async def all_matches(self, game: str = "", page_size: int = 50) -> AsyncIterator[MatchInfo]:
+        """Every stored match (of `game` if given), page after page."""
+        token = ""
+        while True:
+            page = await self.list_matches(game, page_size, token)
+            for match in page.matches:
+                yield match
+            token = page.next_page_token
+            if not token:
+                return
+
+    async def delete_match(self, match_id: str, admin_token: str) -> None:
+        """Delete a match (its admin token); retried when the reply is lost."""
+        await self._run(self.calls.delete_match(match_id, admin_token))
 
     async def legal_moves(self, match_id: str) -> LegalMoves:
         """(move, action code) of every legal move, with the version and the seat to move."""
-        game = await self._game_of(match_id)
-        resp: matches_pb2.ListLegalMovesResponse = await self._call(
-            self.matches.ListLegalMoves, matches_pb2.ListLegalMovesRequest(match_id=match_id)
-        )
-        return _legal_moves(game, resp)
+        return await self._run(self.calls.legal_moves(match_id, await self._game_of(match_id)))
 
     async def play(
         self,
@@ -200,28 +239,35 @@ class AsyncClient:
         expected_version: int | None = None,
         request_id: str = "",
         changes_only: bool = False,
+        attempts: int = ATTEMPTS,
     ) -> PlayResult:
-        """Play a move or an action code (`Client.play`, `changes_only` included)."""
-        game = await self._game_of(match_id)
-        request = _play_request(game, match_id, move, action, expected_version, request_id, changes_only)
-        resp: matches_pb2.PlayMoveResponse = await self._call(self.matches.PlayMove, request, token)
-        return _play_result(game, resp)
+        """Play a move or an action code (`Client.play`: request id, retries, `changes_only`)."""
+        structured = move is not None and action is None
+        game = await self._game_of(match_id) if structured else self._games.get(match_id)
+        call = self.calls.play(match_id, game, move, action, expected_version, request_id, changes_only, token)
+        reply = await self._run(call, max(1, attempts))
+        return play_result(game or await self._game_of(match_id), reply)
 
     async def watch(
         self, match_id: str, from_version: int = 0, timeout: float | None = None
-    ) -> AsyncIterator[MatchEvent]:
+    ) -> AsyncGenerator[MatchEvent, None]:
         """Every event from `from_version` on, then live ones until the match ends."""
-        ad = adapter(await self._game_of(match_id))
-        call = self.matches.WatchMatch(
-            matches_pb2.WatchMatchRequest(match_id=match_id, from_version=from_version), timeout=timeout
-        )
+        call = self.calls.watch(match_id, from_version, await self._game_of(match_id))
+        async for ev in self._stream(call, timeout):
+            yield ev
+
+    async def wait_turn(
+        self, match_id: str, seat: int, from_version: int = 0, timeout: float | None = None
+    ) -> MatchEvent | None:
+        """Wait until `seat` is to move or the game is over (`Client.wait_turn`)."""
+        events = self.watch(match_id, from_version, timeout)
         try:
-            async for ev in call:
-                yield _match_event(ad, ev)
-        except grpc.RpcError as err:
-            _raise(err)
+            async for ev in events:
+                if ev.match_over or ev.state.player == seat:
+                    return ev
+            return None
         finally:
-            call.cancel()
+            await events.aclose()  # cancels the stream
 
     def seat(
         self,
@@ -262,3 +308,55 @@ class AsyncClient:
                         choice = await choice
                     await stream.play(turn, **stream._answer(choice))
             return None if last is None else stream.event(last)
+
+    async def get_record(self, match_id: str, admin_token: str | None = None) -> dict[str, Any]:
+        """The game's record (JSON); before the end it needs the admin token."""
+        return await self._run(self.calls.get_record(match_id, admin_token))
+
+    # -- oracle ------------------------------------------------------------------------------
+    async def evaluate(
+        self,
+        game: str,
+        players: int,
+        moves: list[Any],
+        seed: int | None = None,
+        options: dict[str, Any] | None = None,
+        include_legal_moves: bool = False,
+    ) -> oracle_pb2.EvaluateResponse:
+        return await self._run(self.calls.evaluate(game, players, moves, seed, options, include_legal_moves))
+
+    def simulate(
+        self, game: str, players: int, games: int, seed: int = 0, timeout: float | None = None
+    ) -> AsyncIterator[oracle_pb2.SimulateGamesResponse]:
+        """Random games in the server's core (`Client.simulate`)."""
+        return self._stream(self.calls.simulate(game, players, games, seed), timeout)
+
+    def perft(
+        self,
+        game: str,
+        players: int,
+        depth: int,
+        moves: Iterable[Any] = (),
+        seed: int | None = None,
+        options: dict[str, Any] | None = None,
+        chance: bool = False,
+        divide: bool = False,
+        max_nodes: int = 0,
+        timeout: float | None = None,
+    ) -> AsyncIterator[oracle_pb2.PerftResponse]:
+        """A perft count (`Client.perft`): `timeout` its deadline, by default the client's."""
+        call = self.calls.perft(game, players, depth, moves, seed, options, chance, divide, max_nodes)
+        return self._stream(call, self.timeout if timeout is None else timeout)
+
+    async def conformance_vectors(self, game: str = "") -> list[oracle_pb2.ConformanceVectorFile]:
+        return await self._run(self.calls.conformance_vectors(game))
+
+    async def conformance_vector_file(self, game: str, name: str, version: str = "") -> list[dict[str, Any]]:
+        return await self._run(self.calls.conformance_vector_file(game, name, version))
+
+    # -- game information ----------------------------------------------------------------------
+    async def list_games(self) -> list[games_pb2.GameSummary]:
+        return await self._run(self.calls.list_games())
+
+    async def game_info(self, game: str) -> games_pb2.GetGameInfoResponse:
+        return await self._run(self.calls.game_info(game))

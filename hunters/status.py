@@ -23,11 +23,13 @@ _ARGUMENT_REASONS = {"MALFORMED", "BAD_ROTATION", "UNKNOWN_ZONE", "UNKNOWN_SPACE
 
 class ServiceError(Exception):
     """An error sent to (or received from) the caller: `code` (grpc.StatusCode), `reason`, message,
-    metadata (ErrorInfo.metadata, string values)."""
+    metadata (ErrorInfo.metadata, string values). Its text is the one line every client of the
+    project writes for an error: ``CODE REASON: message``, e.g. ``NOT_FOUND MATCH_NOT_FOUND: no
+    match 'x'``."""
 
     def __init__(self, code: grpc.StatusCode, reason: str, message: str, **metadata: object):
         message = clip(message, MAX_MESSAGE)
-        super().__init__(f"{reason}: {message}")
+        super().__init__(f"{code.name} {reason}: {message}")
         self.code = code
         self.reason = reason
         self.message = message

@@ -37,7 +37,7 @@ def play_against_bot(c: Client, game: str, me: int, bot_seat: int, bot: str) -> 
     assert end.status == matches_pb2.MATCH_STATUS_OVER and end.created_at is not None, end
     by_seat = Counter(ev.seat for ev in c.watch(m.match_id) if ev.seat >= 0)
     assert by_seat[me] == mine and by_seat[bot_seat] > 0 and mine + by_seat[bot_seat] == end.version, by_seat
-    assert len(c.record(m.match_id)["moves"]) == end.version
+    assert len(c.get_record(m.match_id)["moves"]) == end.version
     return {
         "client": "python",
         "game": game,

@@ -23,6 +23,6 @@ with Client(address) as client:
         move, _ = client.legal_moves(match.match_id)[0]
         state = client.play(match.match_id, move, token=match.seat_tokens[state.player]).state
     version = state.version
-    listed = any(m.match_id == match.match_id for m in client.list_matches())
+    listed = any(m.match_id == match.match_id for m in client.all_matches())
     print(f"game-server: match {match.match_id} over after {version} moves, scores {list(state.scores)}")
     sys.exit(0 if listed and version > 0 else 1)

@@ -26,6 +26,7 @@ REPO_PAGES = {
     "clients/README.md": "client-libraries/index.md",
     "clients/typescript/README.md": "client-libraries/typescript.md",
     "clients/go/README.md": "client-libraries/go.md",
+    "clients/scenario/README.md": "client-libraries/scenario.md",
 }
 SITE_TO_REPO = {site: repo for repo, site in REPO_PAGES.items()}
 

@@ -40,7 +40,7 @@ def test_plays_both_games_as_non_root_and_keeps_them_across_restarts(res):
 
     def still_there() -> None:
         with Client(f"127.0.0.1:{c.port()}") as client:
-            listed = {m.match_id: m for m in client.list_matches()}
+            listed = {m.match_id: m for m in client.all_matches()}
             for game, (match_id, moves, scores) in played.items():
                 m = client.get_match(match_id)
                 assert (m.game, m.version, list(m.state.scores)) == (game, moves, scores)

@@ -1,14 +1,16 @@
-"""The asyncio client (`hunters.aio`): the calls of a bot's life and the seat stream on one event
-loop, with the blocking client's types and errors."""
+"""The asyncio client (`hunters.aio`): every call of the blocking client, the seat stream on one
+event loop, with the blocking client's types, errors and retries."""
 
 import asyncio
+import inspect
 
 import grpc
 import pytest
 
 from hunters.aio import AsyncClient
-from hunters.client import IllegalMoveError, MatchEvent, SeatPlayed, ServiceError, Turn
+from hunters.client import RPC_METHODS, Client, IllegalMoveError, MatchEvent, SeatPlayed, ServiceError, Turn
 from hunters.v1 import matches_pb2
+from tests.clients.hooks import AsyncHook, Hook
 
 from .test_seat_stream import GAME, TIMEOUT, local_game, pick
 
@@ -85,3 +87,67 @@ def test_async_calls_raise_the_blocking_clients_errors_and_change_nothing(server
     kinds = [type(x) for x in seen]
     assert kinds[:3] == [MatchEvent, MatchEvent, Turn] and SeatPlayed in kinds
     assert [e.version for e in watched] == [0, 1, 2] and watched[2].seat == 1
+
+
+def test_the_async_client_has_every_call_of_the_blocking_one(server):
+    """Every RPC's method, with the blocking client's name and arguments, and the same results."""
+    blocking = {name: inspect.signature(getattr(Client, name)) for name in RPC_METHODS.values()}
+    for name, signature in blocking.items():
+        assert hasattr(AsyncClient, name), name
+        assert inspect.signature(getattr(AsyncClient, name)).parameters.keys() == signature.parameters.keys(), name
+    for name in ("all_matches", "wait_turn", "play_seat"):
+        assert inspect.signature(getattr(AsyncClient, name)).parameters.keys() == (
+            inspect.signature(getattr(Client, name)).parameters.keys()
+        )
+    address = f"127.0.0.1:{server.port}"
+
+    async def main():
+        async with AsyncClient(address) as c:
+            games = [g.game for g in await c.list_games()]
+            info = await c.game_info(GAME)
+            m = await c.create_match("jaeger_sammler", 2, seed=5, bots={1: "random"})
+            await c.play(m.match_id, token=m.seat_tokens[0], action=(await c.legal_moves(m.match_id))[0][1])
+            turn = await c.wait_turn(m.match_id, 0, 1)
+            record = await c.get_record(m.match_id, m.admin_token)
+            page = await c.list_matches(page_size=1)
+            listed = [x.match_id async for x in c.all_matches(page_size=1)]
+            evaluated = await c.evaluate(GAME, 2, [], seed=1, include_legal_moves=True)
+            simulated = [p async for p in c.simulate(GAME, 2, 2, seed=1)]
+            counted = [line async for line in c.perft(GAME, 2, 1, seed=1, timeout=30)]
+            vectors = await c.conformance_vectors(GAME)
+            lines = await c.conformance_vector_file(GAME, vectors[0].name)
+            await c.delete_match(m.match_id, m.admin_token)
+            with pytest.raises(ServiceError) as gone:
+                await c.get_match(m.match_id)
+            return games, info, m, turn, record, page, listed, evaluated, simulated, counted, lines, gone.value
+
+    games, info, m, turn, record, page, listed, evaluated, simulated, counted, lines, gone = run(main())
+    with Client(address) as c:
+        assert games == [g.game for g in c.list_games()] and info == c.game_info(GAME)
+        assert evaluated == c.evaluate(GAME, 2, [], seed=1, include_legal_moves=True)
+        assert simulated[-1].done and simulated[-1].games_done == 2
+        assert [line.count for line in counted] == [line.count for line in c.perft(GAME, 2, 1, seed=1)] == [15]
+        assert lines == c.conformance_vector_file(GAME, c.conformance_vectors(GAME)[0].name)
+    assert turn.version >= 2 and turn.state.player == 0 and len(record["moves"]) == turn.version
+    assert [x.match_id for x in page.matches] == [m.match_id] and page.next_page_token == ""
+    assert listed == [m.match_id]
+    assert gone.reason == "MATCH_NOT_FOUND"
+
+
+def test_a_lost_reply_is_retried_on_asyncio_as_in_the_blocking_client(server):
+    hook = Hook()
+
+    async def main():
+        async with AsyncClient(f"127.0.0.1:{server.port}", interceptors=[AsyncHook(hook)]) as c:
+            m = await c.create_match(GAME, 2, seed=2)
+            action = (await c.legal_moves(m.match_id))[0][1]
+            hook.lose("PlayMove", 1)
+            played = await c.play(m.match_id, token=m.seat_tokens[0], action=action, expected_version=0)
+            hook.lose("DeleteMatch", 1)
+            await c.delete_match(m.match_id, m.admin_token)
+            return played
+
+    played = run(main())
+    ids = [r.request_id for r in hook.requests("PlayMove")]
+    assert played.version == 1 and len(ids) == 2 and ids[0] == ids[1] and len(ids[0]) == 32
+    assert len(hook.requests("DeleteMatch")) == 2

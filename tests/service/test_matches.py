@@ -328,9 +328,9 @@ def test_client_raises_the_game_api_errors(client):
     moves = client.legal_moves(m.match_id)
     r = client.play(m.match_id, action=moves[0][1], token=m.seat_tokens[0], expected_version=0, request_id="a")
     assert r.version == 1
-    assert [i.match_id for i in client.list_matches(page_size=1)] == [m.match_id]
+    assert [i.match_id for i in client.all_matches(page_size=1)] == [m.match_id]
     client.delete_match(m.match_id, m.admin_token)
-    assert list(client.list_matches()) == []
+    assert list(client.all_matches()) == []
 
 
 def test_unfinished_matches_stay_in_memory_beyond_the_cache(server_factory):

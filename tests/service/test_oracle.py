@@ -23,7 +23,7 @@ def test_evaluate_a_legal_list(client, server):
     assert resp.state == AD.state(local, 20)
     assert [AD.event_from_proto(e) for e in resp.events] == local.events
     assert [(AD.move_from_proto(lm.move), lm.action) for lm in resp.legal_moves] == local.actions.pairs()
-    assert client.list_matches() is not None and list(client.list_matches()) == []  # nothing stored
+    assert client.list_matches().matches == [] and list(client.all_matches()) == []  # nothing stored
 
 
 def test_evaluate_reports_the_first_illegal_move(client):

@@ -69,7 +69,7 @@ def test_a_move_on_one_replica_is_seen_by_every_other(replicas):
             local.play(move)
             assert wait_for(lambda there=there, i=i: there.get_match(m.match_id).version == i + 1)
         assert ca.record(m.match_id, m.admin_token) == cb.record(m.match_id, m.admin_token) == local.to_record()
-        assert [m.match_id] == [x.match_id for x in cb.list_matches()]
+        assert [m.match_id] == [x.match_id for x in cb.all_matches()]
         cb.delete_match(m.match_id, m.admin_token)
         assert wait_for(lambda: _gone(ca, m.match_id))
 

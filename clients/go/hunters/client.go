@@ -4,15 +4,12 @@ package hunters
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"io"
 	"time"
 
 	pb "github.com/hunters/hunters/clients/go/gen/hunters/v1"
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
 )
 
@@ -37,8 +34,15 @@ var RPCMethods = map[string]string{
 	"hunters.v1.GameService.GetGameInfo":              "GameInfo",
 }
 
+// DefaultTimeout is a new Client's Timeout.
+const DefaultTimeout = 30 * time.Second
+
 // Client speaks to one server. It is safe for concurrent use.
 type Client struct {
+	// Timeout is the deadline of each unary call, and of each try of a retried one (and of Perft
+	// unless PerftRequest.Timeout says otherwise); 0: none. The ctx's own deadline applies too: the
+	// earlier wins. Streams (Watch, WaitTurn, Seat, PlaySeat, Simulate) have only the ctx's.
+	Timeout     time.Duration
 	conn        *grpc.ClientConn
 	matches     pb.MatchServiceClient
 	oracle      pb.OracleServiceClient
@@ -60,7 +64,7 @@ func Dial(ctx context.Context, addr string, opts ...grpc.DialOption) (*Client, e
 // New uses a connection of your own (Close then leaves it open).
 func New(conn grpc.ClientConnInterface) *Client {
 	return &Client{matches: pb.NewMatchServiceClient(conn), oracle: pb.NewOracleServiceClient(conn),
-		games: pb.NewGameServiceClient(conn)}
+		games: pb.NewGameServiceClient(conn), Timeout: DefaultTimeout}
 }
 
 // WithCreateToken is a copy of c whose CreateMatch presents the operator's token, for a server
@@ -87,12 +91,15 @@ func withToken(ctx context.Context, token string) context.Context {
 	return metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+token)
 }
 
-// CreateMatch creates a match; the reply holds one token per seat and the admin token.
+// CreateMatch creates a match; the reply holds one token per seat and the admin token. Never
+// retried: the contract has no request id for it.
 func (c *Client) CreateMatch(ctx context.Context, cfg GameConfig) (*CreatedMatch, error) {
 	req, err := createMatchPB(cfg)
 	if err != nil {
 		return nil, err
 	}
+	ctx, cancel := c.deadline(ctx)
+	defer cancel()
 	r, err := c.matches.CreateMatch(withToken(ctx, c.createToken), req)
 	if err != nil {
 		return nil, wrap(err)
@@ -102,6 +109,8 @@ func (c *Client) CreateMatch(ctx context.Context, cfg GameConfig) (*CreatedMatch
 
 // GetMatch reads a match (never the hidden draw order).
 func (c *Client) GetMatch(ctx context.Context, matchID string) (*MatchInfo, error) {
+	ctx, cancel := c.deadline(ctx)
+	defer cancel()
 	r, err := c.matches.GetMatch(ctx, getMatchPB(matchID))
 	if err != nil {
 		return nil, wrap(err)
@@ -110,8 +119,10 @@ func (c *Client) GetMatch(ctx context.Context, matchID string) (*MatchInfo, erro
 	return &m, nil
 }
 
-// ListMatches reads one page of the stored matches, oldest first.
+// ListMatches reads one page of the stored matches, oldest first; AllMatches reads every page.
 func (c *Client) ListMatches(ctx context.Context, o ListMatchesOptions) (*MatchPage, error) {
+	ctx, cancel := c.deadline(ctx)
+	defer cancel()
 	r, err := c.matches.ListMatches(ctx, listMatchesPB(o))
 	if err != nil {
 		return nil, wrap(err)
@@ -119,14 +130,51 @@ func (c *Client) ListMatches(ctx context.Context, o ListMatchesOptions) (*MatchP
 	return matchPage(r), nil
 }
 
-// DeleteMatch deletes a match for good (its admin token); watchers' streams end.
+// MatchIterator reads every stored match, page after page (AllMatches).
+type MatchIterator struct {
+	c     *Client
+	ctx   context.Context
+	o     ListMatchesOptions
+	page  []MatchInfo
+	ended bool
+}
+
+// AllMatches reads every stored match (of o.Game if given, o.PageSize a page), page after page:
+// call Next until io.EOF. o.PageToken is where it starts ("" : the first page).
+func (c *Client) AllMatches(ctx context.Context, o ListMatchesOptions) *MatchIterator {
+	return &MatchIterator{c: c, ctx: ctx, o: o}
+}
+
+// Next is the next match; io.EOF after the last.
+func (it *MatchIterator) Next() (*MatchInfo, error) {
+	for len(it.page) == 0 {
+		if it.ended {
+			return nil, io.EOF
+		}
+		p, err := it.c.ListMatches(it.ctx, it.o)
+		if err != nil {
+			return nil, err
+		}
+		it.page, it.o.PageToken, it.ended = p.Matches, p.NextPageToken, p.NextPageToken == ""
+	}
+	m := it.page[0]
+	it.page = it.page[1:]
+	return &m, nil
+}
+
+// DeleteMatch deletes a match for good (its admin token); watchers' streams end. Retried when the
+// reply is lost (a retry answered MATCH_NOT_FOUND: the lost try deleted it).
 func (c *Client) DeleteMatch(ctx context.Context, matchID, adminToken string) error {
-	_, err := c.matches.DeleteMatch(withToken(ctx, adminToken), deleteMatchPB(matchID))
-	return wrap(err)
+	return c.write(withToken(ctx, adminToken), Attempts, true, func(try context.Context) error {
+		_, err := c.matches.DeleteMatch(try, deleteMatchPB(matchID))
+		return err
+	})
 }
 
 // LegalMoves lists the legal moves of the seat to move, each with its action code.
 func (c *Client) LegalMoves(ctx context.Context, matchID string) (*LegalMoves, error) {
+	ctx, cancel := c.deadline(ctx)
+	defer cancel()
 	r, err := c.matches.ListLegalMoves(ctx, legalMovesPB(matchID))
 	if err != nil {
 		return nil, wrap(err)
@@ -138,7 +186,7 @@ func (c *Client) LegalMoves(ctx context.Context, matchID string) (*LegalMoves, e
 type PlayOptions struct {
 	ExpectedVersion *int64 // refuse (ABORTED / STALE_VERSION) unless the match is at this version
 	RequestID       string // names the move for retries; made up when empty, so retries are always safe
-	Attempts        int    // tries in all when the reply is lost (UNAVAILABLE, DEADLINE_EXCEEDED); 0 means 3
+	Attempts        int    // tries in all when the reply is lost (UNAVAILABLE, DEADLINE_EXCEEDED); 0 means Attempts (3)
 	// ChangesOnly asks for a reply of what the move changed: its State has the fields every game
 	// has (player, status, scores, winners, version) but not the game's view (the board). Cheaper
 	// for the server; all a bot needs that reads the board from LegalMoves, its turn or GetMatch.
@@ -148,47 +196,34 @@ type PlayOptions struct {
 // Version is a helper for PlayOptions.ExpectedVersion.
 func Version(v int64) *int64 { return &v }
 
-func newRequestID() string {
-	b := make([]byte, 16)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
-}
-
 // Play plays a move for the seat of token. Every call carries a request id, so a reply lost on the
-// way (UNAVAILABLE, or DEADLINE_EXCEEDED of one try while ctx is still alive) is retried safely:
-// the server answers a repeated id with the first result and applies the move once. Refusals
-// (stale version, not your turn, illegal move) are never retried.
+// way (UNAVAILABLE, or DEADLINE_EXCEEDED of one try, each try under the client's Timeout, while ctx
+// is still alive) is retried safely: the server answers a repeated id with the first result and
+// applies the move once. Refusals (stale version, not your turn, illegal move) are never retried.
 func (c *Client) Play(ctx context.Context, matchID, token string, p Play, opts *PlayOptions) (*PlayResult, error) {
 	var o PlayOptions
 	if opts != nil {
 		o = *opts
 	}
 	if o.RequestID == "" {
-		o.RequestID = newRequestID()
+		o.RequestID = NewRequestID()
 	}
 	if o.Attempts <= 0 {
-		o.Attempts = 3
+		o.Attempts = Attempts
 	}
 	req, err := playMovePB(matchID, p, o.ExpectedVersion, o.RequestID, o.ChangesOnly)
 	if err != nil {
 		return nil, err
 	}
-	ctx = withToken(ctx, token)
-	for attempt := 1; ; attempt++ {
-		r, err := c.matches.PlayMove(ctx, req)
-		if err == nil {
-			return playResult(r), nil
-		}
-		e := wrap(err).(*Error)
-		if attempt >= o.Attempts || ctx.Err() != nil || (e.Code != codes.Unavailable && e.Code != codes.DeadlineExceeded) {
-			return nil, e
-		}
-		select {
-		case <-ctx.Done():
-			return nil, wrap(ctx.Err())
-		case <-time.After(time.Duration(25<<attempt) * time.Millisecond):
-		}
+	var r *pb.PlayMoveResponse
+	err = c.write(withToken(ctx, token), o.Attempts, false, func(try context.Context) (err error) {
+		r, err = c.matches.PlayMove(try, req)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
+	return playResult(r), nil
 }
 
 // Watcher receives the versions of a watched match.
@@ -241,6 +276,8 @@ func (c *Client) WaitTurn(ctx context.Context, matchID string, seat int, fromVer
 
 // GetRecord is the game's record (JSON). Before the end it holds the draw order: the admin token is needed.
 func (c *Client) GetRecord(ctx context.Context, matchID, adminToken string) (json.RawMessage, error) {
+	ctx, cancel := c.deadline(ctx)
+	defer cancel()
 	r, err := c.matches.GetRecord(withToken(ctx, adminToken), recordPB(matchID))
 	if err != nil {
 		return nil, wrap(err)
@@ -254,6 +291,8 @@ func (c *Client) Evaluate(ctx context.Context, cfg GameConfig, moves []*Move, in
 	if err != nil {
 		return nil, err
 	}
+	ctx, cancel := c.deadline(ctx)
+	defer cancel()
 	r, err := c.oracle.Evaluate(ctx, req)
 	if err != nil {
 		return nil, wrap(err)
@@ -295,17 +334,21 @@ type PerftRequest struct {
 	Chance   bool
 	Divide   bool
 	MaxNodes int64
+	// Timeout is the count's deadline (0: the client's Timeout); the server stops the count there.
+	Timeout time.Duration
 }
 
 // PerftCount receives the lines of a Perft: the divide lines (with Divide), then the total (Done).
 type PerftCount struct {
 	stream pb.OracleService_PerftClient
+	cancel context.CancelFunc
 }
 
 // Recv is the next line; io.EOF after the total.
 func (p *PerftCount) Recv() (*pb.PerftResponse, error) {
 	r, err := p.stream.Recv()
 	if err != nil {
+		p.cancel()
 		if err == io.EOF {
 			return nil, err
 		}
@@ -314,23 +357,34 @@ func (p *PerftCount) Recv() (*pb.PerftResponse, error) {
 	return r, nil
 }
 
-// Perft counts the leaves Depth decisions below a position in the server's core (docs/conformance.md).
-// Cancel ctx to stop the count.
+// Perft counts the leaves Depth decisions below a position in the server's core (docs/conformance.md),
+// within r.Timeout (0: the client's Timeout) and ctx's deadline. Cancel ctx to stop the count.
 func (c *Client) Perft(ctx context.Context, r PerftRequest) (*PerftCount, error) {
 	cfg, err := configPB(r.Config)
 	if err != nil {
 		return nil, err
 	}
 	req := &pb.PerftRequest{Config: cfg, Moves: r.Moves, Depth: int32(r.Depth), Chance: r.Chance, Divide: r.Divide, MaxNodes: r.MaxNodes}
+	timeout := r.Timeout
+	if timeout <= 0 {
+		timeout = c.Timeout
+	}
+	cancel := context.CancelFunc(func() {})
+	if timeout > 0 {
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+	}
 	s, err := c.oracle.Perft(ctx, req)
 	if err != nil {
+		cancel()
 		return nil, wrap(err)
 	}
-	return &PerftCount{stream: s}, nil
+	return &PerftCount{stream: s, cancel: cancel}, nil
 }
 
 // ConformanceVectors lists the conformance vector files the server publishes (game "" : every game's).
 func (c *Client) ConformanceVectors(ctx context.Context, game string) ([]*pb.ConformanceVectorFile, error) {
+	ctx, cancel := c.deadline(ctx)
+	defer cancel()
 	r, err := c.oracle.ListConformanceVectors(ctx, &pb.ListConformanceVectorsRequest{Game: game})
 	if err != nil {
 		return nil, wrap(err)
@@ -340,6 +394,8 @@ func (c *Client) ConformanceVectors(ctx context.Context, game string) ([]*pb.Con
 
 // ConformanceVectorFile returns one vector file: its JSON lines as text (version "": the newest).
 func (c *Client) ConformanceVectorFile(ctx context.Context, game, name, version string) (string, error) {
+	ctx, cancel := c.deadline(ctx)
+	defer cancel()
 	r, err := c.oracle.GetConformanceVectors(ctx, &pb.GetConformanceVectorsRequest{Game: game, Name: name, Version: version})
 	if err != nil {
 		return "", wrap(err)
@@ -349,6 +405,8 @@ func (c *Client) ConformanceVectorFile(ctx context.Context, game, name, version 
 
 // ListGames lists every game the server plays: id, display name, player range, action-space size.
 func (c *Client) ListGames(ctx context.Context) ([]*GameSummary, error) {
+	ctx, cancel := c.deadline(ctx)
+	defer cancel()
 	r, err := c.games.ListGames(ctx, listGamesPB())
 	if err != nil {
 		return nil, wrap(err)
@@ -359,6 +417,8 @@ func (c *Client) ListGames(ctx context.Context) ([]*GameSummary, error) {
 // GameInfo is one game's static data: its action-code layout and components (every carcassonne_hg
 // tile; the jaeger_sammler board, camps and tile kinds). Fixed while a server runs: fetch it once.
 func (c *Client) GameInfo(ctx context.Context, game string) (*GameInfo, error) {
+	ctx, cancel := c.deadline(ctx)
+	defer cancel()
 	r, err := c.games.GetGameInfo(ctx, gameInfoPB(game))
 	if err != nil {
 		return nil, wrap(err)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand"
+	"net"
 	"os"
 	"reflect"
 	"strings"
@@ -383,12 +384,22 @@ func TestErrors(t *testing.T) {
 
 // losingReplies lets PlayMove calls reach the server and drops the first `lose` replies.
 func losingReplies(lose int, requestIDs *[]string) grpc.DialOption {
+	return losingRepliesOf("PlayMove", lose, requestIDs)
+}
+
+// losingRepliesOf lets calls of method reach the server and drops the first `lose` replies; each
+// call adds its request id ("" for a request without one) to requestIDs.
+func losingRepliesOf(rpc string, lose int, requestIDs *[]string) grpc.DialOption {
 	return grpc.WithUnaryInterceptor(func(ctx context.Context, method string, req, reply interface{},
 		cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
-		if method != "/hunters.v1.MatchService/PlayMove" {
+		if method != "/hunters.v1.MatchService/"+rpc {
 			return invoker(ctx, method, req, reply, cc, opts...)
 		}
-		*requestIDs = append(*requestIDs, req.(interface{ GetRequestId() string }).GetRequestId())
+		id := ""
+		if r, ok := req.(interface{ GetRequestId() string }); ok {
+			id = r.GetRequestId()
+		}
+		*requestIDs = append(*requestIDs, id)
 		err := invoker(ctx, method, req, reply, cc, opts...)
 		if err == nil && len(*requestIDs) <= lose {
 			return status.Error(codes.Unavailable, "reply lost")
@@ -445,7 +456,8 @@ func TestRetries(t *testing.T) {
 		legal, _ := c.LegalMoves(ctx, m.MatchID)
 		_, err := c.Play(ctx, m.MatchID, m.SeatTokens[0], hunters.ByAction(legal.Moves[0].Action), &hunters.PlayOptions{Attempts: 2})
 		var e *hunters.Error
-		if !errors.As(err, &e) || e.Code != codes.Unavailable || e.Reason != "" || len(ids) != 2 {
+		if !errors.As(err, &e) || e.Code != codes.Unavailable || e.Reason != "UNAVAILABLE" ||
+			e.Error() != "UNAVAILABLE UNAVAILABLE: reply lost" || len(ids) != 2 {
 			t.Fatalf("%v after %d tries", err, len(ids))
 		}
 		if got, _ := c.GetMatch(ctx, m.MatchID); got.Version != 1 {
@@ -457,6 +469,57 @@ func TestRetries(t *testing.T) {
 		refused(t, err, codes.Aborted, "STALE_VERSION")
 		if len(ids) != 1 {
 			t.Fatalf("a refusal was tried %d times", len(ids))
+		}
+	})
+}
+
+func TestDeleteAndNoServer(t *testing.T) {
+	t.Run("a delete whose reply was lost is retried; the retry's MATCH_NOT_FOUND means done", func(t *testing.T) {
+		var tries []string
+		c, ctx := dial(t, losingRepliesOf("DeleteMatch", 1, &tries))
+		m := newMatch(t, c, ctx, "carcassonne_hg", 3)
+		if err := c.DeleteMatch(ctx, m.MatchID, m.AdminToken); err != nil || len(tries) != 2 {
+			t.Fatalf("%v after %d tries", err, len(tries))
+		}
+		_, err := c.GetMatch(ctx, m.MatchID)
+		refused(t, err, codes.NotFound, "MATCH_NOT_FOUND")
+		tries = nil
+		refused(t, c.DeleteMatch(ctx, m.MatchID, m.AdminToken), codes.NotFound, "MATCH_NOT_FOUND")
+		if len(tries) != 1 {
+			t.Fatalf("a refusal was tried %d times", len(tries))
+		}
+	})
+
+	t.Run("no server: UNAVAILABLE with the code's name as reason; a move is tried Attempts times", func(t *testing.T) {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr := l.Addr().String()
+		l.Close()
+		var methods []string
+		count := grpc.WithUnaryInterceptor(func(ctx context.Context, method string, req, reply interface{},
+			cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+			methods = append(methods, method[strings.LastIndex(method, "/")+1:])
+			return invoker(ctx, method, req, reply, cc, opts...)
+		})
+		ctx := context.Background()
+		c, err := hunters.Dial(ctx, addr, count)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		_, err = c.GetMatch(ctx, "m")
+		var e *hunters.Error
+		if !errors.As(err, &e) || e.Code != codes.Unavailable || e.Reason != "UNAVAILABLE" ||
+			!strings.HasPrefix(e.Error(), "UNAVAILABLE UNAVAILABLE: ") {
+			t.Fatalf("%v", err)
+		}
+		if _, err = c.Play(ctx, "m", "t", hunters.ByAction(0), nil); hunters.ReasonOf(err) != "UNAVAILABLE" {
+			t.Fatalf("%v", err)
+		}
+		if strings.Join(methods, ",") != "GetMatch,PlayMove,PlayMove,PlayMove" {
+			t.Fatalf("calls %v", methods)
 		}
 	})
 }

@@ -16,20 +16,19 @@ import (
 // (e.g. "current_version" for STALE_VERSION, "player" for NOT_YOUR_TURN). Use errors.As.
 type Error struct {
 	Code     codes.Code
-	Reason   string // e.g. "STALE_VERSION", "NOT_ADJACENT"; "" when the server sent none
+	Reason   string // e.g. "STALE_VERSION", "NOT_ADJACENT"; the code's name when the server sent none
 	Domain   string // "hunters.v1" for the service's own errors
 	Message  string // the status message, as the server wrote it
 	Metadata map[string]string
 	err      error
 }
 
-// Error reads "hunters: CODE REASON: message", e.g. "hunters: FAILED_PRECONDITION SEAT_PLAYED_BY_BOT:
-// seat 1 is played by the server's bot" (as the TypeScript client's errors read).
+// Error is the one line every client of the project writes for an error, "CODE REASON: message",
+// e.g. "FAILED_PRECONDITION SEAT_PLAYED_BY_BOT: seat 1 is played by the server's bot"; a status
+// the server did not send (a connection refused, a deadline) has its code's name as Reason
+// ("UNAVAILABLE UNAVAILABLE: ...").
 func (e *Error) Error() string {
-	if e.Reason == "" {
-		return fmt.Sprintf("hunters: %s: %s", CodeName(e.Code), e.Message)
-	}
-	return fmt.Sprintf("hunters: %s %s: %s", CodeName(e.Code), e.Reason, e.Message)
+	return fmt.Sprintf("%s %s: %s", CodeName(e.Code), e.Reason, e.Message)
 }
 
 // CodeName is gRPC's canonical name of a code, e.g. "FAILED_PRECONDITION" (codes.Code's String is
@@ -87,6 +86,8 @@ func wrap(err error) error {
 	// servers before the contract's one error text put the reason in front of the message too
 	if out.Reason != "" {
 		out.Message = strings.TrimPrefix(out.Message, out.Reason+": ")
+	} else {
+		out.Reason = CodeName(out.Code)
 	}
 	return out
 }

@@ -21,7 +21,7 @@ func TestOlderServersReasonPrefixIsDropped(t *testing.T) {
 		t.Fatal("not an *Error")
 	}
 	if e.Message != "expected version 3, the match is at 0" ||
-		e.Error() != "hunters: ABORTED STALE_VERSION: expected version 3, the match is at 0" || e.Metadata["current_version"] != "0" {
+		e.Error() != "ABORTED STALE_VERSION: expected version 3, the match is at 0" || e.Metadata["current_version"] != "0" {
 		t.Fatalf("message %q, error %q, metadata %v", e.Message, e.Error(), e.Metadata)
 	}
 }

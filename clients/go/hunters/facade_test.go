@@ -4,6 +4,7 @@ import (
 	"io"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -112,7 +113,7 @@ func TestBotSeatsAndResult(t *testing.T) {
 	e := refused(t, err, codes.FailedPrecondition, "SEAT_PLAYED_BY_BOT")
 	// one text: code, reason once, the server's message in the contract's words
 	if e.Message != "seat 0 is played by the server's bot" ||
-		e.Error() != "hunters: FAILED_PRECONDITION SEAT_PLAYED_BY_BOT: seat 0 is played by the server's bot" {
+		e.Error() != "FAILED_PRECONDITION SEAT_PLAYED_BY_BOT: seat 0 is played by the server's bot" {
 		t.Fatalf("message %q, error %q", e.Message, e.Error())
 	}
 	if !reflect.DeepEqual(e.Metadata, map[string]string{"match_id": b.MatchID, "seat": "0"}) {
@@ -134,6 +135,7 @@ func TestListAndDeleteMatches(t *testing.T) {
 	}
 	j := newMatch(t, c, ctx, "jaeger_sammler", 1)
 	seen := map[string]bool{}
+	var listed []string
 	token := ""
 	pages := 0
 	for {
@@ -150,6 +152,7 @@ func TestListAndDeleteMatches(t *testing.T) {
 				t.Fatalf("listed %+v", m)
 			}
 			seen[m.MatchID] = true
+			listed = append(listed, m.MatchID)
 		}
 		if token = page.NextPageToken; token == "" {
 			break
@@ -162,6 +165,21 @@ func TestListAndDeleteMatches(t *testing.T) {
 	}
 	if seen[j.MatchID] || pages < 2 {
 		t.Fatalf("the jaeger match listed (%v) or one page only (%d)", seen[j.MatchID], pages)
+	}
+	var all []string // AllMatches reads the same pages
+	it := c.AllMatches(ctx, hunters.ListMatchesOptions{Game: "carcassonne_hg", PageSize: 2})
+	for {
+		m, err := it.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, m.MatchID)
+	}
+	if strings.Join(all, ",") != strings.Join(listed, ",") {
+		t.Fatalf("AllMatches: %v, the pages: %v", all, listed)
 	}
 	gone := made[0]
 	refused(t, c.DeleteMatch(ctx, gone.MatchID, gone.SeatTokens[0]), codes.PermissionDenied, "ADMIN_TOKEN_REQUIRED")

@@ -3,8 +3,10 @@ package hunters_test
 import (
 	"context"
 	"io"
+	"regexp"
 	"sync"
 	"testing"
+	"time"
 
 	pb "github.com/hunters/hunters/clients/go/gen/hunters/v1"
 	"github.com/hunters/hunters/clients/go/hunters"
@@ -18,9 +20,11 @@ import (
 // recorder is a connection to no server (hunters.New takes any grpc.ClientConnInterface): it keeps
 // the first request of every seat stream and every PlayMove request; its streams end at once.
 type recorder struct {
-	mu    sync.Mutex
-	opens []*pb.PlaySeatOpen
-	moves []*pb.PlayMoveRequest
+	mu        sync.Mutex
+	opens     []*pb.PlaySeatOpen
+	seatMoves []*pb.PlaySeatMove
+	moves     []*pb.PlayMoveRequest
+	deadlines []time.Duration // of each Perft call: what was left of it when it began (0: none)
 }
 
 func (r *recorder) Invoke(ctx context.Context, method string, args, reply interface{}, _ ...grpc.CallOption) error {
@@ -35,7 +39,17 @@ func (r *recorder) Invoke(ctx context.Context, method string, args, reply interf
 }
 
 func (r *recorder) NewStream(ctx context.Context, _ *grpc.StreamDesc, method string, _ ...grpc.CallOption) (grpc.ClientStream, error) {
-	if method != "/hunters.v1.MatchService/PlaySeat" {
+	switch method {
+	case "/hunters.v1.MatchService/PlaySeat":
+	case "/hunters.v1.OracleService/Perft":
+		left := time.Duration(0)
+		if d, ok := ctx.Deadline(); ok {
+			left = time.Until(d)
+		}
+		r.mu.Lock()
+		r.deadlines = append(r.deadlines, left)
+		r.mu.Unlock()
+	default:
 		return nil, status.Error(codes.Unimplemented, method)
 	}
 	return &recordedStream{r: r, ctx: ctx}, nil
@@ -52,12 +66,64 @@ func (s *recordedStream) CloseSend() error             { return nil }
 func (s *recordedStream) Context() context.Context     { return s.ctx }
 func (s *recordedStream) RecvMsg(interface{}) error    { return io.EOF } // no more versions
 func (s *recordedStream) SendMsg(m interface{}) error {
-	if open := m.(*pb.PlaySeatRequest).GetOpen(); open != nil {
-		s.r.mu.Lock()
-		s.r.opens = append(s.r.opens, proto.Clone(open).(*pb.PlaySeatOpen))
-		s.r.mu.Unlock()
+	s.r.mu.Lock()
+	defer s.r.mu.Unlock()
+	if req, ok := m.(*pb.PlaySeatRequest); ok && req.GetOpen() != nil {
+		s.r.opens = append(s.r.opens, proto.Clone(req.GetOpen()).(*pb.PlaySeatOpen))
+	} else if ok && req.GetPlay() != nil {
+		s.r.seatMoves = append(s.r.seatMoves, proto.Clone(req.GetPlay()).(*pb.PlaySeatMove))
 	}
 	return nil
+}
+
+// Every move carries a request id, made up (32 hex digits) when none is given: Play's and a seat
+// stream's. No server needed.
+func TestEveryMoveCarriesARequestID(t *testing.T) {
+	r := &recorder{}
+	c := hunters.New(r)
+	ctx := context.Background()
+	for _, id := range []string{"", "mine"} {
+		if _, err := c.Play(ctx, "m", "t", hunters.ByAction(3), &hunters.PlayOptions{RequestID: id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := c.Seat(ctx, "m", "t", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Play(0, hunters.ByAction(1), ""); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	made := regexp.MustCompile(`^[0-9a-f]{32}$`)
+	if len(r.moves) != 2 || !made.MatchString(r.moves[0].GetRequestId()) || r.moves[1].GetRequestId() != "mine" {
+		t.Fatalf("PlayMove requests: %v", r.moves)
+	}
+	if len(r.seatMoves) != 1 || !made.MatchString(r.seatMoves[0].GetRequestId()) {
+		t.Fatalf("seat moves: %v", r.seatMoves)
+	}
+}
+
+// Perft runs under its own Timeout, else the client's. No server needed.
+func TestPerftHasADeadline(t *testing.T) {
+	r := &recorder{}
+	c := hunters.New(r)
+	c.Timeout = 20 * time.Second
+	ctx := context.Background()
+	cfg := hunters.GameConfig{Game: "g", Players: 2}
+	for _, timeout := range []time.Duration{1500 * time.Millisecond, 0} {
+		count, err := c.Perft(ctx, hunters.PerftRequest{Config: cfg, Depth: 1, Timeout: timeout})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := count.Recv(); err != io.EOF {
+			t.Fatal(err)
+		}
+	}
+	if len(r.deadlines) != 2 || r.deadlines[0] <= 0 || r.deadlines[0] > 1500*time.Millisecond ||
+		r.deadlines[1] <= 1500*time.Millisecond || r.deadlines[1] > 20*time.Second {
+		t.Fatalf("deadlines %v", r.deadlines)
+	}
 }
 
 // PlaySeat opens its stream changes-only unless SeatOptions.WholeEvents; Seat opens it whole,

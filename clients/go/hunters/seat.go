@@ -46,11 +46,16 @@ type SeatMessage struct {
 
 // SeatStream is one seat of a match on one PlaySeat stream. Recv from one goroutine; Play may be
 // called from any.
+// It does not reconnect: after an error, open another with resumeVersion = LastVersion().
 type SeatStream struct {
 	stream pb.MatchService_PlaySeatClient
 	cancel context.CancelFunc
 	send   sync.Mutex
+	last   int64
 }
+
+// LastVersion is the last version the stream delivered (-1 before any, or the resume version).
+func (s *SeatStream) LastVersion() int64 { return s.last }
 
 // Seat opens a seat stream for the seat of token: every version of the match from the creation on
 // (after *resumeVersion, the last one seen, when reconnecting; nil: from the creation), the seat's
@@ -78,12 +83,19 @@ func (c *Client) openSeat(ctx context.Context, matchID, token string, resumeVers
 		cancel()
 		return nil, wrap(err)
 	}
-	return &SeatStream{stream: s, cancel: cancel}, nil
+	last := int64(-1)
+	if resumeVersion != nil {
+		last = *resumeVersion
+	}
+	return &SeatStream{stream: s, cancel: cancel, last: last}, nil
 }
 
 // Play answers a turn (its version) with a move or an action code; the answer arrives on the stream.
-// requestID may be empty.
+// The move carries requestID, or one made up when it is empty.
 func (s *SeatStream) Play(version int64, p Play, requestID string) error {
+	if requestID == "" {
+		requestID = NewRequestID()
+	}
 	req := &pb.PlaySeatMove{Version: version, RequestId: requestID}
 	switch {
 	case p.move != nil:
@@ -111,6 +123,7 @@ func (s *SeatStream) Recv() (*SeatMessage, error) {
 		m := &SeatMessage{}
 		if e := r.GetEvent(); e != nil {
 			m.Event = matchEvent(e)
+			s.last = m.Event.Version
 		}
 		if p := r.GetPlayed(); p != nil {
 			m.Played = &SeatPlayed{Version: p.GetVersion(), RequestID: p.GetRequestId(), Retried: p.GetRetried()}

@@ -2,16 +2,16 @@
  * A typed client of the hunters service: matches played seat by seat, the stateless oracle and
  * in-server simulation. Calls speak gRPC over HTTP/2 (connect-node's gRPC transport).
  */
-import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 
-import { Code, createClient, type Client, type Interceptor, type Transport } from "@connectrpc/connect";
+import { createClient, type Client, type Interceptor, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 
 import { HuntersError } from "./errors.js";
 import { GameService } from "./gen/hunters/v1/games_pb.js";
 import { MatchService, type PlaySeatRequest, type PlaySeatResponse } from "./gen/hunters/v1/matches_pb.js";
 import { OracleService } from "./gen/hunters/v1/oracle_pb.js";
+import { ATTEMPTS, after, newRequestId, pauseMs } from "./policy.js";
 import {
   requests,
   responses,
@@ -37,7 +37,10 @@ import {
 } from "./wire.js";
 
 export interface ClientOptions {
-  /** Per-call deadline in milliseconds (streams excepted); default none. */
+  /**
+   * The deadline of each unary call, and of each try of a retried one, in milliseconds (and
+   * perft's unless it is given its own); default 30 000. Other streams have none unless given.
+   */
   timeoutMs?: number;
   /** Extra connect interceptors (logging, fault injection in tests, ...). */
   interceptors?: Interceptor[];
@@ -50,7 +53,7 @@ export interface PlayOptions {
   expectedVersion?: number;
   /** Names this move for retries; the client makes one when unset, so retries are always safe. */
   requestId?: string;
-  /** Tries in all when the reply is lost (UNAVAILABLE, DEADLINE_EXCEEDED); default 3. */
+  /** Tries in all when the reply is lost (UNAVAILABLE, DEADLINE_EXCEEDED); default 3 (`ATTEMPTS`). */
   attempts?: number;
   /**
    * Default false. When true, the reply carries what the move changed: its state has the fields
@@ -61,9 +64,6 @@ export interface PlayOptions {
   changesOnly?: boolean;
   signal?: AbortSignal;
 }
-
-/** Codes after which the move may or may not have been applied: retried with the same request id. */
-const RETRIABLE = new Set([Code.Unavailable, Code.DeadlineExceeded]);
 
 function bearer(token: string | undefined): Record<string, string> {
   return token ? { authorization: `Bearer ${token}` } : {};
@@ -139,29 +139,45 @@ class Outbox<T> implements AsyncIterable<T> {
   }
 }
 
+/** Options of a seat stream. */
+export interface SeatOptions {
+  /** The last version seen, when reconnecting: the stream starts after it. */
+  resumeVersion?: number;
+  signal?: AbortSignal;
+  /** A deadline for the whole stream, in milliseconds; none by default. */
+  timeoutMs?: number;
+  changesOnly?: boolean;
+}
+
 /**
  * One seat of a match on one PlaySeat stream. Iterate it (`for await`) for every version of the
- * match, the seat's turns and the answers to `play`; it ends after the match's last version.
+ * match, the seat's turns and the answers to `play`; it ends after the match's last version. It
+ * does not reconnect: after an error, open another with `resumeVersion: stream.lastVersion`.
  */
 export class SeatStream implements AsyncIterable<SeatMessage> {
   private readonly outbox = new Outbox<PlaySeatRequest>();
   private readonly controller = new AbortController();
   private readonly source: AsyncIterable<PlaySeatResponse>;
+  /** The last version the stream delivered (-1 before any, or the resume version). */
+  lastVersion: number;
 
-  constructor(
-    matches: Client<typeof MatchService>,
-    matchId: string,
-    token: string,
-    options: { resumeVersion?: number; signal?: AbortSignal; changesOnly?: boolean } = {},
-  ) {
+  constructor(matches: Client<typeof MatchService>, matchId: string, token: string, options: SeatOptions = {}) {
     this.outbox.push(requests.seatOpen(matchId, options.resumeVersion, options.changesOnly ?? false));
+    this.lastVersion = options.resumeVersion ?? -1;
     options.signal?.addEventListener("abort", () => this.close(), { once: true });
-    this.source = matches.playSeat(this.outbox, { headers: bearer(token), signal: this.controller.signal });
+    this.source = matches.playSeat(this.outbox, {
+      headers: bearer(token),
+      signal: this.controller.signal,
+      timeoutMs: options.timeoutMs,
+    });
   }
 
-  /** Answer a turn (its version) with a move or an action code; the answer arrives on the stream. */
+  /**
+   * Answer a turn (its version) with a move or an action code; the answer arrives on the stream.
+   * The move carries `requestId`, or one made up.
+   */
   play(version: number, play: Play, requestId = ""): void {
-    this.outbox.push(requests.seatMove(version, play, requestId));
+    this.outbox.push(requests.seatMove(version, play, requestId || newRequestId()));
   }
 
   /** End the stream (the iteration ends). */
@@ -172,7 +188,10 @@ export class SeatStream implements AsyncIterable<SeatMessage> {
 
   async *[Symbol.asyncIterator](): AsyncGenerator<SeatMessage, void, undefined> {
     try {
-      for await (const r of this.source) yield* responses.seatMessages(r);
+      for await (const r of this.source) {
+        if (r.event !== undefined) this.lastVersion = Number(r.event.version);
+        yield* responses.seatMessages(r);
+      }
     } catch (err) {
       if (this.controller.signal.aborted) return; // closed by us
       throw HuntersError.from(err);
@@ -186,7 +205,7 @@ export class HuntersClient {
   private readonly matches: Client<typeof MatchService>;
   private readonly oracle: Client<typeof OracleService>;
   private readonly games: Client<typeof GameService>;
-  private readonly timeoutMs: number | undefined;
+  private readonly timeoutMs: number;
 
   /** `address`: "host:port" or a URL ("http://host:port"). */
   constructor(address: string, options: ClientOptions = {}) {
@@ -196,7 +215,25 @@ export class HuntersClient {
     this.matches = createClient(MatchService, transport);
     this.oracle = createClient(OracleService, transport);
     this.games = createClient(GameService, transport);
-    this.timeoutMs = options.timeoutMs;
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+  }
+
+  /**
+   * A write sent again, identical, while its reply is lost (`after`): `attempts` tries in all.
+   * Resolves to undefined for a DeleteMatch whose lost try deleted the match.
+   */
+  private async write<T>(send: () => Promise<T>, attempts: number, signal?: AbortSignal, deletes = false): Promise<T | undefined> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await send();
+      } catch (err) {
+        const error = HuntersError.from(err);
+        const then = after(error, attempt, attempts, deletes);
+        if (then === "done") return undefined;
+        if (then === "throw" || signal?.aborted) throw error;
+        await sleep(pauseMs(attempt));
+      }
+    }
   }
 
   /**
@@ -241,14 +278,11 @@ export class HuntersClient {
     } while (pageToken);
   }
 
-  /** Delete a match for good (its admin token); watchers' streams end. */
-  deleteMatch(matchId: string, adminToken: string): Promise<void> {
-    return call(async () => {
-      await this.matches.deleteMatch(requests.deleteMatch(matchId), {
-        headers: bearer(adminToken),
-        timeoutMs: this.timeoutMs,
-      });
-    });
+  /** Delete a match for good (its admin token); watchers' streams end. Retried when the reply is lost. */
+  async deleteMatch(matchId: string, adminToken: string): Promise<void> {
+    const request = requests.deleteMatch(matchId);
+    const options = { headers: bearer(adminToken), timeoutMs: this.timeoutMs };
+    await this.write(() => this.matches.deleteMatch(request, options), ATTEMPTS, undefined, true);
   }
 
   /** The legal moves of the seat to move, each with its action code. */
@@ -271,33 +305,26 @@ export class HuntersClient {
       matchId,
       play,
       options.expectedVersion,
-      options.requestId ?? randomUUID(),
+      options.requestId || newRequestId(),
       options.changesOnly ?? false,
     );
-    const attempts = Math.max(1, options.attempts ?? 3);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const reply = await this.matches.playMove(request, {
-          headers: bearer(token),
-          timeoutMs: this.timeoutMs,
-          signal: options.signal,
-        });
-        return responses.played(reply);
-      } catch (err) {
-        const error = HuntersError.from(err);
-        if (attempt >= attempts || !RETRIABLE.has(error.code) || options.signal?.aborted) throw error;
-        await sleep(25 * 2 ** attempt);
-      }
-    }
+    const call = { headers: bearer(token), timeoutMs: this.timeoutMs, signal: options.signal };
+    const reply = await this.write(() => this.matches.playMove(request, call), Math.max(1, options.attempts ?? ATTEMPTS), options.signal);
+    if (reply === undefined) throw new Error("unreachable: a move is never taken as done without its reply");
+    return responses.played(reply);
   }
 
   /**
    * Every version of a match from `fromVersion` on, then live ones; ends when the match is over
-   * (after its last version), is deleted, or `signal` aborts.
+   * (after its last version), is deleted, or `signal` aborts (`timeoutMs`: a deadline, none by default).
    */
-  watch(matchId: string, options: { fromVersion?: number; signal?: AbortSignal } = {}): AsyncGenerator<MatchEvent> {
+  watch(
+    matchId: string,
+    options: { fromVersion?: number; signal?: AbortSignal; timeoutMs?: number } = {},
+  ): AsyncGenerator<MatchEvent> {
     const source = this.matches.watchMatch(requests.watch(matchId, options.fromVersion ?? 0), {
       signal: options.signal,
+      timeoutMs: options.timeoutMs,
     });
     return stream(source, responses.matchEvent);
   }
@@ -309,11 +336,7 @@ export class HuntersClient {
    * without the game's view (player, status, scores, winners, version; `view` unset); turns are
    * whole either way. `playSeat` runs the whole bot loop on one, changes-only by default.
    */
-  seat(
-    matchId: string,
-    token: string,
-    options: { resumeVersion?: number; signal?: AbortSignal; changesOnly?: boolean } = {},
-  ): SeatStream {
+  seat(matchId: string, token: string, options: SeatOptions = {}): SeatStream {
     return new SeatStream(this.matches, matchId, token, options);
   }
 
@@ -352,9 +375,8 @@ export class HuntersClient {
           last = m.event;
           options.onEvent?.(m.event);
         } else if (m.kind === "refused") {
-          const error = new HuntersError(m.code, m.reason, m.message, m.metadata, "hunters.v1");
-          if (options.onRefused === undefined) throw error;
-          options.onRefused(error);
+          if (options.onRefused === undefined) throw m.error;
+          options.onRefused(m.error);
         }
       }
     } finally {
@@ -371,13 +393,18 @@ export class HuntersClient {
   async waitTurn(
     matchId: string,
     seat: number,
-    options: { fromVersion?: number; signal?: AbortSignal } = {},
+    options: { fromVersion?: number; signal?: AbortSignal; timeoutMs?: number } = {},
   ): Promise<MatchEvent | undefined> {
     const controller = new AbortController();
     const abort = () => controller.abort();
     options.signal?.addEventListener("abort", abort, { once: true });
     try {
-      for await (const ev of this.watch(matchId, { fromVersion: options.fromVersion ?? 0, signal: controller.signal })) {
+      const events = this.watch(matchId, {
+        fromVersion: options.fromVersion ?? 0,
+        signal: controller.signal,
+        timeoutMs: options.timeoutMs,
+      });
+      for await (const ev of events) {
         if (ev.matchOver || ev.state.player === seat) return ev;
       }
       return undefined;
@@ -410,14 +437,22 @@ export class HuntersClient {
   }
 
   /** Random games played in the server's core; progress about every 5% of the games, the last `done`. */
-  simulate(request: SimulationRequest, options: { signal?: AbortSignal } = {}): AsyncGenerator<SimulationProgress> {
-    return stream(this.oracle.simulateGames(requests.simulate(request), { signal: options.signal }), responses.progress);
+  simulate(
+    request: SimulationRequest,
+    options: { signal?: AbortSignal; timeoutMs?: number } = {},
+  ): AsyncGenerator<SimulationProgress> {
+    const source = this.oracle.simulateGames(requests.simulate(request), options);
+    return stream(source, responses.progress);
   }
 
-  /** Leaves `depth` decisions below a position, counted in the server's core (docs/conformance.md):
-   * with `divide`, one message per root child first; the last (`done`) is the total. */
-  perft(request: PerftRequest, options: { signal?: AbortSignal } = {}): AsyncGenerator<PerftResponse> {
-    return stream(this.oracle.perft(requests.perft(request), { signal: options.signal }), (r) => r);
+  /**
+   * Leaves `depth` decisions below a position, counted in the server's core (docs/conformance.md):
+   * with `divide`, one message per root child first; the last (`done`) is the total. `timeoutMs`:
+   * its deadline (default: the client's); the server stops the count there.
+   */
+  perft(request: PerftRequest, options: { signal?: AbortSignal; timeoutMs?: number } = {}): AsyncGenerator<PerftResponse> {
+    const call = { signal: options.signal, timeoutMs: options.timeoutMs ?? this.timeoutMs };
+    return stream(this.oracle.perft(requests.perft(request), call), (r) => r);
   }
 
   /** The conformance vector files the server publishes (one game's, or every game's). */

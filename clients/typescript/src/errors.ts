@@ -16,23 +16,25 @@ const CODE_NAMES = [
   "UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED",
 ] as const;
 
-/**
- * `message` reads "CODE REASON: the server's message", e.g. `FAILED_PRECONDITION SEAT_PLAYED_BY_BOT:
- * seat 1 is played by the server's bot` (the Go client's errors read the same); `rawMessage` is the
- * server's message alone.
- */
 function codeName(code: Code): string {
   return CODE_NAMES[code] ?? `CODE_${code}`;
 }
 
+/**
+ * `message` is the one line every client of the project writes for an error, "CODE REASON: message",
+ * e.g. `FAILED_PRECONDITION SEAT_PLAYED_BY_BOT: seat 1 is played by the server's bot`; `rawMessage`
+ * is the server's message alone. `reason` is never empty: a status the server did not send (a
+ * connection refused, a deadline) has its code's name as reason (`UNAVAILABLE UNAVAILABLE: ...`).
+ */
 export class HuntersError extends Error {
   override readonly name = "HuntersError";
+  /** ErrorInfo.reason, e.g. "STALE_VERSION", "NOT_ADJACENT"; the code's name when the server sent none. */
+  readonly reason: string;
 
   constructor(
     /** The gRPC status code (numerically gRPC's: NOT_FOUND = 5, ...). */
     readonly code: Code,
-    /** ErrorInfo.reason, e.g. "STALE_VERSION", "NOT_ADJACENT"; "" when the server sent none. */
-    readonly reason: string,
+    reason: string,
     /** The status message, as the server wrote it. */
     readonly rawMessage: string,
     /** ErrorInfo.metadata: context of the refusal, values as strings. */
@@ -43,7 +45,8 @@ export class HuntersError extends Error {
     readonly trailers: Headers = new Headers(),
     options?: { cause?: unknown },
   ) {
-    super(`${codeName(code)}${reason ? ` ${reason}` : ""}: ${rawMessage}`, options);
+    super(`${codeName(code)} ${reason || codeName(code)}: ${rawMessage}`, options);
+    this.reason = reason || codeName(code);
   }
 
   /** gRPC's name of the code, e.g. "FAILED_PRECONDITION". */

@@ -3,7 +3,8 @@
  * messages and enums (GameStatus, PieceKind, JaegerTies, ...) are under `./gen/hunters/v1/*_pb.js`;
  * the enums most bots need are re-exported here.
  */
-export { HuntersClient, RPC_METHODS, SeatStream, type ClientOptions, type PlayOptions } from "./client.js";
+export { HuntersClient, RPC_METHODS, SeatStream, type ClientOptions, type PlayOptions, type SeatOptions } from "./client.js";
+export { ATTEMPTS, RETRIED_CODES, newRequestId, pauseMs } from "./policy.js";
 export { Code, HuntersError } from "./errors.js";
 export {
   MatchStatus,

@@ -7,6 +7,7 @@
 import { create, type JsonObject, type MessageInitShape } from "@bufbuild/protobuf";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 
+import { HuntersError } from "./errors.js";
 import { PieceKind, type CarcassonneInfo, type CarcassonneOptionsSchema } from "./gen/hunters/v1/carcassonne_pb.js";
 import type { Event } from "./gen/hunters/v1/events_pb.js";
 import {
@@ -186,7 +187,17 @@ export type SeatMessage =
   | { kind: "event"; event: MatchEvent }
   | { kind: "turn"; turn: Turn }
   | { kind: "played"; version: number; requestId: string; retried: boolean }
-  | { kind: "refused"; version: number; requestId: string; code: number; reason: string; message: string; metadata: Record<string, string> };
+  | {
+      kind: "refused";
+      version: number;
+      requestId: string;
+      code: number;
+      reason: string;
+      message: string;
+      metadata: Record<string, string>;
+      /** The same refusal as the error `play` would have thrown. */
+      error: HuntersError;
+    };
 
 export interface Evaluation {
   /** Every move applied. */
@@ -432,6 +443,7 @@ export const responses = {
         reason: f.reason,
         message: f.message,
         metadata: { ...f.metadata },
+        error: new HuntersError(f.code, f.reason, f.message, { ...f.metadata }, "hunters.v1"),
       });
     }
     if (r.yourTurn !== undefined) {

@@ -13,7 +13,7 @@ import {
   type CreatedMatch,
   type GameConfig,
 } from "../src/index.js";
-import { startServer, type Server } from "./server.js";
+import { freePort, startServer, type Server } from "./server.js";
 
 let server: Server;
 let client: HuntersClient;
@@ -194,11 +194,11 @@ describe("retries", () => {
     assert.equal(err.metadata.request_id, "r-1");
   });
 
-  /** Lets the first `lose` PlayMove calls reach the server, then drops their replies. */
-  function losingReplies(lose: number): { interceptor: Interceptor; requestIds: string[] } {
+  /** Lets the first `lose` calls of `method` reach the server, then drops their replies. */
+  function losingReplies(lose: number, method = "PlayMove"): { interceptor: Interceptor; requestIds: string[] } {
     const requestIds: string[] = [];
     const interceptor: Interceptor = (next) => async (req) => {
-      if (req.method.name !== "PlayMove") return next(req);
+      if (req.method.name !== method) return next(req);
       if (req.stream) return next(req);
       requestIds.push((req.message as unknown as { requestId: string }).requestId);
       const res = await next(req);
@@ -227,10 +227,51 @@ describe("retries", () => {
     const { moves } = await c.legalMoves(m.matchId);
     await assert.rejects(
       c.play(m.matchId, m.seatTokens[0]!, { action: moves[0]!.action }, { attempts: 2 }),
-      (err: unknown) => err instanceof HuntersError && err.code === Code.Unavailable && err.reason === "",
+      (err: unknown) =>
+        err instanceof HuntersError &&
+        err.code === Code.Unavailable &&
+        err.reason === "UNAVAILABLE" &&
+        err.message === "UNAVAILABLE UNAVAILABLE: reply lost",
     );
     assert.equal(flaky.requestIds.length, 2);
     assert.equal((await c.getMatch(m.matchId)).version, 1, "applied once although both replies were lost");
+  });
+
+  it("every move carries a request id: 32 hex digits made up when none is given", async () => {
+    const flaky = losingReplies(0);
+    const c = new HuntersClient(server.address, { interceptors: [flaky.interceptor] });
+    const m = await newMatch();
+    const { moves } = await c.legalMoves(m.matchId);
+    await c.play(m.matchId, m.seatTokens[0]!, { action: moves[0]!.action });
+    assert.match(flaky.requestIds[0]!, /^[0-9a-f]{32}$/);
+  });
+
+  it("a delete whose reply was lost is retried, and the retry's MATCH_NOT_FOUND means done", async () => {
+    const flaky = losingReplies(1, "DeleteMatch");
+    const c = new HuntersClient(server.address, { interceptors: [flaky.interceptor] });
+    const m = await newMatch();
+    await c.deleteMatch(m.matchId, m.adminToken);
+    assert.equal(flaky.requestIds.length, 2);
+    await refused(c.getMatch(m.matchId), Code.NotFound, "MATCH_NOT_FOUND");
+    await refused(c.deleteMatch(m.matchId, m.adminToken), Code.NotFound, "MATCH_NOT_FOUND");
+  });
+
+  it("no server: UNAVAILABLE with the code's name as reason; a move is tried ATTEMPTS times", async () => {
+    const port = await freePort();
+    const tries: string[] = [];
+    const counting: Interceptor = (next) => async (req) => {
+      tries.push(req.method.name);
+      return next(req);
+    };
+    const c = new HuntersClient(`127.0.0.1:${port}`, { interceptors: [counting] });
+    await assert.rejects(c.getMatch("m"), (err: unknown) => {
+      assert.ok(err instanceof HuntersError);
+      assert.deepEqual([err.codeName, err.reason, err.domain], ["UNAVAILABLE", "UNAVAILABLE", ""]);
+      assert.ok(err.message.startsWith("UNAVAILABLE UNAVAILABLE: "), err.message);
+      return true;
+    });
+    await assert.rejects(c.play("m", "t", { action: 0 }), (err: unknown) => err instanceof HuntersError && err.reason === "UNAVAILABLE");
+    assert.deepEqual(tries, ["GetMatch", "PlayMove", "PlayMove", "PlayMove"]);
   });
 
   it("refusals are not retried", async () => {
