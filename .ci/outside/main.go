@@ -15,8 +15,8 @@ import (
 	"sort"
 	"time"
 
-	pb "github.com/hunters/hunters/clients/go/gen/hunters/v1"
-	"github.com/hunters/hunters/clients/go/hunters"
+	pb "github.com/hunters-engine/hunters-engine/clients/go/gen/hunters/v1"
+	"github.com/hunters-engine/hunters-engine/clients/go/hunters"
 )
 
 func playAgainstBot(ctx context.Context, c *hunters.Client, cfg hunters.GameConfig, me, botSeat int) (map[string]any, error) {

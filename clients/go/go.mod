@@ -1,4 +1,4 @@
-module github.com/hunters/hunters/clients/go
+module github.com/hunters-engine/hunters-engine/clients/go
 
 go 1.19
 

@@ -8,7 +8,7 @@ import (
 	"io"
 	"time"
 
-	pb "github.com/hunters/hunters/clients/go/gen/hunters/v1"
+	pb "github.com/hunters-engine/hunters-engine/clients/go/gen/hunters/v1"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
 )

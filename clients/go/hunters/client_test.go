@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	pb "github.com/hunters/hunters/clients/go/gen/hunters/v1"
-	"github.com/hunters/hunters/clients/go/hunters"
-	"github.com/hunters/hunters/clients/go/internal/testserver"
+	pb "github.com/hunters-engine/hunters-engine/clients/go/gen/hunters/v1"
+	"github.com/hunters-engine/hunters-engine/clients/go/hunters"
+	"github.com/hunters-engine/hunters-engine/clients/go/internal/testserver"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	pb "github.com/hunters/hunters/clients/go/gen/hunters/v1" // also registers the contract's descriptors
-	"github.com/hunters/hunters/clients/go/hunters"
+	pb "github.com/hunters-engine/hunters-engine/clients/go/gen/hunters/v1" // also registers the contract's descriptors
+	"github.com/hunters-engine/hunters-engine/clients/go/hunters"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"

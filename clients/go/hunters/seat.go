@@ -6,7 +6,7 @@ import (
 	"io"
 	"sync"
 
-	pb "github.com/hunters/hunters/clients/go/gen/hunters/v1"
+	pb "github.com/hunters-engine/hunters-engine/clients/go/gen/hunters/v1"
 	"google.golang.org/grpc/codes"
 )
 

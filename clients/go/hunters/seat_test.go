@@ -6,8 +6,8 @@ import (
 	"sync"
 	"testing"
 
-	pb "github.com/hunters/hunters/clients/go/gen/hunters/v1"
-	"github.com/hunters/hunters/clients/go/hunters"
+	pb "github.com/hunters-engine/hunters-engine/clients/go/gen/hunters/v1"
+	"github.com/hunters-engine/hunters-engine/clients/go/hunters"
 	"google.golang.org/grpc/codes"
 )
 

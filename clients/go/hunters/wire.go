@@ -11,7 +11,7 @@ import (
 	"sort"
 	"time"
 
-	pb "github.com/hunters/hunters/clients/go/gen/hunters/v1"
+	pb "github.com/hunters-engine/hunters-engine/clients/go/gen/hunters/v1"
 )
 
 // The generated types the facade hands out as they are: a move, a state view, an event, the typed

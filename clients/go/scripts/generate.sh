@@ -6,7 +6,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 proto="$(cd "$here/../../proto" && pwd)"
-pkg="github.com/hunters/hunters/clients/go/gen/hunters/v1;huntersv1"
+pkg="github.com/hunters-engine/hunters-engine/clients/go/gen/hunters/v1;huntersv1"
 files=()
 maps=()
 for f in "$proto"/hunters/v1/*.proto; do

@@ -9,7 +9,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 gopath="$here/.gopath"
-link="$gopath/src/github.com/hunters/hunters/clients/go"
+link="$gopath/src/github.com/hunters-engine/hunters-engine/clients/go"
 mkdir -p "$(dirname "$link")"
 ln -sfn "$here" "$link"
 export GO111MODULE=off GOFLAGS="" GOPATH="$gopath:${DEBIAN_GOCODE:-/usr/share/gocode}"

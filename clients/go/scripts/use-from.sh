@@ -6,12 +6,12 @@
 #   DIR/go.sh build ./...                  # or: DIR/go.sh run . ARGS, DIR/go.sh test ./...
 #
 # What it writes into DIR:
-#   .hunters/clients/go   a copy of this client (module github.com/hunters/hunters/clients/go), without tests
+#   .hunters/clients/go   a copy of this client (module github.com/hunters-engine/hunters-engine/clients/go), without tests
 #   .gopath/              a private GOPATH: the client and DIR linked at their import paths
 #   go.sh                 runs the go command in GOPATH mode on .gopath and /usr/share/gocode
 #   go.mod                only when DIR has none: `module example.com/<name of DIR>`, requiring the
 #                         client, replaced by the copy (what module mode uses once it has a proxy)
-# Your code imports "github.com/hunters/hunters/clients/go/hunters" (and .../gen/hunters/v1 for the
+# Your code imports "github.com/hunters-engine/hunters-engine/clients/go/hunters" (and .../gen/hunters/v1 for the
 # messages). Run it again to refresh the copy after the client changed.
 #
 # Why GOPATH mode: Debian's grpc 1.33 declares module requirements (envoy, udpa, ...) that Debian does
@@ -20,7 +20,7 @@
 set -euo pipefail
 [[ $# -eq 1 ]] || { echo "usage: $0 DIR" >&2; exit 2; }
 here="$(cd "$(dirname "$0")/.." && pwd)"
-client_path="github.com/hunters/hunters/clients/go"
+client_path="github.com/hunters-engine/hunters-engine/clients/go"
 mkdir -p "$1"
 dir="$(cd "$1" && pwd)"
 gocode="${DEBIAN_GOCODE:-/usr/share/gocode}"

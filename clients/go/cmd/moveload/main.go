@@ -24,7 +24,7 @@ import (
 	"syscall"
 	"time"
 
-	pb "github.com/hunters/hunters/clients/go/gen/hunters/v1"
+	pb "github.com/hunters-engine/hunters-engine/clients/go/gen/hunters/v1"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/protobuf/proto"

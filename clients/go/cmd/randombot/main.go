@@ -12,7 +12,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/hunters/hunters/clients/go/hunters"
+	"github.com/hunters-engine/hunters-engine/clients/go/hunters"
 )
 
 // Result is the end of a random game.

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hunters/hunters/clients/go/hunters"
-	"github.com/hunters/hunters/clients/go/internal/testserver"
+	"github.com/hunters-engine/hunters-engine/clients/go/hunters"
+	"github.com/hunters-engine/hunters-engine/clients/go/internal/testserver"
 )
 
 func TestRandomBotPlaysBothGames(t *testing.T) {

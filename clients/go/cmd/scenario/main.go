@@ -17,7 +17,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/hunters/hunters/clients/go/hunters"
+	"github.com/hunters-engine/hunters-engine/clients/go/hunters"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"

@@ -9,8 +9,8 @@ import (
 	"io"
 	"time"
 
-	pb "github.com/hunters/hunters/clients/go/gen/hunters/v1"
-	"github.com/hunters/hunters/clients/go/hunters"
+	pb "github.com/hunters-engine/hunters-engine/clients/go/gen/hunters/v1"
+	"github.com/hunters-engine/hunters-engine/clients/go/hunters"
 )
 
 func (r *run) play(c *hunters.Client, s Step) ([]field, error) {

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"time"
 
-	pb "github.com/hunters/hunters/clients/go/gen/hunters/v1"
-	"github.com/hunters/hunters/clients/go/hunters"
+	pb "github.com/hunters-engine/hunters-engine/clients/go/gen/hunters/v1"
+	"github.com/hunters-engine/hunters-engine/clients/go/hunters"
 )
 
 type run struct {

@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strings"
 
-	pb "github.com/hunters/hunters/clients/go/gen/hunters/v1"
-	"github.com/hunters/hunters/clients/go/hunters"
+	pb "github.com/hunters-engine/hunters-engine/clients/go/gen/hunters/v1"
+	"github.com/hunters-engine/hunters-engine/clients/go/hunters"
 )
 
 type field struct {

@@ -16,7 +16,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hunters/hunters/clients/go/hunters"
+	"github.com/hunters-engine/hunters-engine/clients/go/hunters"
 )
 
 func middle(moves []hunters.LegalMove) int64 { return moves[len(moves)/2].Action }

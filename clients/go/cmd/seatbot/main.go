@@ -18,7 +18,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/hunters/hunters/clients/go/hunters"
+	"github.com/hunters-engine/hunters-engine/clients/go/hunters"
 )
 
 // callTimeout bounds the dial (the seat stream lives as long as the match).

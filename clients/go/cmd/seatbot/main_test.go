@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hunters/hunters/clients/go/hunters"
-	"github.com/hunters/hunters/clients/go/internal/testserver"
+	"github.com/hunters-engine/hunters-engine/clients/go/hunters"
+	"github.com/hunters-engine/hunters-engine/clients/go/internal/testserver"
 )
 
 // asProgram makes the test binary run the bot's main instead of the tests: the tests start the
