@@ -1,12 +1,12 @@
 /**
  * A project outside the repository using the installed TypeScript client (`npm install
- * hunters-client-*.tgz`): one complete game of each game against `hunters serve`, one seat played by
+ * hunters-engine-client-*.tgz`): one complete game of each game against `hunters serve`, one seat played by
  * the server's own bot. Prints one JSON line per game; exits non-zero on anything unexpected.
  *   node play.js ADDRESS
  */
-import { HuntersClient, isOver, type GameConfig } from "@hunters/client";
-import { MatchStatus } from "@hunters/client/gen/hunters/v1/matches_pb.js";
-import { GameStatus } from "@hunters/client/gen/hunters/v1/state_pb";
+import { HuntersClient, isOver, type GameConfig } from "hunters-engine-client";
+import { MatchStatus } from "hunters-engine-client/gen/hunters/v1/matches_pb.js";
+import { GameStatus } from "hunters-engine-client/gen/hunters/v1/state_pb";
 
 function check(ok: boolean, what: string): asserts ok {
   if (!ok) throw new Error(what);

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Build the npm package in a temporary copy of this folder and put the tarball in OUTDIR (default: the
 # current directory); prints the tarball's path. The checkout gets no node_modules/ or dist/.
-#   scripts/pack.sh /tmp/out   ->  /tmp/out/hunters-client-0.1.0.tgz
-# Then, in any project: npm install /tmp/out/hunters-client-0.1.0.tgz
+#   scripts/pack.sh /tmp/out   ->  /tmp/out/hunters-engine-client-0.1.0.tgz
+# Then, in any project: npm install /tmp/out/hunters-engine-client-0.1.0.tgz
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 out="$(mkdir -p "${1:-.}" && cd "${1:-.}" && pwd)"
