@@ -1,7 +1,7 @@
 # The hunters gRPC server as a sidecar: non-root (uid/gid 10001), data in the /data volume, health through
 # the gRPC health service, listening on IPv4 and IPv6.
-#   docker build -t hunters .
-#   docker run -p 50051:50051 -v hunters-data:/data hunters
+#   docker build -t hunters-engine .
+#   docker run -p 50051:50051 -v hunters-data:/data hunters-engine
 # A bind mount instead of a volume must be writable by uid 10001: `chown 10001:10001 DIR`.
 # TLS: mount a certificate and key and set HUNTERS_TLS_CERT and HUNTERS_TLS_KEY; the server and the health
 # check both read them (HUNTERS_TLS_SERVER_NAME when the certificate is not for localhost, HUNTERS_TLS_CA
@@ -40,6 +40,9 @@ RUN pip wheel --no-build-isolation --no-deps --wheel-dir /wheels . \
     && find /opt/hunters/hunters -name '*.so' -exec strip --strip-unneeded {} +
 
 FROM ${BASE_IMAGE}
+# The published name and source of the image (docs/deployment.md#names).
+LABEL org.opencontainers.image.title="hunters-engine" \
+      org.opencontainers.image.source="https://github.com/hunters-engine/hunters-engine"
 # libgomp1: the Carcassonne core is built with OpenMP (the learning batch's threads)
 RUN apt-get update && apt-get install -y --no-install-recommends libgomp1 && rm -rf /var/lib/apt/lists/* \
     && groupadd --system --gid 10001 hunters \

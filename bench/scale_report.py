@@ -2,7 +2,7 @@
 pool of N local processes (multiprocessing), both playing the same units of random games through
 `hunters.scale`, with the figures docs/scaling.md quotes (games/s per core, Ray's per-task cost).
 
-    python bench/scale_report.py                 # 100,000 games per run, 2 workers (needs hunters[ray])
+    python bench/scale_report.py                 # 100,000 games per run, 2 workers (needs hunters-engine[ray])
     python bench/scale_report.py --games 20000 --rounds 1
 
 Both sides are warm (workers started and `hunters` imported before the clock starts) and the runs

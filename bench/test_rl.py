@@ -1,4 +1,4 @@
-"""pytest-benchmark suites for `hunters.rl` (issue 14's speed targets). Needs ``hunters[rl]``.
+"""pytest-benchmark suites for `hunters.rl` (issue 14's speed targets). Needs ``hunters-engine[rl]``.
 
     python -m pytest bench/test_rl.py --benchmark-enable -q
 

@@ -61,10 +61,10 @@ def game_at(game_or_record: Any, cls: type[Any], at: int | None) -> Any:
 
 
 def to_png(svg_text: str) -> bytes:
-    """PNG bytes of an SVG picture (needs the optional extra ``hunters[png]``: cairosvg)."""
+    """PNG bytes of an SVG picture (needs the optional extra ``hunters-engine[png]``: cairosvg)."""
     try:
         import cairosvg  # type: ignore[import-not-found,import-untyped,unused-ignore]
     except ImportError:
-        raise RuntimeError("PNG output needs cairosvg: pip install 'hunters[png]'") from None
+        raise RuntimeError("PNG output needs cairosvg: pip install 'hunters-engine[png]'") from None
     png: bytes = cairosvg.svg2png(bytestring=svg_text.encode("utf-8"))
     return png

@@ -38,7 +38,7 @@ class _Formatter(argparse.ArgumentDefaultsHelpFormatter):
 
 _RAY_HELP = (
     "spread the games over the Ray cluster at ADDRESS (HOST:PORT of its head, or auto for the one "
-    "`ray start` runs here; needs hunters[ray]): the same results as a local run"
+    "`ray start` runs here; needs hunters-engine[ray]): the same results as a local run"
 )
 
 
@@ -563,7 +563,7 @@ def build_parser() -> argparse.ArgumentParser:
     ren = sub.add_parser(
         "render",
         formatter_class=_Formatter,
-        help="draw a JSON game record as an SVG picture (PNG with the extra hunters[png])",
+        help="draw a JSON game record as an SVG picture (PNG with the extra hunters-engine[png])",
     )
     ren.add_argument("record", help="path of a record written by `simulate --record` or Game.to_record()")
     ren.add_argument("--at", type=int, default=None, help="draw the state after this many moves (default: all)")

@@ -1,5 +1,5 @@
 """Pictures of any registered game: `svg(game_or_record, at=None)` picks the game's own `svg` module
-(``hunters.<package>.svg``) by the game id; `to_png` converts (optional extra ``hunters[png]``)."""
+(``hunters.<package>.svg``) by the game id; `to_png` converts (optional extra ``hunters-engine[png]``)."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ process pool, or on a Ray cluster, with the same results wherever they run.
 A unit is a module-level function and its arguments; what it computes is fixed by its arguments (the
 seeds in them), never by where or when it runs, and `ordered` hands the results back in unit order, so
 a caller that merges them in that order gets the same totals from `Inline()`, `Local(n)` and
-`Ray(address)`. Ray is imported only by `connect_ray`; the package is optional (``hunters[ray]``).
+`Ray(address)`. Ray is imported only by `connect_ray`; the package is optional (``hunters-engine[ray]``).
 """
 
 from __future__ import annotations
@@ -156,7 +156,7 @@ def connect_ray(address: str) -> Ray:
     try:
         import ray
     except ImportError:
-        raise ScaleError("--ray needs the Ray package: pip install 'hunters[ray]'") from None
+        raise ScaleError("--ray needs the Ray package: pip install 'hunters-engine[ray]'") from None
     if ray.is_initialized():
         return Ray(ray, owned=False, address=address)
     if address != "auto":

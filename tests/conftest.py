@@ -4,7 +4,7 @@ the Docker image (marked `container`, tests/container/, run by `.ci/container`),
 TypeScript and Go clients' bots in the arena (marked `clients`, tests/bots/test_client_bots.py: they need
 the clients built, so `.ci/run` runs them at its end) and the Python clients' run of the client scenario
 (tests/clients), `--ray` the runs on a local Ray cluster (marked
-`ray`, tests/scale/: they need hunters[ray]); without them those tests are deselected (not
+`ray`, tests/scale/: they need hunters-engine[ray]); without them those tests are deselected (not
 collected as skips), so the plain run stays fast and prints no rows of `s`. `--postgres` also runs the
 service tests against PostgreSQL (tests/service/conftest.py parametrizes their servers by store) and
 the replica tests (marked `postgres`). `--prometheus` the test where Debian's Prometheus scrapes the
@@ -17,7 +17,8 @@ OPTIONAL = {
     "container": "also build and test the Docker image (needs dockerd)",
     "clients": "also run the TypeScript and Go clients' bots in the arena (needs the clients built) and the "
     "client scenario of the Python clients (tests/clients)",
-    "ray": "also run simulations, arenas and SimulateGames on a local Ray cluster (tests/scale, needs hunters[ray])",
+    "ray": "also run simulations, arenas and SimulateGames on a local Ray cluster "
+    "(tests/scale, needs hunters-engine[ray])",
     "wheel": "also build the sdist and wheel, install the wheel in a new venv and play every game from it "
     "(tests/package, marked wheel)",
     "prometheus": "also run the test where a real Prometheus server scrapes `hunters serve` (marked prometheus; "

@@ -5,7 +5,7 @@
     python -m hunters.examples.train_vs_random --game GAME --method codes --episodes 1000
     python -m hunters.examples.openspiel_mcts --game GAME --games 4 --simulations 200 --opponent greedy
 
-They need the learning extra (``pip install "hunters[rl]"``); listing and copying them do not.
+They need the learning extra (``pip install "hunters-engine[rl]"``); listing and copying them do not.
 """
 
 from __future__ import annotations

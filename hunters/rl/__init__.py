@@ -1,6 +1,6 @@
 """Learning environments for every game with the learning surface (`hunters.learn`): PettingZoo
 (`hunters.rl.pettingzoo`), Gymnasium (`hunters.rl.gym`) and OpenSpiel (`hunters.rl.openspiel`).
-Optional extra: ``pip install hunters[rl]``; see docs/learning.md.
+Optional extra: ``pip install hunters-engine[rl]``; see docs/learning.md.
 
 ``import hunters.rl`` imports none of them (nor numpy): each function below imports its submodule,
 and each submodule its library, when first used.

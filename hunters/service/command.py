@@ -214,7 +214,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="ADDRESS",
         default=_env("HUNTERS_RAY"),
         help="play SimulateGames on the Ray cluster at ADDRESS (HOST:PORT of its head, or auto; needs "
-        "hunters[ray]): the same results as on the engine threads",
+        "hunters-engine[ray]): the same results as on the engine threads",
     )
     parser.add_argument(
         "--db-busy-timeout",

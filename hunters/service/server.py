@@ -276,7 +276,7 @@ async def start_server(config: ServerConfig) -> Started:
             # per stream. At HTTP/2's 64 KB a stream that is not read stops after a few messages.
             ("grpc.http2.bdp_probe", 0),
         ]
-        traced = tracing.server_interceptor()  # None unless OTEL_* asks for traces (and hunters[otel])
+        traced = tracing.server_interceptor()  # None unless OTEL_* asks for traces (and hunters-engine[otel])
         interceptors = [i for i in (traced, MetricsInterceptor(metrics) if metrics else None) if i is not None]
         server = grpc.aio.server(
             options=options, maximum_concurrent_rpcs=config.max_concurrent_rpcs, interceptors=interceptors

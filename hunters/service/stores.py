@@ -17,7 +17,8 @@ def open_store(db: str, sqlite_sync: str = "NORMAL", busy_timeout: float = 2.0, 
             from .store_postgres import PostgresStore
         except ImportError as exc:
             raise ValueError(
-                f"a postgresql:// database needs psycopg 3 and psycopg_pool (pip install 'hunters[postgres]'): {exc}"
+                "a postgresql:// database needs psycopg 3 and psycopg_pool "
+                f"(pip install 'hunters-engine[postgres]'): {exc}"
             ) from None
 
         return PostgresStore(db)

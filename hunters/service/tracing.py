@@ -1,4 +1,4 @@
-"""OpenTelemetry traces, optional (`pip install hunters[otel]`) and off unless the standard OTEL_*
+"""OpenTelemetry traces, optional (`pip install hunters-engine[otel]`) and off unless the standard OTEL_*
 environment variables ask for them (OTEL_TRACES_EXPORTER other than "none", or an
 OTEL_EXPORTER_OTLP_[TRACES_]ENDPOINT; OTEL_SDK_DISABLED=true turns them off).
 
@@ -80,7 +80,7 @@ def server_interceptor() -> Any:
             provider = _from_environment()
         except ImportError:
             log.warning(
-                "the OTEL_* environment asks for traces, but hunters[otel] is not installed: no traces",
+                "the OTEL_* environment asks for traces, but hunters-engine[otel] is not installed: no traces",
                 extra={"reason": "OTEL_NOT_INSTALLED"},
             )
             return None

@@ -1,7 +1,7 @@
 """Fixtures of the container tests: a reachable daemon (else every test skips, saying why), the image
 built once per session from the working tree, and containers/volumes/networks each test removes.
 
-The image is tagged hunters:ci (HUNTERS_CI_IMAGE), its build stage hunters:ci-build; both are kept so
+The image is tagged hunters-engine:ci (HUNTERS_CI_IMAGE), its build stage hunters-engine:ci-build; both are kept so
 that the next run reuses their layers. When the Dockerfile's base cannot be pulled, .ci/standin-base.sh
 imports a local stand-in under its tag; the run's summary says which base was used."""
 
@@ -16,7 +16,7 @@ import pytest
 
 from .dockerctl import ROOT, Container, daemon_problem, docker, unique
 
-IMAGE = os.environ.get("HUNTERS_CI_IMAGE", "hunters:ci")
+IMAGE = os.environ.get("HUNTERS_CI_IMAGE", "hunters-engine:ci")
 STANDIN_LABEL = "org.hunters.base-standin"
 REPORT: list[str] = []
 
@@ -43,7 +43,7 @@ def daemon() -> None:
 
 @pytest.fixture(scope="session")
 def image(daemon: None) -> str:
-    """hunters:ci built from this tree (the legacy builder: BuildKit is not assumed)."""
+    """hunters-engine:ci built from this tree (the legacy builder: BuildKit is not assumed)."""
     base = base_image()
     t0 = time.monotonic()
     out = subprocess.run(

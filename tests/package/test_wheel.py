@@ -9,6 +9,7 @@ one), so another supported Python can be checked the same way."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -17,6 +18,7 @@ import subprocess
 import sys
 import tarfile
 import time
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -88,6 +90,28 @@ def test_wheel_holds_the_package_data(built):
     cores = {n.split("/")[1] for n in names if re.fullmatch(r"hunters/\w+/_core\.[^/]*\.so", n)}
     assert {"carcassonne", "jaeger"} <= cores, f"compiled cores: {sorted(cores)}"
     assert not [n for n in names if n.startswith("hunters/_core/") and n.endswith(".so")], "hunters/_core/ is game-free"
+
+
+def test_the_files_and_the_installed_metadata_name_the_distribution(built):
+    """Published as `hunters-engine` (docs/deployment.md#names), imported and run as `hunters`; its extras
+    refer to it by that name, never to `hunters`, which on PyPI is another project."""
+    bin_dir, sdist, wheel, env, tmp = built
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert sdist.name == f"hunters_engine-{version}.tar.gz", sdist.name
+    assert wheel.name.startswith(f"hunters_engine-{version}-"), wheel.name
+    _run([str(bin_dir / "python"), "-m", "pip", "install", "--quiet", str(wheel)], tmp, env, 900)
+    probe = (
+        "import json; from importlib import metadata as m; d = m.distribution('hunters-engine'); "
+        "print(json.dumps({'name': d.metadata['Name'], 'owner': m.packages_distributions()['hunters'], "
+        "'eps': sorted(f'{e.group} {e.name} {e.value}' for e in d.entry_points), 'requires': d.requires}))"
+    )
+    found = json.loads(_run([str(bin_dir / "python"), "-I", "-c", probe], tmp, env, 60))
+    assert found["name"] == "hunters-engine" and found["owner"] == ["hunters-engine"], found
+    assert "console_scripts hunters hunters.cli:main" in found["eps"], found["eps"]
+    games = {e.split()[1] for e in found["eps"] if e.startswith("hunters.games ")}
+    assert games == {"carcassonne_hg", "jaeger_sammler"}, found["eps"]
+    own = [r for r in found["requires"] if re.match(r"hunters\b", r)]
+    assert own and all(r.startswith("hunters-engine[") for r in own), own
 
 
 def test_installed_wheel_serves_and_plays_every_game(built):

@@ -218,7 +218,7 @@ def test_render_command(tmp_path, capsys):
 
 
 def test_render_png(tmp_path):
-    pytest.importorskip("cairosvg", reason="PNG output needs the optional extra hunters[png] (cairosvg)")
+    pytest.importorskip("cairosvg", reason="PNG output needs the optional extra hunters-engine[png] (cairosvg)")
     rec = tmp_path / "rec.json"
     rec.write_text(json.dumps(played(JS, 2, 8, moves=5)[-1].to_record()))
     out = tmp_path / "pic.png"

@@ -76,5 +76,5 @@ def test_ray_missing_is_one_line_and_exit_2():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.strip().splitlines() == [
-        "hunters simulate: error: --ray needs the Ray package: pip install 'hunters[ray]'"
+        "hunters simulate: error: --ray needs the Ray package: pip install 'hunters-engine[ray]'"
     ]

@@ -1,6 +1,6 @@
 """Simulations, arenas and SimulateGames on a local Ray cluster give exactly the results of a local run
 with the same seeds; a cancelled SimulateGames stops submitting and cancels what it queued; a bad
-address is one line and exit 2. Marked `ray`: run with --ray (needs hunters[ray])."""
+address is one line and exit 2. Marked `ray`: run with --ray (needs hunters-engine[ray])."""
 
 import json
 import os

@@ -1,4 +1,4 @@
-"""Traces (hunters[otel]): off unless the OTEL_* environment asks; on, every call is a server span
+"""Traces (hunters-engine[otel]): off unless the OTEL_* environment asks; on, every call is a server span
 and the work inside it (the store commit, the engine's jobs, the bots' thinking) its child spans,
 with the request id as an attribute. Spans go to the SDK's in-memory exporter here."""
 
