@@ -5,7 +5,7 @@ import pytest
 
 from hunters.bots import BOTS, Observation, StrongBot, make_bot, strategy_for
 from hunters.bots.base import _mix, decision_seed
-from hunters.bots.strong import _rewards
+from hunters.bots.search import _rewards
 from hunters.carcassonne import Game as HG
 from hunters.carcassonne import strategy as hg_strategy
 from hunters.jaeger import Game as JS
