@@ -95,6 +95,6 @@ def margin_sd(state: Any) -> float:
 REVIEW_BANDS = {"inaccuracy": 4.0, "mistake": 8.0, "blunder": 12.0}
 """Points of final margin a move must cost to be an inaccuracy, a mistake, a blunder in a review.
 Measured at the default budget (two players, reviewed with another seed than strong played with):
-strong's own moves cost under 4 in 99% of 753 decisions (at most 6.8); of greedy's and mcts's
-(`mcts:iterations=1000`) 639 moves 34% and 28% cost 4 or more, 10% 8 or more, 4–6% 12 or more
+strong's own moves cost under 4 in 98.7% of 753 decisions (at most 6.8); of greedy's and mcts's
+(`mcts:iterations=1000`) 639 moves 34% and 27% cost 4 or more, 10% 8 or more, 4–6% 12 or more
 (docs/review.md)."""

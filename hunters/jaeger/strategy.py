@@ -95,6 +95,7 @@ def margin_sd(state: Any) -> float:
 REVIEW_BANDS = {"inaccuracy": 12.0, "mistake": 24.0, "blunder": 36.0}
 """Points of final margin a move must cost to be an inaccuracy, a mistake, a blunder in a review:
 three times H&G's, where greedy's costs are three times as large (measured at the default budget,
-two players: 36% of greedy's moves cost 12 or more, 11% 24, 3% 36; strong's own moves, reviewed
-with another seed, cost nothing), and above the optimism of the estimate for the move the search
-chooses (8 points on average, against 3 for another move) (docs/review.md)."""
+two players: 35% of greedy's moves cost 12 or more, 10% 24, 2% 36; of mcts's 40%, 15%, 7%;
+strong's own moves, reviewed with another seed, almost never 12), and above the optimism of the
+estimate for the move the search chooses (7–9 points, against 2–4 for another move)
+(docs/review.md)."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 from .analysis import Analysis, AnalysisCancelled, Estimate, MoveEstimate, analyst, analyze, win_chance
 from .bands import BANDS, Thresholds
 from .match import REVIEW_FORMAT, Decision, Review, SeatSummary, review_record
+from .plot import plot_svg
 
 __all__ = [
     "BANDS",
@@ -28,6 +29,7 @@ __all__ = [
     "Thresholds",
     "analyst",
     "analyze",
+    "plot_svg",
     "review_record",
     "win_chance",
 ]

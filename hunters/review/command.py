@@ -106,16 +106,18 @@ def format_review(review: Review) -> str:
         return str(words(cls.move_from_json(move)))
 
     t = review.thresholds
-    worst = {id(d) for d in review.worst(WORST)}
+    marked = review.worst(WORST)
+    worst = {id(d) for d in marked}
+    width = max([len(say(d.played)) for d in review.decisions if d.kind != "chance"] + [6])
     lines = [
         f"Review of a {review.game} match ({review.players} players) by {review.analyst}",
         f"Bands, in points of final margin a move cost: inaccuracy >= {t.inaccuracy:g}, "
         f"mistake >= {t.mistake:g}, blunder >= {t.blunder:g}",
         "",
-        f"{'move':>5} {'seat':>4} {'before':>7} {'cost':>6}  {'band':<11} {'':2} {'played':<44} best",
+        f"{'move':>5} {'seat':>4} {'before':>7} {'cost':>6}  {'band':<11} {'':2} {'played':<{width}}  best",
     ]
     for d in review.decisions:
-        lines.append(_line(d, say, id(d) in worst))
+        lines.append(_line(d, say, id(d) in worst, width))
     lines += [
         "",
         f"{'seat':>4} {'score':>6} {'searched':>8} {'forced':>6} {'best':>5} {'mean cost':>9}"
@@ -126,7 +128,6 @@ def format_review(review: Review) -> str:
             f"{s.seat:>4} {review.scores[s.seat]:>6} {s.decisions:>8} {s.forced:>6} {s.best:>5} {s.mean_cost:>9.2f}"
             f"  {s.inaccuracies:>12} {s.mistakes:>8} {s.blunders:>8}"
         )
-    marked = review.worst(WORST)
     if marked:
         lines += ["", "The costliest moves:"]
         for d in marked:
@@ -137,7 +138,7 @@ def format_review(review: Review) -> str:
     return "\n".join(lines)
 
 
-def _line(d: Decision, say: Any, mark: bool) -> str:
+def _line(d: Decision, say: Any, mark: bool, width: int) -> str:
     if d.kind == "chance":
         return f"{'':>5} {'':>4} {'':>7} {'':>6}  {'chance':<11} {'':2} outcome {d.played}"
     if d.kind == "forced" or d.before is None:
@@ -145,5 +146,5 @@ def _line(d: Decision, say: Any, mark: bool) -> str:
     best = "=" if d.band == "best" else say(d.best)
     return (
         f"{d.index + 1:>5} {d.seat:>4} {d.before.margin:>+7.1f} {d.cost or 0:>6.1f}  {d.band or '':<11} "
-        f"{'<<' if mark else '':2} {say(d.played):<44} {best}"
+        f"{'<<' if mark else '':2} {say(d.played):<{width}}  {best}"
     )

@@ -167,22 +167,34 @@ def review_record(
     if not final.is_over:
         raise ValueError("the match is not over: a review is of a finished match")
     bands = thresholds or Thresholds.of(strat)
-    game, steps = _steps(cls, record)
+    moves, outcomes = record.get("moves", []), record.get("outcomes", [])
+    total = len(moves) + len(outcomes)
+    game = cls.from_record({**record, "moves": [], "outcomes": []})
+    pending = iter(enumerate(outcomes))
     decisions: list[Decision] = []
-    total = len(steps)
-    for done, (kind, index, data) in enumerate(steps):
+
+    def add(decision: Decision) -> None:
+        decisions.append(decision)
+        if progress is not None:
+            progress(len(decisions), total)
+
+    def settle() -> None:
+        """Chance outcomes where a chance node is pending, as `from_record` applies them."""
+        while isinstance(game, ExplicitChance) and game.player == -1 and not game.is_over:
+            item = next(pending, None)
+            if item is None:
+                return
+            add(Decision("chance", item[0], game.moves_played, -1, item[1]))
+            game.apply_chance(item[1])
+
+    for index, data in enumerate(moves):
+        settle()
         if stop is not None and stop[0]:
             raise AnalysisCancelled("the review was stopped")
-        if kind == "chance":
-            decisions.append(Decision("chance", index, game.moves_played, -1, data))
-            assert isinstance(game, ExplicitChance)
-            game.apply_chance(data)
-        else:
-            move = cls.move_from_json(data)
-            decisions.append(_decision(game, index, move, bands, top, stop, iterations, seed, options))
-            game.play(move)
-        if progress is not None:
-            progress(done + 1, total)
+        move = cls.move_from_json(data)
+        add(_decision(game, index, move, bands, top, stop, iterations, seed, options))
+        game.play(move)
+    settle()
     return Review(
         REVIEW_FORMAT,
         cls.INFO.id,
@@ -193,32 +205,6 @@ def review_record(
         list(final.scores),
         [_summary(seat, decisions) for seat in range(final.players)],
     )
-
-
-def _steps(cls: type[AnyGame], record: JSON) -> tuple[AnyGame, list[tuple[str, int, Any]]]:
-    """The game at the record's start and its steps in order: ("move", i, move JSON) and
-    ("chance", j, outcome), outcomes where a chance node is pending (as `from_record` applies
-    them; the record has been replayed whole already)."""
-    moves, outcomes = list(record.get("moves", [])), list(record.get("outcomes", []))
-    start = cls.from_record({**record, "moves": [], "outcomes": []})
-    probe = start.clone()
-    steps: list[tuple[str, int, Any]] = []
-    pending = iter(enumerate(outcomes))
-
-    def settle() -> None:
-        while isinstance(probe, ExplicitChance) and probe.player == -1 and not probe.is_over:
-            item = next(pending, None)
-            if item is None:
-                return
-            steps.append(("chance", *item))
-            probe.apply_chance(item[1])
-
-    for i, data in enumerate(moves):
-        settle()
-        steps.append(("move", i, data))
-        probe.play(cls.move_from_json(data))
-    settle()
-    return start, steps
 
 
 def _decision(
