@@ -37,7 +37,7 @@ def add_parser(sub: Any, formatter_class: type[argparse.HelpFormatter] = argpars
         "--iterations",
         type=int,
         default=None,
-        help="search iterations a decision (default: the game's strong default, e.g. 400 in carcassonne_hg)",
+        help="search iterations a decision (default: the strong bot's default in the game)",
     )
     rev.add_argument("--top", type=int, default=3, help="alternatives kept a decision (in --json)")
     rev.add_argument("--seed", type=int, default=0, help="the search's seed (the same seed, the same review)")
