@@ -570,6 +570,10 @@ def build_parser() -> argparse.ArgumentParser:
     ren.add_argument("-o", "--output", required=True, help="picture file: .svg, or .png (needs cairosvg)")
     ren.set_defaults(func=_render, parser=ren)
 
+    from hunters.review.command import add_parser as add_review_parser
+
+    add_review_parser(sub, _Formatter)
+
     ben = sub.add_parser(
         "bench", formatter_class=_Formatter, help="quick throughput figures (the real benchmarks live in bench/)"
     )

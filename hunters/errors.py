@@ -27,6 +27,14 @@ class InvalidOptionError(ValueError, TypeError):
     ValueError, and a TypeError too, as Python's own refusal of an unknown keyword argument is."""
 
 
+class NotSupportedError(LookupError):
+    """A game asked for something it does not offer: a capability it does not declare (a search of
+    its own, for the `strong` bot and the analysis of positions). `reason` is ``NOT_SUPPORTED``;
+    the message names the game and what it lacks."""
+
+    reason = "NOT_SUPPORTED"
+
+
 class PerftStopped(Exception):
     """A perft that was stopped before its count was complete: `reason` is ``STOPPED`` (its stop
     byte was set) or ``NODE_LIMIT`` (it would have expanded more positions than it was allowed)."""

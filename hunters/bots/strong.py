@@ -16,15 +16,16 @@ The steps, the estimates and the measurements behind each choice: docs/bots.md (
 
 from __future__ import annotations
 
-import math
 import time as _time
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable
 from typing import Any, ClassVar, Protocol
 
 from hunters import games
 from hunters.capabilities import CoreSearch, supports
+from hunters.errors import NotSupportedError
 
-from .base import Bot, Observation, _mix, decision_seed
+from .base import Bot, Observation, decision_seed
+from .search import StrongSearch
 
 __all__ = ["SearchStrategy", "StrongBot", "strategy_for"]
 
@@ -32,7 +33,10 @@ __all__ = ["SearchStrategy", "StrongBot", "strategy_for"]
 class SearchStrategy(Protocol):
     """What a game tells the search (its ``strategy`` module, or an object with these members).
     States are the game's core handles: `clone()`, `legal_codes()`, `play_code(code)`, `player`,
-    `over`."""
+    `over`. Two optional members serve the review of positions (`hunters.review`, docs/review.md):
+    ``margin_sd(state)``, the standard deviation in points of a final margin around the search's
+    estimate from `state` (its win chance), and ``REVIEW_BANDS``, the points a move must cost to be
+    an ``inaccuracy``, a ``mistake``, a ``blunder``."""
 
     SCALE: float
     """Points of margin that make a clear advantage (the reward's tanh scale)."""
@@ -68,7 +72,8 @@ _STRATEGIES: dict[type, Any] = {}
 
 def strategy_for(game: Any) -> Any:
     """The strategy of a game (instance or class): what its plugin names (`GamePlugin.strategy`),
-    else its class's ``STRATEGY`` attribute. LookupError when there is none."""
+    else its class's ``STRATEGY`` attribute. NotSupportedError (a LookupError) when there is none, or
+    when the game declares no search (`CoreSearch`)."""
     cls = game if isinstance(game, type) else type(game)
     found = _STRATEGIES.get(cls)
     if found is None:
@@ -78,48 +83,12 @@ def strategy_for(game: Any) -> Any:
             found = games.plugin(game_id).search_strategy
         found = found if found is not None else getattr(cls, "STRATEGY", None)
         if found is None or not supports(cls, CoreSearch):
-            raise LookupError(f"{game_id} has no strategy for the strong bot's search (GamePlugin.strategy)")
+            raise NotSupportedError(
+                f"{game_id} does not support the strong search: it declares no search of its own (CoreSearch) "
+                "and strategy (GamePlugin.strategy)"
+            )
         _STRATEGIES[cls] = found
     return found
-
-
-def _rewards(values: Sequence[float], scale: float) -> list[float]:
-    n = len(values)
-    out = []
-    for p in range(n):
-        other = max(values[q] for q in range(n) if q != p) if n > 1 else 0.0
-        out.append(0.5 * (1.0 + math.tanh((values[p] - other) / scale)))
-    return out
-
-
-_Options = tuple[list[int], list[float], list[float], int, list[int]]
-"""A decision's moves as the search keeps them: indices best first, prior rewards, flat
-estimates (players values per move), players, move codes."""
-
-
-def _options(strat: Any, state: Any, scale: float) -> _Options:
-    legal = state.legal_codes()
-    flat, order, priors = strat.child_estimates(state, legal, scale)
-    return order, priors, flat, len(flat) // len(legal), legal
-
-
-def _best(options: _Options) -> tuple[int, list[float]]:
-    """The mover's best move by estimate among `options`, and the estimates after it."""
-    order, _, flat, players, legal = options
-    j = order[0]
-    return legal[j], flat[j * players : (j + 1) * players]
-
-
-class _Node:
-    __slots__ = ("children", "mover", "options", "prior", "total", "visits")
-
-    def __init__(self, mover: int, prior: float):
-        self.mover = mover
-        self.prior = prior
-        self.visits = 0
-        self.total = 0.0
-        self.children: dict[int, _Node] = {}
-        self.options: dict[Hashable, _Options] = {}
 
 
 class StrongBot(Bot):
@@ -196,6 +165,9 @@ class StrongBot(Bot):
         """Seconds the last decision took."""
         self.last_stats: list[tuple[int, int, float, float]] = []
         """(core move code, visits, mean reward, prior) of the root's expanded moves at the last decision."""
+        self.stop: bytearray | None = None
+        """A byte another thread may set (to 1) to end the search under way at its next iteration
+        (the bot then plays its choice so far)."""
 
     @property
     def spec(self) -> str:
@@ -230,118 +202,45 @@ class StrongBot(Bot):
             self.last_iterations, self.last_stats = 0, []
             return moves[0]
         observed = obs.observed()
-        strategy = strategy_for(observed)  # (a LookupError for a game without CoreSearch)
+        strategy = strategy_for(observed)  # (NotSupportedError for a game without CoreSearch)
         assert isinstance(observed, CoreSearch)
         codes = observed.search_state().legal_codes()
         code = self.search(obs, strategy)
         return moves[codes.index(code)]
 
+    def limit(self, strat: Any) -> int:
+        """Iterations per decision in a game of this strategy: the bot's, else the strategy's
+        ITERATIONS (0: none, with `time` alone)."""
+        return int(strat.ITERATIONS) if self.iterations is None else self.iterations
+
+    def new_search(self, obs: Observation, strat: Any, stop: bytearray | None = None) -> StrongSearch:
+        """The search tree of the decision `obs` with this bot's constants and decision seed (not
+        run yet): what `search` runs, and what an analysis of the position reads."""
+        return StrongSearch(
+            obs,
+            strat,
+            decision_seed(self.seed, obs),
+            c=self.c,
+            bias=self.bias,
+            widen=self.widen,
+            alpha=self.alpha,
+            dets=self.dets,
+            reply=self.reply,
+            playout=self.playout_in(strat),
+            stop=stop if stop is not None else self.stop,
+        )
+
     def search(self, obs: Observation, strat: Any) -> int:
         """The core code of the chosen move (the seat to move must have two or more)."""
         t0 = _time.perf_counter()
-        seed = decision_seed(self.seed, obs)
-        # determinization j is drawn when first needed; the games are kept alive while their cores
-        # are searched (a core may point into its game's data)
-        games: list[Any] = []
-        dets: list[Any] = []
-
-        def det(j: int) -> Any:
-            while len(dets) <= j:
-                games.append(obs.determinized(_mix(seed ^ (len(dets) + 1))))
-                dets.append(games[-1].search_state())
-            return dets[j]
-
-        scale = float(strat.SCALE)
-        estimates, key_of, signature = strat.estimates, strat.key, strat.signature
-        root = _Node(-1, 0.0)
-        c, bias, widen, alpha, reply = self.c, self.bias, self.widen, self.alpha, self.reply
-        playout = self.playout_in(strat)
-        deadline = t0 + self.time if self.time else 0.0
-        limit = int(strat.ITERATIONS) if self.iterations is None else self.iterations
-        ndets = self.dets
-        it = 0
-        while True:
-            if limit and it >= limit:
-                break
-            if deadline and it > 0 and _time.perf_counter() >= deadline:
-                break
-            state = det(0)  # the root's moves do not depend on the hidden parts; cloned below
-            node = root
-            path = []
-            leaf: list[float] | None = None
-            while True:
-                if state.over:
-                    leaf = _rewards(estimates(state), scale)
-                    break
-                sig = signature(state)
-                entry = node.options.get(sig)
-                if entry is None:
-                    entry = node.options[sig] = _options(strat, state, scale)
-                order, priors, flat, n, legal = entry
-                mover = state.player
-                k = max(1, int(widen * (node.visits + 1) ** alpha))
-                best: _Node | None = None
-                best_code = 0
-                best_v = -1.0
-                fresh = None
-                log_n = math.log(node.visits + 1)
-                for i in order[:k]:
-                    code = legal[i]
-                    prior = priors[i]
-                    key = key_of(state, code)
-                    child = node.children.get(key)
-                    if child is None:
-                        fresh = (prior, code, key, i)
-                        break
-                    v = (
-                        child.total / child.visits
-                        + c * math.sqrt(log_n / child.visits)
-                        + bias * prior / (child.visits + 1)
-                    )
-                    if v > best_v:
-                        best_v, best, best_code = v, child, code
-                if node is root:  # common random numbers: a root move's j-th visit plays in determinization j
-                    state = det((best.visits if fresh is None and best is not None else 0) % ndets).clone()
-                if fresh is not None:
-                    prior, code, key, i = fresh
-                    child = _Node(mover, prior)
-                    node.children[key] = child
-                    path.append(child)
-                    if reply:  # value the new node after the next mover's best reply by estimate
-                        state.play_code(code)
-                        if state.over:
-                            leaf = _rewards(estimates(state), scale)
-                        else:
-                            entry = child.options[signature(state)] = _options(strat, state, scale)
-                            move, values = _best(entry)
-                            for _ in range(playout):  # further plies of best moves by estimate
-                                state.play_code(move)
-                                if state.over:
-                                    values = estimates(state)
-                                    break
-                                move, values = _best(_options(strat, state, scale))
-                            leaf = _rewards(values, scale)
-                    else:
-                        leaf = _rewards(flat[i * n : (i + 1) * n], scale)
-                    break
-                assert best is not None
-                state.play_code(best_code)
-                node = best
-                path.append(node)
-            root.visits += 1
-            for n_ in path:
-                n_.visits += 1
-                n_.total += leaf[n_.mover]
-            it += 1
-        self.last_iterations = it
+        tree = self.new_search(obs, strat)
+        tree.run(self.limit(strat), self.time)
+        self.last_iterations = tree.iterations
         self.last_seconds = _time.perf_counter() - t0
-        order, priors, _, _, legal = next(iter(root.options.values()))
-        stats = []
-        for i in order:
-            code, prior = legal[i], priors[i]
-            child = root.children.get(key_of(dets[0], code))
-            if child is not None:
-                stats.append((code, child.visits, child.total / child.visits, prior))
-        self.last_stats = stats
-        code, _, _, _ = max(stats, key=lambda s: (s[1], s[3], -s[0]))
-        return int(code)
+        moves = tree.moves()
+        self.last_stats = [(m.code, m.visits, m.reward, m.prior) for m in moves]
+        if not moves:  # stopped before its first iteration: the best move by estimate
+            state = tree.det(0)
+            legal = state.legal_codes()
+            return int(legal[strat.child_estimates(state, legal, float(strat.SCALE))[1][0]])
+        return tree.choice(moves).code

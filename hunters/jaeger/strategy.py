@@ -16,13 +16,25 @@ tiles, so the estimate keeps characters on the board while tiles remain.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from hunters.estimates import CoreEstimate
 
 from . import _core
 
-__all__ = ["ITERATIONS", "SCALE", "WEIGHTS", "child_estimates", "estimates", "key", "signature"]
+__all__ = [
+    "ITERATIONS",
+    "MARGIN_SD",
+    "REVIEW_BANDS",
+    "SCALE",
+    "WEIGHTS",
+    "child_estimates",
+    "estimates",
+    "key",
+    "margin_sd",
+    "signature",
+]
 
 SCALE = 25.0
 """Points of margin that make a clear advantage (the search's reward scale)."""
@@ -58,3 +70,32 @@ def signature(state: Any) -> tuple[int, ...]:
     """The legal turns depend on the board: the path decides it, except a winter deal met inside
     the search (it differs between determinizations)."""
     return tuple(state.tiles())
+
+
+MARGIN_SD = (75.0, 4.0, 3.5, 33, 40.0)
+"""(SUMMER, A, B, T0, CAP): the spread, in points, that makes Φ(estimated margin / spread) a
+calibrated win chance: SUMMER in summer, min(CAP, A + B·√max(0, T − T0)) in winter with T tiles on
+the board. Fitted on 7,230 decisions of 30 two-player self-play games (`strong:iterations=100`): in
+winter the final margin spreads around the estimate by 5 points under 40 tiles, 12 at 40–49, 19 at
+60–69 and 24–27 from 80; in summer by 25, but the summer estimate overstates the final margin (the
+final margin moves by 0.35 points a point of estimate), hence the wider summer spread
+(docs/review.md)."""
+
+
+def margin_sd(state: Any) -> float:
+    """The spread of a seat's final margin around the search's estimate of it from this position,
+    as the review's win chance reads it: see MARGIN_SD."""
+    summer, a, b, t0, cap = MARGIN_SD
+    if state.season == 0:
+        return summer
+    tiles = sum(1 for t in state.tiles() if t)
+    return min(cap, a + b * math.sqrt(max(0, tiles - t0)))
+
+
+REVIEW_BANDS = {"inaccuracy": 12.0, "mistake": 24.0, "blunder": 36.0}
+"""Points of final margin a move must cost to be an inaccuracy, a mistake, a blunder in a review:
+three times H&G's, where greedy's costs are three times as large (measured at the default budget,
+two players: 35% of greedy's moves cost 12 or more, 10% 24, 2% 36; of mcts's 40%, 15%, 7%;
+strong's own moves, reviewed with another seed, almost never 12), and above the optimism of the
+estimate for the move the search chooses (7–9 points, against 2–4 for another move)
+(docs/review.md)."""

@@ -9,6 +9,7 @@ from hunters.bots import Observation, make_bot
 from hunters.carcassonne import Game as HG
 from hunters.jaeger import Game as JS
 from hunters.jaeger.tiles import FOOD, GOODS
+from hunters.review import analyze
 
 BOT_SPECS = ["random:seed=4", "greedy:seed=4", "mcts:iterations=300,seed=4", "strong:iterations=60,seed=4"]
 
@@ -126,6 +127,26 @@ def test_jaeger_open_collections_are_not_redealt():
 def test_jaeger_same_public_state_same_decision(spec):
     a, b = _jaeger_twins()
     assert make_bot(spec)(a) == make_bot(spec)(b)
+
+
+def test_hg_analysis_sees_what_the_seat_sees():
+    """Twins differing only in the hidden order of the piles: identical analyses, for the seat to
+    move (its moves, the asked move) and for the other seat (the estimate)."""
+    a, b = _hg_twins()
+    asked = [a.legal_moves()[-1]]
+    assert analyze(a, iterations=40, seed=3, moves=asked) == analyze(b, iterations=40, seed=3, moves=asked)
+    other = 1 - a.player
+    assert analyze(a, other, iterations=40, seed=3) == analyze(b, other, iterations=40, seed=3)
+
+
+def test_jaeger_analysis_sees_what_the_seat_sees():
+    """Seat 0 cannot tell the twins apart (the winter deck, the others' face-down tiles): identical
+    analyses. Seat 1 can (its own tiles differ), and its analyses differ: the test sees a difference
+    where there is one."""
+    a, b = _jaeger_twins()
+    asked = [a.legal_moves()[-1]]
+    assert analyze(a, 0, iterations=30, seed=3, moves=asked) == analyze(b, 0, iterations=30, seed=3, moves=asked)
+    assert analyze(a, 1, iterations=30, seed=3) != analyze(b, 1, iterations=30, seed=3)
 
 
 def test_observation_fields():

@@ -5,7 +5,7 @@ import pytest
 
 from hunters.bots import BOTS, Observation, StrongBot, make_bot, strategy_for
 from hunters.bots.base import _mix, decision_seed
-from hunters.bots.strong import _rewards
+from hunters.bots.search import _rewards
 from hunters.carcassonne import Game as HG
 from hunters.carcassonne import strategy as hg_strategy
 from hunters.jaeger import Game as JS
@@ -141,3 +141,15 @@ def test_strong_plays_a_server_bot_seat():
     game = HG.new(players=2, seed=7)
     game.play(game.legal_moves()[0])
     assert isinstance(seats[1], StrongBot) and game.is_legal(seats[1](game))
+
+
+@pytest.mark.parametrize("cls", [HG, JS])
+def test_a_set_stop_byte_ends_the_search_with_the_best_move_by_estimate(cls):
+    game = cls.new(players=2, seed=3)
+    for _ in range(5):
+        game.play(make_bot("greedy:seed=1")(game))
+    bot = make_bot("strong:iterations=500,seed=1")
+    bot.stop = bytearray(b"\x01")
+    move = bot(game)
+    assert bot.last_iterations == 0 and bot.last_stats == []
+    assert move == make_bot("strong:iterations=1,seed=1")(game)  # one iteration expands the best by estimate
