@@ -18,6 +18,7 @@ from typing import Any
 from tqdm import tqdm
 
 import hunters
+from hunters.address import DEFAULT_PORT, server_address_argument
 from hunters.errors import InvalidRecordError
 from hunters.game_base import AnyGame
 from hunters.perft import perft
@@ -35,6 +36,8 @@ class _Formatter(argparse.ArgumentDefaultsHelpFormatter):
             return text
         return super()._get_help_string(action)
 
+
+_ADDRESS_FORMS = f"HOST:PORT, [IPv6]:PORT, or HOST alone for the default port {DEFAULT_PORT}"
 
 _RAY_HELP = (
     "spread the games over the Ray cluster at ADDRESS (HOST:PORT of its head, or auto for the one "
@@ -600,7 +603,11 @@ def build_parser() -> argparse.ArgumentParser:
     are.add_argument("--json", metavar="FILE", help="write the summary and every game's result as JSON")
     are.add_argument("--csv", metavar="FILE", help="write one row per bot as CSV")
     are.add_argument("--records", metavar="DIR", help="write every game's record to DIR/game-<i>.json")
-    are.add_argument("--address", help="server for external bots (cmd:...); default: an embedded one")
+    are.add_argument(
+        "--address",
+        type=server_address_argument,
+        help=f"server for external bots (cmd:...): {_ADDRESS_FORMS}; default: an embedded one",
+    )
     are.add_argument("--move-time", type=float, default=10.0, help="seconds an external bot has per move")
     are.add_argument("--ray", metavar="ADDRESS", help=_RAY_HELP.replace("games", "games of built-in bots", 1))
     are.add_argument(
@@ -617,10 +624,15 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=_Formatter,
         help="play one seat of a match on a server with a built-in bot, until the match ends",
     )
-    ply.add_argument("--address", required=True, help="server address host:port")
+    ply.add_argument("--address", type=server_address_argument, required=True, help=f"the server: {_ADDRESS_FORMS}")
     ply.add_argument("--match", required=True, help="match id")
     ply.add_argument("--token", required=True, help="the seat's token")
-    ply.add_argument("--seat", type=int, required=True, help="the token's seat (0-based)")
+    ply.add_argument(
+        "--seat",
+        type=int,
+        required=True,
+        help="the token's seat (0-based): checked against the seat the server gives the token, before any move",
+    )
     ply.add_argument("--bot", default="mcts", help=f"bot spec: {spec_forms()}")
     ply.add_argument("--quiet", action="store_true", help="do not log each move")
     ply.set_defaults(func=_play, parser=ply)
