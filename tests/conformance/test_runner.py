@@ -109,3 +109,29 @@ def test_usage_errors(args, capsys):
 
     assert main(["conformance", *args]) == 2
     assert "hunters conformance:" in capsys.readouterr().err
+
+
+def _docs_exchange() -> tuple[list[dict], list[dict]]:
+    """The requests and answers of docs/conformance.md's protocol example."""
+    text = (ROOT / "docs" / "conformance.md").read_text()
+    lines = [line for line in text.splitlines() if line.startswith(("> {", "< {"))]
+    requests = [json.loads(line[2:]) for line in lines if line[0] == ">"]
+    answers = [json.loads(line[2:]) for line in lines if line[0] == "<"]
+    assert len(requests) == len(answers) >= 4
+    return requests, answers
+
+
+def test_the_docs_protocol_example_is_what_our_adapter_answers():
+    requests, answers = _docs_exchange()
+    assert [r["op"] for r in requests][:2] == ["hello", "new"] and requests[-1]["op"] == "quit"
+    proc = subprocess.run(
+        OURS,
+        input="".join(json.dumps(r) + "\n" for r in requests),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert [json.loads(line) for line in proc.stdout.splitlines()] == answers
+
