@@ -242,6 +242,21 @@ def _conformance(args: argparse.Namespace) -> int:
         return 0
     if not args.engine:
         return fail("give --engine CMD (the engine to check) or --generate")
+    if args.games < 0 or args.perft_depth < 0:
+        return fail("--games and --perft-depth must be 0 or more")
+    only = None
+    if args.rule:
+        from hunters.conformance import coverage
+
+        only = set()
+        for rule in args.rule:
+            having = [g for g in games if rule in {r for _, r, _ in coverage.rules(g)}]
+            if not having:
+                return fail(
+                    f"no rule {rule!r} in the coverage map of {', '.join(games)} (docs/conformance.md#coverage)"
+                )
+            only |= {(g, kind, name) for g in having for kind, name in coverage.rule_vectors(g, rule)}
+        games = [g for g in games if any(o[0] == g for o in only)]
     from hunters.conformance import runner
 
     return runner.main(
@@ -253,6 +268,7 @@ def _conformance(args: argparse.Namespace) -> int:
         perft_depth=args.perft_depth,
         quiet=args.quiet,
         report=args.report,
+        only=only,
     )
 
 
@@ -557,6 +573,12 @@ def build_parser() -> argparse.ArgumentParser:
     con.add_argument("--seed", type=int, default=1, help="seed of the first random game (game i uses seed + i)")
     con.add_argument("--timeout", type=float, default=10.0, help="seconds the engine has for each request")
     con.add_argument("--perft-depth", type=int, default=3, help="deepest perft count asked of the engine")
+    con.add_argument(
+        "--rule",
+        action="append",
+        help="a rule of the coverage map, repeatable: only the vectors the map names for it (with --games 0: "
+        "nothing else)",
+    )
     con.add_argument("--report", help="also write the divergence found (or null) to this JSON file")
     con.add_argument("--quiet", action="store_true", help="no progress bar")
     con.add_argument("--generate", action="store_true", help="make the vectors again from our engine and write them")

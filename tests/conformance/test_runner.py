@@ -135,3 +135,15 @@ def test_the_docs_protocol_example_is_what_our_adapter_answers():
     assert proc.returncode == 0, proc.stderr
     assert [json.loads(line) for line in proc.stdout.splitlines()] == answers
 
+
+def test_an_engine_of_its_own_plays_the_docs_protocol_example():
+    """The example's record lists its chance outcomes (the piles in draw order): the reference
+    oracle of tests/reference/, which knows no seed of ours, gives the same answers."""
+    from tests.conformance import mutants
+
+    requests, answers = _docs_exchange()
+    record = next(r["record"] for r in requests if r["op"] == "new")
+    assert record["seed"] is None and record["normal_deck"] and "menhir_deck" in record
+    engine = mutants.engine(record["game"])
+    for request, answer in zip(requests[1:-1], answers[1:-1], strict=True):  # hello names the engine; quit ends
+        assert {"id": request["id"], "ok": True, **engine(request)} == answer, request["op"]
