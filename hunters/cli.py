@@ -18,6 +18,7 @@ from typing import Any
 from tqdm import tqdm
 
 import hunters
+from hunters.address import DEFAULT_PORT, server_address_argument
 from hunters.errors import InvalidRecordError
 from hunters.game_base import AnyGame
 from hunters.perft import perft
@@ -35,6 +36,8 @@ class _Formatter(argparse.ArgumentDefaultsHelpFormatter):
             return text
         return super()._get_help_string(action)
 
+
+_ADDRESS_FORMS = f"HOST:PORT, [IPv6]:PORT, or HOST alone for the default port {DEFAULT_PORT}"
 
 _RAY_HELP = (
     "spread the games over the Ray cluster at ADDRESS (HOST:PORT of its head, or auto for the one "
@@ -239,6 +242,21 @@ def _conformance(args: argparse.Namespace) -> int:
         return 0
     if not args.engine:
         return fail("give --engine CMD (the engine to check) or --generate")
+    if args.games < 0 or args.perft_depth < 0:
+        return fail("--games and --perft-depth must be 0 or more")
+    only = None
+    if args.rule:
+        from hunters.conformance import coverage
+
+        only = set()
+        for rule in args.rule:
+            having = [g for g in games if rule in {r for _, r, _ in coverage.rules(g)}]
+            if not having:
+                return fail(
+                    f"no rule {rule!r} in the coverage map of {', '.join(games)} (docs/conformance.md#coverage)"
+                )
+            only |= {(g, kind, name) for g in having for kind, name in coverage.rule_vectors(g, rule)}
+        games = [g for g in games if any(o[0] == g for o in only)]
     from hunters.conformance import runner
 
     return runner.main(
@@ -250,6 +268,7 @@ def _conformance(args: argparse.Namespace) -> int:
         perft_depth=args.perft_depth,
         quiet=args.quiet,
         report=args.report,
+        only=only,
     )
 
 
@@ -554,6 +573,12 @@ def build_parser() -> argparse.ArgumentParser:
     con.add_argument("--seed", type=int, default=1, help="seed of the first random game (game i uses seed + i)")
     con.add_argument("--timeout", type=float, default=10.0, help="seconds the engine has for each request")
     con.add_argument("--perft-depth", type=int, default=3, help="deepest perft count asked of the engine")
+    con.add_argument(
+        "--rule",
+        action="append",
+        help="a rule of the coverage map, repeatable: only the vectors the map names for it (with --games 0: "
+        "nothing else)",
+    )
     con.add_argument("--report", help="also write the divergence found (or null) to this JSON file")
     con.add_argument("--quiet", action="store_true", help="no progress bar")
     con.add_argument("--generate", action="store_true", help="make the vectors again from our engine and write them")
@@ -604,7 +629,11 @@ def build_parser() -> argparse.ArgumentParser:
     are.add_argument("--json", metavar="FILE", help="write the summary and every game's result as JSON")
     are.add_argument("--csv", metavar="FILE", help="write one row per bot as CSV")
     are.add_argument("--records", metavar="DIR", help="write every game's record to DIR/game-<i>.json")
-    are.add_argument("--address", help="server for external bots (cmd:...); default: an embedded one")
+    are.add_argument(
+        "--address",
+        type=server_address_argument,
+        help=f"server for external bots (cmd:...): {_ADDRESS_FORMS}; default: an embedded one",
+    )
     are.add_argument("--move-time", type=float, default=10.0, help="seconds an external bot has per move")
     are.add_argument("--ray", metavar="ADDRESS", help=_RAY_HELP.replace("games", "games of built-in bots", 1))
     are.add_argument(
@@ -621,10 +650,15 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=_Formatter,
         help="play one seat of a match on a server with a built-in bot, until the match ends",
     )
-    ply.add_argument("--address", required=True, help="server address host:port")
+    ply.add_argument("--address", type=server_address_argument, required=True, help=f"the server: {_ADDRESS_FORMS}")
     ply.add_argument("--match", required=True, help="match id")
     ply.add_argument("--token", required=True, help="the seat's token")
-    ply.add_argument("--seat", type=int, required=True, help="the token's seat (0-based)")
+    ply.add_argument(
+        "--seat",
+        type=int,
+        required=True,
+        help="the token's seat (0-based): checked against the seat the server gives the token, before any move",
+    )
     ply.add_argument("--bot", default="mcts", help=f"bot spec: {spec_forms()}")
     ply.add_argument("--quiet", action="store_true", help="do not log each move")
     ply.set_defaults(func=_play, parser=ply)

@@ -21,7 +21,20 @@ from hunters.wire import RemoteError, adapter
 
 from .base import Bot, Observation
 
-__all__ = ["RemoteError", "play_match", "rebuild"]
+__all__ = ["RemoteError", "WrongSeat", "play_match", "rebuild"]
+
+
+class WrongSeat(ValueError):
+    """The token is another seat's than the one the caller said: the server's turn names the token's
+    seat, and nothing was played."""
+
+    def __init__(self, said: int, server: int):
+        super().__init__(
+            f"the token is seat {server}'s (the server says so at its turn), not seat {said}'s: "
+            f"nothing was played; give --seat {server} or seat {said}'s token"
+        )
+        self.said = said
+        self.server = server
 
 
 def rebuild(
@@ -38,7 +51,9 @@ def rebuild(
 def play_match(
     address: str, match_id: str, token: str, seat: int, bot: Bot, *, client: Client | None = None, log: Any = None
 ) -> MatchEvent | None:
-    """Play `seat` of a match with `bot` until the match is over; return the last watch event."""
+    """Play `seat` of a match with `bot` until the match is over; return the last watch event.
+    The token's seat is the server's word: at the token's first turn, before any move is chosen,
+    a seat other than `seat` raises WrongSeat."""
     own = client is None
     client = client or Client(address)
     try:
@@ -61,6 +76,8 @@ def play_match(
             states.append(ev.state)
 
         def choose(turn: Turn) -> Any:
+            if turn.seat != seat:
+                raise WrongSeat(seat, turn.seat)
             game = rebuild(game_id, players, options, states, moves)
             move = bot.choose(Observation.of(game, turn.seat))
             if log:

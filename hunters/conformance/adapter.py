@@ -43,7 +43,10 @@ class Adapter:
 
     def position(self) -> dict[str, Any]:
         game = self.current()
-        return {"player": game.player, "over": game.is_over, "scores": list(game.scores)}
+        out = {"player": game.player, "over": game.is_over, "scores": list(game.scores)}
+        if game.is_over:
+            out["winners"] = list(game.winners)
+        return out
 
     def op_hello(self, request: dict[str, Any]) -> dict[str, Any]:
         return {"engine": self.name, "protocol": PROTOCOL, "games": hunters.games.ids()}

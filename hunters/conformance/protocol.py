@@ -10,11 +10,12 @@ or ``{"id", "ok": false, "error": "..."}``:
 - ``hello`` -> ``engine`` (a name), ``protocol`` (1), ``games`` (the game ids it plays);
 - ``new`` {``record``} -> the game of a record (configuration, explicit piles or layouts, moves so
   far) becomes the current game; answers ``player``, ``over``, ``scores`` and ``events`` (every
-  event so far, the set-up's included);
+  event so far, the set-up's included), and once the game is over ``winners`` (optional: the
+  runner compares them when given);
 - ``legal`` -> ``moves``: every legal move of the current position (any order; the record's JSON
   form of a move);
 - ``play`` {``move``} -> ``events`` (what the move caused, the game's event JSON, in order),
-  ``player``, ``over``, ``scores``;
+  ``player``, ``over``, ``scores`` (and ``winners`` once over);
 - ``perft`` {``depth``, ``chance``, ``divide``} -> ``count``, or with divide ``divide``: a list of
   {``move`` or ``outcome``, ``count``};
 - ``quit`` -> the engine answers and exits."""

@@ -4,9 +4,10 @@ until the first divergence.
 
 Every position is played on both sides: ours in this process (the game's class from the registry),
 theirs through the protocol. At each decision the legal moves are compared as sets, then one move
-is played on both and its events, the scores, the seat to move and the end compared. A perft vector
-compares counts depth by depth; at the first wrong count the runner follows the divide down to the
-position where the legal moves differ. The first divergence is reported as a minimal record (the
+is played on both and its events, the scores, the seat to move and the end compared (the winners
+too, when the engine reports them). A perft vector's record is played so, move by move, then its
+counts are compared depth by depth; at the first wrong count the runner follows the divide down to
+the position where the legal moves differ. The first divergence is reported as a minimal record (the
 position: configuration and moves so far) with a readable diff; a crash, a hang (per-request
 timeout) or a garbled answer of the engine is reported the same way. Nothing here names a game."""
 
@@ -15,9 +16,9 @@ from __future__ import annotations
 import json
 import random
 import sys
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from tqdm import tqdm
 
@@ -59,6 +60,13 @@ class Divergence:
         return {"game": self.game, "where": self.where, "what": self.what, "diff": self.diff, "record": self.record}
 
 
+class Requester(Protocol):
+    """What the runner asks an engine through: `protocol.Engine` (a child process), or any object
+    answering the same requests (the tests' in-process engines)."""
+
+    def request(self, op: str, **fields: Any) -> dict[str, Any]: ...
+
+
 class _Found(Exception):
     def __init__(self, divergence: Divergence):
         self.divergence = divergence
@@ -70,19 +78,26 @@ def _canon(value: Any) -> str:
 
 @dataclass
 class Runner:
-    """One engine process checked against ours on `games`: each game's vectors, then
-    `random_games` seeded games (seed, seed + 1, ...; seats cycling through the game's range)."""
+    """One engine process checked against ours on `games`: each game's vectors (those named by
+    `only`, ``(game, kind, name)``, when given), then `random_games` seeded games (seed, seed + 1,
+    ...; seats cycling through the game's range)."""
 
-    engine: Engine
+    engine: Requester
     games: list[str]
     random_games: int = 50
     seed: int = 1
     perft_depth: int = 3
     progress: bool = True
+    only: Collection[tuple[str, str, str]] | None = None
     checked: dict[str, dict[str, int]] = field(default_factory=dict)
 
+    def vectors(self, game_id: str, kind: str) -> list[dict[str, Any]]:
+        """The game's vectors of `kind` this run checks."""
+        found = vectors.load(game_id, kind)
+        return found if self.only is None else [v for v in found if (game_id, kind, v["name"]) in self.only]
+
     def units(self, game_id: str) -> int:
-        return len(vectors.load(game_id)) + self.random_games
+        return len(self.vectors(game_id, "perft")) + len(self.vectors(game_id, "replay")) + self.random_games
 
     def run(self) -> Divergence | None:
         try:
@@ -104,12 +119,12 @@ class Runner:
         cls = hunters.games.get(game_id)
         counts = self.checked.setdefault(game_id, {"perft": 0, "replay": 0, "random": 0, "decisions": 0})
         try:
-            for v in vectors.load(game_id, "perft"):
+            for v in self.vectors(game_id, "perft"):
                 bar.set_description(f"{game_id} perft {v['name']}")
                 self._perft(cls, v)
                 counts["perft"] += 1
                 bar.update()
-            for v in vectors.load(game_id, "replay"):
+            for v in self.vectors(game_id, "replay"):
                 bar.set_description(f"{game_id} replay {v['name']}")
                 moves = [cls.move_from_json(s["move"]) for s in v["steps"]]
                 counts["decisions"] += self._play(cls, v["record"], iter(moves), f"replay vector {v['name']!r}")
@@ -136,10 +151,16 @@ class Runner:
             raise _Found(Divergence(game_id, where, "fault", [str(fault)], position)) from None
 
     def _play(
-        self, cls: type[AnyGame], record: dict[str, Any], given: Iterator[Any] | None, where: str, seed: int = 0
+        self,
+        cls: type[AnyGame],
+        record: dict[str, Any],
+        given: Iterator[Any] | None,
+        where: str,
+        seed: int = 0,
+        limit: int | None = None,
     ) -> int:
         """Play a game from `record`'s configuration on both sides: the `given` moves, else seeded
-        random ones (ours chooses) to the end. Returns the decisions compared."""
+        random ones (ours chooses), to the end or `limit` decisions. Returns the decisions compared."""
         game_id = cls.INFO.id
         ours = cls.from_record(dict(record, moves=[]))
         rng = random.Random(seed)
@@ -147,7 +168,7 @@ class Runner:
         answer = self._ask(game_id, where, start, "new", record=start)
         self._same_position(cls, ours, answer, f"{where}, set-up", start, with_events=True)
         decision = 0
-        while not ours.is_over:
+        while not ours.is_over and (limit is None or decision < limit):
             here = f"{where}, decision {decision} (seat {ours.player})"
             position = ours.to_record()
             theirs = self._ask(game_id, here, position, "legal").get("moves")
@@ -186,6 +207,8 @@ class Runner:
             diff.append(f"game over: the engine {bool(answer.get('over'))}, ours {ours.is_over}")
         elif not ours.is_over and answer.get("player") != ours.player:
             diff.append(f"seat to move: the engine {answer.get('player')}, ours {ours.player}")
+        elif ours.is_over and "winners" in answer and answer["winners"] != list(ours.winners):
+            diff.append(f"winners: the engine {answer['winners']}, ours {list(ours.winners)}")
         if with_events and "events" in answer and answer["events"] != [event_json(e) for e in ours.events]:
             diff += ["events so far:", *self._list_diff([event_json(e) for e in ours.events], answer["events"])]
         if diff:
@@ -258,6 +281,10 @@ class Runner:
         game_id = cls.INFO.id
         record, chance = v["record"], v["chance"]
         where = f"perft vector {v['name']!r}" + (" (chance mode)" if chance else "")
+        moves = [cls.move_from_json(m) for m in record.get("moves", [])]
+        if moves:  # the way to the position first, decision by decision as in a replay
+            played = self._play(cls, record, iter(moves), f"{where}, its record's moves", limit=len(moves))
+            self.checked[game_id]["decisions"] += played
         self._ask(game_id, where, record, "new", record=record)
         for depth in range(1, min(v["depth"], self.perft_depth) + 1):
             got = self._ask(game_id, where, record, "perft", depth=depth, chance=chance, divide=False).get("count")
@@ -277,7 +304,11 @@ class Runner:
                 self._ask(game_id, where, record, "new", record=record)
                 if not chance and ours.player != -1:
                     theirs = self._ask(game_id, where, record, "legal").get("moves")
-                    self._same_moves(cls, ours, theirs, where, record)
+                    try:
+                        self._same_moves(cls, ours, theirs, where, record)
+                    except _Found as found:  # the counts that led here first
+                        found.divergence.diff[:0] = diff
+                        raise
                 raise _Found(Divergence(game_id, where, "perft", diff, record))
             self._ask(game_id, where, record, "new", record=record)
             rows = self._ask(game_id, where, record, "perft", depth=depth, chance=False, divide=True).get("divide")
@@ -311,6 +342,7 @@ def main(
     perft_depth: int = 3,
     quiet: bool = False,
     report: str | None = None,
+    only: Collection[tuple[str, str, str]] | None = None,
 ) -> int:
     """Run the check and print what it found: 0 when the engine agrees everywhere, 1 at a
     divergence (printed, and written as JSON to `report` when given)."""
@@ -319,7 +351,9 @@ def main(
     except EngineFault as fault:
         print(f"hunters conformance: {fault}", file=sys.stderr)
         return 1
-    runner = Runner(engine, games, random_games=random_games, seed=seed, perft_depth=perft_depth, progress=not quiet)
+    runner = Runner(
+        engine, games, random_games=random_games, seed=seed, perft_depth=perft_depth, progress=not quiet, only=only
+    )
     try:
         found = runner.run()
     finally:

@@ -5,9 +5,11 @@ The shared generator (`hunters conformance --generate`) plays `scenarios()` on t
 `vectors/v1/*.jsonl` beside this module. The replays are the rule tests' hand-made positions on tiny
 boards (a line of spaces, the board as data in the record's options: the stall rule, a mammoth
 nobody can pay for, cave jumps, jumps, a weapon taken and spent in one turn, each winter start,
-a seat that sits winter out), finished by seeded random moves, and whole seeded games on the
-default board for 2 to 4 seats; the perft positions are seeded layouts, turns deep in summer, the
-last turns of summer (depth crossing the winter deal, in both modes) and winter."""
+a seat that sits winter out, packs and idle turns in winter, options such as straight jumps and
+ties), finished by seeded random moves, and whole seeded games on the default board for 2 to 4
+seats; the perft positions are seeded layouts, turns deep in summer, the last turns of summer
+(depth crossing the winter deal, in both modes) and winter. `CONTRACT` lists the rules of the
+coverage map (hunters.conformance.coverage)."""
 
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from typing import Any
 
 from .game import Game
 
-__all__ = ["RULES", "VECTORS", "covered", "scenarios", "step_info"]
+__all__ = ["CONTRACT", "RULES", "VECTORS", "covered", "scenarios", "step_info"]
 
 VECTORS = Path(__file__).resolve().parent / "vectors"
 """The folder of the published vectors, one subfolder per version (``v1``)."""
@@ -47,6 +49,85 @@ RULES = (
 )
 """What the replays exercise together (`covered`): every rule of the specification, the rare ones
 included."""
+
+CONTRACT: tuple[tuple[str, str, str], ...] = (
+    # (section, rule, the rule in the words of docs/jaeger-engine-contract.md and the rules)
+    ("Board and set-up", "grid_neighbours", "A grid cell's neighbours are those of its layout (odd-r or even-r)."),
+    ("Board and set-up", "explicit_adjacency", "An explicit board's adjacency pairs join both ways."),
+    (
+        "Board and set-up",
+        "start_characters",
+        "Without a start, each seat has a character on each of the first 4 summer camps.",
+    ),
+    ("Board and set-up", "first_seat", "Seat 0 moves first (the first seat with a character)."),
+    ("Steps", "step_to_neighbour", "A step goes to a neighbouring space."),
+    ("Steps", "holes", "A space whose tile was taken is a hole, never entered."),
+    ("Steps", "one_character_per_tile", "A tile other than a cave holds one character at the end of a step."),
+    ("Steps", "caves_hold_many", "A camp or a cave holds any number."),
+    ("Steps", "jump", "A jump: a step onto an occupied tile, and the same character on to a free tile, cave or camp."),
+    ("Steps", "jump_lands", "Leaving the board from the jumped tile is no jump."),
+    ("Steps", "jumped_tile_not_taken", "The jumped tile is not taken."),
+    ("Steps", "jumped_mammoth_free", "Jumping over a mammoth spends no weapon."),
+    ("Steps", "cave_jump", "A character on a cave may step to any other cave."),
+    ("Steps", "leave", "A character may leave the board from any space, in one step."),
+    ("Steps", "turn_of_two_steps", "A turn is two steps, or one that takes the seat's last character off."),
+    ("Steps", "straight_jumps", "With straight_jumps, a jump goes on in a straight line."),
+    ("Weapons and mammoths", "mammoth_needs_weapon", "Entering an unoccupied mammoth needs a weapon."),
+    ("Weapons and mammoths", "weapon_spent", "The weapon goes back to the box: one per mammoth entered."),
+    ("Weapons and mammoths", "weapon_underfoot", "A weapon taken by the step itself pays for the mammoth it enters."),
+    ("Weapons and mammoths", "weapon_taken_this_turn", "A weapon taken by the turn's first step pays in its second."),
+    ("Taking and supply packs", "take", "A character moving off a takeable tile takes it, by either step."),
+    ("Taking and supply packs", "take_when_leaving", "Leaving the board takes the tile left."),
+    ("Taking and supply packs", "paths_and_caves_stay", "Paths and caves are never taken."),
+    (
+        "Taking and supply packs",
+        "supply_pack",
+        "Entering a camp of the other season drops one of the seat's packs there.",
+    ),
+    ("Taking and supply packs", "supply_pack_once_per_camp", "Only if none of its colour lies there."),
+    ("Taking and supply packs", "supply_pack_passing_through", "Passing through as the first of two steps counts."),
+    ("Taking and supply packs", "four_supply_packs", "A seat has 4 packs."),
+    ("End of a season", "season_end_no_characters", "A season ends when nobody has a character on the board."),
+    ("End of a season", "season_end_reason_order", "Nobody on the board is the reason before nothing left to take."),
+    (
+        "End of a season",
+        "season_end_unreachable",
+        "A season ends when no takeable tile is under or accessible to a character.",
+    ),
+    ("End of a season", "inaccessible_mammoth", "A mammoth nobody can pay for is not accessible."),
+    ("End of a season", "mammoth_needs_owners_weapon", "It is accessible to a character whose owner holds a weapon."),
+    ("End of a season", "season_end_stall", "With stall_rounds R, a season ends after R rounds without a taken tile."),
+    ("End of a season", "stall_counts_seats_on_the_board", "A round is a turn of each seat still on the board."),
+    ("End of a season", "season_end_at_set_up", "Summer's end is checked at set-up too."),
+    ("End of a season", "remove_leftovers", "Leftover tiles leave the game, those under characters too."),
+    ("Winter", "winter_deal", "The winter deck is dealt onto the empty tile spaces by ascending space."),
+    ("Winter", "winter_setup", "A seat has a character on each winter camp holding one of its packs."),
+    ("Winter", "packs_return", "Then every pack goes back to its owner."),
+    ("Winter", "idle_restart", "Idle turns count from 0 in winter."),
+    ("Winter", "winter_start_mammoth", "The killer of the most valuable summer mammoth starts winter."),
+    ("Winter", "winter_start_kill", "A kill is entering the mammoth, though the killer never moves off it."),
+    ("Winter", "winter_start_earlier_kill", "Of equal mammoths, the earlier kill."),
+    ("Winter", "winter_start_after_last", "Without a kill, the seat after the last summer turn starts."),
+    ("Winter", "winter_start_seat0", "With winter_start seat0, seat 0 starts instead."),
+    (
+        "Winter",
+        "winter_first_with_characters",
+        "A starter without characters hands the first turn to the next seat with one.",
+    ),
+    ("Turns and the end", "turn_order", "Turns go round in increasing seat order."),
+    ("Turns and the end", "skip_seats_without_characters", "A seat without a character on the board is skipped."),
+    ("Turns and the end", "game_end", "The game ends when winter ends."),
+    ("Scoring", "food", "Berries 1, tubers 2, herbs 3."),
+    ("Scoring", "mammoth_points", "A mammoth its printed value."),
+    ("Scoring", "goods", "Each kind of goods by count: 1, 3, 6, 10, 15, 20 for 6 or more."),
+    ("Scoring", "pack_points", "5 per own pack on a summer camp."),
+    ("Scoring", "weapons_score_nothing", "Weapons score nothing."),
+    ("Scoring", "winners", "The highest total wins; tied seats share the victory."),
+    ("Scoring", "ties_no_winner", "With ties no_winner, a tie has no winner."),
+    ("Scoring", "event_order", "A step's events: take, then leave or spend_weapon and/or supply_pack."),
+)
+"""Every rule of the engine contract the conformance protocol can observe, in order: the rows of
+the coverage map (docs/conformance.md#coverage)."""
 
 _CAMPS = {"S": "summer_camp", "W": "winter_camp"}
 
@@ -160,6 +241,67 @@ def _situations() -> list[tuple[str, str, Game, list[dict[str, Any]]]]:
                 _mv((8, 7), (7, 8)),
             ],
         ),
+        (
+            "equal-mammoths-earlier-kill",
+            "of two mammoths of equal value the earlier kill starts winter, though its killer takes it last",
+            line_game("mammoth8 weapon S S weapon mammoth8", [[1, 2], [4]]),
+            [_mv((1, 0), (2, 3)), _mv((4, 5), (5, None)), _mv((0, None), (3, None))],
+        ),
+        (
+            "weapon-of-another-seat",
+            "seat 0 takes a weapon on its own line; the mammoth only seat 1 reaches is inaccessible: summer ends",
+            line_game("S weapon S | S path mammoth5", [[0], [3]], winter=("herbs",)),
+            [_mv((0, 1), (1, 2))],
+        ),
+        (
+            "stall-rounds-of-seats-on-the-board",
+            "with stall_rounds 3, once seat 0 has left, three idle turns of seat 1 alone end the season",
+            line_game("S S berries | S S", [[0], [3]], edges=((2, 3),), stall_rounds=3),
+            [_mv((0, None)), shuttle1, shuttle1],
+        ),
+        (
+            "fifth-winter-camp",
+            "a seat's 4 supply packs lie on 4 winter camps: the fifth camp gets none",
+            line_game("S W W W W W berries | S S", [[0], [7]]),
+            [_mv((0, 1), (1, 2)), _mv((7, 8), (8, 7)), _mv((2, 3), (3, 4)), _mv((7, 8), (8, 7)), _mv((4, 5), (5, 6))],
+        ),
+        (
+            "packs-return",
+            "seat 0 lays all 4 packs in summer; back in hand for winter, one goes on the summer camp it enters",
+            line_game("S W W W W berries | S S", [[0], [6]], winter=("tubers",)),
+            [
+                _mv((0, 1), (1, 2)),
+                _mv((6, 7), (7, 6)),
+                _mv((2, 3), (3, 4)),
+                _mv((6, 7), (7, 6)),
+                _mv((4, 5), (5, None)),
+                _mv((1, 0), (0, 1)),
+            ],
+        ),
+        (
+            "idle-restart",
+            "summer ends by the stall rule (stall_rounds 1); winter counts idle turns from 0 again",
+            line_game("S W berries | S S", [[0], [3]], stall_rounds=1, winter=("herbs",)),
+            [_mv((0, 1), (1, 0)), _mv((3, 4), (4, 3))],
+        ),
+        (
+            "tie-no-winner",
+            "with ties no_winner, a tie at the end has no winner",
+            line_game("S berries | S S", [[0], [2]], edges=((1, 2),), ties="no_winner"),
+            [_mv((0, None)), _mv((2, None))],
+        ),
+        (
+            "straight-jumps",
+            "with straight_jumps a jump goes straight on (a 3 x 3 grid: over the centre from W to E, not NE)",
+            Game.new(
+                players=2,
+                board={"grid": {"rows": 3, "cols": 3}, "camps": {"summer": [[0, 0]], "winter": [[2, 0]]}},
+                summer={1: "berries", 2: "tubers", 3: "herbs", 4: "jug", 5: "necklace", 7: "berries", 8: "berries"},
+                start=[[3], [4]],
+                straight_jumps=True,
+            ),
+            [_mv((3, 4), (4, 5))],
+        ),
     ]
 
 
@@ -226,6 +368,8 @@ def _perft_positions() -> Iterator[dict[str, Any]]:
             start = Game.from_record(dict(game.to_record(), moves=moves[:-1]))
             yield position(f"{name}-before", f"one turn before the end of summer: {description}", start, 4)
             yield position(f"{name}-before-chance", "the same, branching over every winter tile dealt", start, 4, True)
+        if name == "straight-jumps":
+            yield position(f"{name}-start", f"the start of: {description}", game, 3)
 
 
 def step_info(game: Game) -> dict[str, Any]:

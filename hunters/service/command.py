@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NoReturn
 
+from hunters.address import DEFAULT_PORT, join
+
 from .launch import refusals, refused, serve_config
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -100,7 +102,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--port",
         type=_port,
-        default=_env("HUNTERS_PORT", "50051"),  # a string: argparse checks it with `type`, as if given
+        default=_env("HUNTERS_PORT", str(DEFAULT_PORT)),  # a string: argparse checks it with `type`, as if given
         help="gRPC port (0: any free port)",
     )
     parser.add_argument(
@@ -325,12 +327,6 @@ def _check_tls(cert: str | None, key: str | None) -> None:
         raise ValueError(f"{cert} and {key} are not a PEM certificate chain and its private key") from None
 
 
-def _address(host: str, port: int) -> str:
-    """host:port for gRPC, an IPv6 literal in brackets (``--host ::`` listens on every address)."""
-    bare = host.strip("[]")
-    return f"[{bare}]:{port}" if ":" in bare else f"{bare}:{port}"
-
-
 def _check_port(host: str, port: int) -> None:
     """Refuse an address nobody can listen on (in use, not local) with the system's words."""
     if port == 0:
@@ -370,7 +366,7 @@ def run(args: argparse.Namespace) -> int:
         limits = WITH_TOKEN if create_token else ANONYMOUS
         idle = limits.idle_timeout if args.idle_timeout is None else args.idle_timeout
         config = ServerConfig(
-            address=_address(args.host, args.port),
+            address=join(args.host, args.port),
             db=args.db,
             tls_cert=args.tls_cert,
             tls_key=args.tls_key,

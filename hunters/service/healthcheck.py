@@ -16,6 +16,8 @@ import sys
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from hunters.address import DEFAULT_PORT, server_address_argument
+
 
 def check(
     address: str, timeout: float, service: str = "", ca: bytes | None = None, server_name: str | None = None
@@ -41,7 +43,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m hunters.service.healthcheck", formatter_class=argparse.ArgumentDefaultsHelpFormatter
     )
-    parser.add_argument("--address", default="localhost:50051")
+    parser.add_argument(
+        "--address",
+        type=server_address_argument,
+        default=f"localhost:{DEFAULT_PORT}",
+        help="HOST, HOST:PORT or [IPv6]:PORT; without a port, the server's default",
+    )
     parser.add_argument("--timeout", type=float, default=2.0)
     parser.add_argument("--service", default="", help="service to ask about ('' = the whole server)")
     parser.add_argument(

@@ -23,6 +23,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_health.v1._async import HealthServicer
 
 from hunters import games
+from hunters.address import DEFAULT_PORT, join
 from hunters.scale import Executor, connect_ray
 from hunters.v1 import games_pb2, matches_pb2, oracle_pb2
 
@@ -52,7 +53,7 @@ log = logging.getLogger("hunters.service")
 
 @dataclass
 class ServerConfig:
-    address: str = "127.0.0.1:50051"
+    address: str = join("127.0.0.1", DEFAULT_PORT)
     db: str = "hunters.db"  # a SQLite file, or a postgresql:// URL (replicas share that database)
     tls_cert: str | None = None
     tls_key: str | None = None
@@ -482,10 +483,12 @@ def configure_logging(level: str = "INFO", fmt: str = "auto", worker: int | None
 
 async def _serve(config: ServerConfig, ready: Callable[[Started], None] | None = None) -> None:
     started = await start_server(config)
+    host = config.address.rpartition(":")[0]
+    bound = join(host, started.port)  # the port bound, not the 0 of "any free port"
     log.info(
         "serving",
         extra={
-            "address": config.address,
+            "address": bound,
             "port": started.port,
             "db": without_password(config.db),
             "tls": bool(config.tls_cert),
@@ -501,13 +504,12 @@ async def _serve(config: ServerConfig, ready: Callable[[Started], None] | None =
             **({"pid": os.getpid()} if config.worker is not None else {}),
         },
     )
-    host = config.address.rpartition(":")[0].strip("[]")
-    if not config.create_token and host not in ("127.0.0.1", "localhost", "::1"):
+    if not config.create_token and host.strip("[]") not in ("127.0.0.1", "localhost", "::1"):
         log.warning(
             "anyone who reaches this address may create matches (no create token): the limits of an "
             "anonymous server apply unless set (see hunters serve --help)",
             extra={
-                "address": config.address,
+                "address": bound,
                 "max_matches": config.max_live_matches,
                 "idle_seconds": config.idle_seconds,
             },

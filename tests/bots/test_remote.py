@@ -11,6 +11,8 @@ from hunters.bots import Observation, make_bot
 from hunters.bots.remote import play_match
 from hunters.client import Client
 from hunters.service import ServerConfig, create_server
+from hunters.service.healthcheck import main as healthcheck
+from hunters.v1 import matches_pb2
 
 
 @pytest.fixture
@@ -157,3 +159,59 @@ def test_rebuild_from_the_public_states_looks_the_same_to_every_seat(game_id, pl
                 obs_local = Observation.of(local, game.player)
                 assert make_bot("mcts:iterations=50")(local) == make_bot("mcts:iterations=50")(game)
                 assert obs_local.view == Observation.of(game).view
+
+
+def _play(address, match_id, token, seat, bot="random"):
+    from hunters.cli import main
+
+    return main(
+        ["play", "--address", address, "--match", match_id, "--token", token, "--seat", str(seat), "--bot", bot]
+    )
+
+
+@pytest.mark.parametrize("token_seat, said", [(0, 1), (1, 0)])
+def test_cli_play_refuses_a_token_of_another_seat(server, capsys, token_seat, said):
+    """The server's turn names the token's seat: a --seat that differs is refused at the token's
+    first turn, with exit 1 and nothing played (the seat to move first, and a later one)."""
+    address = f"127.0.0.1:{server.port}"
+    with Client(address) as client:
+        info = client.create_match("carcassonne_hg", 2, seed=9)
+        done = []
+        thread = threading.Thread(
+            target=lambda: done.append(_play(address, info.match_id, info.seat_tokens[token_seat], said)), daemon=True
+        )
+        thread.start()
+        if token_seat == 1:  # the token's seat is not first to move: seat 0 plays, then seat 1's turn comes
+            move = client.legal_moves(info.match_id)[0][0]
+            client.play(info.match_id, move, token=info.seat_tokens[0], expected_version=0)
+        thread.join(60)
+        assert done == [1]
+        assert client.get_match(info.match_id).version == token_seat  # the token's seat played nothing
+    err = capsys.readouterr().err
+    assert f"the token is seat {token_seat}'s" in err and f"not seat {said}'s" in err
+    assert f"seat {said} plays" not in err
+
+
+@pytest.mark.parametrize("given", ["localhost", "127.0.0.1", "[::1]", "::1"])
+def test_cli_play_without_a_port_uses_the_server_s_default_port(tmp_path, monkeypatch, capsys, given):
+    """An address without a port means the port `hunters serve` listens on by default (gRPC alone
+    would use 443): a whole match is played against a server bot through each form, and the
+    health check answers through it."""
+    import socket
+
+    import hunters.address
+
+    with socket.socket(socket.AF_INET6) as s:
+        s.bind(("::", 0))
+        port = s.getsockname()[1]
+    monkeypatch.setattr(hunters.address, "DEFAULT_PORT", port)  # a free port stands for 50051 here
+    running = create_server(ServerConfig(address=f"[::]:{port}", db=str(tmp_path / "m.db")))
+    try:
+        with Client(f"127.0.0.1:{port}") as client:
+            info = client.create_match("jaeger_sammler", 2, seed=3, bots={1: "random"})
+            assert _play(given, info.match_id, info.seat_tokens[0], 0) == 0
+            assert client.get_match(info.match_id).status == matches_pb2.MATCH_STATUS_OVER
+        assert healthcheck(["--address", given, "--timeout", "10"]) == 0
+    finally:
+        running.stop(0)
+    assert f"match {info.match_id}: version" in capsys.readouterr().out

@@ -162,3 +162,50 @@ def test_progress_bar_on_a_terminal(argv, capsys, monkeypatch):
     assert f"{total}/{total}" in err
     status, _, err = run([*argv, "--quiet"], capsys)
     assert status == 0 and err == ""
+
+
+@pytest.mark.parametrize(
+    "given, target",
+    [
+        ("localhost", "localhost:50051"),
+        ("localhost:6000", "localhost:6000"),
+        ("10.0.0.7", "10.0.0.7:50051"),
+        ("10.0.0.7:6000", "10.0.0.7:6000"),
+        ("[::1]", "[::1]:50051"),
+        ("[::1]:6000", "[::1]:6000"),
+        ("::1", "[::1]:50051"),
+        ("fe80::1:2", "[fe80::1:2]:50051"),
+        ("unix:/run/hunters.sock", "unix:/run/hunters.sock"),
+        ("dns:///example.org:7000", "dns:///example.org:7000"),
+    ],
+)
+def test_a_server_address_without_a_port_means_the_default_port(given, target):
+    """One parser for every command that takes a server address: `hunters play` and `hunters
+    arena --address` (the health check too: tests/bots/test_remote.py); the default port is
+    `hunters serve`'s."""
+    from hunters.address import DEFAULT_PORT, server_address
+
+    assert DEFAULT_PORT == 50051 and build_parser().parse_args(["serve"]).port == DEFAULT_PORT
+    assert server_address(given) == target
+    play = ["play", "--address", given, "--match", "m", "--token", "t", "--seat", "0"]
+    assert build_parser().parse_args(play).address == target
+    assert build_parser().parse_args(["arena", "--address", given]).address == target
+
+
+@pytest.mark.parametrize(
+    "given, says",
+    [
+        ("", "names no host"),
+        (":6000", "names no host"),
+        ("localhost:", "the port must be a number from 1 to 65535"),
+        ("localhost:0", "not '0'"),
+        ("localhost:70000", "not '70000'"),
+        ("localhost:http", "not 'http'"),
+        ("[::1", "closing ']'"),
+        ("[::1]6000", "after ']'"),
+    ],
+)
+def test_a_bad_server_address_is_a_one_line_error(given, says, capsys):
+    status, _, err = run(["play", "--address", given, "--match", "m", "--token", "t", "--seat", "0"], capsys)
+    last = err.strip().splitlines()[-1]  # after the usage
+    assert status == 2 and last.startswith("hunters play: error: argument --address: ") and says in last

@@ -109,3 +109,41 @@ def test_usage_errors(args, capsys):
 
     assert main(["conformance", *args]) == 2
     assert "hunters conformance:" in capsys.readouterr().err
+
+
+def _docs_exchange() -> tuple[list[dict], list[dict]]:
+    """The requests and answers of docs/conformance.md's protocol example."""
+    text = (ROOT / "docs" / "conformance.md").read_text()
+    lines = [line for line in text.splitlines() if line.startswith(("> {", "< {"))]
+    requests = [json.loads(line[2:]) for line in lines if line[0] == ">"]
+    answers = [json.loads(line[2:]) for line in lines if line[0] == "<"]
+    assert len(requests) == len(answers) >= 4
+    return requests, answers
+
+
+def test_the_docs_protocol_example_is_what_our_adapter_answers():
+    requests, answers = _docs_exchange()
+    assert [r["op"] for r in requests][:2] == ["hello", "new"] and requests[-1]["op"] == "quit"
+    proc = subprocess.run(
+        OURS,
+        input="".join(json.dumps(r) + "\n" for r in requests),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert [json.loads(line) for line in proc.stdout.splitlines()] == answers
+
+
+def test_an_engine_of_its_own_plays_the_docs_protocol_example():
+    """The example's record lists its chance outcomes (the piles in draw order): the reference
+    oracle of tests/reference/, which knows no seed of ours, gives the same answers."""
+    from tests.conformance import mutants
+
+    requests, answers = _docs_exchange()
+    record = next(r["record"] for r in requests if r["op"] == "new")
+    assert record["seed"] is None and record["normal_deck"] and "menhir_deck" in record
+    engine = mutants.engine(record["game"])
+    for request, answer in zip(requests[1:-1], answers[1:-1], strict=True):  # hello names the engine; quit ends
+        assert {"id": request["id"], "ok": True, **engine(request)} == answer, request["op"]

@@ -18,6 +18,10 @@ A move is the tuple ``(x, y, rotation, occ_kind, occ_zone, retake)`` with ``occ_
 ``retake`` None or (tile 88 only) the global zone id of one of the seat's own meeples.
 
 A score event is the tuple ``(decision, reason, seats, points, feature)``.
+
+Each rule that the conformance tests break on purpose (tests/conformance/mutants/) sits in a method
+of its own (``Board.side``, ``RefGame.earns_extra_turn``, ``RefGame.next_seat`` ...), so that a
+subclass can change one rule and nothing else.
 """
 
 import json
@@ -110,6 +114,10 @@ def move_sort_key(move):
 class Board:
     """Placed tiles: ``cells[(x, y)] = (tile, rotation)`` and ``where[tile] = (x, y)``."""
 
+    def side(self, tile, rot, d):
+        """The side of `tile`, turned `rot`, facing direction d."""
+        return side_facing(tile, rot, d)
+
     def __init__(self):
         self.cells = {}
         self.where = {}
@@ -121,7 +129,7 @@ class Board:
 
     def with_tile(self, pos, tile, rot):
         """A copy of this board with one more tile placed."""
-        b = Board()
+        b = type(self)()
         b.cells = dict(self.cells)
         b.where = dict(self.where)
         b.put(pos, tile, rot)
@@ -143,8 +151,8 @@ class Board:
             nb = self.cells.get(step(pos, d))
             if nb is None:
                 continue
-            mine = side_facing(tile, rot, d)["type"]
-            theirs = side_facing(nb[0], nb[1], (d + 2) % 4)["type"]
+            mine = self.side(tile, rot, d)["type"]
+            theirs = self.side(nb[0], nb[1], (d + 2) % 4)["type"]
             if mine != theirs:
                 return False
         return True
@@ -177,9 +185,9 @@ class Board:
                     if zz["type"] == "river" and zz["lake"] == local:
                         out.append(tile * 10 + loc)
         for d in range(4):
-            side = side_facing(tile, rot, d)
+            side = self.side(tile, rot, d)
             nb = self.cells.get(step(pos, d))
-            nside = side_facing(nb[0], nb[1], (d + 2) % 4) if nb is not None else None
+            nside = self.side(nb[0], nb[1], (d + 2) % 4) if nb is not None else None
             if ftype == "forest":
                 if side["type"] == "forest" and side["zone"] == local:
                     if nb is None:
@@ -207,14 +215,18 @@ class Board:
                         is_open = is_open or local in (m1, m2)
                     else:
                         assert nside["type"] == "river"
-                        n1, _, n2 = nside["zones"]
-                        if m1 == local:
-                            out.append(nb[0] * 10 + n2)
-                        if m2 == local:
-                            out.append(nb[0] * 10 + n1)
+                        for mine, theirs in self.banks(side["zones"], nside["zones"]):
+                            if mine == local:
+                                out.append(nb[0] * 10 + theirs)
             else:
                 raise ValueError(ftype)
         return out, is_open
+
+    @staticmethod
+    def banks(mine, theirs):
+        """The meadow zones that touch across two river sides (each listed clockwise from its own
+        tile): m1 of one with m2 of the other."""
+        return ((mine[0], theirs[2]), (mine[2], theirs[0]))
 
     def feature(self, gid, ftype):
         """Flood fill: (frozenset of connected zone ids, open?) of zone `gid`'s feature."""
@@ -248,6 +260,10 @@ def river_points(zones):
 class RefGame:
     """One game of Carcassonne: Hunters & Gatherers, played decision by decision."""
 
+    board_class = Board
+    meeples_per_seat = MEEPLES_PER_SEAT
+    huts_per_seat = HUTS_PER_SEAT
+
     def __init__(self, players, normal_deck, menhir_deck):
         if not 2 <= players <= 5:
             raise ValueError("players must be 2..5")
@@ -264,11 +280,11 @@ class RefGame:
         self.menhir_deck = tuple(menhir_deck)
         self.normal_pile = normal_deck  # remaining draw piles, first element on top
         self.menhir_pile = menhir_deck
-        self.board = Board()
+        self.board = self.board_class()
         self.board.put((0, 0), START_TILE, 0)
         self.scores = [0] * players
-        self.meeples = [MEEPLES_PER_SEAT] * players  # in supply
-        self.huts = [HUTS_PER_SEAT] * players  # in supply
+        self.meeples = [self.meeples_per_seat] * players  # in supply
+        self.huts = [self.huts_per_seat] * players  # in supply
         self.board_meeples = {}  # global zone id -> seat
         self.board_huts = {}  # global zone id -> seat
         self.covered = set()  # (global zone id, animal index) covered by the hunting trap
@@ -308,8 +324,12 @@ class RefGame:
                 self.tile = t
                 self.is_extra = True
                 return
-        self.player = (self.player + 1) % self.players
+        self.player = self.next_seat()
         self._start_normal_turn()
+
+    def next_seat(self):
+        """The seat after the current one."""
+        return (self.player + 1) % self.players
 
     # ---- moves --------------------------------------------------------------------------------
 
@@ -321,7 +341,7 @@ class RefGame:
         tile, seat = self.tile, self.player
         retakes = [None]
         if tile == SHAMAN_TILE:
-            retakes += sorted(g for g, s in self.board_meeples.items() if s == seat)
+            retakes += self.retake_candidates(seat)
         zones = sorted(tile * 10 + loc for loc in TILES[tile]["zones"])
         moves = set()
         for pos, rot in self.board.placements(tile):
@@ -352,6 +372,14 @@ class RefGame:
         self._legal = frozenset(moves)
         return set(moves)
 
+    def retake_candidates(self, seat):
+        """The zones the shaman's placer may take a meeple back from: their own meeples."""
+        return sorted(g for g, s in self.board_meeples.items() if s == seat)
+
+    def _retake(self, seat, zone):
+        del self.board_meeples[zone]
+        self.meeples[seat] += 1
+
     def play(self, move):
         move = tuple(move)
         if move not in self.legal_moves():
@@ -364,24 +392,9 @@ class RefGame:
         board.put((x, y), tile, rot)
         # 2. shaman retake
         if retake is not None:
-            del self.board_meeples[retake]
-            self.meeples[seat] += 1
+            self._retake(seat, retake)
         # 3. immediate effect
-        if tile == LOGBOAT_ZONE // 10:
-            system, _ = board.feature(LOGBOAT_ZONE, "system")
-            lakes = [g for g in system if zone_type(g) == "lake"]
-            self._score(dec, "logboat", (seat,), 2 * len(lakes), min(system))
-        elif tile == HUNTING_TRAP_ZONE // 10:
-            meadow, _ = board.feature(HUNTING_TRAP_ZONE, "meadow")
-            in_range = [
-                (g, i, a)
-                for g in sorted(meadow)
-                for i, a in enumerate(zone_info(g)["animals"])
-                if (g, i) not in self.covered and near(board.where[g // 10], (x, y))
-            ]
-            tigers = sum(1 for _, _, a in in_range if a == "tiger")
-            self._score(dec, "hunting_trap", (seat,), animal_points(in_range, tigers), min(meadow))
-            self.covered.update((g, i) for g, i, _ in in_range)
+        self._immediate_effect(tile, seat, dec, (x, y))
         # 4. occupy
         if occ_kind == "meeple":
             self.board_meeples[occ_zone] = seat
@@ -395,11 +408,42 @@ class RefGame:
             if z["type"] in ("forest", "river"):
                 zones, is_open = board.feature(tile * 10 + loc, z["type"])
                 if not is_open:
-                    closed[min(zones)] = (z["type"], zones)
-        menhir_forest_closed = any(
+                    closed[self.feature_id(zones)] = (z["type"], zones)
+        earned_extra = self.earns_extra_turn(closed)
+        self._score_closed(dec, closed)
+        # 6. next decision
+        self.decision += 1
+        self._advance(earned_extra)
+
+    def _immediate_effect(self, tile, seat, dec, pos):
+        """The logboat's or the hunting trap's effect, placed at `pos`."""
+        board = self.board
+        if tile == LOGBOAT_ZONE // 10:
+            system, _ = board.feature(LOGBOAT_ZONE, "system")
+            lakes = [g for g in system if zone_type(g) == "lake"]
+            self._score(dec, "logboat", (seat,), 2 * len(lakes), self.feature_id(system))
+        elif tile == HUNTING_TRAP_ZONE // 10:
+            meadow, _ = board.feature(HUNTING_TRAP_ZONE, "meadow")
+            in_range = [
+                (g, i, a)
+                for g in sorted(meadow)
+                for i, a in enumerate(zone_info(g)["animals"])
+                if (g, i) not in self.covered and near(board.where[g // 10], pos)
+            ]
+            tigers = sum(1 for _, _, a in in_range if a == "tiger")
+            self._score(dec, "hunting_trap", (seat,), self.animal_points(in_range, tigers), self.feature_id(meadow))
+            self.covered.update((g, i) for g, i, _ in in_range)
+
+    def earns_extra_turn(self, closed):
+        """Whether this decision earns a menhir extra turn: it is no extra turn itself and closed a
+        forest with a menhir (`closed`: feature id -> (type, zones))."""
+        return (not self.is_extra) and any(
             ftype == "forest" and any(zone_info(g)["kind"] == "menhir" for g in zones)
             for ftype, zones in closed.values()
         )
+
+    def _score_closed(self, dec, closed):
+        """Score the closed features that hold meeples, by feature id; their meeples go home."""
         for fid in sorted(closed):
             ftype, zones = closed[fid]
             on_it = [g for g in zones if g in self.board_meeples]
@@ -408,13 +452,26 @@ class RefGame:
             counts = {}
             for g in on_it:
                 counts[self.board_meeples[g]] = counts.get(self.board_meeples[g], 0) + 1
-            points = forest_points(zones) if ftype == "forest" else river_points(zones)
-            self._score(dec, ftype, majority(counts), points, fid)
+            points = self.forest_points(zones) if ftype == "forest" else self.river_points(zones)
+            self._score(dec, ftype, self.majority(counts), points, fid)
             for g in on_it:
                 self.meeples[self.board_meeples.pop(g)] += 1
-        # 6. next decision
-        self.decision += 1
-        self._advance(earned_extra=(not self.is_extra) and menhir_forest_closed)
+
+    # the scoring rules, as methods so that one can be changed alone
+    def feature_id(self, zones):
+        return min(zones)
+
+    def majority(self, counts):
+        return majority(counts)
+
+    def forest_points(self, zones):
+        return forest_points(zones)
+
+    def river_points(self, zones):
+        return river_points(zones)
+
+    def animal_points(self, animals, cancelled_deer):
+        return animal_points(animals, cancelled_deer)
 
     # ---- scoring ------------------------------------------------------------------------------
 
@@ -440,9 +497,9 @@ class RefGame:
             tigers = sum(1 for t in animals if t[2] == "tiger")
             deer_out = sum(1 for t in outside if t[2] == "deer")
             cancel_out = min(tigers, deer_out)  # cancelled deer: outside the 3x3 first
-            return animal_points(outside, cancel_out) + 2 * animal_points(inside, tigers - cancel_out)
+            return self.animal_points(outside, cancel_out) + 2 * self.animal_points(inside, tigers - cancel_out)
         tigers = sum(1 for t in animals if t[2] == "tiger")
-        return animal_points(animals, tigers)
+        return self.animal_points(animals, tigers)
 
     def _final_scoring(self):
         self.tile = None
@@ -451,34 +508,45 @@ class RefGame:
         dec = self.decision
         for g in [g for g in self.board_meeples if zone_type(g) in ("forest", "river")]:
             self.meeples[self.board_meeples.pop(g)] += 1  # unfinished: home without points
+        self._score_systems(dec)
+        self._score_meadows(dec)
+
+    def _score_systems(self, dec):
+        """Final scoring of the river systems that hold huts, by feature id (raft after its system)."""
         systems = {}
         for g in self.board_huts:
             zones, _ = self.board.feature(g, "system")
-            systems[min(zones)] = zones
+            systems[self.feature_id(zones)] = zones
         for fid in sorted(systems):
             zones = systems[fid]
             counts = {}
             for g in zones:
                 if g in self.board_huts:
                     counts[self.board_huts[g]] = counts.get(self.board_huts[g], 0) + 1
-            seats = majority(counts)
-            fish = sum(zone_info(g)["fish"] for g in zones)
-            self._score(dec, "river_system", seats, fish, fid)
+            seats = self.majority(counts)
+            self._score(dec, "river_system", seats, self.system_points(zones), fid)
             if RAFT_ZONE in zones:
                 lakes = sum(1 for g in zones if zone_type(g) == "lake")
                 self._score(dec, "raft", seats, lakes, fid)
+
+    def system_points(self, zones):
+        """A river system's value: the fish of every river and lake zone in it."""
+        return sum(zone_info(g)["fish"] for g in zones)
+
+    def _score_meadows(self, dec):
+        """Final scoring of the meadows that hold hunters, by feature id."""
         meadows = {}
         for g in self.board_meeples:
             if zone_type(g) == "meadow":
                 zones, _ = self.board.feature(g, "meadow")
-                meadows[min(zones)] = zones
+                meadows[self.feature_id(zones)] = zones
         for fid in sorted(meadows):
             zones = meadows[fid]
             counts = {}
             for g in zones:
                 if g in self.board_meeples:
                     counts[self.board_meeples[g]] = counts.get(self.board_meeples[g], 0) + 1
-            self._score(dec, "meadow", majority(counts), self.meadow_value(zones), fid)
+            self._score(dec, "meadow", self.majority(counts), self.meadow_value(zones), fid)
 
 
 def animal_points(animals, cancelled_deer):

@@ -9,6 +9,10 @@ each character separately.
 A step is ``(src, dst)`` with ``dst`` None for leaving the board; a move is ``(step1, step2)`` with
 ``step2`` None for a one-step turn. Events are tuples
 ``(turn, season, step, kind, seat, space, tile, detail)`` as in the contract.
+
+Each rule that the conformance tests break on purpose (tests/conformance/mutants/) sits in a method
+or a class attribute of its own (``RefGame.reaches``, ``RefGame.pay``, ``RefGame.food`` ...), so that a
+subclass can change one rule and nothing else.
 """
 
 from __future__ import annotations
@@ -99,6 +103,13 @@ def mammoth_value(tile: str) -> int:
 
 
 class RefGame:
+    board_class = RefBoard
+    food = FOOD
+    goods_table = GOODS_TABLE
+    pack_points = PACK_POINTS
+    packs = PACKS
+    first_seat = 0
+
     def __init__(
         self,
         players: int,
@@ -112,7 +123,7 @@ class RefGame:
         ties: str = "shared",
         **_ignored,
     ):
-        self.b = RefBoard(board or DEFAULT_BOARD)
+        self.b = self.board_class(board or DEFAULT_BOARD)
         self.players = players
         self.stall_rounds = stall_rounds or 0
         self.straight = straight_jumps
@@ -123,13 +134,12 @@ class RefGame:
         self.caves = sorted(v for v in range(self.b.n) if self.tiles[v] == "cave")
         self.chars: list[list[int]] = [[] for _ in range(players)]
         if start is None:
-            summer_camps = [v for v in range(self.b.n) if self.b.kind[v] == "summer"][:CHARACTERS]
             for p in range(players):
-                self.chars[p] = list(summer_camps)
+                self.chars[p] = self.default_start()
         else:
             self.chars = [list(s) for s in start]
         self.packs_on: dict[int, set[int]] = {}
-        self.hand = [PACKS] * players
+        self.hand = [self.packs] * players
         self.got: list[Counter] = [Counter() for _ in range(players)]  # tokens taken
         self.weapons = [0] * players
         self.spent = [0] * players
@@ -145,12 +155,17 @@ class RefGame:
         self.over = False
         self._after(None, first=True)
 
+    def default_start(self) -> list[int]:
+        """A seat's summer characters without an explicit start: one on each of the first 4 summer camps."""
+        return [v for v in range(self.b.n) if self.b.kind[v] == "summer"][:CHARACTERS]
+
     # -- questions -----------------------------------------------------------------------------
     def is_camp(self, v: int) -> bool:
         return self.b.kind[v] != "tile"
 
-    def holds_many(self, v: int) -> bool:
-        return self.is_camp(v) or self.tiles[v] == "cave"
+    def holds_many(self, v: int, tiles: list | None = None) -> bool:
+        """A camp or a cave holds any number of characters; any other tile one."""
+        return self.is_camp(v) or (self.tiles if tiles is None else tiles)[v] == "cave"
 
     def count_at(self, v: int) -> int:
         return sum(cs.count(v) for cs in self.chars)
@@ -160,17 +175,20 @@ class RefGame:
         for p in range(self.players):
             total = 0
             for tok, n in self.got[p].items():
-                if tok in FOOD:
-                    total += FOOD[tok] * n
+                if tok in self.food:
+                    total += self.food[tok] * n
                 elif tok.startswith("mammoth"):
-                    total += mammoth_value(tok) * n
+                    total += self.mammoth_points(tok) * n
             for g in GOODS:
-                total += GOODS_TABLE[min(self.got[p][g], 6)]
-            total += PACK_POINTS * sum(
+                total += self.goods_table[min(self.got[p][g], 6)]
+            total += self.pack_points * sum(
                 1 for v, seats in self.packs_on.items() if self.b.kind[v] == "summer" and p in seats
             )
             out.append(total)
         return out
+
+    def mammoth_points(self, tile: str) -> int:
+        return mammoth_value(tile)
 
     def winners(self) -> list[int]:
         if not self.over:
@@ -185,62 +203,98 @@ class RefGame:
     def supply_packs(self) -> list[tuple[int, int]]:
         return sorted((v, p) for v, seats in self.packs_on.items() for p in seats)
 
+    # -- the rules of a step, one method each -------------------------------------------------
+    def reaches(self, tiles, src: int, dst) -> bool:
+        """Whether a step may go from `src` to `dst` (None: off the board): a neighbour, or another
+        cave from a cave."""
+        if dst is None:
+            return True
+        return dst in self.b.adj[src] or (tiles[src] == "cave" and tiles[dst] == "cave" and src != dst)
+
+    def enterable(self, tiles, dst: int) -> bool:
+        """A camp, or a space that still holds a tile (a hole is never entered)."""
+        return self.is_camp(dst) or tiles[dst] is not None
+
+    def takes(self, tiles, src: int, dst, step: int, jumped_from_here: bool) -> bool:
+        """Whether moving off `src` (step 0 or 1 of the turn) takes its tile: any takeable tile, but
+        not the jumped one."""
+        return not jumped_from_here and not self.is_camp(src) and takeable(tiles[src])
+
+    def pay(self, st: dict) -> bool:
+        """Pay for entering an unoccupied mammoth with a weapon held (`st["weapons"]`, those taken
+        this turn included: `st["took"]` lists the (step, tile) taken so far this turn, `st["step"]`
+        is this step); False if none."""
+        if st["weapons"] < 1:
+            return False
+        st["weapons"] -= 1
+        return True
+
     # -- one step on a copy: returns None if the step is illegal ------------------------------
-    def _try_step(self, st: dict, seat: int, src: int, dst, jumped_from_here: bool, may_end_occupied: bool):
-        """Apply a step to the scratch state `st` (dict of tiles, chars, weapons); return
+    def _try_step(
+        self, st: dict, seat: int, src: int, dst, jumped_from_here: bool, may_end_occupied: bool, step: int = 0
+    ):
+        """Apply a step to the scratch state `st` (dict of tiles, chars, weapons, took); return
         'jump' if it ended on an occupied plain tile, True if fine, None if illegal."""
         if src not in st["chars"][seat]:
             return None
-        if dst is not None:
-            ok_geo = dst in self.b.adj[src] or (
-                st["tiles"][src] == "cave" and st["tiles"][dst] == "cave" and src != dst
-            )
-            if not ok_geo:
-                return None
-            if not self.is_camp(dst) and st["tiles"][dst] is None:
-                return None
+        st["step"] = step
+        if not self.reaches(st["tiles"], src, dst) or (dst is not None and not self.enterable(st["tiles"], dst)):
+            return None
         # moving off src takes its tile (unless path/cave/camp, or src is the jumped-over tile)
-        if not jumped_from_here and not self.is_camp(src) and takeable(st["tiles"][src]):
+        if self.takes(st["tiles"], src, dst, step, jumped_from_here):
             if st["tiles"][src] == "weapon":
                 st["weapons"] += 1
+            st["took"].append((step, st["tiles"][src]))
             st["tiles"][src] = None
         st["chars"][seat].remove(src)
         if dst is None:
             return True
         occupied = sum(cs.count(dst) for cs in st["chars"]) > 0
-        plain_tile = not self.is_camp(dst) and st["tiles"][dst] != "cave"
+        plain_tile = not self.holds_many(dst, st["tiles"])
         result = True
         if plain_tile and occupied:
             if not may_end_occupied:
                 return None
             result = "jump"
-        elif plain_tile and st["tiles"][dst].startswith("mammoth"):
-            if st["weapons"] < 1:
-                return None
-            st["weapons"] -= 1
+        elif plain_tile and str(st["tiles"][dst]).startswith("mammoth") and not self.pay(st):
+            return None
         st["chars"][seat].append(dst)
         return result
 
     def _check(self, move) -> bool:
         s1, s2 = move
         seat = self.player
-        st = {"tiles": list(self.tiles), "chars": [list(c) for c in self.chars], "weapons": self.weapons[seat]}
-        r1 = self._try_step(st, seat, s1[0], s1[1], False, True)
+        st = {
+            "tiles": list(self.tiles),
+            "chars": [list(c) for c in self.chars],
+            "weapons": self.weapons[seat],
+            "took": [],
+        }
+        r1 = self._try_step(st, seat, s1[0], s1[1], False, self.jumps)
         if r1 is None:
             return False
         if r1 == "jump":
-            if s2 is None or s2[0] != s1[1] or s2[1] is None:
+            if not self.jump_lands(s1, s2):
                 return False
-            if self.straight and not self.b.straight(s1[0], s1[1], s2[1]):
-                return False
-            if s2[1] not in self.b.adj[s2[0]]:
-                return False
-            return self._try_step(st, seat, s2[0], s2[1], True, False) is True
-        if not st["chars"][seat]:
-            return s2 is None
+            return self._try_step(st, seat, s2[0], s2[1], True, False, 1) is True
         if s2 is None:
+            return self.one_step_turn(st, seat)
+        return self._try_step(st, seat, s2[0], s2[1], False, False, 1) is True
+
+    jumps = True  # a first step may end on an occupied tile, as the start of a jump
+
+    def jump_lands(self, s1, s2) -> bool:
+        """The second step of a jump: the jumper steps on to a neighbour (straight on with
+        `straight_jumps`); leaving the board from the jumped tile is no jump."""
+        if s2 is None or s2[0] != s1[1] or s2[1] is None:
             return False
-        return self._try_step(st, seat, s2[0], s2[1], False, False) is True
+        if self.straight and not self.b.straight(s1[0], s1[1], s2[1]):
+            return False
+        return s2[1] in self.b.adj[s2[0]]
+
+    def one_step_turn(self, st: dict, seat: int) -> bool:
+        """A turn of one step: only when it takes the seat's last character off the board."""
+        return not st["chars"][seat]
 
     def _candidates(self, tiles, v: int) -> list:
         out = [None, *sorted(self.b.adj[v])]
@@ -276,7 +330,7 @@ class RefGame:
 
     def _real_step(self, seat: int, i: int, src: int, dst, jumped_from_here: bool) -> bool:
         took = False
-        if not jumped_from_here and not self.is_camp(src) and takeable(self.tiles[src]):
+        if self.takes(self.tiles, src, dst, i, jumped_from_here):
             tok = self.tiles[src]
             self.got[seat][tok] += 1
             if tok == "weapon":
@@ -284,25 +338,41 @@ class RefGame:
             self.tiles[src] = None
             took = True
             self._ev(i, "take", seat, src, tok)
+            self._took(seat, tok)
         self.chars[seat].remove(src)
         if dst is None:
             self._ev(i, "leave", seat, src)
             return took
-        if not self.is_camp(dst) and self.tiles[dst].startswith("mammoth") and self.count_at(dst) == 0:
-            self.weapons[seat] -= 1
-            self.spent[seat] += 1
-            self._ev(i, "spend_weapon", seat, dst, self.tiles[dst])
-            if self.season == "summer":  # a kill: the most valuable one (first on a tie) starts winter
-                v = mammoth_value(self.tiles[dst])
-                if self.best is None or v > self.best[0]:
-                    self.best = (v, seat)
-        other = "winter" if self.season == "summer" else "summer"
-        if self.b.kind[dst] == other and self.hand[seat] > 0 and seat not in self.packs_on.get(dst, set()):
+        if not self.holds_many(dst) and str(self.tiles[dst]).startswith("mammoth") and self.count_at(dst) == 0:
+            self.spend(seat, i, dst)
+        if self.drops_pack(seat, dst, i):
             self.hand[seat] -= 1
             self.packs_on.setdefault(dst, set()).add(seat)
             self._ev(i, "supply_pack", seat, dst)
         self.chars[seat].append(dst)
         return took
+
+    def spend(self, seat: int, i: int, dst: int) -> None:
+        """Enter the mammoth on `dst`: a weapon goes back to the box; in summer, a kill."""
+        self.weapons[seat] -= 1
+        self.spent[seat] += 1
+        self._ev(i, "spend_weapon", seat, dst, self.tiles[dst])
+        if self.season == "summer":
+            self._killed(seat, mammoth_value(self.tiles[dst]))
+
+    def _killed(self, seat: int, value: int) -> None:
+        """A summer kill: the most valuable one (the first on a tie) starts winter."""
+        if self.best is None or value > self.best[0]:
+            self.best = (value, seat)
+
+    def _took(self, seat: int, tile: str) -> None:
+        """A tile taken (kills, not takes, count for winter's start)."""
+
+    def drops_pack(self, seat: int, dst: int, step: int) -> bool:
+        """Entering a camp of the other season drops a pack of the seat's, if it has one in hand and
+        none of its colour lies there (the first of two steps too)."""
+        other = "winter" if self.season == "summer" else "summer"
+        return self.b.kind[dst] == other and self.hand[seat] > 0 and seat not in self.packs_on.get(dst, set())
 
     def play(self, move) -> None:
         assert self._check(move), move
@@ -328,7 +398,7 @@ class RefGame:
             if not self.is_camp(v) and self.tiles[v] == "cave":
                 nxt += self.caves
             for w in nxt:
-                if w not in seen and (self.is_camp(w) or self.tiles[w] is not None):
+                if w not in seen and self.enterable(self.tiles, w):
                     seen.add(w)
                     todo.append(w)
         return seen
@@ -345,9 +415,13 @@ class RefGame:
                 tok = None if self.is_camp(w) else self.tiles[w]
                 if not takeable(tok):
                     continue
-                if not tok.startswith("mammoth") or self.weapons[p] > 0 or weapon_reachable:
+                if not tok.startswith("mammoth") or self.armed(p) or weapon_reachable:
                     return True
         return False
+
+    def armed(self, seat: int) -> bool:
+        """Whether a mammoth a character of `seat` reaches counts as accessible: its owner holds a weapon."""
+        return self.weapons[seat] > 0
 
     def _end_reason(self):
         active = [p for p in range(self.players) if self.chars[p]]
@@ -370,52 +444,79 @@ class RefGame:
         turn = None if first else self.turn - 1
         reason = self._end_reason()
         if reason is None:
-            self.player = self._next_with_characters(0 if first else seat, first)
+            self.player = self._next_with_characters(self.first_seat if first else seat, first)
             return
         while reason is not None:
             self._ev(None, "season_end", detail=reason, turn=turn)
-            for v in range(self.b.n):
-                if not self.is_camp(v) and takeable(self.tiles[v]):
-                    tok = self.tiles[v]
-                    self.removed[tok.rstrip("0123456789")] += 1
-                    self._ev(None, "remove", space=v, tile=tok, turn=turn)
-                    self.tiles[v] = None
+            self._remove_leftovers(turn)
             self.chars = [[] for _ in range(self.players)]
-            if self.season == "winter":
+            if self.season == "winter" or not self.winter_follows():
                 self.season = "over"
                 self.over = True
                 self._ev(None, "game_end", turn=turn)
                 return
             # winter set-up
             self.season = "winter"
-            deck = iter(self.winter_deck)
-            for v in range(self.b.n):
-                if not self.is_camp(v) and self.tiles[v] is None:
-                    tok = next(deck, None)
-                    if tok is None:
-                        break
-                    self.tiles[v] = tok
-                    self.laid[tok] += 1
-            for v in range(self.b.n):
-                if self.b.kind[v] == "winter":
-                    for p in range(self.players):
-                        if p in self.packs_on.get(v, set()) and len(self.chars[p]) < CHARACTERS:
-                            self.chars[p].append(v)
-                            self._ev(None, "place", p, v, turn=turn)
-            self.packs_on = {}
-            self.hand = [PACKS] * self.players
-            self.idle = 0
-            if self.best is not None:
-                start, rule = self.best[1], "mammoth"
-            elif self.winter_start_rule == "seat0":
-                start, rule = 0, "seat0"
-            else:
-                start, rule = (self.last + 1) % self.players, "after_last"
+            self._deal_winter()
+            self._place_winter(turn)
+            self._start_winter_counts()
+            start, rule = self._winter_starter()
             self._ev(None, "winter_start", start, detail=rule, turn=turn)
             self.player = start
             reason = self._end_reason()
             if reason is None:
-                self.player = self._next_with_characters(start, True)
+                self.player = self._winter_first(start)
+
+    def winter_follows(self) -> bool:
+        """The game ends when winter ends: summer is always followed by winter."""
+        return True
+
+    def _remove_leftovers(self, turn) -> None:
+        """Every takeable tile left (those under characters too) leaves the game, by ascending space."""
+        for v in range(self.b.n):
+            if not self.is_camp(v) and takeable(self.tiles[v]):
+                tok = self.tiles[v]
+                self.removed[tok.rstrip("0123456789")] += 1
+                self._ev(None, "remove", space=v, tile=tok, turn=turn)
+                self.tiles[v] = None
+
+    def _deal_winter(self) -> None:
+        """The winter deck onto the empty tile spaces, by ascending space, first tile first."""
+        deck = iter(self.winter_deck)
+        for v in range(self.b.n):
+            if not self.is_camp(v) and self.tiles[v] is None:
+                tok = next(deck, None)
+                if tok is None:
+                    break
+                self.tiles[v] = tok
+                self.laid[tok] += 1
+
+    def _place_winter(self, turn) -> None:
+        """A character of each seat on each winter camp holding one of its packs (camps ascending, at most 4)."""
+        for v in range(self.b.n):
+            if self.b.kind[v] == "winter":
+                for p in range(self.players):
+                    if p in self.packs_on.get(v, set()) and len(self.chars[p]) < CHARACTERS:
+                        self.chars[p].append(v)
+                        self._ev(None, "place", p, v, turn=turn)
+
+    def _start_winter_counts(self) -> None:
+        """Every pack back to its owner; idle turns from 0."""
+        self.packs_on = {}
+        self.hand = [self.packs] * self.players
+        self.idle = 0
+
+    def _winter_starter(self) -> tuple[int, str]:
+        """Who starts winter: the killer of the most valuable summer mammoth, else by `winter_start`."""
+        if self.best is not None:
+            return self.best[1], "mammoth"
+        if self.winter_start_rule == "seat0":
+            return 0, "seat0"
+        return (self.last + 1) % self.players, "after_last"
+
+    def _winter_first(self, start: int) -> int:
+        """The first to move in winter: the starter, else the next seat in order with a character."""
+        return self._next_with_characters(start, True)
 
     def tile_counts(self) -> dict:
         taken = Counter()

@@ -189,12 +189,44 @@ def test_the_default_bind_is_loopback(monkeypatch):
 
 def test_an_ipv6_host_is_bracketed_for_grpc():
     """`--host ::` listens on every address: gRPC needs an IPv6 literal in brackets."""
-    from hunters.service.command import _address
+    from hunters.address import join
 
-    assert [_address(h, 5) for h in ("::", "[::]", "::1", "127.0.0.1", "localhost")] == [
+    assert [join(h, 5) for h in ("::", "[::]", "::1", "127.0.0.1", "localhost")] == [
         "[::]:5",
         "[::]:5",
         "[::1]:5",
         "127.0.0.1:5",
         "localhost:5",
     ]
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "::1"])
+def test_port_0_logs_the_ports_bound(tmp_path, host):
+    """`--port 0` (and `--http 0`, `--metrics-port 0`): the serving line names the ports the server
+    bound, in its address too, and each answers there."""
+    import json
+    import urllib.request
+
+    from hunters.address import join
+
+    zeros = ["--port", "0", "--http", "0", "--metrics-port", "0"]
+    proc = subprocess.Popen(
+        [*SERVE, "--host", host, *zeros, "--log-format", "json", "--db", str(tmp_path / "m.db")],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        assert proc.stderr is not None
+        serving = json.loads(proc.stderr.readline())
+        assert serving["msg"] == "serving", serving
+        ports = [serving["port"], serving["http_port"], serving["metrics_port"]]
+        assert 0 not in ports and len(set(ports)) == 3, serving
+        assert serving["address"] == join(host, serving["port"])
+        assert healthcheck(["--address", serving["address"], "--timeout", "10"]) == 0
+        web = "[::1]" if ":" in host else host
+        for port, path in ((serving["http_port"], "/"), (serving["metrics_port"], "/metrics")):
+            with urllib.request.urlopen(f"http://{web}:{port}{path}", timeout=10) as reply:
+                assert reply.status == 200
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=20) == 0
