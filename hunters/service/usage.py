@@ -23,7 +23,6 @@ import asyncio
 import logging
 import os
 import secrets
-import time
 from collections.abc import Iterable, Sequence
 from typing import Protocol
 
@@ -74,7 +73,6 @@ class SharedUsage:
         self._published: dict[tuple[str, str], float] = {}  # what the store holds of ours
         self._seen: dict[tuple[str, str, str], float] = {}  # (process, kind, key) -> the others' counters as last read
         self._known: set[str] = set()  # the other processes as of the last reading
-        self.shared_at = 0.0  # when the last exchange ended (monotonic), for the operator
 
     def _mine(self) -> tuple[list[Row], list[tuple[str, str]]]:
         """Our rows that changed since the last exchange, and those that went to 0."""
@@ -103,7 +101,6 @@ class SharedUsage:
             self._published = before
             raise
         self._absorb(others)
-        self.shared_at = time.monotonic()
 
     def _absorb(self, others: Iterable[OtherRow]) -> None:
         grown: dict[str, dict[str, float]] = {kind: {} for kind in self.kinds}

@@ -124,7 +124,6 @@ def test_a_silent_process_stops_counting(processes, monkeypatch):
     share(a, b)
     assert b.ledger.owned("host-1") == 2
     real = time.time
-    monkeypatch.setattr(usage.time, "time", lambda: real() + usage.STALE_SECONDS + 1)
     monkeypatch.setattr("hunters.service.usage_sql.time.time", lambda: real() + usage.STALE_SECONDS + 1)
     share(b)  # a has not spoken for longer than STALE_SECONDS: its rows are deleted, its seats gone
     assert b.ledger.owned("host-1") == 0
