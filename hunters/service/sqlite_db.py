@@ -95,6 +95,21 @@ _INDEXES = (
 )
 
 
+def _into_wal(db: sqlite3.Connection, busy_timeout: float) -> None:
+    """Put the database in WAL mode. SQLite does not wait on its busy handler for this pragma: when
+    the workers of one server open a new file at once, all but one find it locked, so they retry
+    until the busy timeout (at least a second) is spent."""
+    deadline = time.monotonic() + max(1.0, busy_timeout)
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as e:
+            if getattr(e, "sqlite_errorcode", None) not in _BUSY or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
+
+
 class SQLiteDatabase(MatchStore):
     """One connection behind a lock, its thread, and the checks of its files; the async `_run`
     waits for a call without blocking the event loop."""
@@ -116,7 +131,7 @@ class SQLiteDatabase(MatchStore):
                     f"the database {path} is empty but its log {path}-wal is not: the file was truncated; restore it "
                     f"from a backup (`hunters db check {path}` says what is wrong), or move both away to start afresh"
                 )
-            self._db.execute("PRAGMA journal_mode=WAL")
+            _into_wal(self._db, busy_timeout)
             self._db.execute(f"PRAGMA synchronous={'FULL' if synchronous.upper() == 'FULL' else 'NORMAL'}")
             # one transaction: the workers of one server, opening a new database at once, make it once
             self._db.executescript("BEGIN IMMEDIATE;" + _SCHEMA + usage_sql.SQLITE_SCHEMA)

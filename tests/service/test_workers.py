@@ -364,3 +364,33 @@ def test_a_worker_hears_the_others_moves_only_of_the_matches_it_holds(tmp_path):
     heard, passed_over = asyncio.run(run())
     assert heard == ["held 1", "held 2", "held 3", "other -"]
     assert passed_over == 3
+
+
+def _open_at_once(path, barrier, failures):
+    from hunters.service.store import SQLiteStore
+
+    barrier.wait()
+    try:
+        SQLiteStore(path, shared=True)
+    except Exception as e:  # the failure is the finding
+        failures.put(repr(e))
+
+
+def test_workers_opening_a_new_database_at_once_all_open_it(tmp_path):
+    """SQLite does not wait on its busy handler for `PRAGMA journal_mode=WAL`: two workers making a
+    new file at the same instant found it locked about one time in four, and the server stopped."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    failures = ctx.Queue()
+    for i in range(40):
+        barrier = ctx.Barrier(2)
+        procs = [
+            ctx.Process(target=_open_at_once, args=(str(tmp_path / f"w{i}.db"), barrier, failures)) for _ in range(2)
+        ]
+        for p in procs:
+            p.start()
+        for p in procs:
+            p.join(30)
+            assert p.exitcode == 0
+    assert failures.empty(), failures.get()
