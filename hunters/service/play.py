@@ -26,6 +26,7 @@ from hunters.bots import check_spec
 from hunters.errors import IllegalMoveError
 from hunters.v1 import matches_pb2
 
+from .analysis import Analyses
 from .errors import ServiceError
 from .games import adapter
 from .hosts import host_key
@@ -63,9 +64,10 @@ def _play_script(game_id: str) -> bytes | None:
 class PlayRoutes:
     """The play page's routes over a `Viewer` (its manager, its rendering of states)."""
 
-    def __init__(self, viewer: Viewer, secure: bool = False):
+    def __init__(self, viewer: Viewer, secure: bool = False, analyses: Analyses | None = None):
         self.viewer = viewer
         self.manager = viewer.manager
+        self.analyses = analyses  # hints (analysis.py), when offered
         self.secure = secure  # served over TLS: the cookie is Secure too
         self._invites: Invites | None = None
 

@@ -25,16 +25,26 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from . import usage_sql
+from . import review_sql, usage_sql
 from .groupcommit import GroupCommit
 from .sqlite_changes import ChangeListener
 from .sqlite_db import BUSY_TIMEOUT, SQLiteDatabase, _rollback
-from .store_base import ChangeHandler, OtherRow, ResyncHandler, Row, StoredMatch, StoreUnavailable, VersionConflict
+from .store_base import (
+    ChangeHandler,
+    OtherRow,
+    ResyncHandler,
+    Row,
+    StoredMatch,
+    StoredReview,
+    StoreUnavailable,
+    VersionConflict,
+)
 
 __all__ = ["SQLiteStore", "Store", "StoredMatch"]
 
 # one SQL statement and its parameters
 _Statement = tuple[str, tuple[Any, ...]]
+_REVIEWS = review_sql.Statements("?")
 KEEP_CHANGES = 100_000  # rows of `changes` kept; a worker further behind brings every match up to date
 
 ON_LOOP_ROWS = 256  # moves read on the event loop itself; more are read on the database thread
@@ -383,12 +393,36 @@ class SQLiteStore(SQLiteDatabase):
             ("DELETE FROM matches WHERE match_id = ?", (match_id,)),
             ("DELETE FROM moves WHERE match_id = ?", (match_id,)),
             ("DELETE FROM requests WHERE match_id = ?", (match_id,)),
+            (_REVIEWS.delete, (match_id,)),
         ]
         if self.shared:
             statements.append(
                 ("INSERT INTO changes (match_id, what, origin) VALUES (?, 'd', ?)", (match_id, self._origin))
             )
         await self._run(self._tx, statements, write=True)
+
+    # -- reviews (review_sql.py) --------------------------------------------------------------------
+    async def claim_review(self, match_id: str, process: str, stale_before: float) -> bool:
+        args = _REVIEWS.claim_args(match_id, process, time.time(), stale_before)
+        return bool(await self._run(self._rows, _REVIEWS.claim, args, write=True))
+
+    async def review_progress(self, match_id: str, process: str, done: int, total: int) -> bool:
+        args = _REVIEWS.progress_args(match_id, process, done, total, time.time())
+        return bool(await self._run(self._rows, _REVIEWS.progress, args, write=True))
+
+    async def finish_review(
+        self, match_id: str, process: str, done: int, total: int, review: str | None, message: str = ""
+    ) -> bool:
+        args = _REVIEWS.finish_args(match_id, process, done, total, review, message, time.time())
+        # on the database thread: a review's JSON is some hundreds of kilobytes
+        return bool(await self._run(self._rows, _REVIEWS.finish, args, write=True, thread=True))
+
+    async def load_review(self, match_id: str) -> StoredReview | None:
+        rows = await self._run(self._rows, _REVIEWS.load, (match_id,), thread=True)
+        return review_sql.stored_review(rows[0]) if rows else None
+
+    async def unfinished_reviews(self, stale_before: float) -> list[str]:
+        return [r[0] for r in await self._run(self._rows, _REVIEWS.unfinished, (stale_before,))]
 
     async def share_usage(self, process: str, rows: Sequence[Row], gone: Sequence[tuple[str, str]]) -> list[OtherRow]:
         if not self.shared:

@@ -43,6 +43,7 @@ from hunters import games
 from .errors import ServiceError
 from .live import LiveMatch
 from .matches import MatchManager
+from .reviews import Reviews
 from .store_base import StoreUnavailable
 from .webcache import CACHE_BYTES, ViewerCache
 from .webguard import BodyRefused, Guard, WebLimits, streaming
@@ -152,8 +153,10 @@ class Viewer:
         limits: WebLimits | None = None,
         ssl_context: ssl.SSLContext | None = None,
         cache_bytes: int = CACHE_BYTES,
+        reviews: Reviews | None = None,
     ):
         self.manager = manager
+        self.reviews = reviews  # the reviews of finished matches (reviewweb.py's routes), when offered
         self.limits = limits or WebLimits()
         self.guard = Guard(self.limits)
         self.cache = ViewerCache(cache_bytes, _seat_name)
