@@ -219,9 +219,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--review-iterations",
         type=_int_in(0, 1_000_000),
-        default=0,
+        default=_env("HUNTERS_REVIEW_ITERATIONS", "0"),
         help="search iterations a decision of a match's review (0: the strong bot's default, as it plays; a "
-        "2-player H&G review then takes some 25 s of one core)",
+        "2-player H&G review then takes some 25 s of one core; or set HUNTERS_REVIEW_ITERATIONS)",
     )
     parser.add_argument(
         "--review-threads", type=_threads, default=1, help="threads reviews are computed on, at a lower priority"

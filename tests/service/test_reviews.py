@@ -218,3 +218,23 @@ def test_errors_are_the_contracts(reviewing):
         )
     )
     assert (code, reason) == (grpc.StatusCode.INVALID_ARGUMENT, "BAD_MATCH_ID")
+
+
+def test_the_asyncio_client_analyses_and_waits_for_a_review(reviewing):
+    """AsyncClient: the same calls as Client (the scenario checks their transcripts alike)."""
+    import asyncio
+
+    from hunters.aio import AsyncClient
+
+    async def run():
+        async with AsyncClient(f"127.0.0.1:{reviewing.port}") as client:
+            made = await client.create_match("carcassonne_hg", players=2, seed=2, bots={0: "random", 1: "random"})
+            hinted = await client.create_match("carcassonne_hg", players=2, seed=2, hints=True)
+            hint = await client.analyze(hinted.match_id, token=hinted.seat_tokens[0], top_k=2, iterations=20)
+            while (await client.get_match(made.match_id)).status != matches_pb2.MATCH_STATUS_OVER:
+                await asyncio.sleep(0.05)
+            return hint, await client.wait_review(made.match_id, timeout=120)
+
+    hint, done = asyncio.run(run())
+    assert hint.seat == 0 and len(hint.moves) == 2 and hint.moves[0].move is not None
+    assert done.status == "done" and done.decisions_done == len(done.review.decisions)
