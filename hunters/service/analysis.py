@@ -171,3 +171,31 @@ class Analyses:
             spendable = lane.callers.left(budget) if lane.callers is not None and budget is not None else None
             left = TimeLeft(spendable, deadline)
             return await lane.run(analyse, position, top, iterations, left, budget=budget)
+
+    async def hint(self, match_id: str, token: str, top: int, caller: str) -> dict[str, Any]:
+        """The play page's hint: the analysis of the token's own seat's view of a match with hints,
+        as JSON, each move with its words (`describe_move`)."""
+        top_k, iterations = self.bounds(top, 0)
+        position = await self.of_match(match_id, token, None, None)
+        found = await self.run(position, top_k, iterations, caller, None)
+        ad = position.ad
+
+        def figures(e: Any) -> dict[str, Any]:
+            return {"margin": e.margin, "win": e.win, "stderr": e.stderr, "visits": e.visits}
+
+        return {
+            "seat": found.seat,
+            "version": found.moves_played,
+            "to_move": found.to_move,
+            "analyst": found.analyst,
+            "position": figures(found.position),
+            "moves": [
+                {
+                    "move": m.move,
+                    "action": m.action,
+                    "text": ad.describe_move(ad.Game.move_from_json(m.move)),
+                    **figures(m),
+                }
+                for m in found.moves
+            ],
+        }

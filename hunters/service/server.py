@@ -35,6 +35,7 @@ from .matches import MatchManager
 from .metrics import Metrics, MetricsInterceptor
 from .play import PlayRoutes
 from .reviews import Reviews
+from .reviewweb import ReviewRoutes
 from .servicer import GameInfoServicer, MatchServicer, OracleServicer, encode_watch_event
 from .store_base import OUTAGES, MatchStore, StoreUnavailable, is_postgres, without_password
 from .stores import open_store
@@ -330,9 +331,9 @@ async def start_server(config: ServerConfig) -> Started:
                     writes_per_client=config.http_writes_per_client,
                     body_seconds=config.http_body_timeout,
                 )
-                viewer = Viewer(manager, limits, _http_tls(config), config.http_cache_bytes, reviews)
+                viewer = Viewer(manager, limits, _http_tls(config), config.http_cache_bytes)
                 play = PlayRoutes(viewer, secure=viewer.ssl_context is not None, analyses=analyses)
-                viewer.extra.extend(play.routes())
+                viewer.extra.extend(play.routes() + ReviewRoutes(viewer, reviews).routes())
                 if metrics is not None:
                     viewer.add_text("/metrics", metrics.exposition)
                 http_port = await viewer.start(host, config.http_port, reuse_port=config.worker is not None)
