@@ -409,7 +409,7 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
         self.analyses = analyses or Analyses(None, engine.evaluate)  # Analyze (of matches: with the manager)
         self._token_hash = auth.hash_token(token) if token else None  # the oracle's token, when guarded
         # (kind, game id) -> how much: "evaluate_calls", "evaluated_moves", "simulated_games",
-        # "simulated_moves" (read by metrics.py)
+        # "simulated_moves", "analyses" (read by metrics.py)
         self.work: collections.Counter[tuple[str, str]] = collections.Counter()
 
     REQUEST_BYTES: ClassVar[dict[str, int]] = {
