@@ -9,7 +9,8 @@ with the header ``X-Hunters-Request: 1`` and, when the browser sends one, an Ori
 so a cross-site page cannot write.
 
 Routes: GET ``/play``, ``/play/<id>`` (the page), ``/play/<id>/seat``, ``/state``, ``/events``;
-POST ``/api/play`` (a new match), ``/play/<id>/join``, ``/describe``, ``/move``. Their bodies,
+POST ``/api/play`` (a new match), ``/play/<id>/join``, ``/describe``, ``/move``, ``/hint`` (in a
+match created with hints: what the strong bot would play in the seat's position). Their bodies,
 replies and refusals: docs/playing.md.
 """
 

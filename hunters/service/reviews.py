@@ -28,7 +28,7 @@ from hunters.v1 import review_pb2
 from .engine import Cancel, Lane
 from .errors import ServiceError
 from .games import ServiceAdapter
-from .reads import ByteCache
+from .reads import ByteCache, ByteLRU
 from .review_wire import review_pb
 from .store_base import MatchStore, StoredReview, StoreUnavailable
 from .usage import process_id
@@ -96,6 +96,7 @@ class Reviews:
         self.process = process_id()
         self.jobs: dict[str, Job] = {}
         self.reports: ByteCache[str] = ByteCache(REPORT_CACHE_BYTES)  # finished reviews, serialized
+        self.parsed: ByteLRU[str, Review] = ByteLRU(REPORT_CACHE_BYTES)  # ... and read (the viewer's), by JSON size
         self.computed = 0  # reviews this process computed to their end
         manager.on_delete.append(self.forget)
 
@@ -140,15 +141,15 @@ class Reviews:
         report = review_pb2.ReviewReport.FromString(found) if isinstance(found, bytes) else found
         if report.status != review_pb2.REVIEW_STATUS_DONE:
             return live, None, report
-        stored = await self.store.load_review(live.match_id)
-        if stored is None or stored.review is None:  # deleted meanwhile
-            return (
-                live,
-                None,
-                review_pb2.ReviewReport(match_id=live.match_id, status=review_pb2.REVIEW_STATUS_NOT_REQUESTED),
-            )
-        text = stored.review
-        review = await self.manager.reads.run(lambda: Review.from_json(json.loads(text)))
+        review = self.parsed.get(live.match_id)
+        if review is None:
+            stored = await self.store.load_review(live.match_id)
+            if stored is None or stored.review is None:  # deleted meanwhile
+                gone = review_pb2.ReviewReport(match_id=live.match_id, status=review_pb2.REVIEW_STATUS_NOT_REQUESTED)
+                return live, None, gone
+            text = stored.review
+            review = await self.manager.reads.run(lambda: Review.from_json(json.loads(text)))
+            self.parsed.put(live.match_id, review, 2 * len(text))
         return live, review, report
 
     # -- what is known of a review ------------------------------------------------------------------
@@ -259,6 +260,7 @@ class Reviews:
         if job is not None and job.task is not None:
             job.task.cancel()
         self.reports.forget(match_id)
+        self.parsed.forget(match_id)
 
     async def resume(self) -> int:
         """Start again the reviews left running: by this server's previous run (a store of its own),

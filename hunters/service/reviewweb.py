@@ -101,6 +101,7 @@ class ReviewRoutes:
         self.viewer = viewer
         self.reviews = reviews
         self.pages: ByteCache[str] = ByteCache(REVIEW_PAGE_BYTES)  # finished reviews' JSON, by match
+        viewer.manager.on_delete.append(self.pages.forget)
 
     def routes(self) -> list[Route]:
         return [
@@ -118,7 +119,8 @@ class ReviewRoutes:
         return await self._answer(request.match_info["match_id"])
 
     async def _answer(self, match_id: str) -> web.Response:
-        cached = self.pages.get(match_id)
+        live = await self.viewer.manager.get(match_id)  # (not found: a deleted match's review is gone too)
+        cached = self.pages.get(live.match_id)
         if cached is not None:
             return web.Response(body=cached, content_type="application/json")
         live, review, report = await self.reviews.review(match_id)
