@@ -92,8 +92,8 @@ def analyse(position: Position, top: int, iterations: int | None, left: TimeLeft
             raise stopper.error("the analysis", "ask for fewer iterations") from None
         except NotSupportedError as exc:
             raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION, "ANALYSIS_NOT_SUPPORTED", str(exc)) from None
-        except ValueError as exc:
-            raise invalid("BAD_ANALYSIS", str(exc)) from None
+        except ValueError as exc:  # what the checks above leave: a position no seat is to move in
+            raise invalid("BAD_POSITION", str(exc)) from None
 
 
 class Analyses:

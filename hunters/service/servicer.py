@@ -203,9 +203,9 @@ def encode_watch_event(
 
 
 class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
-    def __init__(self, manager: MatchManager, reviews: Reviews | None = None):
+    def __init__(self, manager: MatchManager, reviews: Reviews):
         self.manager = manager
-        self.reviews = reviews  # the reviews of finished matches (reviews.py); None: not offered
+        self.reviews = reviews  # the reviews of finished matches (reviews.py)
         self.seats = SeatStreams(manager, self.play_request)
 
     @staticmethod
@@ -327,23 +327,18 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
     ) -> matches_pb2.GetRecordResponse | bytes:
         return await self.manager.record(request.match_id, _token(context))  # serialized, built off the loop
 
-    def _reviews(self) -> Reviews:
-        if self.reviews is None:
-            raise ServiceError(grpc.StatusCode.UNIMPLEMENTED, "NOT_SUPPORTED", "this server reviews no matches")
-        return self.reviews
-
     @rpc
     async def RequestReview(
         self, request: matches_pb2.RequestReviewRequest, context: grpc.aio.ServicerContext
     ) -> matches_pb2.RequestReviewResponse | bytes:
-        report = await self._reviews().request(request.match_id, peer_key(context))
+        report = await self.reviews.request(request.match_id, peer_key(context))
         return _report_reply(matches_pb2.RequestReviewResponse, report)
 
     @rpc
     async def GetReview(
         self, request: matches_pb2.GetReviewRequest, context: grpc.aio.ServicerContext
     ) -> matches_pb2.GetReviewResponse | bytes:
-        return _report_reply(matches_pb2.GetReviewResponse, await self._reviews().get(request.match_id))
+        return _report_reply(matches_pb2.GetReviewResponse, await self.reviews.get(request.match_id))
 
 
 def _report_reply(kind: type[_Reply], report: review_pb2.ReviewReport | bytes) -> _Reply | bytes:
