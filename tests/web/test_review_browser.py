@@ -168,7 +168,7 @@ def test_a_person_reviews_a_match_clicks_the_plot_and_follows_a_blunder_link(
     point.click(force=True)
     page.wait_for_function(f"document.getElementById('review-decision').dataset.shown === '{target}'")
     d = review.decisions[target]
-    assert page.locator("#board").get_attribute("data-version") == str(d.moves_played)
+    page.wait_for_function(f"document.getElementById('board').dataset.version === '{d.moves_played}'")
     assert drawn(page, "g.tile") == placed_at(running, made.match_id, d.moves_played)[0]
     tiles = placed_at(running, made.match_id, d.moves_played)[0] + 1
     for side in ("#review-played", "#review-best"):
@@ -188,7 +188,7 @@ def test_a_person_reviews_a_match_clicks_the_plot_and_follows_a_blunder_link(
     assert page.evaluate("location.hash") == f"#decision-{index}"
     title = page.locator("#review-decision-title").inner_text()
     assert "blunder" in title and f"cost {blunder.cost:.1f}" in title
-    assert page.locator("#board").get_attribute("data-version") == str(blunder.moves_played)
+    page.wait_for_function(f"document.getElementById('board').dataset.version === '{blunder.moves_played}'")
     played = page.locator("#review-played figcaption").inner_text()
     best = page.locator("#review-best figcaption").inner_text()
     assert played.startswith("played: ") and best.startswith("suggested: ") and played[8:] != best[11:]
