@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import time
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
@@ -25,18 +26,31 @@ import grpc
 import grpc.aio
 
 from hunters.clienttypes import (
+    Analysis,
     LegalMoves,
     MatchEvent,
     MatchInfo,
     MatchPage,
     PlayResult,
+    ReviewReport,
     SeatPlayed,
     SeatRefused,
     Turn,
     raise_rpc_error,
     rpc_error,
 )
-from hunters.clientwire import ATTEMPTS, Call, Calls, SeatMessages, bearer, pause, play_result, seat_open
+from hunters.clientwire import (
+    ATTEMPTS,
+    Call,
+    Calls,
+    Position,
+    SeatMessages,
+    bearer,
+    pause,
+    play_result,
+    review_pause,
+    seat_open,
+)
 from hunters.v1 import games_pb2, games_pb2_grpc, matches_pb2, matches_pb2_grpc, oracle_pb2, oracle_pb2_grpc
 from hunters.wire import adapter
 
@@ -197,9 +211,10 @@ class AsyncClient:
         options: dict[str, Any] | None = None,
         token: str | None = None,
         bots: dict[int, str] | None = None,
+        hints: bool = False,
     ) -> MatchInfo:
         """A new match (`Client.create_match`)."""
-        match = await self._run(self.calls.create_match(game, players, seed, options, token, bots))
+        match = await self._run(self.calls.create_match(game, players, seed, options, token, bots, hints))
         self._games[match.match_id] = game
         return match
 
@@ -313,7 +328,48 @@ class AsyncClient:
         """The game's record (JSON); before the end it needs the admin token."""
         return await self._run(self.calls.get_record(match_id, admin_token))
 
+    async def request_review(self, match_id: str) -> ReviewReport:
+        """Start or find a finished match's review (`Client.request_review`)."""
+        return await self._run(self.calls.request_review(match_id))
+
+    async def get_review(self, match_id: str) -> ReviewReport:
+        """A match's review as it stands (`Client.get_review`)."""
+        return await self._run(self.calls.get_review(match_id))
+
+    async def wait_review(self, match_id: str, timeout: float | None = None) -> ReviewReport:
+        """Ask for a review and wait for it (`Client.wait_review`)."""
+        end = None if timeout is None else time.monotonic() + timeout
+        report = await self.request_review(match_id)
+        polls = 0
+        while not report.finished:
+            polls += 1
+            wait = review_pause(polls)
+            if end is not None and time.monotonic() + wait > end:
+                raise TimeoutError(f"the review of {match_id} is not done after {timeout:g} s")
+            await asyncio.sleep(wait)
+            report = await self.get_review(match_id)
+        return report
+
     # -- oracle ------------------------------------------------------------------------------
+    async def analyze(
+        self,
+        match_id: str = "",
+        *,
+        version: int | None = None,
+        seat: int | None = None,
+        token: str | None = None,
+        game: str = "",
+        players: int = 0,
+        moves: Iterable[Any] = (),
+        seed: int | None = None,
+        options: dict[str, Any] | None = None,
+        top_k: int = 0,
+        iterations: int = 0,
+    ) -> Analysis:
+        """A position analysed by the server's search (`Client.analyze`)."""
+        position = Position(match_id, version, token, game, players, tuple(moves), seed, options)
+        return await self._run(self.calls.analyze(position, seat, top_k, iterations))
+
     async def evaluate(
         self,
         game: str,

@@ -26,19 +26,32 @@ from typing import Any, TypeVar
 import grpc
 
 from hunters.clienttypes import (
+    Analysis,
     LegalMoves,
     MatchEvent,
     MatchInfo,
     MatchPage,
     PlayResult,
     RemoteIllegalMoveError,
+    ReviewReport,
     SeatPlayed,
     SeatRefused,
     Turn,
     raise_rpc_error,
     rpc_error,
 )
-from hunters.clientwire import ATTEMPTS, Call, Calls, SeatMessages, bearer, pause, play_result, seat_open
+from hunters.clientwire import (
+    ATTEMPTS,
+    Call,
+    Calls,
+    Position,
+    SeatMessages,
+    bearer,
+    pause,
+    play_result,
+    review_pause,
+    seat_open,
+)
 from hunters.errors import IllegalMoveError
 from hunters.status import ServiceError
 from hunters.v1 import games_pb2, games_pb2_grpc, matches_pb2, matches_pb2_grpc, oracle_pb2, oracle_pb2_grpc
@@ -46,6 +59,7 @@ from hunters.wire import adapter
 
 __all__ = [
     "RPC_METHODS",
+    "Analysis",
     "Client",
     "IllegalMoveError",
     "LegalMoves",
@@ -54,6 +68,7 @@ __all__ = [
     "MatchPage",
     "PlayResult",
     "RemoteIllegalMoveError",
+    "ReviewReport",
     "SeatPlayed",
     "SeatRefused",
     "SeatStream",
@@ -75,11 +90,14 @@ RPC_METHODS = {
     "hunters.v1.MatchService.WatchMatch": "watch",
     "hunters.v1.MatchService.GetRecord": "get_record",
     "hunters.v1.MatchService.PlaySeat": "seat",
+    "hunters.v1.MatchService.RequestReview": "request_review",
+    "hunters.v1.MatchService.GetReview": "get_review",
     "hunters.v1.OracleService.Evaluate": "evaluate",
     "hunters.v1.OracleService.SimulateGames": "simulate",
     "hunters.v1.OracleService.Perft": "perft",
     "hunters.v1.OracleService.ListConformanceVectors": "conformance_vectors",
     "hunters.v1.OracleService.GetConformanceVectors": "conformance_vector_file",
+    "hunters.v1.OracleService.Analyze": "analyze",
     "hunters.v1.GameService.ListGames": "list_games",
     "hunters.v1.GameService.GetGameInfo": "game_info",
 }
@@ -216,11 +234,13 @@ class Client:
         options: dict[str, Any] | None = None,
         token: str | None = None,
         bots: dict[int, str] | None = None,
+        hints: bool = False,
     ) -> MatchInfo:
         """A new match; `token` is the operator's create token when the server requires one; `bots`
-        maps seats the server plays itself to bot specs (e.g. ``{1: "mcts:iterations=1000"}``).
-        Never retried: the contract has no request id for it."""
-        match = self._run(self.calls.create_match(game, players, seed, options, token, bots))
+        maps seats the server plays itself to bot specs (e.g. ``{1: "mcts:iterations=1000"}``);
+        `hints`: each seat's token may ask for an analysis of its own view while the match is played
+        (`analyze`). Never retried: the contract has no request id for it."""
+        match = self._run(self.calls.create_match(game, players, seed, options, token, bots, hints))
         self._games[match.match_id] = game
         return match
 
@@ -346,7 +366,55 @@ class Client:
 
     record = get_record  # the name before get_record
 
+    def request_review(self, match_id: str) -> ReviewReport:
+        """Start the review of a finished match, or find it (computed once by the server, stored with
+        the match): its report, `status` ``running`` with its progress, or ``done`` with the review."""
+        return self._run(self.calls.request_review(match_id))
+
+    def get_review(self, match_id: str) -> ReviewReport:
+        """A match's review as it stands: ``not_requested``, ``running`` (its progress), ``done`` (the
+        review) or ``failed``."""
+        return self._run(self.calls.get_review(match_id))
+
+    def wait_review(self, match_id: str, timeout: float | None = None) -> ReviewReport:
+        """Ask for a finished match's review and wait until it is done (or failed): polls `get_review`
+        every 0.25 s at first, 2 s at most; `timeout` in seconds (None: no bound), then TimeoutError."""
+        end = None if timeout is None else time.monotonic() + timeout
+        report = self.request_review(match_id)
+        polls = 0
+        while not report.finished:
+            polls += 1
+            wait = review_pause(polls)
+            if end is not None and time.monotonic() + wait > end:
+                raise TimeoutError(f"the review of {match_id} is not done after {timeout:g} s")
+            time.sleep(wait)
+            report = self.get_review(match_id)
+        return report
+
     # -- oracle ------------------------------------------------------------------------------
+    def analyze(
+        self,
+        match_id: str = "",
+        *,
+        version: int | None = None,
+        seat: int | None = None,
+        token: str | None = None,
+        game: str = "",
+        players: int = 0,
+        moves: Iterable[Any] = (),
+        seed: int | None = None,
+        options: dict[str, Any] | None = None,
+        top_k: int = 0,
+        iterations: int = 0,
+    ) -> Analysis:
+        """A position analysed by the server's strong search, from `seat`'s view (docs/review.md): a
+        stored match (`match_id`, at `version`, default the latest; before its end only a seat's own
+        view, with that seat's `token`, in a match created with hints), or a position sent (`game`,
+        `players`, `moves`, `seed` or `options`). `top_k` moves are listed (0: 5), best first;
+        `iterations` (0: the strong bot's default) make it deterministic."""
+        position = Position(match_id, version, token, game, players, tuple(moves), seed, options)
+        return self._run(self.calls.analyze(position, seat, top_k, iterations))
+
     def evaluate(
         self,
         game: str,

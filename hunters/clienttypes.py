@@ -17,16 +17,20 @@ import grpc
 
 from hunters.errors import IllegalMoveError
 from hunters.status import ServiceError, error_info
-from hunters.v1 import matches_pb2, state_pb2
+from hunters.v1 import matches_pb2, oracle_pb2, review_pb2, state_pb2
 from hunters.wire import adapter
 
 __all__ = [
+    "Analysis",
+    "Estimate",
     "LegalMoves",
     "MatchEvent",
     "MatchInfo",
     "MatchPage",
+    "MoveEstimate",
     "PlayResult",
     "RemoteIllegalMoveError",
+    "ReviewReport",
     "SeatPlayed",
     "SeatRefused",
     "Turn",
@@ -216,3 +220,105 @@ class SeatRefused:
     @property
     def error(self) -> ServiceError:
         return service_error(self.code, self.reason, self.message, self.metadata)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """What the server's search expects for the analysed seat (docs/review.md): its estimated final
+    `margin` (own final score minus the best other one), `win` chance, the margin's `stderr` (None
+    under two visits), the `visits` they rest on, every seat's expected `scores` and `margins`."""
+
+    visits: int
+    margin: float
+    stderr: float | None
+    win: float
+    scores: tuple[float, ...]
+    margins: tuple[float, ...]
+
+    @staticmethod
+    def fields(pb: review_pb2.Estimate) -> dict[str, Any]:
+        return {
+            "visits": pb.visits,
+            "margin": pb.margin,
+            "stderr": pb.stderr if pb.HasField("stderr") else None,
+            "win": pb.win,
+            "scores": tuple(pb.scores),
+            "margins": tuple(pb.margins),
+        }
+
+    @classmethod
+    def of(cls, pb: review_pb2.Estimate) -> Estimate:
+        return cls(**cls.fields(pb))
+
+
+@dataclass(frozen=True)
+class MoveEstimate(Estimate):
+    """An `Estimate` after one move: the `move` (the game API's) and its `action` code."""
+
+    move: Any = None
+    action: int = -1
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """A position analysed for `seat` by the server's search (`Client.analyze`): the game, the
+    `version` (moves played), the seat to move (`player`; -1 once over), the searcher (`analyst`,
+    a bot spec) and its `iterations`, the estimate of the `position`, and when `seat` is to move its
+    best `moves`, ranked (the first is the strong bot's move)."""
+
+    game: str
+    version: int
+    seat: int
+    player: int
+    analyst: str
+    iterations: int
+    position: Estimate
+    moves: list[MoveEstimate]
+
+    @classmethod
+    def of(cls, pb: oracle_pb2.AnalyzeResponse) -> Analysis:
+        ad = adapter(pb.game)
+        moves = [
+            MoveEstimate(**Estimate.fields(m.estimate), move=ad.move_from_proto(m.move.move), action=m.move.action)
+            for m in pb.moves
+        ]
+        return cls(pb.game, pb.version, pb.seat, pb.player, pb.analyst, pb.iterations, Estimate.of(pb.position), moves)
+
+
+_REVIEW_STATUS = {
+    review_pb2.REVIEW_STATUS_NOT_REQUESTED: "not_requested",
+    review_pb2.REVIEW_STATUS_RUNNING: "running",
+    review_pb2.REVIEW_STATUS_DONE: "done",
+    review_pb2.REVIEW_STATUS_FAILED: "failed",
+}
+
+
+@dataclass(frozen=True)
+class ReviewReport:
+    """A match's review as it stands (`Client.request_review`, `get_review`, `wait_review`): its
+    `status` (``not_requested``, ``running``, ``done``, ``failed``), the decisions reviewed so far
+    of all, the `review` once done (the contract's Review message: every decision, the seats'
+    summaries, the `worst` decisions) and why it failed (`message`)."""
+
+    match_id: str
+    status: str
+    decisions_done: int
+    decisions_total: int
+    review: review_pb2.Review | None = None
+    message: str = ""
+
+    @property
+    def finished(self) -> bool:
+        """Done or failed: nothing more will change."""
+        return self.status in ("done", "failed")
+
+    @classmethod
+    def of(cls, pb: review_pb2.ReviewReport) -> ReviewReport:
+        return cls(
+            pb.match_id,
+            _REVIEW_STATUS.get(pb.status, "unknown"),
+            pb.decisions_done,
+            pb.decisions_total,
+            pb.review if pb.HasField("review") else None,
+            pb.message,
+        )

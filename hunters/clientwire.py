@@ -16,11 +16,13 @@ import grpc
 from google.protobuf.message import Message
 
 from hunters.clienttypes import (
+    Analysis,
     LegalMoves,
     MatchEvent,
     MatchInfo,
     MatchPage,
     PlayResult,
+    ReviewReport,
     SeatPlayed,
     SeatRefused,
     Turn,
@@ -29,7 +31,18 @@ from hunters.status import ServiceError
 from hunters.v1 import games_pb2, matches_pb2, oracle_pb2, state_pb2
 from hunters.wire import adapter
 
-__all__ = ["ATTEMPTS", "RETRIED_CODES", "Call", "Calls", "SeatMessages", "bearer", "new_request_id", "pause"]
+__all__ = [
+    "ATTEMPTS",
+    "RETRIED_CODES",
+    "Call",
+    "Calls",
+    "Position",
+    "SeatMessages",
+    "bearer",
+    "new_request_id",
+    "pause",
+    "review_pause",
+]
 
 T = TypeVar("T")
 
@@ -40,6 +53,11 @@ RETRIED_CODES = frozenset({grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.DEADLINE
 def pause(attempt: int) -> float:
     """Seconds to wait after the failed try number `attempt` (1, 2, ...): 0.05, then 0.1, doubling."""
     return 0.025 * (1 << attempt)
+
+
+def review_pause(polls: int) -> float:
+    """Seconds `wait_review` waits before its poll number `polls` (1, 2, ...): 0.25, doubling to 2."""
+    return min(2.0, 0.125 * (1 << min(polls, 4)))
 
 
 def new_request_id() -> str:
@@ -81,6 +99,22 @@ class Call(Generic[T]):
         if self.retried and attempt < attempts and err.code in RETRIED_CODES:
             return "retry"
         return "raise"
+
+
+@dataclass(frozen=True)
+class Position:
+    """What `analyze` analyses: a stored match (`match_id`, at `version`, None: the latest; `token`:
+    a seat's, for a match not over), or a position sent (`game`, `players`, `moves`, `seed` or
+    `options`)."""
+
+    match_id: str = ""
+    version: int | None = None
+    token: str | None = None
+    game: str = ""
+    players: int = 0
+    moves: tuple[Any, ...] = ()
+    seed: int | None = None
+    options: dict[str, Any] | None = None
 
 
 def _match_info(m: matches_pb2.Match, seat_tokens: tuple[str, ...] = (), admin_token: str = "") -> MatchInfo:
@@ -147,10 +181,12 @@ class Calls:
         options: dict[str, Any] | None,
         token: str | None,
         bots: dict[int, str] | None,
+        hints: bool = False,
     ) -> Call[MatchInfo]:
         config = _config(game, players, seed, options)
         for seat, spec in sorted((bots or {}).items()):
             config.bots.add(seat=seat, bot=spec)
+        config.hints = hints
 
         def created(r: matches_pb2.CreateMatchResponse) -> MatchInfo:
             return _match_info(r.match, tuple(r.seat_tokens), r.admin_token)
@@ -215,7 +251,29 @@ class Calls:
         request = matches_pb2.GetRecordRequest(match_id=match_id)
         return Call(self.matches.GetRecord, request, lambda r: json.loads(r.record_json), admin_token)
 
+    def request_review(self, match_id: str) -> Call[ReviewReport]:
+        request = matches_pb2.RequestReviewRequest(match_id=match_id)
+        return Call(self.matches.RequestReview, request, lambda r: ReviewReport.of(r.report))
+
+    def get_review(self, match_id: str) -> Call[ReviewReport]:
+        request = matches_pb2.GetReviewRequest(match_id=match_id)
+        return Call(self.matches.GetReview, request, lambda r: ReviewReport.of(r.report))
+
     # -- oracle ----------------------------------------------------------------------------------
+    def analyze(self, position: Position, seat: int | None, top_k: int, iterations: int) -> Call[Analysis]:
+        request = oracle_pb2.AnalyzeRequest(top_k=top_k, iterations=iterations)
+        if seat is not None:
+            request.seat = seat
+        if position.match_id:
+            request.match_id = position.match_id
+            if position.version is not None:
+                request.version = position.version
+        else:
+            ad = adapter(position.game)
+            request.config.CopyFrom(_config(position.game, position.players, position.seed, position.options))
+            request.moves.extend(ad.move_to_proto(m) for m in position.moves)
+        return Call(self.oracle.Analyze, request, Analysis.of, position.token)
+
     def evaluate(
         self,
         game: str,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .analysis import Analysis, AnalysisCancelled, Estimate, MoveEstimate, analyst, analyze, win_chance
 from .bands import BANDS, Thresholds
-from .match import REVIEW_FORMAT, Decision, Review, SeatSummary, review_record
+from .match import REVIEW_FORMAT, Decision, Review, SeatSummary, review_record, reviewable
 from .plot import plot_svg
 
 __all__ = [
@@ -31,5 +31,6 @@ __all__ = [
     "analyze",
     "plot_svg",
     "review_record",
+    "reviewable",
     "win_chance",
 ]

@@ -23,7 +23,7 @@ from hunters.game_base import JSON, AnyGame
 from .analysis import AnalysisCancelled, Estimate, MoveEstimate, _fields, analyst, analyze
 from .bands import Thresholds
 
-__all__ = ["REVIEW_FORMAT", "Decision", "Review", "SeatSummary", "review_record"]
+__all__ = ["REVIEW_FORMAT", "Decision", "Review", "SeatSummary", "review_record", "reviewable"]
 
 REVIEW_FORMAT = 1
 """The version of `Review.to_json()`'s layout (its ``format``); a change of a field's meaning or a
@@ -150,16 +150,7 @@ def review_record(
     if not isinstance(record, dict) or record.get("game") not in hunters.games:
         raise InvalidRecordError("not a record of a registered game")
     cls = hunters.games.get(record["game"])
-    if not issubclass(cls, CoreSearch):
-        raise NotSupportedError(
-            f"{cls.INFO.id} does not support reviews: it declares no search of its own (CoreSearch)"
-        )
-    try:
-        strat = strategy_for(cls)
-    except LookupError:
-        raise NotSupportedError(
-            f"{cls.INFO.id} does not support reviews: its plugin names no search strategy"
-        ) from None
+    strat = reviewable(cls)
     bot = analyst(iterations, seed, **options)  # bad options fail before the replay
     if type(top) is not int or top < 1:
         raise ValueError("top must be an int >= 1")
@@ -205,6 +196,22 @@ def review_record(
         list(final.scores),
         [_summary(seat, decisions) for seat in range(final.players)],
     )
+
+
+def reviewable(cls: type[AnyGame]) -> Any:
+    """The search strategy that reviews `cls`'s matches; NotSupportedError, saying why, for a game
+    without a search of its own (CoreSearch) or a strategy (what `review_record` checks first, and
+    a service before it queues a review)."""
+    if not issubclass(cls, CoreSearch):
+        raise NotSupportedError(
+            f"{cls.INFO.id} does not support reviews: it declares no search of its own (CoreSearch)"
+        )
+    try:
+        return strategy_for(cls)
+    except LookupError:
+        raise NotSupportedError(
+            f"{cls.INFO.id} does not support reviews: its plugin names no search strategy"
+        ) from None
 
 
 def _decision(

@@ -212,6 +212,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "game server creates them all)",
     )
     parser.add_argument(
+        "--max-analysis-iterations",
+        type=_int_in(1, 1_000_000),
+        default=10_000,
+        help="most search iterations an Analyze (or a hint) may ask for; more is INVALID_ARGUMENT / BAD_ITERATIONS "
+        "(an analysis is charged to its caller's engine seconds like an Evaluate)",
+    )
+    parser.add_argument(
+        "--review-iterations",
+        type=_int_in(0, 1_000_000),
+        default=_env("HUNTERS_REVIEW_ITERATIONS", "0"),
+        help="search iterations a decision of a match's review (0: the strong bot's default, as it plays; a "
+        "2-player H&G review then takes some 25 s of one core; or set HUNTERS_REVIEW_ITERATIONS)",
+    )
+    parser.add_argument(
+        "--review-threads", type=_threads, default=1, help="threads reviews are computed on, at a lower priority"
+    )
+    parser.add_argument(
+        "--max-queued-reviews",
+        type=_int_in(1, 100_000),
+        default=64,
+        help="reviews waiting or running at once; more are RESOURCE_EXHAUSTED / REVIEWS_BUSY (one host: at most "
+        "--caller-reviews of them, then CALLER_BUSY)",
+    )
+    parser.add_argument("--caller-reviews", type=_int_in(1, 100_000), default=2, help="see --max-queued-reviews")
+    parser.add_argument(
         "--ray",
         metavar="ADDRESS",
         default=_env("HUNTERS_RAY"),
@@ -377,6 +402,11 @@ def run(args: argparse.Namespace) -> int:
             caller_engine_calls=args.caller_engine_calls,
             caller_engine_seconds=args.caller_engine_seconds or None,
             max_bot_iterations=args.max_bot_iterations,
+            max_analysis_iterations=args.max_analysis_iterations,
+            review_iterations=args.review_iterations or None,
+            review_threads=args.review_threads,
+            max_queued_reviews=args.max_queued_reviews,
+            caller_reviews=args.caller_reviews,
             max_match_bot_iterations=args.max_match_bot_iterations or None,
             max_bot_seats=limits.max_bot_seats if args.max_bot_seats is None else args.max_bot_seats,
             caller_bot_seats=args.caller_bot_seats,

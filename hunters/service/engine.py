@@ -266,7 +266,8 @@ class Lane:
 
 
 class Engine:
-    """The lanes of engine work: `bots` (the server's own seats), `evaluate`, `simulate`."""
+    """The lanes of engine work: `bots` (the server's own seats), `evaluate` (Evaluate, Analyze,
+    hints), `simulate` (SimulateGames, Perft), `review` (the reviews of finished matches)."""
 
     def __init__(
         self,
@@ -276,6 +277,7 @@ class Engine:
         queue: int = 64,
         caller_jobs: int = 1,
         caller_seconds: float | None = None,
+        review_threads: int = 1,
     ):
         self.bots = Lane("bots", bot_threads, queue, niceness=BACKGROUND_NICENESS)
         self.evaluate = Lane("evaluate", threads, queue, Callers(caller_jobs, caller_seconds))
@@ -286,7 +288,8 @@ class Engine:
             Callers(caller_jobs, caller_seconds),
             niceness=BACKGROUND_NICENESS,
         )
-        self.lanes = (self.bots, self.evaluate, self.simulate)
+        self.review = Lane("review", review_threads, queue, niceness=BACKGROUND_NICENESS)
+        self.lanes = (self.bots, self.evaluate, self.simulate, self.review)
 
     @property
     def busy(self) -> int:

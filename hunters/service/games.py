@@ -100,10 +100,11 @@ def watch_response(
 
 
 def config_for(ad: ServiceAdapter, config: matches_pb2.GameConfig, game: Any) -> matches_pb2.GameConfig:
-    """The config a Match carries: complete once the game is over, public before (the bot seats
-    included: they hide nothing)."""
+    """The config a Match carries: complete once the game is over, public before (the bot seats and
+    whether hints are allowed included: they hide nothing)."""
     if game.is_over:
         return config
     public = ad.public_config(config)
     public.bots.extend(config.bots)
+    public.hints = config.hints
     return public

@@ -84,6 +84,7 @@ class MatchManager:
         self.committer = Committer(store, self.lifecycle, self.catch_up)
         self.bots = BotPlayer(self.lifecycle, self.committer, self.catch_up, ledger, engine)
         self.expiry = Expiry(store, self.cache, self.lifecycle, idle_seconds)
+        self.on_delete: list[Callable[[str], None]] = []  # told of each match deleted here (its review stops)
 
     # -- what an operator reads --------------------------------------------------------------------
     def stats(self) -> MatchStats:
@@ -259,6 +260,8 @@ class MatchManager:
 
         await to_the_end(durable())
         self.lifecycle.counts["deleted", live.adapter.game_id] += 1
+        for told in self.on_delete:
+            told(match_id)
 
     async def record(self, match_id: str, token: str | None) -> bytes:
         """The serialized GetRecordResponse of the match's current version: built on the reads

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import threading
-from dataclasses import dataclass
 from typing import Any
 
 import grpc
@@ -23,6 +21,7 @@ from hunters.v1 import oracle_pb2
 from .engine import Cancel
 from .errors import ServiceError, clip, invalid
 from .games import ServiceAdapter, adapter
+from .stopping import Stopper, TimeLeft
 
 __all__ = [
     "MAX_PERFT_DEPTH",
@@ -32,6 +31,7 @@ __all__ = [
     "get_vectors",
     "list_vectors",
     "new_limit",
+    "oracle_position",
     "perft_rows",
 ]
 
@@ -43,7 +43,10 @@ MAX_PERFT_NODES = 100_000_000
 Row = tuple[oracle_pb2.PerftResponse, AnyGame, int]
 
 
-def _position(request: oracle_pb2.PerftRequest, ad: ServiceAdapter) -> AnyGame:
+def oracle_position(request: oracle_pb2.PerftRequest | oracle_pb2.AnalyzeRequest, ad: ServiceAdapter) -> AnyGame:
+    """The position of an oracle request that sends its own: a new game of its config (which needs a
+    seed or explicit options, and no bot seats) and its moves played (INVALID_ARGUMENT /
+    ILLEGAL_MOVE for a move the rules refuse)."""
     config = request.config
     if config.bots:
         raise invalid("INVALID_CONFIG", "bot seats belong to matches (CreateMatch), not to the oracle")
@@ -67,7 +70,7 @@ def perft_rows(request: oracle_pb2.PerftRequest, cancel: Cancel) -> tuple[list[R
         raise invalid("BAD_DEPTH", f"depth must be from 1 to {MAX_PERFT_DEPTH}")
     if request.max_nodes < 0:
         raise invalid("BAD_MAX_NODES", "max_nodes must be 0 (the server's limit) or positive")
-    game = _position(request, ad)
+    game = oracle_position(request, ad)
     try:
         root = chance_root(game, request.chance)  # refuses a mode the position cannot be counted in
         perft(root, 0)
@@ -95,59 +98,25 @@ def new_limit(request: oracle_pb2.PerftRequest) -> PerftLimit:
     return PerftLimit(nodes=MAX_PERFT_NODES if not 0 < nodes <= MAX_PERFT_NODES else nodes)
 
 
-@dataclass(frozen=True)
-class TimeLeft:
-    """What bounds one job of a call: the caller's engine `seconds` left and the call's
-    `deadline` (seconds from now), each None when there is no such bound."""
-
-    seconds: float | None = None
-    deadline: float | None = None
-
-    def first(self) -> tuple[float, bool] | None:
-        """(seconds until the nearer bound, whether it is the deadline), or None."""
-        pairs = ((self.seconds, False), (self.deadline, True))
-        bounds = [(b, by_deadline) for b, by_deadline in pairs if b is not None]
-        return min(bounds) if bounds else None
-
-
 def count_child(child: AnyGame, depth: int, chance: bool, limit: PerftLimit, left: TimeLeft, cancel: Cancel) -> int:
     """Leaves `depth` decisions below one child, under the call's `limit`, within the time `left`.
     The limit's stop byte is this job's cancel flag: the caller going away, or its engine seconds or
     deadline running out, stops the core at once, inside the count rather than between root
     children."""
     limit.stop = cancel.flag
-    bound = left.first()
-    timer = None if bound is None else threading.Timer(max(0.0, bound[0]), cancel.set)
-    if timer is not None:
-        timer.daemon = True
-        timer.start()
-    try:
-        count: int = perft(child, depth, chance=chance, limit=limit)
-    except PerftStopped as exc:
-        if exc.reason == "STOPPED" and timer is not None and timer.finished.is_set() and bound is not None:
-            if bound[1]:
-                raise ServiceError(
-                    grpc.StatusCode.DEADLINE_EXCEEDED, "DEADLINE_EXCEEDED", "the count passed the call's deadline"
-                ) from None
+    with Stopper(left, cancel) as stopper:
+        try:
+            count: int = perft(child, depth, chance=chance, limit=limit)
+        except PerftStopped as exc:
+            if exc.reason == "STOPPED":
+                raise stopper.error("the count", "ask for less depth") from None
             raise ServiceError(
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
-                "CALLER_BUDGET_EXHAUSTED",
-                f"the count used the {bound[0]:.1f} engine seconds you had left: ask for less depth, or retry "
-                "in a minute",
-                retry_after_seconds="60",
+                "PERFT_NODE_LIMIT",
+                f"the count needs more than {limit.nodes} positions expanded: ask for less depth, or a larger "
+                f"max_nodes (this server's limit: {MAX_PERFT_NODES})",
+                limit=str(limit.nodes),
             ) from None
-        if exc.reason == "STOPPED":
-            raise ServiceError(grpc.StatusCode.CANCELLED, "CANCELLED", "the call was cancelled") from None
-        raise ServiceError(
-            grpc.StatusCode.RESOURCE_EXHAUSTED,
-            "PERFT_NODE_LIMIT",
-            f"the count needs more than {limit.nodes} positions expanded: ask for less depth, or a larger max_nodes "
-            f"(this server's limit: {MAX_PERFT_NODES})",
-            limit=str(limit.nodes),
-        ) from None
-    finally:
-        if timer is not None:
-            timer.cancel()
     return count
 
 

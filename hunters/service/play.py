@@ -9,7 +9,8 @@ with the header ``X-Hunters-Request: 1`` and, when the browser sends one, an Ori
 so a cross-site page cannot write.
 
 Routes: GET ``/play``, ``/play/<id>`` (the page), ``/play/<id>/seat``, ``/state``, ``/events``;
-POST ``/api/play`` (a new match), ``/play/<id>/join``, ``/describe``, ``/move``. Their bodies,
+POST ``/api/play`` (a new match), ``/play/<id>/join``, ``/describe``, ``/move``, ``/hint`` (in a
+match created with hints: what the strong bot would play in the seat's position). Their bodies,
 replies and refusals: docs/playing.md.
 """
 
@@ -26,19 +27,19 @@ from hunters.bots import check_spec
 from hunters.errors import IllegalMoveError
 from hunters.v1 import matches_pb2
 
+from .analysis import Analyses
 from .errors import ServiceError
 from .games import adapter
 from .hosts import host_key
 from .invites import Invites
 from .live import LiveMatch, Played
-from .web import HttpError, Route, Viewer, asset, json_response, refused
+from .web import HttpError, Route, Viewer, asset, json_response, refused, same_site_write
 from .webguard import read_json, streaming
 
 log = logging.getLogger("hunters.service.web")
 
 COOKIE = "hunters_seat"
 COOKIE_DAYS = 30
-WRITE_HEADER = "X-Hunters-Request"
 BOT_PRESETS = ("random", "greedy", "mcts:iterations=300", "mcts:iterations=3000", "strong")
 """Bots the new-game form offers (any other spec may be typed)."""
 
@@ -63,9 +64,10 @@ def _play_script(game_id: str) -> bytes | None:
 class PlayRoutes:
     """The play page's routes over a `Viewer` (its manager, its rendering of states)."""
 
-    def __init__(self, viewer: Viewer, secure: bool = False):
+    def __init__(self, viewer: Viewer, secure: bool = False, analyses: Analyses | None = None):
         self.viewer = viewer
         self.manager = viewer.manager
+        self.analyses = analyses  # hints (analysis.py), when offered
         self.secure = secure  # served over TLS: the cookie is Secure too
         self._invites: Invites | None = None
 
@@ -88,6 +90,7 @@ class PlayRoutes:
             ("GET", "/play/{match_id}/events", streaming(self._events)),
             ("POST", "/play/{match_id}/describe", self._describe),
             ("POST", "/play/{match_id}/move", self._move),
+            ("POST", "/play/{match_id}/hint", self._hint),
         ]
 
     # -- pages --------------------------------------------------------------------------------------
@@ -127,13 +130,7 @@ class PlayRoutes:
     # -- writes -------------------------------------------------------------------------------------
     async def _body(self, request: web.Request) -> dict[str, Any]:
         """The JSON object of a write, once it is known to come from this server's own page."""
-        if request.headers.get(WRITE_HEADER) != "1":
-            raise refuse(403, "CROSS_SITE", f"a write needs the header {WRITE_HEADER}: 1 (sent by the play page)")
-        origin = request.headers.get("Origin")
-        if origin is not None and origin != f"{request.scheme}://{request.host}":
-            raise refuse(403, "CROSS_SITE", "a write from another site's page is refused")
-        if request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
-            raise refuse(403, "CROSS_SITE", "a write from another site's page is refused")
+        same_site_write(request)
         if request.content_type != "application/json":
             raise refuse(415, "BAD_BODY", "a write's body is JSON (Content-Type: application/json)")
         body = await read_json(request, self.viewer.limits)  # bounded in size, time and depth
@@ -259,6 +256,7 @@ class PlayRoutes:
             "version": live.version,
             "to_move": to_move,
             "open": live.is_open,
+            "hints": live.config.hints,
             "legal": [{"move": m.to_json(), "text": live.adapter.describe_move(m)} for m in game.legal_moves()]
             if mine
             else [],
@@ -306,6 +304,22 @@ class PlayRoutes:
         now = {"state": state, "seat": self._seat_info(request, live)}
         return json_response({"version": played.version, "seat": played.seat, "now": now})
 
+    async def _hint(self, request: web.Request) -> web.Response:
+        """What the strong bot would play here, for this browser's seat (its cookie's token) in a
+        match created with hints: the analysis of the seat's own view (OracleService.Analyze's, under
+        the same bounds: the evaluate lane, the host's calls and engine seconds)."""
+        body = await self._body(request)
+        if self.analyses is None:
+            raise refuse(501, "NOT_SUPPORTED", "this server gives no hints")
+        token = request.cookies.get(COOKIE)
+        if not token:
+            raise refuse(401, "MISSING_TOKEN", "this browser holds no seat of this match: join with the seat's token")
+        top = body.get("top", 3)
+        if type(top) is not int:
+            raise refuse(400, "BAD_TOP_K", "top is the number of moves to list")
+        live = await self._live(request)
+        return json_response(await self.analyses.hint(live.match_id, token, top, host_key(request.remote)))
+
 
 def _valid_spec(spec: str) -> bool:
     try:
@@ -335,6 +349,10 @@ def _config(body: dict[str, Any]) -> matches_pb2.GameConfig:
             ad.inner.options_to_proto(options, config)
         except (ValueError, TypeError, KeyError) as exc:
             raise refuse(400, "INVALID_CONFIG", f"bad options: {exc}") from None
+    hints = body.get("hints", False)
+    if type(hints) is not bool:
+        raise refuse(400, "INVALID_CONFIG", "hints is true or false")
+    config.hints = hints
     seed = body.get("seed")
     if seed is not None:
         if type(seed) is not int or not 0 <= seed < 2**64:

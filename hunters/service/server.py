@@ -28,12 +28,15 @@ from hunters.scale import Executor, connect_ray
 from hunters.v1 import games_pb2, matches_pb2, oracle_pb2
 
 from . import reflection, tracing
+from .analysis import MAX_ANALYSIS_ITERATIONS, Analyses
 from .engine import Engine
 from .games import adapter
 from .handlers import add_service
 from .matches import MatchManager
 from .metrics import Metrics, MetricsInterceptor
 from .play import PlayRoutes
+from .reviews import Reviews
+from .reviewweb import ReviewRoutes
 from .servicer import GameInfoServicer, MatchServicer, OracleServicer, encode_watch_event
 from .store_base import OUTAGES, MatchStore, StoreUnavailable, is_postgres, without_password
 from .stores import open_store
@@ -88,6 +91,11 @@ class ServerConfig:
     # Replicas (a shared store): how often each one takes over the bot matches with no move for as long
     # (their replica may have died; the database keeps one move per version if two play).
     bot_takeover_seconds: float = 30.0
+    max_analysis_iterations: int = MAX_ANALYSIS_ITERATIONS  # an Analyze's (or a hint's) search
+    review_iterations: int | None = None  # a review's search a decision; None: the strong bot's default
+    review_threads: int = 1  # threads reviews are computed on, at a lower priority
+    max_queued_reviews: int = 64  # reviews waiting or running; more are RESOURCE_EXHAUSTED / REVIEWS_BUSY
+    caller_reviews: int = 2  # ... of which one caller's (then CALLER_BUSY)
     # One of the processes of `hunters serve --workers N` (workers.py): its number, 0 to N-1. Workers
     # share the port (SO_REUSEPORT) and the database (a shared SQLite store, or PostgreSQL as replicas).
     worker: int | None = None
@@ -118,11 +126,14 @@ class Started:
     metrics: Metrics | None = None
     metrics_port: int | None = None
     usage_share: asyncio.Task[None] | None = None
+    reviews: Reviews | None = None
 
     async def stop(self, grace: float | None) -> None:
         """NOT_SERVING, finish calls in flight (up to `grace` s, then cancel them), close the database."""
         await self.health.enter_graceful_shutdown()
         self.manager.close()
+        if self.reviews is not None:
+            self.reviews.close()  # stopped inside their search; resumed at the next start
         if self.viewer is not None:
             await self.viewer.stop()
         for task in (self.sweeper, self.bot_keeper, self.storage_watch, self.usage_share):
@@ -247,6 +258,7 @@ async def start_server(config: ServerConfig) -> Started:
             queue=config.engine_queue,
             caller_jobs=config.caller_engine_calls,
             caller_seconds=config.caller_engine_seconds,
+            review_threads=config.review_threads,
         )
         manager = MatchManager(
             store,
@@ -282,8 +294,12 @@ async def start_server(config: ServerConfig) -> Started:
         server = grpc.aio.server(
             options=options, maximum_concurrent_rpcs=config.max_concurrent_rpcs, interceptors=interceptors
         )
-        add_service(server, matches_pb2.DESCRIPTOR.services_by_name["MatchService"], MatchServicer(manager))
-        oracle = OracleServicer(engine, scale, config.oracle_token)
+        reviews = Reviews(
+            manager, engine.review, config.review_iterations, config.max_queued_reviews, config.caller_reviews
+        )
+        analyses = Analyses(manager, engine.evaluate, config.max_analysis_iterations)
+        add_service(server, matches_pb2.DESCRIPTOR.services_by_name["MatchService"], MatchServicer(manager, reviews))
+        oracle = OracleServicer(engine, scale, config.oracle_token, analyses)
         if metrics is not None:
             metrics.watch(manager.stats, engine, lambda: dict(oracle.work))
         add_service(server, oracle_pb2.DESCRIPTOR.services_by_name["OracleService"], oracle)
@@ -317,7 +333,8 @@ async def start_server(config: ServerConfig) -> Started:
                     body_seconds=config.http_body_timeout,
                 )
                 viewer = Viewer(manager, limits, _http_tls(config), config.http_cache_bytes)
-                viewer.extra.extend(PlayRoutes(viewer, secure=viewer.ssl_context is not None).routes())
+                play = PlayRoutes(viewer, secure=viewer.ssl_context is not None, analyses=analyses)
+                viewer.extra.extend(play.routes() + ReviewRoutes(viewer, reviews).routes())
                 if metrics is not None:
                     viewer.add_text("/metrics", metrics.exposition)
                 http_port = await viewer.start(host, config.http_port, reuse_port=config.worker is not None)
@@ -338,6 +355,9 @@ async def start_server(config: ServerConfig) -> Started:
     resumed = await manager.resume_bots()
     if resumed:
         log.info("bots resumed", extra={"matches": resumed})
+    resumed = await reviews.resume()
+    if resumed:
+        log.info("reviews resumed", extra={"matches": resumed})
     sweeper = None
     if config.idle_seconds:
         sweeper = asyncio.get_running_loop().create_task(_sweep(manager, min(60.0, config.idle_seconds / 4)))
@@ -366,6 +386,7 @@ async def start_server(config: ServerConfig) -> Started:
         metrics,
         metrics_port,
         usage_share,
+        reviews,
     )
 
 
@@ -388,6 +409,7 @@ class RunningServer:
         self.manager = self._started.manager
         self.store = self._started.store
         self.engine = self._started.engine
+        self.reviews = self._started.reviews
 
     def call(self, what: Any) -> Any:
         """Run a coroutine, or a plain function of no arguments, on the server's loop; return its

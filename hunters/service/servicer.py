@@ -21,9 +21,11 @@ from hunters.errors import IllegalMoveError
 from hunters.game_base import AnyGame
 from hunters.scale import Executor, Job, chunks
 from hunters.simulate import BLOCK, SimulationResult, block_sizes, blocks_unit, random_games
-from hunters.v1 import games_pb2, games_pb2_grpc, matches_pb2, matches_pb2_grpc, oracle_pb2, oracle_pb2_grpc
+from hunters.v1 import games_pb2, games_pb2_grpc, matches_pb2, matches_pb2_grpc, oracle_pb2, oracle_pb2_grpc, review_pb2
+from hunters.wire import field_bytes
 
 from . import auth, tracing
+from .analysis import Analyses
 from .engine import Cancel, Engine, Lane
 from .errors import ServiceError, invalid
 from .gameinfo import game_info, list_games
@@ -34,6 +36,8 @@ from .legal import legal_entries
 from .live import LiveMatch, Played
 from .matches import MatchManager
 from .perft import TimeLeft, count_child, get_vectors, list_vectors, new_limit, perft_rows
+from .review_wire import analysis_pb
+from .reviews import Reviews
 from .seats import SeatStreams
 from .store_base import StoreUnavailable
 
@@ -48,6 +52,7 @@ _INTERNAL = ServiceError(grpc.StatusCode.INTERNAL, "INTERNAL", "internal error")
 _Servicer = TypeVar("_Servicer")
 _Request = TypeVar("_Request")
 _Response = TypeVar("_Response")
+_Reply = TypeVar("_Reply", matches_pb2.RequestReviewResponse, matches_pb2.GetReviewResponse)
 
 
 class _Throttled:
@@ -198,8 +203,9 @@ def encode_watch_event(
 
 
 class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
-    def __init__(self, manager: MatchManager):
+    def __init__(self, manager: MatchManager, reviews: Reviews):
         self.manager = manager
+        self.reviews = reviews  # the reviews of finished matches (reviews.py)
         self.seats = SeatStreams(manager, self.play_request)
 
     @staticmethod
@@ -321,6 +327,25 @@ class MatchServicer(matches_pb2_grpc.MatchServiceServicer):
     ) -> matches_pb2.GetRecordResponse | bytes:
         return await self.manager.record(request.match_id, _token(context))  # serialized, built off the loop
 
+    @rpc
+    async def RequestReview(
+        self, request: matches_pb2.RequestReviewRequest, context: grpc.aio.ServicerContext
+    ) -> matches_pb2.RequestReviewResponse | bytes:
+        report = await self.reviews.request(request.match_id, peer_key(context))
+        return _report_reply(matches_pb2.RequestReviewResponse, report)
+
+    @rpc
+    async def GetReview(
+        self, request: matches_pb2.GetReviewRequest, context: grpc.aio.ServicerContext
+    ) -> matches_pb2.GetReviewResponse | bytes:
+        return _report_reply(matches_pb2.GetReviewResponse, await self.reviews.get(request.match_id))
+
+
+def _report_reply(kind: type[_Reply], report: review_pb2.ReviewReport | bytes) -> _Reply | bytes:
+    """A reply whose field 1 is `report` (RequestReviewResponse, GetReviewResponse): a ReviewReport,
+    or the bytes of a finished review's, built once and spliced in unparsed."""
+    return field_bytes(1, report) if isinstance(report, bytes) else kind(report=report)
+
 
 def _strip_request_id(request: matches_pb2.PlayMoveRequest) -> bytes:
     """The request as bytes without its request_id: what a retry must repeat exactly."""
@@ -371,12 +396,15 @@ def simulate_block(game: type[AnyGame], games: int, players: int, seed: int, can
 class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
     """The stateless oracle; `engine` runs its work off the event loop."""
 
-    def __init__(self, engine: Engine, scale: Executor | None = None, token: str | None = None):
+    def __init__(
+        self, engine: Engine, scale: Executor | None = None, token: str | None = None, analyses: Analyses | None = None
+    ):
         self.engine = engine
         self.scale = scale  # where SimulateGames plays its blocks, when not on the engine's threads
+        self.analyses = analyses or Analyses(None, engine.evaluate)  # Analyze (of matches: with the manager)
         self._token_hash = auth.hash_token(token) if token else None  # the oracle's token, when guarded
         # (kind, game id) -> how much: "evaluate_calls", "evaluated_moves", "simulated_games",
-        # "simulated_moves" (read by metrics.py)
+        # "simulated_moves", "analyses" (read by metrics.py)
         self.work: collections.Counter[tuple[str, str]] = collections.Counter()
 
     REQUEST_BYTES: ClassVar[dict[str, int]] = {
@@ -385,6 +413,7 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
         "SimulateGames": 4 << 10,
         "ListConformanceVectors": 4 << 10,
         "GetConformanceVectors": 4 << 10,
+        "Analyze": 1 << 20,  # a position's moves, as Evaluate
     }
     """The largest request of each method, in bytes: a larger one is refused before it is parsed."""
 
@@ -404,7 +433,7 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
                     f"a {method} request is at most {limit} bytes on this server; this one has {size}",
                     limit=str(limit),
                 )
-            lane.screen(self._caller(context))
+            lane.screen(self._analysis_caller(context) if method == "Analyze" else self._caller(context))
 
         return admit
 
@@ -421,6 +450,40 @@ class OracleServicer(oracle_pb2_grpc.OracleServiceServicer):
                 "this server's oracle answers only its operator's token",
             )
         return None
+
+    def _analysis_caller(self, context: grpc.aio.ServicerContext) -> str | None:
+        """Whom an Analyze counts against: the holder of the oracle's token is not bounded per
+        caller; anyone else is its host (an analysis of a match answers a seat's token, or anyone's
+        once the match is over, so the oracle's token is asked for only of a position sent)."""
+        if self._token_hash is not None:
+            token = _token(context)
+            if token is not None and auth.matches(token, self._token_hash):
+                return None
+        return caller_key(context)
+
+    @rpc
+    async def Analyze(
+        self, request: oracle_pb2.AnalyzeRequest, context: grpc.aio.ServicerContext
+    ) -> oracle_pb2.AnalyzeResponse:
+        caller = self._analysis_caller(context)
+        analyses = self.analyses
+        top, iterations = analyses.bounds(request.top_k, request.iterations)
+        seat = request.seat if request.HasField("seat") else None
+        if request.match_id:
+            if request.HasField("config") or request.moves:
+                raise invalid("BAD_POSITION", "send match_id (and version), or config and moves: not both")
+            version = request.version if request.HasField("version") else None
+            position = await analyses.of_match(request.match_id, _token(context), version, seat)
+        else:
+            if not request.HasField("config"):
+                raise invalid("BAD_POSITION", "send match_id (and version), or config and moves")
+            if request.HasField("version"):
+                raise invalid("BAD_POSITION", "version is of a match: send match_id with it")
+            self._caller(context)  # a position sent is oracle work: the oracle's token, when the server has one
+            position = analyses.of_state(request)
+        found = await analyses.run(position, top, iterations, caller, context.time_remaining())
+        self.work["analyses", found.game] += 1
+        return analysis_pb(position.ad, found)
 
     @rpc
     async def Evaluate(

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from . import usage_sql
+from . import review_sql, usage_sql
 from .sqlite_files import FileGuard, FileLost, unusable_index
 from .store_base import MatchStore, StoreUnavailable
 
@@ -134,7 +134,7 @@ class SQLiteDatabase(MatchStore):
             _into_wal(self._db, busy_timeout)
             self._db.execute(f"PRAGMA synchronous={'FULL' if synchronous.upper() == 'FULL' else 'NORMAL'}")
             # one transaction: the workers of one server, opening a new database at once, make it once
-            self._db.executescript("BEGIN IMMEDIATE;" + _SCHEMA + usage_sql.SQLITE_SCHEMA)
+            self._db.executescript("BEGIN IMMEDIATE;" + _SCHEMA + usage_sql.SQLITE_SCHEMA + review_sql.SQLITE_SCHEMA)
             for table, name, definition in _ADDED_COLUMNS:
                 if name not in {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}:
                     self._db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {definition}")

@@ -25,21 +25,30 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from . import usage_sql
+from . import review_sql, usage_sql
 from .groupcommit import GroupCommit
 from .sqlite_changes import ChangeListener
 from .sqlite_db import BUSY_TIMEOUT, _rollback
-from .sqlite_reads import SQLiteReads
-from .store_base import ChangeHandler, OtherRow, ResyncHandler, Row, StoredMatch, StoreUnavailable, VersionConflict
+from .sqlite_reviews import SQLiteReviews
+from .store_base import (
+    ChangeHandler,
+    OtherRow,
+    ResyncHandler,
+    Row,
+    StoredMatch,
+    StoreUnavailable,
+    VersionConflict,
+)
 
 __all__ = ["SQLiteStore", "Store", "StoredMatch"]
 
 # one SQL statement and its parameters
 _Statement = tuple[str, tuple[Any, ...]]
+_REVIEWS = review_sql.Statements("?")
 KEEP_CHANGES = 100_000  # rows of `changes` kept; a worker further behind brings every match up to date
 
 
-class SQLiteStore(SQLiteReads):
+class SQLiteStore(SQLiteReviews):
     """The store's calls on one SQLite database (sqlite_db.py runs them)."""
 
     def __init__(
@@ -291,6 +300,7 @@ class SQLiteStore(SQLiteReads):
             ("DELETE FROM matches WHERE match_id = ?", (match_id,)),
             ("DELETE FROM moves WHERE match_id = ?", (match_id,)),
             ("DELETE FROM requests WHERE match_id = ?", (match_id,)),
+            (_REVIEWS.delete, (match_id,)),
         ]
         if self.shared:
             statements.append(

@@ -70,6 +70,22 @@ class StoredMatch:
 
 
 @dataclass(frozen=True)
+class StoredReview:
+    """A match's review as stored (reviews.py, review_sql.py): `state` is ``running`` (with its
+    progress, `done` of `total` decisions, kept by `process` at `updated_at`), ``done`` (with the
+    `review`'s JSON) or ``failed`` (with its `message`)."""
+
+    match_id: str
+    state: str
+    done: int
+    total: int
+    review: str | None
+    message: str
+    process: str
+    updated_at: float
+
+
+@dataclass(frozen=True)
 class Change:
     """What another replica did to a match: moved it to `version`, or `abandoned` / `deleted` it."""
 
@@ -222,6 +238,32 @@ class MatchStore(abc.ABC):
 
     @abc.abstractmethod
     async def delete(self, match_id: str) -> None: ...
+
+    # -- reviews (reviews.py): a row per match, claimed by one process at a time ----------------------
+    @abc.abstractmethod
+    async def claim_review(self, match_id: str, process: str, stale_before: float) -> bool:
+        """Make `process` the one computing `match_id`'s review: a new row, or a failed review, or one
+        whose process has not updated it since `stale_before` (epoch seconds), taken over. False
+        when another process holds it, or it is done."""
+
+    @abc.abstractmethod
+    async def review_progress(self, match_id: str, process: str, done: int, total: int) -> bool:
+        """Record the progress of a review `process` computes (its heartbeat); False when it is no
+        longer that process's (taken over, or the match deleted)."""
+
+    @abc.abstractmethod
+    async def finish_review(
+        self, match_id: str, process: str, done: int, total: int, review: str | None, message: str = ""
+    ) -> bool:
+        """Store the review's JSON (done), or None and why (failed), with its last progress; False
+        when the review is no longer `process`'s."""
+
+    @abc.abstractmethod
+    async def load_review(self, match_id: str) -> StoredReview | None: ...
+
+    @abc.abstractmethod
+    async def unfinished_reviews(self, stale_before: float) -> list[str]:
+        """Ids of the matches whose review runs and was last updated before `stale_before`."""
 
     async def share_usage(self, process: str, rows: Sequence[Row], gone: Sequence[tuple[str, str]]) -> list[OtherRow]:
         """Publish this process's callers' usage and read the other processes' (usage.py); a store

@@ -25,7 +25,7 @@ from typing import Any
 import psycopg
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
-from . import usage_sql
+from . import review_sql, usage_sql
 from .groupcommit import GroupCommit
 from .store_base import (
     ChangeHandler,
@@ -34,6 +34,7 @@ from .store_base import (
     ResyncHandler,
     Row,
     StoredMatch,
+    StoredReview,
     StoreUnavailable,
     VersionConflict,
     parse_change,
@@ -82,7 +83,9 @@ _SCHEMA = (
     "CREATE INDEX IF NOT EXISTS matches_bots ON matches (seq) WHERE bots AND NOT over AND NOT abandoned",
     "CREATE INDEX IF NOT EXISTS matches_game ON matches (game, seq)",
     usage_sql.POSTGRES_SCHEMA,
+    review_sql.POSTGRES_SCHEMA,
 )
+_REVIEWS = review_sql.Statements("%s")
 
 _MOVE = f"""
 WITH bumped AS (
@@ -371,7 +374,30 @@ class PostgresStore(MatchStore):
                 return
             await conn.execute("DELETE FROM moves WHERE match_id = %s", (match_id,))
             await conn.execute("DELETE FROM requests WHERE match_id = %s", (match_id,))
+            await conn.execute(_REVIEWS.delete, (match_id,))
             await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{match_id} d"))
+
+    # -- reviews (review_sql.py) --------------------------------------------------------------------
+    async def claim_review(self, match_id: str, process: str, stale_before: float) -> bool:
+        args = _REVIEWS.claim_args(match_id, process, time.time(), stale_before)
+        return bool(await self._fetch(_REVIEWS.claim, args))
+
+    async def review_progress(self, match_id: str, process: str, done: int, total: int) -> bool:
+        args = _REVIEWS.progress_args(match_id, process, done, total, time.time())
+        return bool(await self._fetch(_REVIEWS.progress, args))
+
+    async def finish_review(
+        self, match_id: str, process: str, done: int, total: int, review: str | None, message: str = ""
+    ) -> bool:
+        args = _REVIEWS.finish_args(match_id, process, done, total, review, message, time.time())
+        return bool(await self._fetch(_REVIEWS.finish, args))
+
+    async def load_review(self, match_id: str) -> StoredReview | None:
+        rows = await self._fetch(_REVIEWS.load, (match_id,))
+        return review_sql.stored_review(rows[0]) if rows else None
+
+    async def unfinished_reviews(self, stale_before: float) -> list[str]:
+        return [r[0] for r in await self._fetch(_REVIEWS.unfinished, (stale_before,))]
 
     # -- hearing the other replicas -------------------------------------------------------------
     async def share_usage(self, process: str, rows: Sequence[Row], gone: Sequence[tuple[str, str]]) -> list[OtherRow]:

@@ -64,6 +64,7 @@ ASSETS = {
     "play.html": "text/html",
     "viewer.js": "text/javascript",
     "play.js": "text/javascript",
+    "review.js": "text/javascript",
     "viewer.css": "text/css",
 }
 SECURITY_HEADERS = {
@@ -122,6 +123,23 @@ def refused(exc: ServiceError) -> HttpError:
     return HttpError(_STATUS.get(exc.code, 400), exc.message, exc.reason, **exc.metadata)
 
 
+WRITE_HEADER = "X-Hunters-Request"
+
+
+def same_site_write(request: web.Request) -> None:
+    """Refuse (403 CROSS_SITE) a write that does not come from this server's own pages: it carries
+    the header ``X-Hunters-Request: 1`` (which a cross-site form cannot send, and a cross-site
+    script only after a preflight this server never grants), and an Origin of this server when the
+    browser sends one."""
+    if request.headers.get(WRITE_HEADER) != "1":
+        raise HttpError(403, f"a write needs the header {WRITE_HEADER}: 1 (sent by the pages)", "CROSS_SITE")
+    origin = request.headers.get("Origin")
+    if origin is not None and origin != f"{request.scheme}://{request.host}":
+        raise HttpError(403, "a write from another site's page is refused", "CROSS_SITE")
+    if request.headers.get("Sec-Fetch-Site", "same-origin") not in ("same-origin", "none"):
+        raise HttpError(403, "a write from another site's page is refused", "CROSS_SITE")
+
+
 def asset(name: str) -> bytes:
     return resources.files("hunters.web").joinpath(name).read_bytes()
 
@@ -158,7 +176,7 @@ class Viewer:
         self.guard = Guard(self.limits)
         self.cache = ViewerCache(cache_bytes, _seat_name)
         self.ssl_context = ssl_context
-        self.extra: list[Route] = []  # more routes (play.py's), added before `start`
+        self.extra: list[Route] = []  # more routes (play.py's, reviewweb.py's), added before `start`
         self._runner: web.AppRunner | None = None
         self._streams: set[asyncio.Task[Any]] = set()
         self._stopping: asyncio.Future[None] | None = None  # done once `stop` is called: streams end
@@ -368,6 +386,7 @@ class Viewer:
             "latest": latest,
             "over": live.game.is_over,
             "abandoned": live.abandoned,
+            "hints": live.config.hints,
             "view": shown["view"],
             "svg": shown["svg"],
             "setup_events": history.setup,

@@ -108,7 +108,7 @@ class ViewerCache:
         key = ("state", live.match_id, version)
         shown: dict[str, Any] | None = self.entries.get(key)
         if shown is None:
-            game = live.game if version == live.version else self._replay(live, history, version)
+            game = live.game if version == live.version else self.game_at(live, history, version)
             try:
                 picture = pictures.svg(game)
             except ValueError:  # a game without pictures: the page shows the rest
@@ -117,8 +117,8 @@ class ViewerCache:
             self.entries.put(key, shown, deep_size(shown))
         return shown
 
-    def _replay(self, live: LiveMatch, history: History, version: int) -> Any:
-        """The game after `version` moves: from the nearest checkpoint at or before it."""
+    def game_at(self, live: LiveMatch, history: History, version: int) -> Any:
+        """A copy of the game after `version` moves: from the nearest checkpoint at or before it."""
         game, start = history.replay(version)
         for move in live.moves[start:version]:
             game.play(move)

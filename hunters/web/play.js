@@ -95,7 +95,7 @@ async function newGamePage() {
       } else if (sel.value.startsWith("bot:")) bots.push({ seat, bot: sel.value.slice(4) });
       else if (sel.value === "custom") bots.push({ seat, bot: row.querySelector(".bot-spec").value.trim() });
     }
-    const body = { game: gameSel.value, players: Number(playersSel.value), bots, you };
+    const body = { game: gameSel.value, players: Number(playersSel.value), bots, you, hints: document.getElementById("new-hints").checked };
     const token = document.getElementById("new-create-token").value.trim();
     if (token) body.create_token = token;
     try {
@@ -207,6 +207,10 @@ async function playPage(matchId) {
       board.dataset.drawnMs = (performance.now() - clicked.t0).toFixed(1);
       clicked = null;
     }
+    const hintable = se.seat !== null && st.open !== false && !st.over;
+    document.getElementById("hint-button").hidden = !(hintable && se.hints);
+    document.getElementById("hint-off").hidden = !(hintable && !se.hints);
+    if (prev !== st.version) hintMoves.replaceChildren();  // a hint is of one position
     choices.replaceChildren();
     ctx = null;
     if (!mine) return;
@@ -214,6 +218,42 @@ async function playPage(matchId) {
     ctx = { svg, state: st, seat: se.seat, legal: se.legal, panel: choices, el, submit, describe: (move) => post(`${base}/describe`, { move }) };
     if (module) module.turn(ctx); else listOfMoves(ctx);
   }
+
+  // A hint: what the strong bot's search would play in this seat's position (only in a match created
+  // with hints; the server refuses it otherwise, with the reason shown). The H key asks too.
+  const hintMoves = document.getElementById("hint-moves");
+  let hinting = false;
+  async function hint() {
+    if (!state || hinting) return;
+    hinting = true;
+    const at = state.version;
+    hintMoves.replaceChildren(el("p", { class: "muted" }, "thinking…"));
+    try {
+      const h = await post(`${base}/hint`, { top: 3 });
+      showError(null);
+      if (!state || state.version !== at) { hintMoves.replaceChildren(); return; }  // the match moved on
+      const pct = (w) => `${Math.round(w * 100)}%`;
+      const margin = (m) => `${m >= 0 ? "+" : ""}${m.toFixed(1)}`;
+      const list = el("ol", { "data-version": h.version });
+      for (const m of h.moves) {
+        const item = el("li", { "data-action": m.action }, m.text, " ",
+          el("span", { class: "figures" }, `(margin ${margin(m.margin)}, win ${pct(m.win)})`));
+        if (ctx && seat && seat.legal.some((l) => JSON.stringify(l.move) === JSON.stringify(m.move))) {
+          item.append(" ", el("button", { class: "play-hint", onclick: () => submit(m.move) }, "play it"));
+        }
+        list.append(item);
+      }
+      hintMoves.replaceChildren(
+        el("p", {}, h.moves.length ? "strong play here:" : `not your turn: your estimated margin ${margin(h.position.margin)}, win ${pct(h.position.win)}`),
+        list);
+    } catch (e) {
+      hintMoves.replaceChildren();
+      showError(e);
+    } finally {
+      hinting = false;
+    }
+  }
+  document.getElementById("hint-button").addEventListener("click", hint);
 
   function listOfMoves(c) {
     c.panel.append(el("p", {}, "your legal moves:"));
@@ -251,6 +291,11 @@ async function playPage(matchId) {
     } catch (e) { showError(e); }
   });
   document.addEventListener("keydown", (ev) => {
+    if (!(ev.target instanceof HTMLInputElement) && (ev.key === "h" || ev.key === "H") && seat && seat.seat !== null) {
+      hint();
+      ev.preventDefault();
+      return;
+    }
     if (ev.target instanceof HTMLInputElement || !ctx || !module || !module.key) return;
     if (ev.target instanceof HTMLButtonElement && (ev.key === "Enter" || ev.key === " ")) return;  // the button itself
     if (module.key(ev, ctx)) ev.preventDefault();

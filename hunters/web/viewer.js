@@ -92,7 +92,7 @@ async function matchPage() {
     board.dataset.version = state.version;
     board.dataset.latest = state.latest;
     const v = state.view;
-    const history = state.version < state.latest ? ` · viewing move ${state.version}` : "";
+    const history = (state.version < state.latest ? ` · viewing move ${state.version}` : "") + (state.hints ? " · hints on" : "");
     const status = v.is_over ? `over: ${v.winners.map(w => SEATS[w % 5][0]).join(", ") || "nobody"} won`
       : state.over ? `over${history}` : state.abandoned ? `abandoned${history}`
       : history ? `live${history}` : `live · ${SEATS[v.player % 5][0]} to move`;
@@ -124,6 +124,7 @@ async function matchPage() {
     if (current && follow.checked) current.scrollIntoView({ block: "nearest" });
     document.getElementById("prev").disabled = document.getElementById("first").disabled = state.version === 0;
     document.getElementById("next").disabled = document.getElementById("last").disabled = state.version >= latest;
+    for (const told of viewerApi.onState) told(state);
   }
 
   function step(to) {
@@ -132,6 +133,9 @@ async function matchPage() {
     show(v);
   }
   const here = () => (want !== null && want !== "" ? want : shown ? shown.version : latest);
+  // what review.js uses: go to a version, and hear of every state drawn
+  const viewerApi = { matchId, go: step, onState: [] };
+  window.HuntersViewer = viewerApi;
   document.getElementById("first").addEventListener("click", () => step(0));
   document.getElementById("prev").addEventListener("click", () => step(here() - 1));
   document.getElementById("next").addEventListener("click", () => step(here() + 1));

@@ -25,6 +25,7 @@ from hunters.client import Client, MatchEvent, MatchInfo, SeatPlayed, SeatRefuse
 from hunters.v1 import matches_pb2, state_pb2
 
 from .hooks import AsyncHook, Blocking, BlockingHook, Hook
+from .review_ops import ReviewOps
 
 SCENARIO = Path(__file__).resolve().parents[2] / "clients" / "scenario" / "scenario.json"
 
@@ -75,8 +76,9 @@ class Failed(Exception):
         self.err, self.fields = err, fields
 
 
-class Run:
-    """One run of the scenario by one client (`client`, and `gone` speaking to no server)."""
+class Run(ReviewOps):
+    """One run of the scenario by one client (`client`, and `gone` speaking to no server); the ops of
+    analyses and reviews are `ReviewOps`'."""
 
     def __init__(self, client: Any, gone: Any, hook: Hook, out: Callable[[str], None]):
         self.client, self.gone, self.hook, self.out = client, gone, hook, out
@@ -165,7 +167,9 @@ class Run:
 
     async def create_match(self, c: Any, step: dict[str, Any]) -> list[tuple[str, Any]]:
         bots = {int(seat): spec for seat, spec in step.get("bots", {}).items()}
-        m = await c.create_match(step["game"], step["players"], seed=step.get("seed"), bots=bots or None)
+        m = await c.create_match(
+            step["game"], step["players"], seed=step.get("seed"), bots=bots or None, hints=step.get("hints", False)
+        )
         if "as" in step:
             self.matches[step["as"]] = m
             self.labels[m.match_id] = step["as"]
@@ -189,6 +193,7 @@ class Run:
             *self.state_fields(m.state),
             ("seed", "hidden" if m.seed is None else m.seed),
             ("bots", [f"{seat}:{spec}" for seat, spec in sorted(m.bots.items())]),
+            ("hints", m.config.hints),
         ]
 
     async def legal_moves(self, c: Any, step: dict[str, Any]) -> list[tuple[str, Any]]:

@@ -20,7 +20,10 @@ EXPECTED = SCENARIO.parent / "expected.txt"
 
 @pytest.mark.parametrize("use_aio", [False, True], ids=["blocking", "asyncio"])
 def test_the_python_clients_print_the_expected_transcript(use_aio: bool, tmp_path: Path) -> None:
-    server = create_server(ServerConfig(address="127.0.0.1:0", db=str(tmp_path / "matches.db")))
+    config = ServerConfig(
+        address="127.0.0.1:0", db=str(tmp_path / "matches.db"), review_iterations=20
+    )  # as .ci/client-scenario
+    server = create_server(config)
     lines: list[str] = []
     try:
         asyncio.run(asyncio.wait_for(run_scenario(f"127.0.0.1:{server.port}", use_aio, SCENARIO, lines.append), 120))

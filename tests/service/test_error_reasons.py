@@ -34,6 +34,8 @@ ELSEWHERE = {
     "DATABASE_BUSY": "tests/service/test_storage_faults.py",
     "STORAGE_UNAVAILABLE": "tests/service/test_storage_faults.py",
     "TOO_MANY_SEAT_STREAMS": "tests/service/test_seat_stream.py",
+    "ANALYSIS_NOT_SUPPORTED": "tests/service/test_analyze.py",  # needs a game without a search
+    "REVIEWS_BUSY": "tests/service/test_reviews.py",
 }
 # Words of Python, not of the contract, that no message may use.
 PYTHONISMS = re.compile(r"\bNone\b|\bint\b|\bdict\b|\bstr\b|\bbool\b|\bTrue\b|\bFalse\b|\*\*|\[0, |\.\.")
@@ -272,6 +274,18 @@ def test_every_documented_reason_is_sent_with_its_code_and_metadata(server_facto
             break
         play(omid, over.seat_tokens[lm.player], action=lm.moves[0].action)
     seen.expect("GAME_OVER", play, omid, over.seat_tokens[lm.player], action=legal.moves[0].action)
+
+    # analyses and reviews
+    analyze = oracle_pb2.AnalyzeRequest
+    seen.expect("BAD_POSITION", oracle.Analyze, analyze())
+    seen.expect("BAD_SEAT", oracle.Analyze, analyze(match_id=omid, iterations=10))
+    seen.expect("BAD_TOP_K", oracle.Analyze, analyze(config=perft_config, top_k=99))
+    seen.expect("BAD_ITERATIONS", oracle.Analyze, analyze(config=perft_config, iterations=10**6))
+    seen.expect("HINTS_NOT_ALLOWED", oracle.Analyze, analyze(match_id=mid), metadata=bearer(tokens[0]))
+    hinted = create(hints=True)
+    hint = analyze(match_id=hinted.match.match_id, seat=1)
+    seen.expect("SEAT_TOKEN_REQUIRED", oracle.Analyze, hint, metadata=bearer(hinted.seat_tokens[0]))
+    seen.expect("MATCH_NOT_OVER", stub.RequestReview, matches_pb2.RequestReviewRequest(match_id=mid))
 
     # every refusal of the engines, in positions reached by play
     for game_id, (config, wanted) in ENGINE.items():

@@ -41,6 +41,9 @@ type GameConfig struct {
 	// "mcts:iterations=1000"); CreateMatch only. Their moves arrive like anyone's (Watch, GetMatch,
 	// WaitTurn); Play with a bot seat's token is FAILED_PRECONDITION / SEAT_PLAYED_BY_BOT.
 	Bots map[int]string
+	// Hints allows hints (CreateMatch only): each seat's token may ask Analyze for its own view of
+	// the match while it is played.
+	Hints bool
 }
 
 // Deck is a helper for CarcassonneOptions.NormalDeck / MenhirDeck: the tiles in draw order.
@@ -64,6 +67,7 @@ type MatchInfo struct {
 	CreatedAt time.Time
 	Bots      map[int]string // the seats the server's bots play, seat -> bot spec
 	Seed      *uint64        // shown only once the match is over
+	Hints     bool           // hints are allowed (GameConfig.Hints)
 }
 
 // MatchPage is one page of ListMatches, oldest first; NextPageToken is "" on the last page.
@@ -218,7 +222,7 @@ func JaegerSteps(m *Move) []Step {
 // -- requests -----------------------------------------------------------------------------------
 
 func configPB(c GameConfig) (*pb.GameConfig, error) {
-	out := &pb.GameConfig{Game: c.Game, Players: int32(c.Players), Seed: c.Seed}
+	out := &pb.GameConfig{Game: c.Game, Players: int32(c.Players), Seed: c.Seed, Hints: c.Hints}
 	seats := make([]int, 0, len(c.Bots))
 	for seat := range c.Bots {
 		seats = append(seats, seat)
@@ -296,7 +300,7 @@ func gameInfoPB(game string) *pb.GetGameInfoRequest { return &pb.GetGameInfoRequ
 func matchInfo(m *pb.Match) MatchInfo {
 	out := MatchInfo{MatchID: m.GetMatchId(), Game: m.GetConfig().GetGame(), Players: int(m.GetConfig().GetPlayers()),
 		Version: m.GetVersion(), State: m.GetState(), Status: m.GetStatus(), Seed: m.GetConfig().Seed,
-		Bots: map[int]string{}}
+		Bots: map[int]string{}, Hints: m.GetConfig().GetHints()}
 	if ts := m.GetCreatedAt(); ts != nil {
 		out.CreatedAt = ts.AsTime()
 	}

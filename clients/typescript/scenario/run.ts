@@ -21,6 +21,7 @@ import {
 } from "../src/index.js";
 import { freePort } from "../test/server.js"; // a loopback port that nothing listens on
 import { playBySeatStream, playByUnary } from "./play.js";
+import { analyze, getReview, requestReview, review } from "./review.js";
 import {
   COUNTED,
   Failed,
@@ -105,6 +106,10 @@ export class Run {
       evaluate: this.evaluate,
       simulate: this.simulate,
       conformance_vectors: this.conformanceVectors,
+      analyze: (c, step) => analyze(this, c, step),
+      request_review: (c, step) => requestReview(this, c, step),
+      get_review: (c, step) => getReview(this, c, step),
+      review: (c, step) => review(this, c, step),
     };
     const op = ops[name];
     if (op === undefined) throw new Error(`unknown op ${name}`);
@@ -154,7 +159,7 @@ export class Run {
 
   async createMatch(c: HuntersClient, step: Step): Promise<Fields> {
     const bots = Object.fromEntries(Object.entries(step.bots ?? {}).map(([seat, spec]) => [Number(seat), spec as string]));
-    const m = await c.createMatch({ game: step.game, players: step.players, seed: step.seed, bots });
+    const m = await c.createMatch({ game: step.game, players: step.players, seed: step.seed, bots, hints: step.hints ?? false });
     if (step.as !== undefined) {
       this.matches.set(step.as, m);
       this.labels.set(m.matchId, step.as);
@@ -180,6 +185,7 @@ export class Run {
       ...stateFields(m.state),
       ["seed", m.seed === undefined ? "hidden" : m.seed],
       ["bots", botsOf(m.bots)],
+      ["hints", m.hints],
     ];
   }
 

@@ -15,6 +15,8 @@ import { ATTEMPTS, after, newRequestId, pauseMs } from "./policy.js";
 import {
   requests,
   responses,
+  type Analysis,
+  type AnalysisRequest,
   type CreatedMatch,
   type Evaluation,
   type GameConfig,
@@ -27,6 +29,7 @@ import {
   type Move,
   type Play,
   type PlayResult,
+  type ReviewReport,
   type ConformanceVectorFile,
   type PerftRequest,
   type PerftResponse,
@@ -99,11 +102,14 @@ export const RPC_METHODS = {
   "hunters.v1.MatchService.WatchMatch": "watch",
   "hunters.v1.MatchService.GetRecord": "getRecord",
   "hunters.v1.MatchService.PlaySeat": "seat",
+  "hunters.v1.MatchService.RequestReview": "requestReview",
+  "hunters.v1.MatchService.GetReview": "getReview",
   "hunters.v1.OracleService.Evaluate": "evaluate",
   "hunters.v1.OracleService.SimulateGames": "simulate",
   "hunters.v1.OracleService.Perft": "perft",
   "hunters.v1.OracleService.ListConformanceVectors": "conformanceVectors",
   "hunters.v1.OracleService.GetConformanceVectors": "conformanceVectorFile",
+  "hunters.v1.OracleService.Analyze": "analyze",
   "hunters.v1.GameService.ListGames": "listGames",
   "hunters.v1.GameService.GetGameInfo": "gameInfo",
 } as const satisfies Record<string, keyof HuntersClient>;
@@ -423,6 +429,57 @@ export class HuntersClient {
       });
       return JSON.parse(reply.recordJson) as unknown;
     });
+  }
+
+  /**
+   * Start the review of a finished match, or find it (computed once by the server and stored with
+   * the match): `running` with its progress, or `done` with the review.
+   */
+  requestReview(matchId: string): Promise<ReviewReport> {
+    return call(async () =>
+      responses.reviewReport(
+        (await this.matches.requestReview(requests.requestReview(matchId), { timeoutMs: this.timeoutMs })).report,
+      ),
+    );
+  }
+
+  /** A match's review as it stands: `not_requested`, `running` (its progress), `done` or `failed`. */
+  getReview(matchId: string): Promise<ReviewReport> {
+    return call(async () =>
+      responses.reviewReport(
+        (await this.matches.getReview(requests.getReview(matchId), { timeoutMs: this.timeoutMs })).report,
+      ),
+    );
+  }
+
+  /**
+   * Ask for a finished match's review and wait until it is done (or failed), polling `getReview`
+   * every 250 ms at first, 2 s at most; past `timeoutMs` (none by default) it rejects with an Error.
+   */
+  async waitReview(matchId: string, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<ReviewReport> {
+    const end = options.timeoutMs === undefined ? undefined : Date.now() + options.timeoutMs;
+    let report = await this.requestReview(matchId);
+    for (let polls = 1; report.status === "running" || report.status === "not_requested"; polls++) {
+      const wait = Math.min(2000, 125 * 2 ** Math.min(polls, 4));
+      if (end !== undefined && Date.now() + wait > end) {
+        throw new Error(`the review of ${matchId} is not done after ${options.timeoutMs} ms`);
+      }
+      await sleep(wait, undefined, { signal: options.signal });
+      report = await this.getReview(matchId);
+    }
+    return report;
+  }
+
+  /**
+   * A position analysed by the server's strong search, from one seat's view (docs/review.md): a
+   * stored match (before its end only a seat's own view, with that seat's `token`, in a match created
+   * with hints) or a position sent (config and moves). Deterministic for its iterations.
+   */
+  analyze(request: AnalysisRequest, options: { token?: string } = {}): Promise<Analysis> {
+    const r = requests.analyze(request); // a TypeError for contradictory options, before any call
+    return call(async () =>
+      responses.analysis(await this.oracle.analyze(r, { headers: bearer(options.token), timeoutMs: this.timeoutMs })),
+    );
   }
 
   /** Apply `moves` to a new game of `config` (seed or explicit options needed) without storing it. */

@@ -11,11 +11,14 @@ export {
   carcassonneMove,
   isOver,
   jaegerMove,
+  type Analysis,
+  type AnalysisRequest,
   type CarcassonneInfo,
   type CarcassonneOptions,
   type CarcassonnePlacement,
   type ConformanceVectorFile,
   type CreatedMatch,
+  type Estimate,
   type Evaluation,
   type Event,
   type GameConfig,
@@ -30,16 +33,20 @@ export {
   type MatchPage,
   type MatchState,
   type Move,
+  type MoveEstimate,
   type PerftRequest,
   type PerftResponse,
   type Play,
   type PlayResult,
+  type Review,
+  type ReviewReport,
   type SeatMessage,
   type SimulationProgress,
   type SimulationRequest,
   type Turn,
 } from "./wire.js";
 export { GameStatus } from "./gen/hunters/v1/state_pb.js";
+export { MoveBand, ReviewDecisionKind, ReviewStatus } from "./gen/hunters/v1/review_pb.js";
 // each game's enums, from its own file of gen/hunters/v1 (one export per game)
 export {
   CarcassonneAnimal,

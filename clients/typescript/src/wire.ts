@@ -24,11 +24,13 @@ import {
   GameConfigSchema,
   GetMatchRequestSchema,
   GetRecordRequestSchema,
+  GetReviewRequestSchema,
   ListLegalMovesRequestSchema,
   ListMatchesRequestSchema,
   MatchStatus,
   PlayMoveRequestSchema,
   PlaySeatRequestSchema,
+  RequestReviewRequestSchema,
   WatchMatchRequestSchema,
   type CreateMatchResponse,
   type GetMatchResponse,
@@ -44,19 +46,27 @@ import {
 } from "./gen/hunters/v1/matches_pb.js";
 import { MoveSchema, type LegalMove as LegalMovePb, type Move } from "./gen/hunters/v1/moves_pb.js";
 import {
+  AnalyzeRequestSchema,
   EvaluateRequestSchema,
   GetConformanceVectorsRequestSchema,
   ListConformanceVectorsRequestSchema,
   PerftRequestSchema,
   SimulateGamesRequestSchema,
+  type AnalyzeResponse,
   type ConformanceVectorFile,
   type EvaluateResponse,
   type PerftResponse,
   type SimulateGamesResponse,
 } from "./gen/hunters/v1/oracle_pb.js";
+import {
+  ReviewStatus,
+  type Estimate as EstimatePb,
+  type Review,
+  type ReviewReport as ReviewReportPb,
+} from "./gen/hunters/v1/review_pb.js";
 import { GameStatus, type MatchState } from "./gen/hunters/v1/state_pb.js";
 
-export type { CarcassonneInfo, ConformanceVectorFile, Event, GameSummary, JaegerInfo, Move, MatchState, PerftResponse };
+export type { CarcassonneInfo, ConformanceVectorFile, Event, GameSummary, JaegerInfo, Move, MatchState, PerftResponse, Review };
 
 /** A Perft count: the position (config and the moves to it), the depth and the mode. */
 export interface PerftRequest {
@@ -93,6 +103,11 @@ export interface GameConfig {
    * getMatch); play() with a bot seat's token is FAILED_PRECONDITION / SEAT_PLAYED_BY_BOT.
    */
   bots?: Record<number, string>;
+  /**
+   * Allow hints (CreateMatch only): each seat's token may ask `analyze` for its own view of the match
+   * while it is played.
+   */
+  hints?: boolean;
 }
 
 /** Whether a state is final (`status` GAME_STATUS_OVER). */
@@ -115,6 +130,8 @@ export interface MatchInfo {
   bots: Record<number, string>;
   /** The seed: shown only once the match is over. */
   seed?: bigint;
+  /** Whether hints are allowed (GameConfig.hints). */
+  hints: boolean;
 }
 
 /** One page of listMatches: oldest first; `nextPageToken` "" on the last page. */
@@ -210,6 +227,61 @@ export interface Evaluation {
   legalMoves: LegalMove[];
 }
 
+/**
+ * What `analyze` analyses: a stored match (`matchId`, at `version`, default the latest) or a
+ * position sent (`config` and `moves`), from `seat`'s view (default: the token's seat before the end,
+ * else the seat to move); `topK` moves (0: 5), `iterations` (0: the strong bot's default).
+ */
+export interface AnalysisRequest {
+  matchId?: string;
+  version?: number;
+  config?: GameConfig;
+  moves?: Move[];
+  seat?: number;
+  topK?: number;
+  iterations?: number;
+}
+
+/** What the search expects for the analysed seat (docs/review.md); `stderr` undefined under two visits. */
+export interface Estimate {
+  visits: number;
+  margin: number;
+  stderr?: number;
+  win: number;
+  scores: number[];
+  margins: number[];
+}
+
+/** An estimate after one move of the seat to move. */
+export interface MoveEstimate extends Estimate {
+  move: Move;
+  action: number;
+}
+
+/** A position analysed for `seat`; `moves` (when it is to move) ranked, the first the strong bot's move. */
+export interface Analysis {
+  game: string;
+  version: number;
+  seat: number;
+  /** The seat to move; -1 once the game is over. */
+  player: number;
+  analyst: string;
+  iterations: number;
+  position: Estimate;
+  moves: MoveEstimate[];
+}
+
+/** A match's review as it stands; `review` (the contract's Review message) once done. */
+export interface ReviewReport {
+  matchId: string;
+  status: "not_requested" | "running" | "done" | "failed";
+  decisionsDone: number;
+  decisionsTotal: number;
+  review?: Review;
+  /** Why it failed. */
+  message: string;
+}
+
 export interface SimulationRequest {
   game: string;
   players: number;
@@ -287,6 +359,7 @@ function gameConfig(c: GameConfig) {
     seed: c.seed === undefined ? undefined : BigInt(c.seed),
     options,
     bots,
+    hints: c.hints ?? false,
   });
 }
 
@@ -361,6 +434,18 @@ export const requests = {
     create(GetConformanceVectorsRequestSchema, { game, name, version }),
   listGames: () => create(ListGamesRequestSchema, {}),
   gameInfo: (game: string) => create(GetGameInfoRequestSchema, { game }),
+  analyze: (r: AnalysisRequest) =>
+    create(AnalyzeRequestSchema, {
+      matchId: r.matchId ?? "",
+      version: r.version === undefined ? undefined : BigInt(r.version),
+      config: r.config === undefined ? undefined : gameConfig(r.config),
+      moves: r.moves ?? [],
+      seat: r.seat,
+      topK: r.topK ?? 0,
+      iterations: r.iterations ?? 0,
+    }),
+  requestReview: (matchId: string) => create(RequestReviewRequestSchema, { matchId }),
+  getReview: (matchId: string) => create(GetReviewRequestSchema, { matchId }),
 };
 
 // -- responses --------------------------------------------------------------------------------
@@ -374,6 +459,29 @@ function legalMove(m: LegalMovePb): LegalMove {
   if (m.move === undefined) throw new Error("the server sent a legal move without its move");
   return { move: m.move, action: Number(m.action) };
 }
+
+function missing(what: string): never {
+  throw new Error(`the server sent no ${what}`);
+}
+
+function estimate(e: EstimatePb | undefined): Estimate {
+  if (e === undefined) return missing("estimate");
+  return {
+    visits: Number(e.visits),
+    margin: e.margin,
+    stderr: e.stderr,
+    win: e.win,
+    scores: [...e.scores],
+    margins: [...e.margins],
+  };
+}
+
+const REVIEW_STATUS: Partial<Record<ReviewStatus, ReviewReport["status"]>> = {
+  [ReviewStatus.NOT_REQUESTED]: "not_requested",
+  [ReviewStatus.RUNNING]: "running",
+  [ReviewStatus.DONE]: "done",
+  [ReviewStatus.FAILED]: "failed",
+};
 
 function botsOf(c: GameConfigPb | undefined): Record<number, string> {
   return Object.fromEntries((c?.bots ?? []).map((b) => [b.seat, b.bot]));
@@ -391,6 +499,7 @@ export const responses = {
       createdAt: m.createdAt && timestampDate(m.createdAt),
       bots: botsOf(m.config),
       seed: m.config?.seed,
+      hints: m.config?.hints ?? false,
     };
   },
   matchPage: (r: ListMatchesResponse): MatchPage => ({
@@ -470,6 +579,29 @@ export const responses = {
     gamesPerSecond: p.gamesPerSecond,
     done: p.done,
   }),
+  analysis(r: AnalyzeResponse): Analysis {
+    return {
+      game: r.game,
+      version: Number(r.version),
+      seat: r.seat,
+      player: r.player,
+      analyst: r.analyst,
+      iterations: Number(r.iterations),
+      position: estimate(r.position),
+      moves: r.moves.map((m) => ({ ...estimate(m.estimate), ...legalMove(m.move ?? missing("move")) })),
+    };
+  },
+  reviewReport(r: ReviewReportPb | undefined): ReviewReport {
+    if (r === undefined) throw new Error("the server sent no review report");
+    return {
+      matchId: r.matchId,
+      status: REVIEW_STATUS[r.status] ?? "failed",
+      decisionsDone: r.decisionsDone,
+      decisionsTotal: r.decisionsTotal,
+      review: r.review,
+      message: r.message,
+    };
+  },
   games: (r: ListGamesResponse): GameSummary[] => r.games,
   gameInfo(r: GetGameInfoResponse): GameInfo {
     if (r.summary === undefined) throw new Error("the server sent no game summary");

@@ -40,14 +40,14 @@ export interface Server {
 
 /**
  * Start the server and wait for its "serving" log line (every game's core is loaded by then).
- * `env`: extra environment, e.g. HUNTERS_CREATE_TOKEN.
+ * `env`: extra environment, e.g. HUNTERS_CREATE_TOKEN; `extra`: more options of `hunters serve`.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<Server> {
+export async function startServer(env: Record<string, string> = {}, extra: string[] = []): Promise<Server> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), "hunters-ts-"));
   const python = process.env.PYTHON ?? "python";
   const args = ["-m", "hunters.cli", "serve", "--host", "127.0.0.1", "--port", String(port)];
-  const child: ChildProcess = spawn(python, [...args, "--db", join(dir, "matches.db")], {
+  const child: ChildProcess = spawn(python, [...args, "--db", join(dir, "matches.db"), ...extra], {
     cwd: serverDir(dir),
     env: { ...process.env, ...env },
     stdio: ["ignore", "ignore", "pipe"],

@@ -43,7 +43,7 @@ type Step struct {
 	ExpectedVersion     *int64            `json:"expected_version"`
 	RequestID           string            `json:"request_id"`
 	LoseReplies         int               `json:"lose_replies"`
-	Seat                int               `json:"seat"`
+	Seat                *int              `json:"seat"`
 	From                int64             `json:"from"`
 	TimeoutMs           int               `json:"timeout_ms"`
 	ResumeVersion       *int64            `json:"resume_version"`
@@ -56,6 +56,10 @@ type Step struct {
 	IllegalAtMove       int               `json:"illegal_at_move"`
 	ResendMove          int               `json:"resend_move"`
 	ReconnectAfterMoves int               `json:"reconnect_after_moves"`
+	Hints               bool              `json:"hints"`
+	Version             *int64            `json:"version"`
+	TopK                int               `json:"top_k"`
+	Iterations          int               `json:"iterations"`
 }
 
 // rpcOf is the RPC whose tries a step counts: its op's own (not the lookups a client makes on the way).

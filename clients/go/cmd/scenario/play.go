@@ -46,7 +46,7 @@ func (r *run) play(c *hunters.Client, s Step) ([]field, error) {
 }
 
 func (r *run) waitTurn(c *hunters.Client, s Step) ([]field, error) {
-	ev, err := c.WaitTurn(r.ctx, r.matchID(s), s.Seat, s.From)
+	ev, err := c.WaitTurn(r.ctx, r.matchID(s), *s.Seat, s.From)
 	if err == io.EOF {
 		return []field{f("ended", true)}, nil
 	}
@@ -86,10 +86,10 @@ func (r *run) watch(c *hunters.Client, s Step) ([]field, error) {
 
 func (r *run) playByUnary(c *hunters.Client, s Step) ([]field, error) {
 	id := r.matchID(s)
-	token := r.matches[s.Match].SeatTokens[s.Seat]
+	token := r.matches[s.Match].SeatTokens[*s.Seat]
 	version, moves := s.From, 0
 	for {
-		ev, err := c.WaitTurn(r.ctx, id, s.Seat, version)
+		ev, err := c.WaitTurn(r.ctx, id, *s.Seat, version)
 		if err == io.EOF || (err == nil && ev.MatchOver) {
 			break
 		}

@@ -95,6 +95,7 @@ func (r *run) run(steps []Step) error {
 		"list_matches": r.listMatches, "all_matches": r.allMatches, "seat_open": r.seatOpen,
 		"play_by_unary": r.playByUnary, "play_by_seat_stream": r.playBySeatStream, "perft": r.perft,
 		"evaluate": r.evaluate, "simulate": r.simulate, "conformance_vectors": r.conformanceVectors,
+		"analyze": r.analyze, "request_review": r.requestReview, "get_review": r.getReview, "review": r.review,
 	}
 	for _, s := range steps {
 		r.hook.reset()
@@ -174,7 +175,8 @@ func (r *run) createMatch(c *hunters.Client, s Step) ([]field, error) {
 		fmt.Sscan(seat, &n)
 		bots[n] = spec
 	}
-	m, err := c.CreateMatch(r.ctx, hunters.GameConfig{Game: s.Game, Players: s.Players, Seed: s.Seed, Bots: bots})
+	m, err := c.CreateMatch(r.ctx, hunters.GameConfig{Game: s.Game, Players: s.Players, Seed: s.Seed, Bots: bots,
+		Hints: s.Hints})
 	if err != nil {
 		return nil, err
 	}
@@ -197,7 +199,7 @@ func (r *run) getMatch(c *hunters.Client, s Step) ([]field, error) {
 	}
 	out := []field{f("game", m.Game), f("version", m.Version), f("player", m.State.GetPlayer()), f("status", statusName(m.Status))}
 	out = append(out, stateFields(m.State)...)
-	return append(out, f("seed", seed), f("bots", botsOf(m.Bots))), nil
+	return append(out, f("seed", seed), f("bots", botsOf(m.Bots)), f("hints", m.Hints)), nil
 }
 
 func (r *run) legalMoves(c *hunters.Client, s Step) ([]field, error) {

@@ -39,6 +39,13 @@ type MatchServiceClient interface {
 	// stream stays open). Ends after the match's last version; a bad token or match ends it with
 	// PlayMove's status.
 	PlaySeat(ctx context.Context, opts ...grpc.CallOption) (MatchService_PlaySeatClient, error)
+	// Start the review of a finished match (docs/review.md), or find it: a review is computed once, in
+	// the background on the server's review thread, and stored with the match. Anyone may ask; a
+	// caller has a few reviews waiting at once (RESOURCE_EXHAUSTED / CALLER_BUSY past them), the server
+	// a bounded queue (RESOURCE_EXHAUSTED / REVIEWS_BUSY).
+	RequestReview(ctx context.Context, in *RequestReviewRequest, opts ...grpc.CallOption) (*RequestReviewResponse, error)
+	// A match's review: its progress while it is computed, then the review.
+	GetReview(ctx context.Context, in *GetReviewRequest, opts ...grpc.CallOption) (*GetReviewResponse, error)
 }
 
 type matchServiceClient struct {
@@ -175,6 +182,24 @@ func (x *matchServicePlaySeatClient) Recv() (*PlaySeatResponse, error) {
 	return m, nil
 }
 
+func (c *matchServiceClient) RequestReview(ctx context.Context, in *RequestReviewRequest, opts ...grpc.CallOption) (*RequestReviewResponse, error) {
+	out := new(RequestReviewResponse)
+	err := c.cc.Invoke(ctx, "/hunters.v1.MatchService/RequestReview", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *matchServiceClient) GetReview(ctx context.Context, in *GetReviewRequest, opts ...grpc.CallOption) (*GetReviewResponse, error) {
+	out := new(GetReviewResponse)
+	err := c.cc.Invoke(ctx, "/hunters.v1.MatchService/GetReview", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // MatchServiceServer is the server API for MatchService service.
 // All implementations must embed UnimplementedMatchServiceServer
 // for forward compatibility
@@ -201,6 +226,13 @@ type MatchServiceServer interface {
 	// stream stays open). Ends after the match's last version; a bad token or match ends it with
 	// PlayMove's status.
 	PlaySeat(MatchService_PlaySeatServer) error
+	// Start the review of a finished match (docs/review.md), or find it: a review is computed once, in
+	// the background on the server's review thread, and stored with the match. Anyone may ask; a
+	// caller has a few reviews waiting at once (RESOURCE_EXHAUSTED / CALLER_BUSY past them), the server
+	// a bounded queue (RESOURCE_EXHAUSTED / REVIEWS_BUSY).
+	RequestReview(context.Context, *RequestReviewRequest) (*RequestReviewResponse, error)
+	// A match's review: its progress while it is computed, then the review.
+	GetReview(context.Context, *GetReviewRequest) (*GetReviewResponse, error)
 	mustEmbedUnimplementedMatchServiceServer()
 }
 
@@ -234,6 +266,12 @@ func (UnimplementedMatchServiceServer) GetRecord(context.Context, *GetRecordRequ
 }
 func (UnimplementedMatchServiceServer) PlaySeat(MatchService_PlaySeatServer) error {
 	return status.Errorf(codes.Unimplemented, "method PlaySeat not implemented")
+}
+func (UnimplementedMatchServiceServer) RequestReview(context.Context, *RequestReviewRequest) (*RequestReviewResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method RequestReview not implemented")
+}
+func (UnimplementedMatchServiceServer) GetReview(context.Context, *GetReviewRequest) (*GetReviewResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method GetReview not implemented")
 }
 func (UnimplementedMatchServiceServer) mustEmbedUnimplementedMatchServiceServer() {}
 
@@ -421,6 +459,42 @@ func (x *matchServicePlaySeatServer) Recv() (*PlaySeatRequest, error) {
 	return m, nil
 }
 
+func _MatchService_RequestReview_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RequestReviewRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MatchServiceServer).RequestReview(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/hunters.v1.MatchService/RequestReview",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MatchServiceServer).RequestReview(ctx, req.(*RequestReviewRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _MatchService_GetReview_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetReviewRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(MatchServiceServer).GetReview(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/hunters.v1.MatchService/GetReview",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(MatchServiceServer).GetReview(ctx, req.(*GetReviewRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 var _MatchService_serviceDesc = grpc.ServiceDesc{
 	ServiceName: "hunters.v1.MatchService",
 	HandlerType: (*MatchServiceServer)(nil),
@@ -452,6 +526,14 @@ var _MatchService_serviceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetRecord",
 			Handler:    _MatchService_GetRecord_Handler,
+		},
+		{
+			MethodName: "RequestReview",
+			Handler:    _MatchService_RequestReview_Handler,
+		},
+		{
+			MethodName: "GetReview",
+			Handler:    _MatchService_GetReview_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

@@ -29,6 +29,11 @@ type OracleServiceClient interface {
 	ListConformanceVectors(ctx context.Context, in *ListConformanceVectorsRequest, opts ...grpc.CallOption) (*ListConformanceVectorsResponse, error)
 	// One conformance vector file.
 	GetConformanceVectors(ctx context.Context, in *GetConformanceVectorsRequest, opts ...grpc.CallOption) (*GetConformanceVectorsResponse, error)
+	// Rank a position's moves with the strong bot's search, from one seat's view (docs/review.md):
+	// bounded like Evaluate (each caller's calls and engine seconds, the call's deadline) and stopped
+	// at once when the caller goes away. A game without a search of its own is FAILED_PRECONDITION /
+	// ANALYSIS_NOT_SUPPORTED.
+	Analyze(ctx context.Context, in *AnalyzeRequest, opts ...grpc.CallOption) (*AnalyzeResponse, error)
 }
 
 type oracleServiceClient struct {
@@ -130,6 +135,15 @@ func (c *oracleServiceClient) GetConformanceVectors(ctx context.Context, in *Get
 	return out, nil
 }
 
+func (c *oracleServiceClient) Analyze(ctx context.Context, in *AnalyzeRequest, opts ...grpc.CallOption) (*AnalyzeResponse, error) {
+	out := new(AnalyzeResponse)
+	err := c.cc.Invoke(ctx, "/hunters.v1.OracleService/Analyze", in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // OracleServiceServer is the server API for OracleService service.
 // All implementations must embed UnimplementedOracleServiceServer
 // for forward compatibility
@@ -146,6 +160,11 @@ type OracleServiceServer interface {
 	ListConformanceVectors(context.Context, *ListConformanceVectorsRequest) (*ListConformanceVectorsResponse, error)
 	// One conformance vector file.
 	GetConformanceVectors(context.Context, *GetConformanceVectorsRequest) (*GetConformanceVectorsResponse, error)
+	// Rank a position's moves with the strong bot's search, from one seat's view (docs/review.md):
+	// bounded like Evaluate (each caller's calls and engine seconds, the call's deadline) and stopped
+	// at once when the caller goes away. A game without a search of its own is FAILED_PRECONDITION /
+	// ANALYSIS_NOT_SUPPORTED.
+	Analyze(context.Context, *AnalyzeRequest) (*AnalyzeResponse, error)
 	mustEmbedUnimplementedOracleServiceServer()
 }
 
@@ -167,6 +186,9 @@ func (UnimplementedOracleServiceServer) ListConformanceVectors(context.Context, 
 }
 func (UnimplementedOracleServiceServer) GetConformanceVectors(context.Context, *GetConformanceVectorsRequest) (*GetConformanceVectorsResponse, error) {
 	return nil, status.Errorf(codes.Unimplemented, "method GetConformanceVectors not implemented")
+}
+func (UnimplementedOracleServiceServer) Analyze(context.Context, *AnalyzeRequest) (*AnalyzeResponse, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method Analyze not implemented")
 }
 func (UnimplementedOracleServiceServer) mustEmbedUnimplementedOracleServiceServer() {}
 
@@ -277,6 +299,24 @@ func _OracleService_GetConformanceVectors_Handler(srv interface{}, ctx context.C
 	return interceptor(ctx, in, info, handler)
 }
 
+func _OracleService_Analyze_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(AnalyzeRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(OracleServiceServer).Analyze(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: "/hunters.v1.OracleService/Analyze",
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(OracleServiceServer).Analyze(ctx, req.(*AnalyzeRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 var _OracleService_serviceDesc = grpc.ServiceDesc{
 	ServiceName: "hunters.v1.OracleService",
 	HandlerType: (*OracleServiceServer)(nil),
@@ -292,6 +332,10 @@ var _OracleService_serviceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "GetConformanceVectors",
 			Handler:    _OracleService_GetConformanceVectors_Handler,
+		},
+		{
+			MethodName: "Analyze",
+			Handler:    _OracleService_Analyze_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

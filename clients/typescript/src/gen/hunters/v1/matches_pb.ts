@@ -16,6 +16,8 @@ import type { JaegerOptions } from "./jaeger_pb.js";
 import { file_hunters_v1_jaeger } from "./jaeger_pb.js";
 import type { LegalMove, Move } from "./moves_pb.js";
 import { file_hunters_v1_moves } from "./moves_pb.js";
+import type { ReviewReport } from "./review_pb.js";
+import { file_hunters_v1_review } from "./review_pb.js";
 import type { MatchState } from "./state_pb.js";
 import { file_hunters_v1_state } from "./state_pb.js";
 import type { Message } from "@bufbuild/protobuf";
@@ -24,7 +26,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file hunters/v1/matches.proto.
  */
 export const file_hunters_v1_matches: GenFile = /*@__PURE__*/
-  fileDesc("ChhodW50ZXJzL3YxL21hdGNoZXMucHJvdG8SCmh1bnRlcnMudjEi6QEKCkdhbWVDb25maWcSDAoEZ2FtZRgBIAEoCRIPCgdwbGF5ZXJzGAIgASgFEhEKBHNlZWQYAyABKARIAYgBARI1CgtjYXJjYXNzb25uZRgKIAEoCzIeLmh1bnRlcnMudjEuQ2FyY2Fzc29ubmVPcHRpb25zSAASKwoGamFlZ2VyGAsgASgLMhkuaHVudGVycy52MS5KYWVnZXJPcHRpb25zSAASDgoEanNvbhgPIAEoCUgAEiEKBGJvdHMYFCADKAsyEy5odW50ZXJzLnYxLkJvdFNlYXRCCQoHb3B0aW9uc0IHCgVfc2VlZCIkCgdCb3RTZWF0EgwKBHNlYXQYASABKAUSCwoDYm90GAIgASgJIjcKCkJvdEZhaWx1cmUSDAoEc2VhdBgBIAEoBRILCgNib3QYAiABKAkSDgoGcmVhc29uGAMgASgJIoACCgVNYXRjaBIQCghtYXRjaF9pZBgBIAEoCRImCgZjb25maWcYAiABKAsyFi5odW50ZXJzLnYxLkdhbWVDb25maWcSDwoHdmVyc2lvbhgDIAEoAxIlCgVzdGF0ZRgEIAEoCzIWLmh1bnRlcnMudjEuTWF0Y2hTdGF0ZRIuCgpjcmVhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBInCgZzdGF0dXMYBiABKA4yFy5odW50ZXJzLnYxLk1hdGNoU3RhdHVzEiwKDGJvdF9mYWlsdXJlcxgHIAMoCzIWLmh1bnRlcnMudjEuQm90RmFpbHVyZSI8ChJDcmVhdGVNYXRjaFJlcXVlc3QSJgoGY29uZmlnGAEgASgLMhYuaHVudGVycy52MS5HYW1lQ29uZmlnImEKE0NyZWF0ZU1hdGNoUmVzcG9uc2USIAoFbWF0Y2gYASABKAsyES5odW50ZXJzLnYxLk1hdGNoEhMKC3NlYXRfdG9rZW5zGAIgAygJEhMKC2FkbWluX3Rva2VuGAMgASgJIiMKD0dldE1hdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSI0ChBHZXRNYXRjaFJlc3BvbnNlEiAKBW1hdGNoGAEgASgLMhEuaHVudGVycy52MS5NYXRjaCJJChJMaXN0TWF0Y2hlc1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkSDAoEZ2FtZRgDIAEoCSJSChNMaXN0TWF0Y2hlc1Jlc3BvbnNlEiIKB21hdGNoZXMYASADKAsyES5odW50ZXJzLnYxLk1hdGNoEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSImChJEZWxldGVNYXRjaFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkiFQoTRGVsZXRlTWF0Y2hSZXNwb25zZSIpChVMaXN0TGVnYWxNb3Zlc1JlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkiXwoWTGlzdExlZ2FsTW92ZXNSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgDEg4KBnBsYXllchgCIAEoBRIkCgVtb3ZlcxgDIAMoCzIVLmh1bnRlcnMudjEuTGVnYWxNb3ZlIr0BCg9QbGF5TW92ZVJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSHQoQZXhwZWN0ZWRfdmVyc2lvbhgCIAEoA0gBiAEBEiAKBG1vdmUYAyABKAsyEC5odW50ZXJzLnYxLk1vdmVIABIQCgZhY3Rpb24YBCABKANIABISCgpyZXF1ZXN0X2lkGAUgASgJEhQKDGNoYW5nZXNfb25seRgGIAEoCEIGCgRwbGF5QhMKEV9leHBlY3RlZF92ZXJzaW9uIm0KEFBsYXlNb3ZlUmVzcG9uc2USDwoHdmVyc2lvbhgBIAEoAxIhCgZldmVudHMYAiADKAsyES5odW50ZXJzLnYxLkV2ZW50EiUKBXN0YXRlGAMgASgLMhYuaHVudGVycy52MS5NYXRjaFN0YXRlIjsKEVdhdGNoTWF0Y2hSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEhQKDGZyb21fdmVyc2lvbhgCIAEoAyLrAQoSV2F0Y2hNYXRjaFJlc3BvbnNlEhAKCG1hdGNoX2lkGAEgASgJEg8KB3ZlcnNpb24YAiABKAMSEQoEc2VhdBgDIAEoBUgAiAEBEh4KBG1vdmUYBCABKAsyEC5odW50ZXJzLnYxLk1vdmUSIQoGZXZlbnRzGAUgAygLMhEuaHVudGVycy52MS5FdmVudBIlCgVzdGF0ZRgGIAEoCzIWLmh1bnRlcnMudjEuTWF0Y2hTdGF0ZRIsCgxib3RfZmFpbHVyZXMYByADKAsyFi5odW50ZXJzLnYxLkJvdEZhaWx1cmVCBwoFX3NlYXQiJAoQR2V0UmVjb3JkUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSIoChFHZXRSZWNvcmRSZXNwb25zZRITCgtyZWNvcmRfanNvbhgBIAEoCSJtCg9QbGF5U2VhdFJlcXVlc3QSKAoEb3BlbhgBIAEoCzIYLmh1bnRlcnMudjEuUGxheVNlYXRPcGVuSAASKAoEcGxheRgCIAEoCzIYLmh1bnRlcnMudjEuUGxheVNlYXRNb3ZlSABCBgoEa2luZCJmCgxQbGF5U2VhdE9wZW4SEAoIbWF0Y2hfaWQYASABKAkSGwoOcmVzdW1lX3ZlcnNpb24YAiABKANIAIgBARIUCgxjaGFuZ2VzX29ubHkYAyABKAhCEQoPX3Jlc3VtZV92ZXJzaW9uIm8KDFBsYXlTZWF0TW92ZRIPCgd2ZXJzaW9uGAEgASgDEiAKBG1vdmUYAiABKAsyEC5odW50ZXJzLnYxLk1vdmVIABIQCgZhY3Rpb24YAyABKANIABISCgpyZXF1ZXN0X2lkGAQgASgJQgYKBHBsYXkidgoIWW91clR1cm4SDwoHdmVyc2lvbhgBIAEoAxIMCgRzZWF0GAIgASgFEiUKBXN0YXRlGAMgASgLMhYuaHVudGVycy52MS5NYXRjaFN0YXRlEiQKBW1vdmVzGAQgAygLMhUuaHVudGVycy52MS5MZWdhbE1vdmUiQgoKTW92ZVBsYXllZBIPCgd2ZXJzaW9uGAEgASgDEhIKCnJlcXVlc3RfaWQYAiABKAkSDwoHcmV0cmllZBgDIAEoCCLLAQoLTW92ZVJlZnVzZWQSDAoEY29kZRgBIAEoBRIOCgZyZWFzb24YAiABKAkSDwoHbWVzc2FnZRgDIAEoCRI3CghtZXRhZGF0YRgEIAMoCzIlLmh1bnRlcnMudjEuTW92ZVJlZnVzZWQuTWV0YWRhdGFFbnRyeRIPCgd2ZXJzaW9uGAUgASgDEhIKCnJlcXVlc3RfaWQYBiABKAkaLwoNTWV0YWRhdGFFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIrwBChBQbGF5U2VhdFJlc3BvbnNlEi0KBWV2ZW50GAEgASgLMh4uaHVudGVycy52MS5XYXRjaE1hdGNoUmVzcG9uc2USJwoJeW91cl90dXJuGAIgASgLMhQuaHVudGVycy52MS5Zb3VyVHVybhImCgZwbGF5ZWQYAyABKAsyFi5odW50ZXJzLnYxLk1vdmVQbGF5ZWQSKAoHcmVmdXNlZBgEIAEoCzIXLmh1bnRlcnMudjEuTW92ZVJlZnVzZWQqdwoLTWF0Y2hTdGF0dXMSHAoYTUFUQ0hfU1RBVFVTX1VOU1BFQ0lGSUVEEAASFwoTTUFUQ0hfU1RBVFVTX0FDVElWRRABEhUKEU1BVENIX1NUQVRVU19PVkVSEAISGgoWTUFUQ0hfU1RBVFVTX0FCQU5ET05FRBADMskFCgxNYXRjaFNlcnZpY2USTgoLQ3JlYXRlTWF0Y2gSHi5odW50ZXJzLnYxLkNyZWF0ZU1hdGNoUmVxdWVzdBofLmh1bnRlcnMudjEuQ3JlYXRlTWF0Y2hSZXNwb25zZRJFCghHZXRNYXRjaBIbLmh1bnRlcnMudjEuR2V0TWF0Y2hSZXF1ZXN0GhwuaHVudGVycy52MS5HZXRNYXRjaFJlc3BvbnNlEk4KC0xpc3RNYXRjaGVzEh4uaHVudGVycy52MS5MaXN0TWF0Y2hlc1JlcXVlc3QaHy5odW50ZXJzLnYxLkxpc3RNYXRjaGVzUmVzcG9uc2USTgoLRGVsZXRlTWF0Y2gSHi5odW50ZXJzLnYxLkRlbGV0ZU1hdGNoUmVxdWVzdBofLmh1bnRlcnMudjEuRGVsZXRlTWF0Y2hSZXNwb25zZRJXCg5MaXN0TGVnYWxNb3ZlcxIhLmh1bnRlcnMudjEuTGlzdExlZ2FsTW92ZXNSZXF1ZXN0GiIuaHVudGVycy52MS5MaXN0TGVnYWxNb3Zlc1Jlc3BvbnNlEkUKCFBsYXlNb3ZlEhsuaHVudGVycy52MS5QbGF5TW92ZVJlcXVlc3QaHC5odW50ZXJzLnYxLlBsYXlNb3ZlUmVzcG9uc2USTQoKV2F0Y2hNYXRjaBIdLmh1bnRlcnMudjEuV2F0Y2hNYXRjaFJlcXVlc3QaHi5odW50ZXJzLnYxLldhdGNoTWF0Y2hSZXNwb25zZTABEkgKCUdldFJlY29yZBIcLmh1bnRlcnMudjEuR2V0UmVjb3JkUmVxdWVzdBodLmh1bnRlcnMudjEuR2V0UmVjb3JkUmVzcG9uc2USSQoIUGxheVNlYXQSGy5odW50ZXJzLnYxLlBsYXlTZWF0UmVxdWVzdBocLmh1bnRlcnMudjEuUGxheVNlYXRSZXNwb25zZSgBMAFCUFABWkxnaXRodWIuY29tL2h1bnRlcnMtZW5naW5lL2h1bnRlcnMtZW5naW5lL2NsaWVudHMvZ28vZ2VuL2h1bnRlcnMvdjE7aHVudGVyc3YxYgZwcm90bzM", [file_google_protobuf_timestamp, file_hunters_v1_carcassonne, file_hunters_v1_events, file_hunters_v1_jaeger, file_hunters_v1_moves, file_hunters_v1_state]);
+  fileDesc("ChhodW50ZXJzL3YxL21hdGNoZXMucHJvdG8SCmh1bnRlcnMudjEi+AEKCkdhbWVDb25maWcSDAoEZ2FtZRgBIAEoCRIPCgdwbGF5ZXJzGAIgASgFEhEKBHNlZWQYAyABKARIAYgBARI1CgtjYXJjYXNzb25uZRgKIAEoCzIeLmh1bnRlcnMudjEuQ2FyY2Fzc29ubmVPcHRpb25zSAASKwoGamFlZ2VyGAsgASgLMhkuaHVudGVycy52MS5KYWVnZXJPcHRpb25zSAASDgoEanNvbhgPIAEoCUgAEiEKBGJvdHMYFCADKAsyEy5odW50ZXJzLnYxLkJvdFNlYXQSDQoFaGludHMYFSABKAhCCQoHb3B0aW9uc0IHCgVfc2VlZCIkCgdCb3RTZWF0EgwKBHNlYXQYASABKAUSCwoDYm90GAIgASgJIjcKCkJvdEZhaWx1cmUSDAoEc2VhdBgBIAEoBRILCgNib3QYAiABKAkSDgoGcmVhc29uGAMgASgJIoACCgVNYXRjaBIQCghtYXRjaF9pZBgBIAEoCRImCgZjb25maWcYAiABKAsyFi5odW50ZXJzLnYxLkdhbWVDb25maWcSDwoHdmVyc2lvbhgDIAEoAxIlCgVzdGF0ZRgEIAEoCzIWLmh1bnRlcnMudjEuTWF0Y2hTdGF0ZRIuCgpjcmVhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBInCgZzdGF0dXMYBiABKA4yFy5odW50ZXJzLnYxLk1hdGNoU3RhdHVzEiwKDGJvdF9mYWlsdXJlcxgHIAMoCzIWLmh1bnRlcnMudjEuQm90RmFpbHVyZSI8ChJDcmVhdGVNYXRjaFJlcXVlc3QSJgoGY29uZmlnGAEgASgLMhYuaHVudGVycy52MS5HYW1lQ29uZmlnImEKE0NyZWF0ZU1hdGNoUmVzcG9uc2USIAoFbWF0Y2gYASABKAsyES5odW50ZXJzLnYxLk1hdGNoEhMKC3NlYXRfdG9rZW5zGAIgAygJEhMKC2FkbWluX3Rva2VuGAMgASgJIiMKD0dldE1hdGNoUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSI0ChBHZXRNYXRjaFJlc3BvbnNlEiAKBW1hdGNoGAEgASgLMhEuaHVudGVycy52MS5NYXRjaCJJChJMaXN0TWF0Y2hlc1JlcXVlc3QSEQoJcGFnZV9zaXplGAEgASgFEhIKCnBhZ2VfdG9rZW4YAiABKAkSDAoEZ2FtZRgDIAEoCSJSChNMaXN0TWF0Y2hlc1Jlc3BvbnNlEiIKB21hdGNoZXMYASADKAsyES5odW50ZXJzLnYxLk1hdGNoEhcKD25leHRfcGFnZV90b2tlbhgCIAEoCSImChJEZWxldGVNYXRjaFJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkiFQoTRGVsZXRlTWF0Y2hSZXNwb25zZSIpChVMaXN0TGVnYWxNb3Zlc1JlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkiXwoWTGlzdExlZ2FsTW92ZXNSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgDEg4KBnBsYXllchgCIAEoBRIkCgVtb3ZlcxgDIAMoCzIVLmh1bnRlcnMudjEuTGVnYWxNb3ZlIr0BCg9QbGF5TW92ZVJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSHQoQZXhwZWN0ZWRfdmVyc2lvbhgCIAEoA0gBiAEBEiAKBG1vdmUYAyABKAsyEC5odW50ZXJzLnYxLk1vdmVIABIQCgZhY3Rpb24YBCABKANIABISCgpyZXF1ZXN0X2lkGAUgASgJEhQKDGNoYW5nZXNfb25seRgGIAEoCEIGCgRwbGF5QhMKEV9leHBlY3RlZF92ZXJzaW9uIm0KEFBsYXlNb3ZlUmVzcG9uc2USDwoHdmVyc2lvbhgBIAEoAxIhCgZldmVudHMYAiADKAsyES5odW50ZXJzLnYxLkV2ZW50EiUKBXN0YXRlGAMgASgLMhYuaHVudGVycy52MS5NYXRjaFN0YXRlIjsKEVdhdGNoTWF0Y2hSZXF1ZXN0EhAKCG1hdGNoX2lkGAEgASgJEhQKDGZyb21fdmVyc2lvbhgCIAEoAyLrAQoSV2F0Y2hNYXRjaFJlc3BvbnNlEhAKCG1hdGNoX2lkGAEgASgJEg8KB3ZlcnNpb24YAiABKAMSEQoEc2VhdBgDIAEoBUgAiAEBEh4KBG1vdmUYBCABKAsyEC5odW50ZXJzLnYxLk1vdmUSIQoGZXZlbnRzGAUgAygLMhEuaHVudGVycy52MS5FdmVudBIlCgVzdGF0ZRgGIAEoCzIWLmh1bnRlcnMudjEuTWF0Y2hTdGF0ZRIsCgxib3RfZmFpbHVyZXMYByADKAsyFi5odW50ZXJzLnYxLkJvdEZhaWx1cmVCBwoFX3NlYXQiJAoQR2V0UmVjb3JkUmVxdWVzdBIQCghtYXRjaF9pZBgBIAEoCSIoChFHZXRSZWNvcmRSZXNwb25zZRITCgtyZWNvcmRfanNvbhgBIAEoCSJtCg9QbGF5U2VhdFJlcXVlc3QSKAoEb3BlbhgBIAEoCzIYLmh1bnRlcnMudjEuUGxheVNlYXRPcGVuSAASKAoEcGxheRgCIAEoCzIYLmh1bnRlcnMudjEuUGxheVNlYXRNb3ZlSABCBgoEa2luZCJmCgxQbGF5U2VhdE9wZW4SEAoIbWF0Y2hfaWQYASABKAkSGwoOcmVzdW1lX3ZlcnNpb24YAiABKANIAIgBARIUCgxjaGFuZ2VzX29ubHkYAyABKAhCEQoPX3Jlc3VtZV92ZXJzaW9uIm8KDFBsYXlTZWF0TW92ZRIPCgd2ZXJzaW9uGAEgASgDEiAKBG1vdmUYAiABKAsyEC5odW50ZXJzLnYxLk1vdmVIABIQCgZhY3Rpb24YAyABKANIABISCgpyZXF1ZXN0X2lkGAQgASgJQgYKBHBsYXkidgoIWW91clR1cm4SDwoHdmVyc2lvbhgBIAEoAxIMCgRzZWF0GAIgASgFEiUKBXN0YXRlGAMgASgLMhYuaHVudGVycy52MS5NYXRjaFN0YXRlEiQKBW1vdmVzGAQgAygLMhUuaHVudGVycy52MS5MZWdhbE1vdmUiQgoKTW92ZVBsYXllZBIPCgd2ZXJzaW9uGAEgASgDEhIKCnJlcXVlc3RfaWQYAiABKAkSDwoHcmV0cmllZBgDIAEoCCLLAQoLTW92ZVJlZnVzZWQSDAoEY29kZRgBIAEoBRIOCgZyZWFzb24YAiABKAkSDwoHbWVzc2FnZRgDIAEoCRI3CghtZXRhZGF0YRgEIAMoCzIlLmh1bnRlcnMudjEuTW92ZVJlZnVzZWQuTWV0YWRhdGFFbnRyeRIPCgd2ZXJzaW9uGAUgASgDEhIKCnJlcXVlc3RfaWQYBiABKAkaLwoNTWV0YWRhdGFFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIrwBChBQbGF5U2VhdFJlc3BvbnNlEi0KBWV2ZW50GAEgASgLMh4uaHVudGVycy52MS5XYXRjaE1hdGNoUmVzcG9uc2USJwoJeW91cl90dXJuGAIgASgLMhQuaHVudGVycy52MS5Zb3VyVHVybhImCgZwbGF5ZWQYAyABKAsyFi5odW50ZXJzLnYxLk1vdmVQbGF5ZWQSKAoHcmVmdXNlZBgEIAEoCzIXLmh1bnRlcnMudjEuTW92ZVJlZnVzZWQiKAoUUmVxdWVzdFJldmlld1JlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkiQQoVUmVxdWVzdFJldmlld1Jlc3BvbnNlEigKBnJlcG9ydBgBIAEoCzIYLmh1bnRlcnMudjEuUmV2aWV3UmVwb3J0IiQKEEdldFJldmlld1JlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkiPQoRR2V0UmV2aWV3UmVzcG9uc2USKAoGcmVwb3J0GAEgASgLMhguaHVudGVycy52MS5SZXZpZXdSZXBvcnQqdwoLTWF0Y2hTdGF0dXMSHAoYTUFUQ0hfU1RBVFVTX1VOU1BFQ0lGSUVEEAASFwoTTUFUQ0hfU1RBVFVTX0FDVElWRRABEhUKEU1BVENIX1NUQVRVU19PVkVSEAISGgoWTUFUQ0hfU1RBVFVTX0FCQU5ET05FRBADMukGCgxNYXRjaFNlcnZpY2USTgoLQ3JlYXRlTWF0Y2gSHi5odW50ZXJzLnYxLkNyZWF0ZU1hdGNoUmVxdWVzdBofLmh1bnRlcnMudjEuQ3JlYXRlTWF0Y2hSZXNwb25zZRJFCghHZXRNYXRjaBIbLmh1bnRlcnMudjEuR2V0TWF0Y2hSZXF1ZXN0GhwuaHVudGVycy52MS5HZXRNYXRjaFJlc3BvbnNlEk4KC0xpc3RNYXRjaGVzEh4uaHVudGVycy52MS5MaXN0TWF0Y2hlc1JlcXVlc3QaHy5odW50ZXJzLnYxLkxpc3RNYXRjaGVzUmVzcG9uc2USTgoLRGVsZXRlTWF0Y2gSHi5odW50ZXJzLnYxLkRlbGV0ZU1hdGNoUmVxdWVzdBofLmh1bnRlcnMudjEuRGVsZXRlTWF0Y2hSZXNwb25zZRJXCg5MaXN0TGVnYWxNb3ZlcxIhLmh1bnRlcnMudjEuTGlzdExlZ2FsTW92ZXNSZXF1ZXN0GiIuaHVudGVycy52MS5MaXN0TGVnYWxNb3Zlc1Jlc3BvbnNlEkUKCFBsYXlNb3ZlEhsuaHVudGVycy52MS5QbGF5TW92ZVJlcXVlc3QaHC5odW50ZXJzLnYxLlBsYXlNb3ZlUmVzcG9uc2USTQoKV2F0Y2hNYXRjaBIdLmh1bnRlcnMudjEuV2F0Y2hNYXRjaFJlcXVlc3QaHi5odW50ZXJzLnYxLldhdGNoTWF0Y2hSZXNwb25zZTABEkgKCUdldFJlY29yZBIcLmh1bnRlcnMudjEuR2V0UmVjb3JkUmVxdWVzdBodLmh1bnRlcnMudjEuR2V0UmVjb3JkUmVzcG9uc2USSQoIUGxheVNlYXQSGy5odW50ZXJzLnYxLlBsYXlTZWF0UmVxdWVzdBocLmh1bnRlcnMudjEuUGxheVNlYXRSZXNwb25zZSgBMAESVAoNUmVxdWVzdFJldmlldxIgLmh1bnRlcnMudjEuUmVxdWVzdFJldmlld1JlcXVlc3QaIS5odW50ZXJzLnYxLlJlcXVlc3RSZXZpZXdSZXNwb25zZRJICglHZXRSZXZpZXcSHC5odW50ZXJzLnYxLkdldFJldmlld1JlcXVlc3QaHS5odW50ZXJzLnYxLkdldFJldmlld1Jlc3BvbnNlQlBQAVpMZ2l0aHViLmNvbS9odW50ZXJzLWVuZ2luZS9odW50ZXJzLWVuZ2luZS9jbGllbnRzL2dvL2dlbi9odW50ZXJzL3YxO2h1bnRlcnN2MWIGcHJvdG8z", [file_google_protobuf_timestamp, file_hunters_v1_carcassonne, file_hunters_v1_events, file_hunters_v1_jaeger, file_hunters_v1_moves, file_hunters_v1_review, file_hunters_v1_state]);
 
 /**
  * How a game starts: game id, seats, seed and the game's own options.
@@ -95,6 +97,15 @@ export type GameConfig = Message<"hunters.v1.GameConfig"> & {
    * @generated from field: repeated hunters.v1.BotSeat bots = 20;
    */
   bots: BotSeat[];
+
+  /**
+   * Allow hints: a seat's token may ask OracleService.Analyze for its own view of the match while it
+   * is played (what the strong bot would play there). Shown with the match (Match.config), never
+   * changed after creation. CreateMatch only.
+   *
+   * @generated from field: bool hints = 21;
+   */
+  hints: boolean;
 };
 
 /**
@@ -1039,6 +1050,90 @@ export const PlaySeatResponseSchema: GenMessage<PlaySeatResponse> = /*@__PURE__*
   messageDesc(file_hunters_v1_matches, 26);
 
 /**
+ * Ask for the review of a finished match.
+ *
+ * @generated from message hunters.v1.RequestReviewRequest
+ */
+export type RequestReviewRequest = Message<"hunters.v1.RequestReviewRequest"> & {
+  /**
+   * The match id. A match not over is FAILED_PRECONDITION / MATCH_NOT_OVER.
+   *
+   * @generated from field: string match_id = 1;
+   */
+  matchId: string;
+};
+
+/**
+ * Describes the message hunters.v1.RequestReviewRequest.
+ * Use `create(RequestReviewRequestSchema)` to create a new message.
+ */
+export const RequestReviewRequestSchema: GenMessage<RequestReviewRequest> = /*@__PURE__*/
+  messageDesc(file_hunters_v1_matches, 27);
+
+/**
+ * The review as it stands once asked for.
+ *
+ * @generated from message hunters.v1.RequestReviewResponse
+ */
+export type RequestReviewResponse = Message<"hunters.v1.RequestReviewResponse"> & {
+  /**
+   * Running (just started, or already), done or failed.
+   *
+   * @generated from field: hunters.v1.ReviewReport report = 1;
+   */
+  report?: ReviewReport | undefined;
+};
+
+/**
+ * Describes the message hunters.v1.RequestReviewResponse.
+ * Use `create(RequestReviewResponseSchema)` to create a new message.
+ */
+export const RequestReviewResponseSchema: GenMessage<RequestReviewResponse> = /*@__PURE__*/
+  messageDesc(file_hunters_v1_matches, 28);
+
+/**
+ * Read a match's review.
+ *
+ * @generated from message hunters.v1.GetReviewRequest
+ */
+export type GetReviewRequest = Message<"hunters.v1.GetReviewRequest"> & {
+  /**
+   * The match id.
+   *
+   * @generated from field: string match_id = 1;
+   */
+  matchId: string;
+};
+
+/**
+ * Describes the message hunters.v1.GetReviewRequest.
+ * Use `create(GetReviewRequestSchema)` to create a new message.
+ */
+export const GetReviewRequestSchema: GenMessage<GetReviewRequest> = /*@__PURE__*/
+  messageDesc(file_hunters_v1_matches, 29);
+
+/**
+ * The review as it stands.
+ *
+ * @generated from message hunters.v1.GetReviewResponse
+ */
+export type GetReviewResponse = Message<"hunters.v1.GetReviewResponse"> & {
+  /**
+   * Not requested, running (with its progress), done (with the review) or failed.
+   *
+   * @generated from field: hunters.v1.ReviewReport report = 1;
+   */
+  report?: ReviewReport | undefined;
+};
+
+/**
+ * Describes the message hunters.v1.GetReviewResponse.
+ * Use `create(GetReviewResponseSchema)` to create a new message.
+ */
+export const GetReviewResponseSchema: GenMessage<GetReviewResponse> = /*@__PURE__*/
+  messageDesc(file_hunters_v1_matches, 30);
+
+/**
  * Where a match stands in its life (the game's own status is MatchState.status).
  *
  * @generated from enum hunters.v1.MatchStatus
@@ -1180,6 +1275,29 @@ export const MatchService: GenService<{
     methodKind: "bidi_streaming";
     input: typeof PlaySeatRequestSchema;
     output: typeof PlaySeatResponseSchema;
+  },
+  /**
+   * Start the review of a finished match (docs/review.md), or find it: a review is computed once, in
+   * the background on the server's review thread, and stored with the match. Anyone may ask; a
+   * caller has a few reviews waiting at once (RESOURCE_EXHAUSTED / CALLER_BUSY past them), the server
+   * a bounded queue (RESOURCE_EXHAUSTED / REVIEWS_BUSY).
+   *
+   * @generated from rpc hunters.v1.MatchService.RequestReview
+   */
+  requestReview: {
+    methodKind: "unary";
+    input: typeof RequestReviewRequestSchema;
+    output: typeof RequestReviewResponseSchema;
+  },
+  /**
+   * A match's review: its progress while it is computed, then the review.
+   *
+   * @generated from rpc hunters.v1.MatchService.GetReview
+   */
+  getReview: {
+    methodKind: "unary";
+    input: typeof GetReviewRequestSchema;
+    output: typeof GetReviewResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_hunters_v1_matches, 0);

@@ -12,6 +12,8 @@ import type { GameConfig } from "./matches_pb.js";
 import { file_hunters_v1_matches } from "./matches_pb.js";
 import type { LegalMove, Move } from "./moves_pb.js";
 import { file_hunters_v1_moves } from "./moves_pb.js";
+import type { Estimate, MoveEstimate } from "./review_pb.js";
+import { file_hunters_v1_review } from "./review_pb.js";
 import type { MatchState } from "./state_pb.js";
 import { file_hunters_v1_state } from "./state_pb.js";
 import type { Message } from "@bufbuild/protobuf";
@@ -20,7 +22,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file hunters/v1/oracle.proto.
  */
 export const file_hunters_v1_oracle: GenFile = /*@__PURE__*/
-  fileDesc("ChdodW50ZXJzL3YxL29yYWNsZS5wcm90bxIKaHVudGVycy52MSJ3Cg9FdmFsdWF0ZVJlcXVlc3QSJgoGY29uZmlnGAEgASgLMhYuaHVudGVycy52MS5HYW1lQ29uZmlnEh8KBW1vdmVzGAIgAygLMhAuaHVudGVycy52MS5Nb3ZlEhsKE2luY2x1ZGVfbGVnYWxfbW92ZXMYAyABKAgiQwoRSWxsZWdhbE1vdmVEZXRhaWwSDQoFaW5kZXgYASABKAUSDgoGcmVhc29uGAIgASgJEg8KB21lc3NhZ2UYAyABKAkixwEKEEV2YWx1YXRlUmVzcG9uc2USDQoFbGVnYWwYASABKAgSLgoHaWxsZWdhbBgCIAEoCzIdLmh1bnRlcnMudjEuSWxsZWdhbE1vdmVEZXRhaWwSJQoFc3RhdGUYAyABKAsyFi5odW50ZXJzLnYxLk1hdGNoU3RhdGUSIQoGZXZlbnRzGAQgAygLMhEuaHVudGVycy52MS5FdmVudBIqCgtsZWdhbF9tb3ZlcxgFIAMoCzIVLmh1bnRlcnMudjEuTGVnYWxNb3ZlIlIKFFNpbXVsYXRlR2FtZXNSZXF1ZXN0EgwKBGdhbWUYASABKAkSDwoHcGxheWVycxgCIAEoBRINCgVnYW1lcxgDIAEoAxIMCgRzZWVkGAQgASgEIoUBChVTaW11bGF0ZUdhbWVzUmVzcG9uc2USEgoKZ2FtZXNfZG9uZRgBIAEoAxINCgVtb3ZlcxgCIAEoAxITCgttZWFuX3Njb3JlcxgDIAMoARIMCgR3aW5zGAQgAygDEhgKEGdhbWVzX3Blcl9zZWNvbmQYBSABKAESDAoEZG9uZRgGIAEoCCKZAQoMUGVyZnRSZXF1ZXN0EiYKBmNvbmZpZxgBIAEoCzIWLmh1bnRlcnMudjEuR2FtZUNvbmZpZxIfCgVtb3ZlcxgCIAMoCzIQLmh1bnRlcnMudjEuTW92ZRINCgVkZXB0aBgDIAEoBRIOCgZjaGFuY2UYBCABKAgSDgoGZGl2aWRlGAUgASgIEhEKCW1heF9ub2RlcxgGIAEoAyKdAQoNUGVyZnRSZXNwb25zZRIjCgRtb3ZlGAEgASgLMhUuaHVudGVycy52MS5MZWdhbE1vdmUSFAoHb3V0Y29tZRgCIAEoA0gAiAEBEg0KBWNvdW50GAMgASgDEgwKBGRvbmUYBCABKAgSDQoFbm9kZXMYBSABKAMSGQoRbGVhdmVzX3Blcl9zZWNvbmQYBiABKAFCCgoIX291dGNvbWUiLQodTGlzdENvbmZvcm1hbmNlVmVjdG9yc1JlcXVlc3QSDAoEZ2FtZRgBIAEoCSJzChVDb25mb3JtYW5jZVZlY3RvckZpbGUSDAoEZ2FtZRgBIAEoCRIPCgd2ZXJzaW9uGAIgASgJEgwKBG5hbWUYAyABKAkSDwoHdmVjdG9ycxgEIAEoBRIMCgRzaXplGAUgASgDEg4KBnNoYTI1NhgGIAEoCSJSCh5MaXN0Q29uZm9ybWFuY2VWZWN0b3JzUmVzcG9uc2USMAoFZmlsZXMYASADKAsyIS5odW50ZXJzLnYxLkNvbmZvcm1hbmNlVmVjdG9yRmlsZSJLChxHZXRDb25mb3JtYW5jZVZlY3RvcnNSZXF1ZXN0EgwKBGdhbWUYASABKAkSDwoHdmVyc2lvbhgCIAEoCRIMCgRuYW1lGAMgASgJInEKHUdldENvbmZvcm1hbmNlVmVjdG9yc1Jlc3BvbnNlEi8KBGZpbGUYASABKAsyIS5odW50ZXJzLnYxLkNvbmZvcm1hbmNlVmVjdG9yRmlsZRIPCgdjb250ZW50GAIgASgJEg4KBnNjaGVtYRgDIAEoCTLNAwoNT3JhY2xlU2VydmljZRJFCghFdmFsdWF0ZRIbLmh1bnRlcnMudjEuRXZhbHVhdGVSZXF1ZXN0GhwuaHVudGVycy52MS5FdmFsdWF0ZVJlc3BvbnNlElYKDVNpbXVsYXRlR2FtZXMSIC5odW50ZXJzLnYxLlNpbXVsYXRlR2FtZXNSZXF1ZXN0GiEuaHVudGVycy52MS5TaW11bGF0ZUdhbWVzUmVzcG9uc2UwARI+CgVQZXJmdBIYLmh1bnRlcnMudjEuUGVyZnRSZXF1ZXN0GhkuaHVudGVycy52MS5QZXJmdFJlc3BvbnNlMAESbwoWTGlzdENvbmZvcm1hbmNlVmVjdG9ycxIpLmh1bnRlcnMudjEuTGlzdENvbmZvcm1hbmNlVmVjdG9yc1JlcXVlc3QaKi5odW50ZXJzLnYxLkxpc3RDb25mb3JtYW5jZVZlY3RvcnNSZXNwb25zZRJsChVHZXRDb25mb3JtYW5jZVZlY3RvcnMSKC5odW50ZXJzLnYxLkdldENvbmZvcm1hbmNlVmVjdG9yc1JlcXVlc3QaKS5odW50ZXJzLnYxLkdldENvbmZvcm1hbmNlVmVjdG9yc1Jlc3BvbnNlQlBQAVpMZ2l0aHViLmNvbS9odW50ZXJzLWVuZ2luZS9odW50ZXJzLWVuZ2luZS9jbGllbnRzL2dvL2dlbi9odW50ZXJzL3YxO2h1bnRlcnN2MWIGcHJvdG8z", [file_hunters_v1_events, file_hunters_v1_matches, file_hunters_v1_moves, file_hunters_v1_state]);
+  fileDesc("ChdodW50ZXJzL3YxL29yYWNsZS5wcm90bxIKaHVudGVycy52MSJ3Cg9FdmFsdWF0ZVJlcXVlc3QSJgoGY29uZmlnGAEgASgLMhYuaHVudGVycy52MS5HYW1lQ29uZmlnEh8KBW1vdmVzGAIgAygLMhAuaHVudGVycy52MS5Nb3ZlEhsKE2luY2x1ZGVfbGVnYWxfbW92ZXMYAyABKAgiQwoRSWxsZWdhbE1vdmVEZXRhaWwSDQoFaW5kZXgYASABKAUSDgoGcmVhc29uGAIgASgJEg8KB21lc3NhZ2UYAyABKAkixwEKEEV2YWx1YXRlUmVzcG9uc2USDQoFbGVnYWwYASABKAgSLgoHaWxsZWdhbBgCIAEoCzIdLmh1bnRlcnMudjEuSWxsZWdhbE1vdmVEZXRhaWwSJQoFc3RhdGUYAyABKAsyFi5odW50ZXJzLnYxLk1hdGNoU3RhdGUSIQoGZXZlbnRzGAQgAygLMhEuaHVudGVycy52MS5FdmVudBIqCgtsZWdhbF9tb3ZlcxgFIAMoCzIVLmh1bnRlcnMudjEuTGVnYWxNb3ZlIlIKFFNpbXVsYXRlR2FtZXNSZXF1ZXN0EgwKBGdhbWUYASABKAkSDwoHcGxheWVycxgCIAEoBRINCgVnYW1lcxgDIAEoAxIMCgRzZWVkGAQgASgEIoUBChVTaW11bGF0ZUdhbWVzUmVzcG9uc2USEgoKZ2FtZXNfZG9uZRgBIAEoAxINCgVtb3ZlcxgCIAEoAxITCgttZWFuX3Njb3JlcxgDIAMoARIMCgR3aW5zGAQgAygDEhgKEGdhbWVzX3Blcl9zZWNvbmQYBSABKAESDAoEZG9uZRgGIAEoCCKZAQoMUGVyZnRSZXF1ZXN0EiYKBmNvbmZpZxgBIAEoCzIWLmh1bnRlcnMudjEuR2FtZUNvbmZpZxIfCgVtb3ZlcxgCIAMoCzIQLmh1bnRlcnMudjEuTW92ZRINCgVkZXB0aBgDIAEoBRIOCgZjaGFuY2UYBCABKAgSDgoGZGl2aWRlGAUgASgIEhEKCW1heF9ub2RlcxgGIAEoAyKdAQoNUGVyZnRSZXNwb25zZRIjCgRtb3ZlGAEgASgLMhUuaHVudGVycy52MS5MZWdhbE1vdmUSFAoHb3V0Y29tZRgCIAEoA0gAiAEBEg0KBWNvdW50GAMgASgDEgwKBGRvbmUYBCABKAgSDQoFbm9kZXMYBSABKAMSGQoRbGVhdmVzX3Blcl9zZWNvbmQYBiABKAFCCgoIX291dGNvbWUiLQodTGlzdENvbmZvcm1hbmNlVmVjdG9yc1JlcXVlc3QSDAoEZ2FtZRgBIAEoCSJzChVDb25mb3JtYW5jZVZlY3RvckZpbGUSDAoEZ2FtZRgBIAEoCRIPCgd2ZXJzaW9uGAIgASgJEgwKBG5hbWUYAyABKAkSDwoHdmVjdG9ycxgEIAEoBRIMCgRzaXplGAUgASgDEg4KBnNoYTI1NhgGIAEoCSJSCh5MaXN0Q29uZm9ybWFuY2VWZWN0b3JzUmVzcG9uc2USMAoFZmlsZXMYASADKAsyIS5odW50ZXJzLnYxLkNvbmZvcm1hbmNlVmVjdG9yRmlsZSJLChxHZXRDb25mb3JtYW5jZVZlY3RvcnNSZXF1ZXN0EgwKBGdhbWUYASABKAkSDwoHdmVyc2lvbhgCIAEoCRIMCgRuYW1lGAMgASgJInEKHUdldENvbmZvcm1hbmNlVmVjdG9yc1Jlc3BvbnNlEi8KBGZpbGUYASABKAsyIS5odW50ZXJzLnYxLkNvbmZvcm1hbmNlVmVjdG9yRmlsZRIPCgdjb250ZW50GAIgASgJEg4KBnNjaGVtYRgDIAEoCSLMAQoOQW5hbHl6ZVJlcXVlc3QSEAoIbWF0Y2hfaWQYASABKAkSFAoHdmVyc2lvbhgCIAEoA0gAiAEBEiYKBmNvbmZpZxgDIAEoCzIWLmh1bnRlcnMudjEuR2FtZUNvbmZpZxIfCgVtb3ZlcxgEIAMoCzIQLmh1bnRlcnMudjEuTW92ZRIRCgRzZWF0GAUgASgFSAGIAQESDQoFdG9wX2sYBiABKAUSEgoKaXRlcmF0aW9ucxgHIAEoBUIKCghfdmVyc2lvbkIHCgVfc2VhdCLEAQoPQW5hbHl6ZVJlc3BvbnNlEgwKBGdhbWUYASABKAkSDwoHdmVyc2lvbhgCIAEoAxIMCgRzZWF0GAMgASgFEg4KBnBsYXllchgEIAEoBRIPCgdhbmFseXN0GAUgASgJEhIKCml0ZXJhdGlvbnMYBiABKAMSJgoIcG9zaXRpb24YByABKAsyFC5odW50ZXJzLnYxLkVzdGltYXRlEicKBW1vdmVzGAggAygLMhguaHVudGVycy52MS5Nb3ZlRXN0aW1hdGUykQQKDU9yYWNsZVNlcnZpY2USRQoIRXZhbHVhdGUSGy5odW50ZXJzLnYxLkV2YWx1YXRlUmVxdWVzdBocLmh1bnRlcnMudjEuRXZhbHVhdGVSZXNwb25zZRJWCg1TaW11bGF0ZUdhbWVzEiAuaHVudGVycy52MS5TaW11bGF0ZUdhbWVzUmVxdWVzdBohLmh1bnRlcnMudjEuU2ltdWxhdGVHYW1lc1Jlc3BvbnNlMAESPgoFUGVyZnQSGC5odW50ZXJzLnYxLlBlcmZ0UmVxdWVzdBoZLmh1bnRlcnMudjEuUGVyZnRSZXNwb25zZTABEm8KFkxpc3RDb25mb3JtYW5jZVZlY3RvcnMSKS5odW50ZXJzLnYxLkxpc3RDb25mb3JtYW5jZVZlY3RvcnNSZXF1ZXN0GiouaHVudGVycy52MS5MaXN0Q29uZm9ybWFuY2VWZWN0b3JzUmVzcG9uc2USbAoVR2V0Q29uZm9ybWFuY2VWZWN0b3JzEiguaHVudGVycy52MS5HZXRDb25mb3JtYW5jZVZlY3RvcnNSZXF1ZXN0GikuaHVudGVycy52MS5HZXRDb25mb3JtYW5jZVZlY3RvcnNSZXNwb25zZRJCCgdBbmFseXplEhouaHVudGVycy52MS5BbmFseXplUmVxdWVzdBobLmh1bnRlcnMudjEuQW5hbHl6ZVJlc3BvbnNlQlBQAVpMZ2l0aHViLmNvbS9odW50ZXJzLWVuZ2luZS9odW50ZXJzLWVuZ2luZS9jbGllbnRzL2dvL2dlbi9odW50ZXJzL3YxO2h1bnRlcnN2MWIGcHJvdG8z", [file_hunters_v1_events, file_hunters_v1_matches, file_hunters_v1_moves, file_hunters_v1_review, file_hunters_v1_state]);
 
 /**
  * Apply moves to a new game and report the result.
@@ -526,6 +528,148 @@ export const GetConformanceVectorsResponseSchema: GenMessage<GetConformanceVecto
   messageDesc(file_hunters_v1_oracle, 11);
 
 /**
+ * Analyse a position with the strong bot's search, from one seat's view: a stored match at a
+ * version, or a position the caller sends (config and moves, as Evaluate).
+ *
+ * @generated from message hunters.v1.AnalyzeRequest
+ */
+export type AnalyzeRequest = Message<"hunters.v1.AnalyzeRequest"> & {
+  /**
+   * A stored match: its id. Before the match is over, only a seat's own view may be analysed: the
+   * request needs that seat's token ("authorization: Bearer") and a match created with hints
+   * allowed (GameConfig.hints), else PERMISSION_DENIED / SEAT_TOKEN_REQUIRED or FAILED_PRECONDITION /
+   * HINTS_NOT_ALLOWED. Once it is over, anyone may analyse any seat's view at any version.
+   *
+   * @generated from field: string match_id = 1;
+   */
+  matchId: string;
+
+  /**
+   * With match_id: the position after this many moves; unset: the latest.
+   *
+   * @generated from field: optional int64 version = 2;
+   */
+  version?: bigint | undefined;
+
+  /**
+   * Instead of match_id: the game (a seed or explicit options are required, as for Evaluate) ...
+   *
+   * @generated from field: hunters.v1.GameConfig config = 3;
+   */
+  config?: GameConfig | undefined;
+
+  /**
+   * ... and the moves to the position, in order (an illegal one is INVALID_ARGUMENT / ILLEGAL_MOVE).
+   *
+   * @generated from field: repeated hunters.v1.Move moves = 4;
+   */
+  moves: Move[];
+
+  /**
+   * The seat whose view it is; unset: the seat of the token for a match not over, else the seat to
+   * move (a finished game needs it set).
+   *
+   * @generated from field: optional int32 seat = 5;
+   */
+  seat?: number | undefined;
+
+  /**
+   * Moves to list, best first: 1 to 50; 0: 5.
+   *
+   * @generated from field: int32 top_k = 6;
+   */
+  topK: number;
+
+  /**
+   * Search iterations: 0 for the strong bot's default in the game; at most the server's limit
+   * (10,000 by default; more is INVALID_ARGUMENT / BAD_ITERATIONS, naming it). The same position,
+   * seat and iterations give the same analysis.
+   *
+   * @generated from field: int32 iterations = 7;
+   */
+  iterations: number;
+};
+
+/**
+ * Describes the message hunters.v1.AnalyzeRequest.
+ * Use `create(AnalyzeRequestSchema)` to create a new message.
+ */
+export const AnalyzeRequestSchema: GenMessage<AnalyzeRequest> = /*@__PURE__*/
+  messageDesc(file_hunters_v1_oracle, 12);
+
+/**
+ * A position analysed for one seat.
+ *
+ * @generated from message hunters.v1.AnalyzeResponse
+ */
+export type AnalyzeResponse = Message<"hunters.v1.AnalyzeResponse"> & {
+  /**
+   * Game id.
+   *
+   * @generated from field: string game = 1;
+   */
+  game: string;
+
+  /**
+   * Moves played to the position (the match's version).
+   *
+   * @generated from field: int64 version = 2;
+   */
+  version: bigint;
+
+  /**
+   * The seat whose view it is.
+   *
+   * @generated from field: int32 seat = 3;
+   */
+  seat: number;
+
+  /**
+   * The seat to move; -1 once the game is over.
+   *
+   * @generated from field: int32 player = 4;
+   */
+  player: number;
+
+  /**
+   * The searcher as a bot spec (strong:iterations=...,seed=...): it plays moves[0] here.
+   *
+   * @generated from field: string analyst = 5;
+   */
+  analyst: string;
+
+  /**
+   * Iterations the search ran.
+   *
+   * @generated from field: int64 iterations = 6;
+   */
+  iterations: bigint;
+
+  /**
+   * The estimate of the position for the seat (that of the move the search chooses; the final
+   * scores once the game is over).
+   *
+   * @generated from field: hunters.v1.Estimate position = 7;
+   */
+  position?: Estimate | undefined;
+
+  /**
+   * When the seat is to move: its best moves, ranked as the search prefers them (most visited
+   * first: the first is the strong bot's move); else empty.
+   *
+   * @generated from field: repeated hunters.v1.MoveEstimate moves = 8;
+   */
+  moves: MoveEstimate[];
+};
+
+/**
+ * Describes the message hunters.v1.AnalyzeResponse.
+ * Use `create(AnalyzeResponseSchema)` to create a new message.
+ */
+export const AnalyzeResponseSchema: GenMessage<AnalyzeResponse> = /*@__PURE__*/
+  messageDesc(file_hunters_v1_oracle, 13);
+
+/**
  * The rules oracle.
  *
  * @generated from service hunters.v1.OracleService
@@ -582,6 +726,19 @@ export const OracleService: GenService<{
     methodKind: "unary";
     input: typeof GetConformanceVectorsRequestSchema;
     output: typeof GetConformanceVectorsResponseSchema;
+  },
+  /**
+   * Rank a position's moves with the strong bot's search, from one seat's view (docs/review.md):
+   * bounded like Evaluate (each caller's calls and engine seconds, the call's deadline) and stopped
+   * at once when the caller goes away. A game without a search of its own is FAILED_PRECONDITION /
+   * ANALYSIS_NOT_SUPPORTED.
+   *
+   * @generated from rpc hunters.v1.OracleService.Analyze
+   */
+  analyze: {
+    methodKind: "unary";
+    input: typeof AnalyzeRequestSchema;
+    output: typeof AnalyzeResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_hunters_v1_oracle, 0);
