@@ -36,9 +36,9 @@ REFERENCE = "strong:iterations=1"
 every time budget is measured against, so that what the search adds shows as it grows."""
 
 
-def duel(game: str, spec: str, opponent: str, games: int = GAMES, seed: int = SEED):
+def duel(game: str, spec: str, opponent: str, games: int = GAMES, seed: int = SEED, jobs: int = JOBS):
     """Play `spec` against `opponent`; return (win rate, (low, high), mean margin, mean scores, arena)."""
-    result = run_arena(game, 2, [spec, opponent], games, jobs=JOBS, seed=seed)
+    result = run_arena(game, 2, [spec, opponent], games, jobs=jobs, seed=seed)
     wins, margins, own, other = 0.0, [], [], []
     for r in result.results:
         seat = r.lineup.index(0)

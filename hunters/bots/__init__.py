@@ -8,7 +8,9 @@ A bot is a `Bot`: `bot.choose(Observation.of(game))` returns a legal move of the
 - ``mcts``: information-set MCTS in the core (see `hunters.bots.mcts`), e.g.
   ``mcts:iterations=1000,c=0.7,seed=3`` or ``mcts:seconds=0.5``;
 - ``strong``: information-set tree search with the game's rules-based evaluation (see
-  `hunters.bots.strong`), e.g. ``strong:time=1`` or ``strong:iterations=2000,seed=3``.
+  `hunters.bots.strong`), e.g. ``strong:time=1`` or ``strong:iterations=2000,seed=3``;
+- ``strong1``: `strong` as it was before its Jäger turns were searched step by step (the
+  ladder's reference of that version), with the same options.
 
 Options follow the name after a colon, separated by commas or colons. Every bot takes `seed`.
 
@@ -28,7 +30,7 @@ from typing import Any
 from .base import Bot, Observation, decision_seed
 from .mcts import MctsBot
 from .simple import GreedyBot, RandomBot
-from .strong import StrongBot, strategy_for
+from .strong import StrongBot, StrongBot1, strategy_for
 
 __all__ = [
     "BOTS",
@@ -38,6 +40,7 @@ __all__ = [
     "Observation",
     "RandomBot",
     "StrongBot",
+    "StrongBot1",
     "check_spec",
     "decision_seed",
     "make_bot",
@@ -46,7 +49,13 @@ __all__ = [
     "strategy_for",
 ]
 
-BOTS: dict[str, type[Bot]] = {"random": RandomBot, "greedy": GreedyBot, "mcts": MctsBot, "strong": StrongBot}
+BOTS: dict[str, type[Bot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "mcts": MctsBot,
+    "strong": StrongBot,
+    "strong1": StrongBot1,
+}
 """Built-in bots by name."""
 
 

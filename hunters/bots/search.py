@@ -51,10 +51,48 @@ _Options = tuple[list[int], list[float], list[float], int, list[int]]
 estimates (players values per move), players, move codes."""
 
 
-def _options(strat: Any, state: Any, scale: float) -> _Options:
+def _options(strat: Any, state: Any, scale: float, merge: bool = False) -> _Options:
+    """The moves of `state` ranked by estimate. With `merge`, a move whose estimates after it equal
+    those of a better-ranked move is left out of the ranking (its position is the other's, reached
+    by another order of the same steps): transpositions share one child; and among the moves tied
+    with the best, those the strategy says make progress (``progress``) come first, so that a walk
+    that changes nothing is not chosen over ending it."""
     legal = state.legal_codes()
     flat, order, priors = strat.child_estimates(state, legal, scale)
-    return order, priors, flat, len(flat) // len(legal), legal
+    players = len(flat) // len(legal)
+    if merge:
+        progress = getattr(strat, "progress", None)
+        best = flat[order[0] * players : (order[0] + 1) * players]
+        tied = 1
+        while tied < len(order) and flat[order[tied] * players : (order[tied] + 1) * players] == best:
+            tied += 1
+        if progress is not None and tied > 1:  # equal value: progress first, not a walk that repeats
+            moving = [progress(state, legal[i]) for i in order[:tied]]
+            ahead = [i for i, m in zip(order, moving, strict=False) if m]
+            order = ahead + [i for i, m in zip(order, moving, strict=False) if not m] + order[tied:]
+        seen: set[tuple[float, ...]] = set()
+        kept = []
+        for i in order:
+            after = tuple(flat[i * players : (i + 1) * players])
+            if after not in seen:
+                seen.add(after)
+                kept.append(i)
+        order = kept
+    return order, priors, flat, players, legal
+
+
+_Steps = tuple[list[Hashable], dict[Hashable, list[int]]]
+"""A decision's moves grouped by their first step: the groups best first (by their best move), and
+each group's move indices best first."""
+
+
+def _steps(strat: Any, state: Any, options: _Options) -> _Steps:
+    order, _, _, _, legal = options
+    first = strat.first_step
+    groups: dict[Hashable, list[int]] = {}
+    for i in order:
+        groups.setdefault(first(state, legal[i]), []).append(i)
+    return list(groups), groups
 
 
 def _best(options: _Options) -> tuple[int, list[float]]:
@@ -65,7 +103,7 @@ def _best(options: _Options) -> tuple[int, list[float]]:
 
 
 class _Node:
-    __slots__ = ("children", "mover", "options", "prior", "total", "visits")
+    __slots__ = ("children", "halves", "mover", "options", "prior", "steps", "total", "visits")
 
     def __init__(self, mover: int, prior: float):
         self.mover = mover
@@ -74,6 +112,9 @@ class _Node:
         self.total = 0.0
         self.children: dict[Hashable, _Node] = {}
         self.options: dict[Hashable, _Options] = {}
+        self.halves: dict[Hashable, _Node] = {}
+        """With steps: the statistics of each first step (its moves are still `children`)."""
+        self.steps: dict[Hashable, _Steps] = {}
 
     def record(self, values: Sequence[float]) -> None:
         """Nothing to keep below the root."""
@@ -104,7 +145,8 @@ class RootMove:
     """What the search found after one move of the root: its core code, prior (the mover's reward
     by the estimate one ply on), visits and mean reward for the mover, and over those visits' leaves
     the mean estimated final score and final margin of every seat and the margin's standard
-    deviation (the spread of the leaves, 0 with one visit)."""
+    deviation (the spread of the leaves, 0 with one visit); when the search chose first steps, the
+    visits of the move's first step (else 0)."""
 
     code: int
     prior: float
@@ -113,20 +155,22 @@ class RootMove:
     scores: tuple[float, ...]
     margins: tuple[float, ...]
     spreads: tuple[float, ...]
+    step_visits: int = 0
 
     @classmethod
-    def of(cls, node: _RootChild) -> RootMove:
+    def of(cls, node: _RootChild, step_visits: int = 0) -> RootMove:
         n = node.visits
         means = tuple(m / n for m in node.margin_sums)
         spreads = tuple(
             math.sqrt(max(0.0, (q - n * mean * mean) / (n - 1))) if n > 1 else 0.0
             for q, mean in zip(node.margin_squares, means, strict=True)
         )
-        return cls(node.code, node.prior, n, node.total / n, tuple(s / n for s in node.score_sums), means, spreads)
+        scores = tuple(s / n for s in node.score_sums)
+        return cls(node.code, node.prior, n, node.total / n, scores, means, spreads, step_visits)
 
 
-def _preference(m: RootMove) -> tuple[int, float, int]:
-    return (m.visits, m.prior, -m.code)
+def _preference(m: RootMove) -> tuple[int, int, float, int]:
+    return (m.step_visits, m.visits, m.prior, -m.code)
 
 
 class StrongSearch:
@@ -148,11 +192,19 @@ class StrongSearch:
         dets: int,
         reply: int,
         playout: int,
+        merge: bool = False,
+        steps: bool = False,
         stop: bytearray | None = None,
     ):
         self.obs, self.strat, self.seed = obs, strat, seed
         self.c, self.bias, self.widen, self.alpha, self.dets = c, bias, widen, alpha, dets
         self.reply, self.playout, self.stop = reply, playout, stop
+        self.merge = merge and bool(getattr(strat, "TRANSPOSITIONS", False))
+        """Whether moves to the same estimated position share one child (`_options`), in a game
+        whose strategy says that different moves reach the same position (``TRANSPOSITIONS``)."""
+        self.steps = steps and hasattr(strat, "first_step")
+        """Whether a node chooses a first step, then a move that starts with it (two tree levels
+        over the moves of one turn), when the strategy names first steps (``first_step``)."""
         self.players = obs.players
         self.iterations = 0
         """Iterations run so far (`extend`'s included)."""
@@ -193,16 +245,20 @@ class StrongSearch:
         order, _, _, _, legal = next(iter(self.root.options.values()))
         key_of, state = self.strat.key, self.det(0)
         found = []
-        for i in order:
+        merged = set(range(len(legal))).difference(order)  # searched only when extended
+        first = self.strat.first_step if self.steps else None
+        halves = self.root.halves
+        for i in [*order, *sorted(merged)]:
             child = self.root.children.get(key_of(state, legal[i]))
             if isinstance(child, _RootChild) and child.visits:
-                found.append(RootMove.of(child))
+                half = halves.get(first(state, legal[i])) if first is not None else None
+                found.append(RootMove.of(child, half.visits if half is not None else 0))
         return found
 
     @staticmethod
     def choice(moves: Sequence[RootMove]) -> RootMove:
-        """The move the bot plays among the root's `moves`: the most visited, then the best prior,
-        then the lowest code."""
+        """The move the bot plays among the root's `moves`: the most visited (of the most visited
+        first step, when the search chose first steps), then the best prior, then the lowest code."""
         return max(moves, key=_preference)
 
     @staticmethod
@@ -217,7 +273,7 @@ class StrongSearch:
         estimates, key_of, signature = strat.estimates, strat.key, strat.signature
         root, players, stop = self.root, self.players, self.stop
         c, bias, widen, alpha, reply = self.c, self.bias, self.widen, self.alpha, self.reply
-        playout, ndets = self.playout, self.dets
+        playout, ndets, merge, steps = self.playout, self.dets, self.merge, self.steps
         it = 0
         while True:
             if limit and it >= limit:
@@ -231,6 +287,7 @@ class StrongSearch:
             node = root
             path: list[_Node] = []
             values: list[float] | None = None
+            top: _Node | None = None  # the root's move
             while True:
                 if state.over:
                     values = estimates(state)
@@ -238,18 +295,40 @@ class StrongSearch:
                 sig = signature(state)
                 entry = node.options.get(sig)
                 if entry is None:
-                    entry = node.options[sig] = _options(strat, state, scale)
+                    entry = node.options[sig] = _options(strat, state, scale, merge)
                 order, priors, flat, n, legal = entry
                 mover = state.player
+                half: _Node | None = None
+                visits = node.visits
                 if node is root and only is not None:
                     candidates: Sequence[int] = (legal.index(only),)
+                elif steps:  # first the step, then the move that starts with it
+                    grouping = node.steps.get(sig)
+                    if grouping is None:
+                        grouping = node.steps[sig] = _steps(strat, state, entry)
+                    groups, members = grouping
+                    log_n = math.log(visits + 1)
+                    half_v = -1.0
+                    for g in groups[: max(1, int(widen * (visits + 1) ** alpha))]:
+                        h = node.halves.get(g)
+                        if h is None:
+                            half = node.halves[g] = _Node(mover, priors[members[g][0]])
+                            candidates = members[g]
+                            break
+                        v = h.total / h.visits + c * math.sqrt(log_n / h.visits) + bias * h.prior / (h.visits + 1)
+                        if v > half_v:
+                            half_v, half, candidates = v, h, members[g]
+                    assert half is not None
+                    visits = half.visits
+                    candidates = candidates[: max(1, int(widen * (visits + 1) ** alpha))]
+                    path.append(half)
                 else:
-                    candidates = order[: max(1, int(widen * (node.visits + 1) ** alpha))]
+                    candidates = order[: max(1, int(widen * (visits + 1) ** alpha))]
                 best: _Node | None = None
                 best_code = 0
                 best_v = -1.0
                 fresh = None
-                log_n = math.log(node.visits + 1)
+                log_n = math.log(visits + 1)
                 for i in candidates:
                     code = legal[i]
                     prior = priors[i]
@@ -272,12 +351,13 @@ class StrongSearch:
                     child = _RootChild(mover, prior, code, players) if node is root else _Node(mover, prior)
                     node.children[key] = child
                     path.append(child)
+                    top = top or child
                     if reply:  # value the new node after the next mover's best reply by estimate
                         state.play_code(code)
                         if state.over:
                             values = estimates(state)
                         else:
-                            entry = child.options[signature(state)] = _options(strat, state, scale)
+                            entry = child.options[signature(state)] = _options(strat, state, scale, merge)
                             move, values = _best(entry)
                             for _ in range(playout):  # further plies of best moves by estimate
                                 state.play_code(move)
@@ -292,13 +372,15 @@ class StrongSearch:
                 state.play_code(best_code)
                 node = best
                 path.append(node)
+                top = top or node
             assert values is not None
             leaf = _rewards(values, scale)
             root.visits += 1
             for n_ in path:
                 n_.visits += 1
                 n_.total += leaf[n_.mover]
-            path[0].record(values)  # the root's move: its leaves' estimates
+            assert top is not None
+            top.record(values)  # the root's move: its leaves' estimates
             it += 1
         self.iterations += it
         return it

@@ -27,7 +27,7 @@ from hunters.errors import NotSupportedError
 from .base import Bot, Observation, decision_seed
 from .search import StrongSearch
 
-__all__ = ["SearchStrategy", "StrongBot", "strategy_for"]
+__all__ = ["SearchStrategy", "StrongBot", "StrongBot1", "strategy_for"]
 
 
 class SearchStrategy(Protocol):
@@ -101,7 +101,9 @@ class StrongBot(Bot):
     candidates = max(1, widen · visits^alpha), default 2 and 0.5), `dets` (determinizations per
     decision, default 512), `reply` (1: value a new node after the next mover's best reply),
     `playout` (best moves by estimate played after that reply before valuing; default: the
-    strategy's PLAYOUT, else 0), `seed`."""
+    strategy's PLAYOUT, else 0), `merge` (1: moves reaching the same estimated position share a
+    child, in games whose strategy declares TRANSPOSITIONS), `steps` (1: a node chooses a move's
+    first step, then the move, in games whose strategy names `first_step`), `seed`."""
 
     name = "strong"
     OPTION_RANGES: ClassVar[dict[str, tuple[float, float]]] = {
@@ -114,6 +116,8 @@ class StrongBot(Bot):
         "dets": (1, 100_000),
         "reply": (0, 1),
         "playout": (0, 1000),
+        "merge": (0, 1),
+        "steps": (0, 1),
         "seed": Bot.SEED,
     }
 
@@ -129,6 +133,8 @@ class StrongBot(Bot):
         reply: int = 1,
         playout: int | None = None,
         seed: int = 0,
+        merge: int = 1,
+        steps: int = 0,
     ):
         if iterations is not None and (type(iterations) is not int or iterations < 0):
             raise ValueError("iterations must be an int >= 0")
@@ -158,6 +164,10 @@ class StrongBot(Bot):
         if playout and not reply:
             raise ValueError("playout continues after the reply: it needs reply=1")
         self.playout = playout
+        if merge not in (0, 1) or steps not in (0, 1):
+            raise ValueError("merge and steps must be 0 or 1")
+        self.merge = merge
+        self.steps = steps
         self.seed = seed
         self.last_iterations = 0
         """Iterations of the last decision."""
@@ -186,8 +196,12 @@ class StrongBot(Bot):
         ]
         if self.playout is not None:
             parts.append(f"playout={self.playout}")
+        parts += self._version_parts()
         parts.append(f"seed={self.seed}")
-        return "strong:" + ",".join(parts)
+        return f"{self.name}:" + ",".join(parts)
+
+    def _version_parts(self) -> list[str]:
+        return [f"merge={self.merge}", f"steps={self.steps}"]
 
     def playout_in(self, strat: Any) -> int:
         """The moves of a playout in a game of this strategy: the bot's `playout`, else the
@@ -227,6 +241,8 @@ class StrongBot(Bot):
             dets=self.dets,
             reply=self.reply,
             playout=self.playout_in(strat),
+            merge=bool(self.merge),
+            steps=bool(self.steps),
             stop=stop if stop is not None else self.stop,
         )
 
@@ -244,3 +260,31 @@ class StrongBot(Bot):
             legal = state.legal_codes()
             return int(legal[strat.child_estimates(state, legal, float(strat.SCALE))[1][0]])
         return tree.choice(moves).code
+
+
+class StrongBot1(StrongBot):
+    """`strong` as it was before transpositions and step-level nodes (`merge=0,steps=0`), kept
+    under a versioned name so that the ladder stays comparable: the same options as that bot."""
+
+    name = "strong1"
+    OPTION_RANGES: ClassVar[dict[str, tuple[float, float]]] = {
+        k: v for k, v in StrongBot.OPTION_RANGES.items() if k not in ("merge", "steps")
+    }
+
+    def __init__(
+        self,
+        time: float = 0.0,
+        iterations: int | None = None,
+        c: float = 0.1,
+        bias: float = 1.0,
+        widen: float = 2.0,
+        alpha: float = 0.5,
+        dets: int = 512,
+        reply: int = 1,
+        playout: int | None = None,
+        seed: int = 0,
+    ):
+        super().__init__(time, iterations, c, bias, widen, alpha, dets, reply, playout, seed, merge=0, steps=0)
+
+    def _version_parts(self) -> list[str]:
+        return []

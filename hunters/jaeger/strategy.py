@@ -28,11 +28,14 @@ __all__ = [
     "MARGIN_SD",
     "REVIEW_BANDS",
     "SCALE",
+    "TRANSPOSITIONS",
     "WEIGHTS",
     "child_estimates",
     "estimates",
+    "first_step",
     "key",
     "margin_sd",
+    "progress",
     "signature",
 ]
 
@@ -59,6 +62,37 @@ _ESTIMATE = CoreEstimate(_core.estimate, _core.child_estimates, WEIGHTS)
 set_weights = _ESTIMATE.set_weights
 estimates = _ESTIMATE.estimates
 child_estimates = _ESTIMATE.child_estimates
+
+
+TRANSPOSITIONS = True
+"""A turn's two steps by different characters, played in either order, reach the same position:
+the search lets moves with equal estimates after them share one child."""
+
+_STEP_WIDTH: dict[int, int] = {}
+
+
+def first_step(state: Any, code: int) -> int:
+    """The first step of a turn (its code's high part: turn = step1 · (steps + 1) + step2 + 1), so
+    that the search can choose a turn's first step before its second."""
+    size = state.config.action_space_size
+    width = _STEP_WIDTH.get(size)
+    if width is None:  # size = steps · (steps + 1)
+        width = _STEP_WIDTH[size] = (math.isqrt(1 + 4 * size) + 1) // 2
+    return int(code) // width
+
+
+def progress(state: Any, code: int) -> bool:
+    """Whether a turn ends a walk that gains nothing: the mover is alone on the board and one of
+    its steps takes a character off it. Among turns the estimate values alike, the search plays
+    these first, so that a character alone with nothing left to gain leaves rather than walking back
+    and forth until the season's stall bound ends it. Not while another seat is on the board: there
+    walking is waiting, and whoever leaves first gives up the tiles the other may still leave to it
+    (leaving on ties lost most of 6 games at 30 iterations against the bot that waited)."""
+    mover = state.player
+    if any(seat != mover for seat, _ in state.characters()):
+        return False
+    _, dst1, src2, dst2 = state.config.decode(code)
+    return dst1 is None or (src2 is not None and dst2 is None)
 
 
 def key(state: Any, code: int) -> int:

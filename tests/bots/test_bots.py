@@ -103,7 +103,7 @@ def test_spec_parsing_and_errors():
     assert isinstance(bot, MctsBot) and (bot.iterations, bot.seconds, bot.c, bot.seed) == (10, 0.5, 1.0, 3)
     assert make_bot(bot.spec).spec == bot.spec
     assert make_bot("random", seed=7).seed == 7 and make_bot("random:seed=2", seed=7).seed == 2
-    assert set(BOTS) == {"random", "greedy", "mcts", "strong"}
+    assert set(BOTS) == {"random", "greedy", "mcts", "strong", "strong1"}
     for bad in (
         "",
         "nobot",

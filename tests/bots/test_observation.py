@@ -11,7 +11,13 @@ from hunters.jaeger import Game as JS
 from hunters.jaeger.tiles import FOOD, GOODS
 from hunters.review import analyze
 
-BOT_SPECS = ["random:seed=4", "greedy:seed=4", "mcts:iterations=300,seed=4", "strong:iterations=60,seed=4"]
+BOT_SPECS = [
+    "random:seed=4",
+    "greedy:seed=4",
+    "mcts:iterations=300,seed=4",
+    "strong:iterations=60,seed=4",
+    "strong1:iterations=60,seed=4",
+]
 
 
 def _play_random(game, n, seed):

@@ -3,9 +3,9 @@ the games' estimates, and a strength sanity check that cannot be flaky (fixed it
 
 import pytest
 
-from hunters.bots import BOTS, Observation, StrongBot, make_bot, strategy_for
+from hunters.bots import BOTS, Observation, StrongBot, StrongBot1, make_bot, strategy_for
 from hunters.bots.base import _mix, decision_seed
-from hunters.bots.search import _rewards
+from hunters.bots.search import _options, _rewards
 from hunters.carcassonne import Game as HG
 from hunters.carcassonne import strategy as hg_strategy
 from hunters.jaeger import Game as JS
@@ -153,3 +153,78 @@ def test_a_set_stop_byte_ends_the_search_with_the_best_move_by_estimate(cls):
     move = bot(game)
     assert bot.last_iterations == 0 and bot.last_stats == []
     assert move == make_bot("strong:iterations=1,seed=1")(game)  # one iteration expands the best by estimate
+
+
+def test_strong1_is_the_previous_strong_under_its_own_name():
+    """`strong1` keeps the version before transpositions and the progress rule, with its options;
+    in H&G (no transpositions declared) the two play alike, visit for visit."""
+    assert BOTS["strong1"] is StrongBot1
+    old = make_bot("strong1:iterations=40,playout=2,seed=3")
+    assert old.spec.startswith("strong1:") and "merge" not in old.spec and make_bot(old.spec).spec == old.spec
+    with pytest.raises(ValueError, match="no option 'merge'"):
+        make_bot("strong1:merge=1")
+    assert make_bot("strong").merge == 1 and make_bot("strong:merge=0,steps=1").steps == 1
+    game = HG.new(players=2, seed=3)
+    for _ in range(5):
+        game.play(make_bot("greedy:seed=1")(game))
+    new = make_bot("strong:iterations=40,playout=2,seed=3")
+    assert new(game) == old(game) and new.last_stats == old.last_stats
+
+
+def _jaeger_after(moves, seed=3):
+    game = JS.new(players=2, seed=seed)
+    bot = make_bot("strong1:iterations=10,seed=1")
+    for _ in range(moves):
+        game.play(bot(game))
+    return game
+
+
+def test_jaeger_transpositions_share_one_child():
+    """Turns reaching the same position (the same steps in another order) are one root move: the
+    ranking keeps one turn per estimated position, and a search's root moves differ in estimate."""
+    game = _jaeger_after(4)
+    state = game.search_state()
+    full = _options(js_strategy, state, js_strategy.SCALE)
+    merged = _options(js_strategy, state, js_strategy.SCALE, merge=True)
+    order, _, flat, players, legal = merged
+    after = [tuple(flat[i * players : (i + 1) * players]) for i in range(len(legal))]
+    assert len(full[0]) == len(legal) > len(order) == len(set(after)) == len({after[i] for i in order})
+    assert order[0] == full[0][0]  # the best move is kept
+    bot = make_bot("strong:iterations=60,seed=2")
+    bot(game)
+    searched = [after[legal.index(code)] for code, *_ in bot.last_stats]
+    assert len(searched) == len(set(searched)) > 1
+
+
+def test_jaeger_a_character_alone_with_nothing_to_gain_leaves():
+    """Seat 0 alone on the board in winter, every turn worth the same by the estimate: the previous
+    bot walks (and would walk until the stall bound ends the season); `strong` leaves."""
+    game = _jaeger_after(211)
+    state = game.search_state()
+    assert {seat for seat, _ in state.characters()} == {game.player} == {0}
+    codes = state.legal_codes()
+    flat, _, _ = js_strategy.child_estimates(state, codes, js_strategy.SCALE)
+    assert len({tuple(flat[i * 2 : i * 2 + 2]) for i in range(len(codes))}) == 1
+    new, old = make_bot("strong:iterations=30,seed=1"), make_bot("strong1:iterations=30,seed=1")
+    before = len(state.characters())
+    moved = new(game)
+    code = codes[game.legal_moves().index(moved)]
+    assert js_strategy.progress(state, code)
+    assert not js_strategy.progress(state, codes[game.legal_moves().index(old(game))])
+    after = state.clone()
+    after.play_code(code)
+    assert len(after.characters()) < before or after.season != state.season
+
+
+def test_jaeger_steps_group_turns_by_their_first_step():
+    """`first_step` names a turn's first step (the search's `steps=1` chooses it first): turns with
+    the same first step, and only those, share it; such a search is deterministic and legal."""
+    game = _jaeger_after(4)
+    state = game.search_state()
+    codes = state.legal_codes()
+    firsts = {}
+    for code in codes:
+        firsts.setdefault(js_strategy.first_step(state, code), set()).add(state.config.decode(code)[:2])
+    assert len(firsts) > 1 and all(len(pairs) == 1 for pairs in firsts.values())
+    a, b = make_bot("strong:iterations=40,steps=1,seed=2"), make_bot("strong:iterations=40,steps=1,seed=2")
+    assert a(game) == b(game) and a.last_stats == b.last_stats and game.is_legal(a(game))
