@@ -22,6 +22,7 @@ from hunters.address import DEFAULT_PORT, server_address_argument
 from hunters.errors import InvalidRecordError
 from hunters.game_base import AnyGame
 from hunters.perft import perft
+from hunters.recordfile import BadRecordFile, read_record
 from hunters.scale import ScaleError
 from hunters.simulate import random_games
 
@@ -151,34 +152,14 @@ def _simulate_one(cls: type[AnyGame], args: argparse.Namespace) -> int:
     return 0
 
 
-class _BadRecord(Exception):
-    """A record file that cannot be used: the one line to print."""
-
-
-def _read_record(path: str) -> dict[str, Any]:
-    """The JSON record of a registered game in `path` (_BadRecord saying why not)."""
-    try:
-        with open(path, encoding="utf-8") as fh:
-            record = json.load(fh)
-    except OSError as exc:
-        raise _BadRecord(exc.strerror or str(exc)) from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise _BadRecord(f"not JSON ({exc})") from None
-    if not isinstance(record, dict) or not isinstance(record.get("game"), str):
-        raise _BadRecord("invalid record: no game id")
-    if record["game"] not in hunters.games:
-        raise _BadRecord(f"invalid record: unknown game {record['game']!r}")
-    return record
-
-
 def _replay(args: argparse.Namespace) -> int:
     def fail(message: str) -> int:
         print(f"hunters replay: {args.record}: {message}", file=sys.stderr)
         return 2
 
     try:
-        record = _read_record(args.record)
-    except _BadRecord as exc:
+        record = read_record(args.record)
+    except BadRecordFile as exc:
         return fail(str(exc))
     cls = hunters.games.get(record["game"])
     moves = record.get("moves", [])
@@ -200,8 +181,8 @@ def _perft(args: argparse.Namespace) -> int:
         return 2
 
     try:
-        record = _read_record(args.record)
-    except _BadRecord as exc:
+        record = read_record(args.record)
+    except BadRecordFile as exc:
         return fail(str(exc))
     if not 0 <= args.depth <= 64:
         return fail("--depth must be 0..64")
@@ -278,14 +259,9 @@ def _render(args: argparse.Namespace) -> int:
         return 2
 
     try:
-        with open(args.record, encoding="utf-8") as fh:
-            record = json.load(fh)
-    except OSError as exc:
-        return fail(f"{args.record}: {exc.strerror or exc}")
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        return fail(f"{args.record}: not JSON ({exc})")
-    if not isinstance(record, dict) or record.get("game") not in hunters.games:
-        return fail(f"{args.record}: invalid record: no known game id")
+        record = read_record(args.record)
+    except BadRecordFile as exc:
+        return fail(f"{args.record}: {exc}")
     from hunters import pictures
 
     try:

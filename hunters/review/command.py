@@ -12,6 +12,7 @@ from typing import Any
 
 import hunters
 from hunters.errors import InvalidRecordError, NotSupportedError
+from hunters.recordfile import BadRecordFile, read_record
 from hunters.wire import adapter
 
 from .analysis import AnalysisCancelled
@@ -55,12 +56,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
 
     try:
-        with open(args.record, encoding="utf-8") as fh:
-            record = json.load(fh)
-    except OSError as exc:
-        return fail(f"{args.record}: {exc.strerror or exc}")
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        return fail(f"{args.record}: not JSON ({exc})")
+        record = read_record(args.record)
+    except BadRecordFile as exc:
+        return fail(f"{args.record}: {exc}")
     bar = None
     if not args.quiet:
         from tqdm import tqdm

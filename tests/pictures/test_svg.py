@@ -214,7 +214,7 @@ def test_render_command(tmp_path, capsys):
     assert "at must be an int from 0 to 15" in capsys.readouterr().err
     rec.write_text("{}")
     assert main(["render", str(rec), "-o", str(out)]) == 2
-    assert "no known game id" in capsys.readouterr().err
+    assert "invalid record: no game id" in capsys.readouterr().err
 
 
 def test_render_png(tmp_path):
