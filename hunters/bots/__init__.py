@@ -9,8 +9,8 @@ A bot is a `Bot`: `bot.choose(Observation.of(game))` returns a legal move of the
   ``mcts:iterations=1000,c=0.7,seed=3`` or ``mcts:seconds=0.5``;
 - ``strong``: information-set tree search with the game's rules-based evaluation (see
   `hunters.bots.strong`), e.g. ``strong:time=1`` or ``strong:iterations=2000,seed=3``;
-- ``strong1``: `strong` as it was before its Jäger turns were searched step by step (the
-  ladder's reference of that version), with the same options.
+- ``strong1``: `strong` as it was before its Jäger search merged transpositions and preferred
+  progress on ties (the ladder's reference of that version), with the same options.
 
 Options follow the name after a colon, separated by commas or colons. Every bot takes `seed`.
 

@@ -263,7 +263,7 @@ class StrongBot(Bot):
 
 
 class StrongBot1(StrongBot):
-    """`strong` as it was before transpositions and step-level nodes (`merge=0,steps=0`), kept
+    """`strong` as it was before transpositions and the progress rule (`merge=0,steps=0`), kept
     under a versioned name so that the ladder stays comparable: the same options as that bot."""
 
     name = "strong1"
