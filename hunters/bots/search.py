@@ -194,9 +194,13 @@ class StrongSearch:
         playout: int,
         merge: bool = False,
         steps: bool = False,
+        halving: bool = False,
         stop: bytearray | None = None,
     ):
         self.obs, self.strat, self.seed = obs, strat, seed
+        self.halving = halving
+        """Whether the root shares the budget by sequential halving (`run`) rather than by the
+        tree's own choice below it."""
         self.c, self.bias, self.widen, self.alpha, self.dets = c, bias, widen, alpha, dets
         self.reply, self.playout, self.stop = reply, playout, stop
         self.merge = merge and bool(getattr(strat, "TRANSPOSITIONS", False))
@@ -227,7 +231,65 @@ class StrongSearch:
     def run(self, iterations: int, seconds: float = 0.0) -> int:
         """Search until `iterations` (0: no limit) or `seconds` (0: no limit) are spent, whichever
         comes first; the iterations run."""
-        return self._loop(iterations, _time.perf_counter() + seconds if seconds else 0.0, None)
+        deadline = _time.perf_counter() + seconds if seconds else 0.0
+        if self.halving:
+            return self._halve(iterations, deadline)
+        return self._loop(iterations, deadline, None)
+
+    def _root_order(self) -> tuple[list[int], list[float], list[int]]:
+        """The root's moves as the tree ranks them: indices best first, priors, codes."""
+        state, root = self.det(0), self.root
+        sig = self.strat.signature(state)
+        entry = root.options.get(sig)
+        if entry is None:
+            entry = root.options[sig] = _options(self.strat, state, float(self.strat.SCALE), self.merge)
+        return entry[0], entry[1], entry[4]
+
+    def _halve(self, iterations: int, deadline: float) -> int:
+        """Sequential halving at the root: the best `m` moves by prior (m = widen · √budget, as
+        many as the tree's widening would try; 16 with a time budget alone) share the budget in
+        rounds; each round gives its moves equal visits and keeps the better half by mean reward,
+        until one is left, which gets what is left (at least one visit, so it is the most visited:
+        `choice`). Below the root, the tree searches as usual. The budget goes to the moves still
+        in contention instead of being spread over every candidate at about ten visits each."""
+        order, priors, legal = self._root_order()
+        budget = iterations if iterations else 0
+        m = max(2, int(self.widen * math.sqrt(budget))) if budget else 16
+        alive = order[: min(len(order), m)]
+        rounds = max(1, math.ceil(math.log2(len(alive)))) if len(alive) > 1 else 0
+        start, done = _time.perf_counter(), 0
+        key_of, state, children = self.strat.key, self.det(0), self.root.children
+
+        def visits(i: int) -> int:
+            child = children.get(key_of(state, legal[i]))
+            return child.visits if child is not None else 0
+
+        def mean(i: int) -> float:
+            child = children.get(key_of(state, legal[i]))
+            return child.total / child.visits if child is not None and child.visits else -1.0
+
+        for r in range(rounds):
+            share = max(1, (budget - 1) // rounds // len(alive)) if budget else 0
+            end = start + (deadline - start) * (r + 1) / (rounds + 1) if deadline else 0.0
+            targets = {i: visits(i) + share for i in alive}
+            while True:  # a visit to each move short of its target in turn, so a deadline cuts a round evenly
+                pending = [i for i in alive if not share or visits(i) < targets[i]]
+                if not pending or (end and _time.perf_counter() >= end and all(visits(i) for i in alive)):
+                    break
+                for i in pending:
+                    ran = self._loop(1, 0.0, legal[i])
+                    if not ran:  # stopped
+                        return done
+                    done += ran
+            alive = sorted(alive, key=lambda i: (mean(i), priors[i], -legal[i]), reverse=True)
+            alive = alive[: (len(alive) + 1) // 2]
+        # what is left goes to the last move standing: at least one visit, so it is the most visited
+        winner, extra, given = legal[alive[0]], max(1, budget - done), 0
+        while self._loop(1, 0.0, winner):
+            done, given = done + 1, given + 1
+            if (budget and given >= extra) or (deadline and _time.perf_counter() >= deadline):
+                break
+        return done
 
     def extend(self, code: int, visits: int) -> None:
         """Give the root move `code` (a legal code) at least `visits` visits, searching below it

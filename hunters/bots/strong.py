@@ -103,7 +103,8 @@ class StrongBot(Bot):
     `playout` (best moves by estimate played after that reply before valuing; default: the
     strategy's PLAYOUT, else 0), `merge` (1: moves reaching the same estimated position share a
     child, in games whose strategy declares TRANSPOSITIONS), `steps` (1: a node chooses a move's
-    first step, then the move, in games whose strategy names `first_step`), `seed`."""
+    first step, then the move, in games whose strategy names `first_step`), `halving` (1: the root
+    shares the budget by sequential halving: `StrongSearch.run`), `seed`."""
 
     name = "strong"
     OPTION_RANGES: ClassVar[dict[str, tuple[float, float]]] = {
@@ -118,6 +119,7 @@ class StrongBot(Bot):
         "playout": (0, 1000),
         "merge": (0, 1),
         "steps": (0, 1),
+        "halving": (0, 1),
         "seed": Bot.SEED,
     }
 
@@ -135,6 +137,7 @@ class StrongBot(Bot):
         seed: int = 0,
         merge: int = 1,
         steps: int = 0,
+        halving: int = 0,
     ):
         if iterations is not None and (type(iterations) is not int or iterations < 0):
             raise ValueError("iterations must be an int >= 0")
@@ -164,10 +167,11 @@ class StrongBot(Bot):
         if playout and not reply:
             raise ValueError("playout continues after the reply: it needs reply=1")
         self.playout = playout
-        if merge not in (0, 1) or steps not in (0, 1):
-            raise ValueError("merge and steps must be 0 or 1")
+        if merge not in (0, 1) or steps not in (0, 1) or halving not in (0, 1):
+            raise ValueError("merge, steps and halving must be 0 or 1")
         self.merge = merge
         self.steps = steps
+        self.halving = halving
         self.seed = seed
         self.last_iterations = 0
         """Iterations of the last decision."""
@@ -201,7 +205,7 @@ class StrongBot(Bot):
         return f"{self.name}:" + ",".join(parts)
 
     def _version_parts(self) -> list[str]:
-        return [f"merge={self.merge}", f"steps={self.steps}"]
+        return [f"merge={self.merge}", f"steps={self.steps}", f"halving={self.halving}"]
 
     def playout_in(self, strat: Any) -> int:
         """The moves of a playout in a game of this strategy: the bot's `playout`, else the
@@ -243,6 +247,7 @@ class StrongBot(Bot):
             playout=self.playout_in(strat),
             merge=bool(self.merge),
             steps=bool(self.steps),
+            halving=bool(self.halving),
             stop=stop if stop is not None else self.stop,
         )
 
@@ -268,7 +273,7 @@ class StrongBot1(StrongBot):
 
     name = "strong1"
     OPTION_RANGES: ClassVar[dict[str, tuple[float, float]]] = {
-        k: v for k, v in StrongBot.OPTION_RANGES.items() if k not in ("merge", "steps")
+        k: v for k, v in StrongBot.OPTION_RANGES.items() if k not in ("merge", "steps", "halving")
     }
 
     def __init__(
@@ -284,7 +289,8 @@ class StrongBot1(StrongBot):
         playout: int | None = None,
         seed: int = 0,
     ):
-        super().__init__(time, iterations, c, bias, widen, alpha, dets, reply, playout, seed, merge=0, steps=0)
+        old = {"merge": 0, "steps": 0, "halving": 0}
+        super().__init__(time, iterations, c, bias, widen, alpha, dets, reply, playout, seed, **old)
 
     def _version_parts(self) -> list[str]:
         return []

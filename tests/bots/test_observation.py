@@ -17,6 +17,7 @@ BOT_SPECS = [
     "mcts:iterations=300,seed=4",
     "strong:iterations=60,seed=4",
     "strong1:iterations=60,seed=4",
+    "strong:iterations=60,halving=1,seed=4",
 ]
 
 

@@ -228,3 +228,41 @@ def test_jaeger_steps_group_turns_by_their_first_step():
     assert len(firsts) > 1 and all(len(pairs) == 1 for pairs in firsts.values())
     a, b = make_bot("strong:iterations=40,steps=1,seed=2"), make_bot("strong:iterations=40,steps=1,seed=2")
     assert a(game) == b(game) and a.last_stats == b.last_stats and game.is_legal(a(game))
+
+
+@pytest.mark.parametrize("cls", [HG, JS])
+def test_halving_spends_the_budget_on_the_moves_still_in_contention(cls):
+    """Sequential halving at the root: the budget is spent exactly, deterministically; each round
+    halves the moves still searched, so the move played has the most visits, more than any move
+    dropped in the first round; the choice comes from the root's figures as without halving."""
+    game = cls.new(players=2, seed=3)
+    for _ in range(7):
+        game.play(make_bot("greedy:seed=1")(game))
+    a, b = make_bot("strong:iterations=120,halving=1,seed=4"), make_bot("strong:iterations=120,halving=1,seed=4")
+    assert a(game) == b(game) and a.last_stats == b.last_stats
+    assert a.last_iterations == 120 and sum(v for _, v, _, _ in a.last_stats) == 120
+    visits = sorted((v for _, v, _, _ in a.last_stats), reverse=True)
+    assert visits[0] > visits[1] >= visits[-1]
+    assert len(a.last_stats) == min(len(game.legal_moves()), int(2 * 120**0.5))
+    assert visits[0] >= 4 * visits[-1]  # the finalists got the budget, not the first round's moves
+    codes = game.search_state().legal_codes()
+    played = codes[game.legal_moves().index(a(game))]
+    assert max(a.last_stats, key=lambda s: s[1])[0] == played
+    assert "halving=1" in a.spec and make_bot(a.spec).spec == a.spec
+    with pytest.raises(ValueError):
+        make_bot("strong:halving=2")
+    with pytest.raises(ValueError, match="no option 'halving'"):
+        make_bot("strong1:halving=1")
+
+
+def test_halving_with_a_time_budget_and_the_stop_byte():
+    game = JS.new(players=2, seed=3)
+    for _ in range(7):
+        game.play(make_bot("greedy:seed=1")(game))
+    bot = make_bot("strong:time=0.2,halving=1,seed=4")
+    assert game.is_legal(bot(game)) and bot.last_iterations > 0
+    visits = sorted((v for _, v, _, _ in bot.last_stats), reverse=True)
+    assert visits[0] > visits[1]  # the last move standing is the most visited
+    bot = make_bot("strong:iterations=500,halving=1,seed=1")
+    bot.stop = bytearray(b"\x01")
+    assert game.is_legal(bot(game)) and bot.last_iterations == 0
