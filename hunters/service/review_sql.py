@@ -5,12 +5,14 @@ updating it); the others only read it. The statements take the store's placehold
 
 from __future__ import annotations
 
+import abc
+import time
 from collections.abc import Sequence
 from typing import Any
 
-from .store_base import StoredReview
+from .store_base import MatchStore, StoredReview
 
-__all__ = ["POSTGRES_SCHEMA", "SQLITE_SCHEMA", "Statements", "stored_review"]
+__all__ = ["POSTGRES_SCHEMA", "SQLITE_SCHEMA", "Statements", "StoreReviews", "stored_review"]
 
 SQLITE_SCHEMA = """
 CREATE TABLE IF NOT EXISTS reviews (
@@ -93,3 +95,40 @@ def stored_review(row: Sequence[Any]) -> StoredReview:
         process=row[6],
         updated_at=float(row[7]),
     )
+
+
+class StoreReviews(MatchStore):
+    """MatchStore's review calls, the same in every SQL store: each store runs a statement its own
+    way (`_review_rows`) with its own placeholder (`_reviews`)."""
+
+    _reviews: Statements
+
+    @abc.abstractmethod
+    async def _review_rows(
+        self, sql: str, args: tuple[Any, ...], write: bool = False, large: bool = False
+    ) -> list[tuple[Any, ...]]:
+        """The rows of one statement (`write`: it changes the table; `large`: it carries a review's
+        JSON, some hundreds of kilobytes)."""
+
+    async def claim_review(self, match_id: str, process: str, stale_before: float) -> bool:
+        r = self._reviews
+        args = r.claim_args(match_id, process, time.time(), stale_before)
+        return bool(await self._review_rows(r.claim, args, write=True))
+
+    async def review_progress(self, match_id: str, process: str, done: int, total: int) -> bool:
+        r = self._reviews
+        args = r.progress_args(match_id, process, done, total, time.time())
+        return bool(await self._review_rows(r.progress, args, write=True))
+
+    async def finish_review(
+        self, match_id: str, process: str, done: int, total: int, review: str | None, message: str = ""
+    ) -> bool:
+        args = self._reviews.finish_args(match_id, process, done, total, review, message, time.time())
+        return bool(await self._review_rows(self._reviews.finish, args, write=True, large=True))
+
+    async def load_review(self, match_id: str) -> StoredReview | None:
+        rows = await self._review_rows(self._reviews.load, (match_id,), large=True)
+        return stored_review(rows[0]) if rows else None
+
+    async def unfinished_reviews(self, stale_before: float) -> list[str]:
+        return [r[0] for r in await self._review_rows(self._reviews.unfinished, (stale_before,))]

@@ -29,7 +29,7 @@ from . import review_sql, usage_sql
 from .groupcommit import GroupCommit
 from .sqlite_changes import ChangeListener
 from .sqlite_db import BUSY_TIMEOUT, _rollback
-from .sqlite_reviews import SQLiteReviews
+from .sqlite_reads import SQLiteReads
 from .store_base import (
     ChangeHandler,
     OtherRow,
@@ -48,7 +48,7 @@ _REVIEWS = review_sql.Statements("?")
 KEEP_CHANGES = 100_000  # rows of `changes` kept; a worker further behind brings every match up to date
 
 
-class SQLiteStore(SQLiteReviews):
+class SQLiteStore(SQLiteReads, review_sql.StoreReviews):
     """The store's calls on one SQLite database (sqlite_db.py runs them)."""
 
     def __init__(
@@ -307,6 +307,15 @@ class SQLiteStore(SQLiteReviews):
                 ("INSERT INTO changes (match_id, what, origin) VALUES (?, 'd', ?)", (match_id, self._origin))
             )
         await self._run(self._tx, statements, write=True)
+
+    # -- reviews (review_sql.StoreReviews) -----------------------------------------------------------
+    _reviews = _REVIEWS
+
+    async def _review_rows(
+        self, sql: str, args: tuple[Any, ...], write: bool = False, large: bool = False
+    ) -> list[tuple[Any, ...]]:
+        # a review's JSON is read and written on the database thread
+        return await self._run(self._rows, sql, args, write=write, thread=large)
 
     async def share_usage(self, process: str, rows: Sequence[Row], gone: Sequence[tuple[str, str]]) -> list[OtherRow]:
         if not self.shared:

@@ -29,12 +29,10 @@ from . import review_sql, usage_sql
 from .groupcommit import GroupCommit
 from .store_base import (
     ChangeHandler,
-    MatchStore,
     OtherRow,
     ResyncHandler,
     Row,
     StoredMatch,
-    StoredReview,
     StoreUnavailable,
     VersionConflict,
     parse_change,
@@ -128,7 +126,7 @@ async def _parsed(rows: list[tuple[Any, ...]]) -> list[tuple[int, dict[str, Any]
     return parse() if len(rows) <= ON_LOOP_ROWS else await asyncio.to_thread(parse)
 
 
-class PostgresStore(MatchStore):
+class PostgresStore(review_sql.StoreReviews):
     """The match store on a PostgreSQL database shared by any number of servers."""
 
     shared = True
@@ -377,29 +375,14 @@ class PostgresStore(MatchStore):
             await conn.execute(_REVIEWS.delete, (match_id,))
             await conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{match_id} d"))
 
-    # -- reviews (review_sql.py) --------------------------------------------------------------------
-    async def claim_review(self, match_id: str, process: str, stale_before: float) -> bool:
-        args = _REVIEWS.claim_args(match_id, process, time.time(), stale_before)
-        return bool(await self._fetch(_REVIEWS.claim, args))
+    # -- reviews (review_sql.StoreReviews) -----------------------------------------------------------
+    _reviews = _REVIEWS
 
-    async def review_progress(self, match_id: str, process: str, done: int, total: int) -> bool:
-        args = _REVIEWS.progress_args(match_id, process, done, total, time.time())
-        return bool(await self._fetch(_REVIEWS.progress, args))
+    async def _review_rows(
+        self, sql: str, args: tuple[Any, ...], write: bool = False, large: bool = False
+    ) -> list[tuple[Any, ...]]:
+        return await self._fetch(sql, args)
 
-    async def finish_review(
-        self, match_id: str, process: str, done: int, total: int, review: str | None, message: str = ""
-    ) -> bool:
-        args = _REVIEWS.finish_args(match_id, process, done, total, review, message, time.time())
-        return bool(await self._fetch(_REVIEWS.finish, args))
-
-    async def load_review(self, match_id: str) -> StoredReview | None:
-        rows = await self._fetch(_REVIEWS.load, (match_id,))
-        return review_sql.stored_review(rows[0]) if rows else None
-
-    async def unfinished_reviews(self, stale_before: float) -> list[str]:
-        return [r[0] for r in await self._fetch(_REVIEWS.unfinished, (stale_before,))]
-
-    # -- hearing the other replicas -------------------------------------------------------------
     async def share_usage(self, process: str, rows: Sequence[Row], gone: Sequence[tuple[str, str]]) -> list[OtherRow]:
         async with self._connection() as conn:
             return await usage_sql.postgres_share(conn, process, rows, gone)
