@@ -70,14 +70,9 @@ def _options(strat: Any, state: Any, scale: float, merge: bool = False) -> _Opti
             moving = [progress(state, legal[i]) for i in order[:tied]]
             ahead = [i for i, m in zip(order, moving, strict=False) if m]
             order = ahead + [i for i, m in zip(order, moving, strict=False) if not m] + order[tied:]
-        seen: set[tuple[float, ...]] = set()
-        kept = []
-        for i in order:
-            after = tuple(flat[i * players : (i + 1) * players])
-            if after not in seen:
-                seen.add(after)
-                kept.append(i)
-        order = kept
+        after = list(zip(*(flat[p::players] for p in range(players)), strict=True))  # each move's estimates
+        first: dict[tuple[float, ...], int] = {}
+        order = [i for i in order if first.setdefault(after[i], i) == i]
     return order, priors, flat, players, legal
 
 
