@@ -61,3 +61,18 @@ def test_review_refuses_what_it_cannot_use(tmp_path, capsys):
     path.write_text("{not json")
     assert main(["review", str(path)]) == 2
     assert "not JSON" in capsys.readouterr().err
+
+
+def test_an_arena_game_file_is_replayed_rendered_and_reviewed_as_it_is(tmp_path, capsys):
+    """`hunters arena --records DIR` writes each game with its bots and result around the record:
+    the commands that take a record read that file too."""
+    records = tmp_path / "games"
+    arena = ["arena", "--game", "jaeger_sammler", "--bot", "random:seed=1", "--bot", "greedy", "--games", "1"]
+    assert main([*arena, "--jobs", "1", "--quiet", "--records", str(records)]) == 0
+    (game,) = records.iterdir()
+    assert json.loads(game.read_text())["record"]["game"] == "jaeger_sammler"
+    capsys.readouterr()
+    assert main(["replay", str(game)]) == 0
+    assert main(["render", str(game), "-o", str(tmp_path / "end.svg")]) == 0
+    assert main(["review", str(game), "--iterations", "3", "--quiet"]) == 0
+    assert "The costliest moves:" in capsys.readouterr().out
