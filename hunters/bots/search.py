@@ -247,10 +247,14 @@ class StrongSearch:
         until one is left, which gets what is left (at least one visit, so it is the most visited:
         `choice`). Below the root, the tree searches as usual. The budget goes to the moves still
         in contention instead of being spread over every candidate at about ten visits each."""
-        order, priors, legal = self._root_order()
         budget = iterations if iterations else 0
-        m = max(2, int(self.widen * math.sqrt(budget))) if budget else 16
-        alive = order[: min(len(order), m)]
+        if budget and budget < 3:  # no rounds fit: the tree's own choice
+            return self._loop(budget, deadline, None)
+        order, priors, legal = self._root_order()
+        m = min(len(order), max(2, int(self.widen * math.sqrt(budget))) if budget else 16)
+        while budget and m > 2 and m * math.ceil(math.log2(m)) >= budget:  # every round fits the budget
+            m -= 1
+        alive = order[:m]
         rounds = max(1, math.ceil(math.log2(len(alive)))) if len(alive) > 1 else 0
         start, done = _time.perf_counter(), 0
         key_of, state, children = self.strat.key, self.det(0), self.root.children

@@ -266,3 +266,13 @@ def test_halving_with_a_time_budget_and_the_stop_byte():
     bot = make_bot("strong:iterations=500,halving=1,seed=1")
     bot.stop = bytearray(b"\x01")
     assert game.is_legal(bot(game)) and bot.last_iterations == 0
+
+
+@pytest.mark.parametrize("iterations", [1, 2, 3, 5, 8, 13, 40])
+def test_halving_never_runs_past_a_small_budget(iterations):
+    game = HG.new(players=2, seed=3)
+    for _ in range(5):
+        game.play(make_bot("greedy:seed=1")(game))
+    bot = make_bot(f"strong:iterations={iterations},halving=1,seed=2")
+    assert game.is_legal(bot(game)) and bot.last_iterations == iterations
+    assert sum(v for _, v, _, _ in bot.last_stats) == iterations
